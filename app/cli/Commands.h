@@ -1,0 +1,8 @@
+#pragma once
+// The faexplorer-cli subcommands. Each returns the process exit code; bad arguments throw
+// std::invalid_argument, which main turns into one line on stderr and exit code 2.
+
+namespace fa::cli {
+int runFaSweepCommand(int argc, char** argv);
+int runBenchCommand(int argc, char** argv);
+} // namespace fa::cli
