@@ -41,6 +41,10 @@ Matrix randomOrthonormalFrame(Eigen::Index dim, Eigen::Index latent, Rng& rng) {
 }
 
 FAModel generateModel(const GeneratorSpec& spec, std::uint64_t seed) {
+    return generateModelDetailed(spec, seed).model;
+}
+
+GeneratedModel generateModelDetailed(const GeneratorSpec& spec, std::uint64_t seed) {
     validate(spec);
     Rng rng(seed);
     const Eigen::Index D = spec.dim, K = spec.latent;
@@ -71,7 +75,7 @@ FAModel generateModel(const GeneratorSpec& spec, std::uint64_t seed) {
             v = rng.uniform(0.0, psiMax);
         model.psi[d] = v;
     }
-    return model;
+    return {model, frame, s2};
 }
 
 } // namespace fa

@@ -32,6 +32,14 @@ void validate(const GeneratorSpec& spec);
 /// c ~ N(0, 1); F = V_K scaled row-wise by s, s^2 ~ U(a, b); psi ~ U(0, max s^2).
 FAModel generateModel(const GeneratorSpec& spec, std::uint64_t seed);
 
+/// The same model with the pieces it was built from (for tests and teaching views).
+struct GeneratedModel {
+    FAModel model;
+    Matrix frame; ///< V_K, D x K with orthonormal columns
+    Vector s2;    ///< squared row scales, F = frame .* sqrt(s2) row-wise
+};
+GeneratedModel generateModelDetailed(const GeneratorSpec& spec, std::uint64_t seed);
+
 /// Orthonormal D x K frame: Q of the reduced QR of a Gaussian matrix, signs fixed by diag(R)
 /// so the frame is Haar-distributed. Also the online fitters' initial F (thesis section 4.3).
 Matrix randomOrthonormalFrame(Eigen::Index dim, Eigen::Index latent, Rng& rng);

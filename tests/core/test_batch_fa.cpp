@@ -1,0 +1,93 @@
+// Batch FA (scikit-learn's SVD iteration): monotone likelihood, the reported likelihood against
+// a dense evaluation, recovery of the generating covariance, randomized against exact SVD.
+#include "BatchFA.h"
+#include "DenseMetrics.h"
+#include "DenseReference.h"
+#include "ModelGenerator.h"
+#include "TruncatedSvd.h"
+
+#include <QtTest>
+
+using namespace fa;
+
+namespace {
+Matrix samples(const FAModel& m, int n, std::uint64_t seed) {
+    FASampler sampler(m);
+    Rng r(seed);
+    Matrix X(m.dim(), n);
+    for (int j = 0; j < n; ++j)
+        sampler.draw(r, X.col(j));
+    return X;
+}
+FAModel model(int D, int K, std::uint64_t seed) {
+    GeneratorSpec s;
+    s.dim = D;
+    s.latent = K;
+    return generateModel(s, seed);
+}
+} // namespace
+
+class TestBatchFA : public QObject {
+    Q_OBJECT
+private slots:
+    void likelihoodNeverDecreases() {
+        const Matrix X = samples(model(15, 3, 1), 400, 2);
+        BatchFAOptions o;
+        o.latent = 3;
+        o.svd = SvdMethod::Exact;
+        o.tol = 1e-10; // run many iterations to exercise monotonicity
+        o.maxIter = 300;
+        const BatchFAResult r = fitBatchFA(X, o);
+        QVERIFY(r.logLikelihood.size() > 5);
+        for (std::size_t i = 1; i < r.logLikelihood.size(); ++i)
+            QVERIFY2(r.logLikelihood[i] >= r.logLikelihood[i - 1] - 1e-9 * std::abs(r.logLikelihood[i - 1]),
+                     qPrintable(QString("iteration %1: %2 < %3").arg(i).arg(r.logLikelihood[i]).arg(r.logLikelihood[i - 1])));
+    }
+    void reportedLikelihoodIsTheModelsLikelihood() {
+        const Matrix X = samples(model(12, 2, 3), 500, 4);
+        BatchFAOptions o;
+        o.latent = 2;
+        o.svd = SvdMethod::Exact;
+        const BatchFAResult r = fitBatchFA(X, o);
+        QVERIFY(r.converged);
+        // The final iteration's log-likelihood belongs to the returned (F, psi) with the sample mean.
+        double dense = 0.0;
+        for (Eigen::Index j = 0; j < X.cols(); ++j)
+            dense += test::denseLogDensity(X.col(j), r.model);
+        QVERIFY2(test::relDiff(r.logLikelihood.back(), dense) < 1e-9,
+                 qPrintable(QString("%1 vs %2").arg(r.logLikelihood.back()).arg(dense)));
+    }
+    void recoversGeneratingCovariance() {
+        const FAModel truth = model(20, 3, 5);
+        const Matrix X = samples(truth, 50000, 6);
+        BatchFAOptions o;
+        o.latent = 3;
+        const BatchFAResult r = fitBatchFA(X, o);
+        const double dist = relativeCovarianceDistance(r.model.denseCovariance(), truth.denseCovariance());
+        QVERIFY2(dist < 0.03, qPrintable(QString("relative covariance distance %1").arg(dist)));
+    }
+    void randomizedSvdMatchesExactOnLowRankPlusNoise() {
+        Rng r(7);
+        const Matrix X = r.normalMatrix(80, 5) * r.normalMatrix(5, 300) * 3.0 + 0.01 * r.normalMatrix(80, 300);
+        const TruncatedSvd exact = exactSvd(X, 5);
+        Rng r2(8);
+        const TruncatedSvd rand = randomizedSvd(X, 5, 3, 10, r2);
+        QVERIFY((exact.s - rand.s).norm() < 1e-8 * exact.s.norm());
+        // Same subspace: projector difference.
+        const Matrix P1 = exact.U * exact.U.transpose(), P2 = rand.U * rand.U.transpose();
+        QVERIFY((P1 - P2).norm() < 1e-6);
+        // Singular values against the symmetric eigen-solver of X X^T (another route).
+        const Eigen::SelfAdjointEigenSolver<Matrix> eig(X * X.transpose());
+        QVERIFY(std::abs(exact.s[0] - std::sqrt(eig.eigenvalues().maxCoeff())) < 1e-9 * exact.s[0]);
+    }
+    void refusesTooFewSamples() {
+        BatchFAOptions o;
+        o.latent = 2;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitBatchFA(Matrix::Ones(5, 1), o));
+        o.latent = 5;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitBatchFA(Matrix::Ones(5, 10), o));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBatchFA)
+#include "test_batch_fa.moc"

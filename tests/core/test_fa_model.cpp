@@ -1,0 +1,66 @@
+// FAModel: Woodbury log-density against the dense Cholesky formula; sampling moments.
+#include "DenseReference.h"
+#include "FAModel.h"
+#include "ModelGenerator.h"
+
+#include <QtTest>
+
+using namespace fa;
+
+class TestFAModel : public QObject {
+    Q_OBJECT
+private slots:
+    void logDensityMatchesDense_data() {
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<int>("latent");
+        QTest::newRow("D=5 K=1") << 5 << 1;
+        QTest::newRow("D=40 K=6") << 40 << 6;
+        QTest::newRow("D=200 K=10") << 200 << 10;
+    }
+    void logDensityMatchesDense() {
+        QFETCH(int, dim);
+        QFETCH(int, latent);
+        GeneratorSpec spec;
+        spec.dim = dim;
+        spec.latent = latent;
+        spec.kind = GeneratorKind::Haar;
+        const FAModel m = generateModel(spec, 11);
+        Rng r(5);
+        for (int i = 0; i < 5; ++i) {
+            const Vector x = m.c + r.normalMatrix(dim, 1).col(0) * 2.0;
+            QVERIFY(test::relDiff(m.logDensity(x), test::denseLogDensity(x, m)) < 1e-12);
+        }
+    }
+    void samplesHaveModelMoments() {
+        GeneratorSpec spec;
+        spec.dim = 6;
+        spec.latent = 2;
+        const FAModel m = generateModel(spec, 3);
+        FASampler sampler(m);
+        Rng r(9);
+        const int n = 200000;
+        Matrix X(6, n);
+        for (int j = 0; j < n; ++j)
+            sampler.draw(r, X.col(j));
+        const Vector mean = X.rowwise().mean();
+        const Matrix centered = X.colwise() - mean;
+        const Matrix cov = centered * centered.transpose() / (n - 1);
+        const Matrix S = m.denseCovariance();
+        QVERIFY((mean - m.c).norm() < 5 * std::sqrt(S.trace() / n));
+        QVERIFY((cov - S).norm() / S.norm() < 0.01);
+    }
+    void validateRejectsBadModels() {
+        FAModel m{Vector::Zero(3), Matrix::Ones(3, 1), Vector::Ones(3)};
+        m.validate();
+        m.psi[1] = 0.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m.validate());
+        m.psi[1] = 1.0;
+        m.F(0, 0) = std::nan("");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m.validate());
+        FAModel bad{Vector::Zero(2), Matrix::Ones(3, 1), Vector::Ones(3)};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.validate());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFAModel)
+#include "test_fa_model.moc"

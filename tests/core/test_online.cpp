@@ -1,0 +1,261 @@
+// Online SGA and EM: gradients against finite differences, both algorithms against plain
+// dense transcriptions of thesis Algorithms 1 and 2, convergence, warm-up and divergence.
+#include "DenseReference.h"
+#include "ModelGenerator.h"
+#include "OnlineEM.h"
+#include "OnlineSGA.h"
+#include "SmallSpd.h"
+#include "DenseMetrics.h"
+
+#include <QtTest>
+
+using namespace fa;
+
+namespace {
+FAModel smallModel(int D, int K, std::uint64_t seed, double hi = 10.0) {
+    GeneratorSpec s;
+    s.dim = D;
+    s.latent = K;
+    s.spectrumHi = hi;
+    return generateModel(s, seed);
+}
+
+/// Algorithm 2 written out with explicit inverses and dense diag(...) formulas (eq. 4.34).
+struct ReferenceEM {
+    Matrix F, A, B;
+    Vector psi, mean, d2;
+    long t = 0, warmup;
+    ReferenceEM(const Matrix& F0, long warm)
+        : F(F0), A(Matrix::Zero(F0.rows(), F0.cols())), B(Matrix::Zero(F0.cols(), F0.cols())),
+          psi(Vector::Ones(F0.rows())), mean(Vector::Zero(F0.rows())), d2(Vector::Zero(F0.rows())), warmup(warm) {}
+    void observe(const Vector& x) {
+        ++t;
+        mean += (x - mean) / t;
+        const Vector d = x - mean;
+        const Matrix Psi = psi.asDiagonal();
+        const Matrix C = F.transpose() * Psi.inverse();
+        const Matrix Sigma = (Matrix::Identity(F.cols(), F.cols()) + C * F).inverse();
+        const Vector m = Sigma * C * d;
+        B += (m * m.transpose() - B) / t;
+        A += (d * m.transpose() - A) / t;
+        d2 += (d.cwiseProduct(d) - d2) / t;
+        if (t <= warmup)
+            return;
+        const Matrix H = Sigma + B;
+        F = A * H.inverse();
+        const Matrix full = Matrix(d2.asDiagonal()) - 2.0 * F * A.transpose() + F * H * F.transpose();
+        psi = full.diagonal();
+    }
+};
+
+/// Algorithm 1 with the textbook gradient of log N(x; mean, S) for dense S:
+/// dL/dS = 1/2 (S^-1 d d^T S^-1 - S^-1); dL/dF = 2 dL/dS F; dL/dpsi = diag(dL/dS).
+struct ReferenceSGA {
+    Matrix F;
+    Vector beta, mean;
+    double eta;
+    long t = 0, warmup;
+    ReferenceSGA(const Matrix& F0, double lr, long warm)
+        : F(F0), beta(Vector::Zero(F0.rows())), mean(Vector::Zero(F0.rows())), eta(lr), warmup(warm) {}
+    void observe(const Vector& x) {
+        ++t;
+        mean += (x - mean) / t;
+        if (t <= warmup)
+            return;
+        const Vector d = x - mean;
+        const Vector psi = beta.array().exp();
+        Matrix S = F * F.transpose();
+        S += psi.asDiagonal();
+        const Matrix Si = S.inverse();
+        const Matrix G = 0.5 * (Si * d * d.transpose() * Si - Si);
+        const Matrix gF = 2.0 * G * F;
+        const Vector gBeta = G.diagonal().cwiseProduct(psi);
+        F += eta * gF;
+        beta += eta * gBeta;
+    }
+};
+} // namespace
+
+class TestOnline : public QObject {
+    Q_OBJECT
+private slots:
+    void sgaGradientsMatchFiniteDifferences() {
+        const FAModel m = smallModel(7, 2, 4);
+        Rng r(8);
+        const Vector mean = m.c;
+        const Vector x = m.c + r.normalMatrix(7, 1).col(0) * 3.0;
+        const Vector d = x - mean;
+        Matrix gF;
+        Vector gBeta;
+        OnlineSGA::gradients(m.F, m.psi, d, gF, gBeta);
+        auto logp = [&](const Matrix& F, const Vector& beta) {
+            return test::denseLogDensity(x, FAModel{mean, F, beta.array().exp()});
+        };
+        const Vector beta = m.psi.array().log();
+        const double h = 1e-6;
+        for (Eigen::Index i = 0; i < m.F.rows(); ++i)
+            for (Eigen::Index k = 0; k < m.F.cols(); ++k) {
+                Matrix Fp = m.F, Fm = m.F;
+                Fp(i, k) += h;
+                Fm(i, k) -= h;
+                const double fd = (logp(Fp, beta) - logp(Fm, beta)) / (2 * h);
+                QVERIFY2(std::abs(fd - gF(i, k)) < 1e-6 * std::max(1.0, std::abs(fd)),
+                         qPrintable(QString("dF(%1,%2): fd %3 vs %4").arg(i).arg(k).arg(fd).arg(gF(i, k))));
+            }
+        for (Eigen::Index i = 0; i < beta.size(); ++i) {
+            Vector bp = beta, bm = beta;
+            bp[i] += h;
+            bm[i] -= h;
+            const double fd = (logp(m.F, bp) - logp(m.F, bm)) / (2 * h);
+            QVERIFY2(std::abs(fd - gBeta[i]) < 1e-6 * std::max(1.0, std::abs(fd)),
+                     qPrintable(QString("dbeta(%1): fd %2 vs %3").arg(i).arg(fd).arg(gBeta[i])));
+        }
+    }
+    void emMatchesDenseTranscription() {
+        const FAModel truth = smallModel(8, 2, 21);
+        OnlineOptions o;
+        o.latent = 2;
+        o.warmup = 20;
+        o.initSeed = 77;
+        OnlineEM em(8, o);
+        Rng init(77);
+        ReferenceEM ref(randomOrthonormalFrame(8, 2, init), 20);
+        FASampler sampler(truth);
+        Rng r(3);
+        Vector x(8);
+        for (int i = 0; i < 300; ++i) {
+            sampler.draw(r, x);
+            em.observe(x);
+            ref.observe(x);
+        }
+        const FitSnapshot s = em.snapshot();
+        QCOMPARE(s.step, 300);
+        QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
+        QVERIFY((s.model.psi - ref.psi).norm() < 1e-9 * ref.psi.norm());
+        QVERIFY((s.model.c - ref.mean).norm() < 1e-12 * ref.mean.norm());
+    }
+    void sgaMatchesDenseTranscription() {
+        const FAModel truth = smallModel(8, 2, 22);
+        OnlineOptions o;
+        o.latent = 2;
+        o.warmup = 20;
+        o.learningRate = 0.01;
+        o.initSeed = 78;
+        OnlineSGA sga(8, o);
+        Rng init(78);
+        ReferenceSGA ref(randomOrthonormalFrame(8, 2, init), 0.01, 20);
+        FASampler sampler(truth);
+        Rng r(4);
+        Vector x(8);
+        for (int i = 0; i < 300; ++i) {
+            sampler.draw(r, x);
+            sga.observe(x);
+            ref.observe(x);
+        }
+        const FitSnapshot s = sga.snapshot();
+        QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
+        QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
+    }
+    void emConvergesOnSmallModel() {
+        const FAModel truth = smallModel(20, 2, 5);
+        OnlineOptions o;
+        o.latent = 2;
+        o.initSeed = 6;
+        OnlineEM em(20, o);
+        FASampler sampler(truth);
+        Rng r(7);
+        Vector x(20);
+        for (int i = 0; i < 20000; ++i) {
+            sampler.draw(r, x);
+            em.observe(x);
+        }
+        const double dist = relativeCovarianceDistance(em.snapshot().model.denseCovariance(), truth.denseCovariance());
+        QVERIFY2(dist < 0.1, qPrintable(QString("relative covariance distance %1").arg(dist)));
+        QCOMPARE(em.status(), FitStatus::Running);
+    }
+    void warmupKeepsFAndPsiFixed() {
+        OnlineOptions o;
+        o.latent = 2;
+        o.warmup = 100;
+        OnlineEM em(10, o);
+        OnlineSGA sga(10, o);
+        const FitSnapshot em0 = em.snapshot(), sga0 = sga.snapshot();
+        const FAModel truth = smallModel(10, 2, 9);
+        FASampler sampler(truth);
+        Rng r(1);
+        Vector x(10);
+        for (int t = 1; t <= 101; ++t) {
+            sampler.draw(r, x);
+            em.observe(x);
+            sga.observe(x);
+            const bool warm = t <= 100;
+            QCOMPARE(em.status(), warm ? FitStatus::WarmUp : FitStatus::Running);
+            QCOMPARE(em.snapshot().model.F == em0.model.F, warm);
+            QCOMPARE(sga.snapshot().model.psi == sga0.model.psi, warm);
+        }
+    }
+    void nonFiniteObservationMarksDivergenceWithoutThrowing() {
+        OnlineOptions o;
+        o.latent = 2;
+        o.warmup = 0;
+        OnlineEM em(5, o);
+        OnlineSGA sga(5, o);
+        Vector x = Vector::Ones(5);
+        em.observe(x);
+        sga.observe(x);
+        x[2] = std::numeric_limits<double>::infinity();
+        em.observe(x);
+        sga.observe(x);
+        QCOMPARE(em.status(), FitStatus::Diverged);
+        QCOMPARE(em.snapshot().divergedAt, 2);
+        QCOMPARE(sga.status(), FitStatus::Diverged);
+        QCOMPARE(sga.snapshot().divergedAt, 2);
+        em.observe(Vector::Ones(5)); // stays diverged, no exception
+        QCOMPARE(em.step(), 2);
+    }
+    void sgaWithHugeStepReportsDivergence() {
+        // spectrum [1, 1e4] with a large learning rate overflows exp(beta): status must say so.
+        const FAModel truth = smallModel(30, 3, 10, 1e4);
+        OnlineOptions o;
+        o.latent = 3;
+        o.learningRate = 10.0;
+        OnlineSGA sga(30, o);
+        FASampler sampler(truth);
+        Rng r(2);
+        Vector x(30);
+        for (int i = 0; i < 2000; ++i) {
+            sampler.draw(r, x);
+            sga.observe(x);
+        }
+        const FitSnapshot s = sga.snapshot();
+        QCOMPARE(s.status, FitStatus::Diverged);
+        QVERIFY(s.divergedAt > 100); // never during warm-up, where F and psi do not move
+    }
+    void smallSpdInverse() {
+        Rng r(1);
+        for (int n : {1, 2, 10, 23}) {
+            const Matrix B = r.normalMatrix(n, n);
+            const Matrix A = B * B.transpose() + Matrix::Identity(n, n);
+            Matrix inv;
+            std::vector<double> work;
+            QVERIFY(invertSpd(A, inv, work));
+            QVERIFY((inv * A - Matrix::Identity(n, n)).norm() < 1e-10);
+        }
+        Matrix notPd = Matrix::Identity(3, 3);
+        notPd(1, 1) = -1.0;
+        Matrix inv;
+        std::vector<double> work;
+        QVERIFY(!invertSpd(notPd, inv, work));
+    }
+    void refusesBadOptions() {
+        OnlineOptions o;
+        o.latent = 5;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, OnlineEM(5, o));
+        o.latent = 2;
+        o.learningRate = 0.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, OnlineSGA(5, o));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOnline)
+#include "test_online.moc"
