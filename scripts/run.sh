@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and starts the FA Explorer window. Without a display
+# (a server or container) it starts under Xvfb and saves a screenshot instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh build
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  exec build/app/faexplorer "$@"
+fi
+echo "run: no display found; starting FA Explorer under Xvfb and saving build/screenshot.png"
+xvfb-run -a -s '-screen 0 1600x1000x24' build/app/faexplorer --screenshot build/screenshot.png --after-samples 20000 "$@"
+echo "run: screenshot written to build/screenshot.png"

@@ -1,0 +1,28 @@
+#pragma once
+// The model and fitting parameters of a live run, with tooltips that give each one's meaning.
+#include "LiveExplorer.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+
+class ControlPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ControlPanel(QWidget* parent = nullptr);
+    fa::ExplorerConfig config() const;
+    void setConfig(const fa::ExplorerConfig& config);
+
+signals:
+    void structureChanged();             ///< anything that needs a reset
+    void learningRateChanged(double eta); ///< acts live
+
+private:
+    QSpinBox *m_dim, *m_latent, *m_fitLatent, *m_seed, *m_warmup, *m_total;
+    QDoubleSpinBox *m_specLo, *m_specHi, *m_lr;
+    QComboBox* m_generator;
+    QCheckBox *m_em, *m_sga, *m_batch;
+};
