@@ -133,6 +133,7 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
                     try {
                         BatchFAOptions bo;
                         bo.latent = gen.latent;
+                        bo.svd = config.batchSvd;
                         bo.seed = deriveSeed(seeds.batch, static_cast<std::uint64_t>(checkpoint));
                         const auto t0 = Clock::now();
                         const BatchFAResult fit = fitBatchFA(stored.leftCols(checkpoint), bo);

@@ -2,6 +2,7 @@
 // The fa-sweep experiment: per trial, generate a model, stream samples once through online EM
 // and SGA, refit batch FA on the first T samples at each checkpoint, and score all against
 // the true model. Deterministic given the config (apart from timings).
+#include "BatchFA.h"
 #include "ModelGenerator.h"
 
 #include <atomic>
@@ -19,6 +20,9 @@ struct FaSweepConfig {
     bool runBatch = true, runEm = true, runSga = true;
     double learningRate = 0.001;
     long warmup = 100;
+    /// scikit-learn's default is randomized; its noisy log-likelihood can stop the iteration
+    /// early at large T (see docs/results.md), which exact avoids.
+    SvdMethod batchSvd = SvdMethod::Randomized;
 };
 
 /// Checks every field; throws std::invalid_argument with a message naming the bad value.

@@ -62,6 +62,10 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     c.warmup = args.integer("warmup", 100);
     if (c.warmup < 0)
         throw std::invalid_argument("--warmup must not be negative");
+    const std::string svd = args.text("batch-svd", "randomized");
+    if (svd != "randomized" && svd != "exact")
+        throw std::invalid_argument("--batch-svd must be randomized or exact (got '" + svd + "')");
+    c.batchSvd = svd == "exact" ? SvdMethod::Exact : SvdMethod::Randomized;
     validate(c); // anything the engine refuses beyond the checks above
     return c;
 }
@@ -102,7 +106,7 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
 int runFaSweepCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2,
                          {"dim", "latent", "spectrum", "samples", "trials", "seed", "algorithms", "lr",
-                          "warmup", "generator", "out"});
+                          "warmup", "generator", "batch-svd", "out"});
     const FaSweepConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");

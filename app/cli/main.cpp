@@ -14,7 +14,7 @@ const char* const kUsage =
     "  fa-sweep  fit generated FA models with batch FA, online EM and online SGA\n"
     "            --dim 100 --latent 10 --spectrum 1:10 --samples 100,1000,10000,100000\n"
     "            --trials 10 --seed 0 --algorithms batch,em,sga --lr 0.001 --warmup 100\n"
-    "            --generator exact|haar --out results.csv\n"
+    "            --generator exact|haar --batch-svd randomized|exact --out results.csv\n"
     "  bench     throughput and metric cost per dimension\n"
     "            --dim 100,1000,10000,100000,1000000 --latent 10 --min-seconds 1\n"
     "            --batch-samples 10000 --out bench.csv\n";

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTimer>
 #include <cstdio>
 
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("FA Explorer");
     QApplication::setOrganizationName("FA Explorer");
+    QApplication::setWindowIcon(QIcon(":/icons/faexplorer.svg"));
     QCommandLineParser parser;
     parser.setApplicationDescription("Explore online factor analysis live.");
     parser.addHelpOption();

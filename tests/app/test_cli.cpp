@@ -65,6 +65,7 @@ private slots:
         QTest::newRow("unknown algorithm") << QStringList{"--algorithms", "em,pca"} << "pca";
         QTest::newRow("unknown generator") << QStringList{"--generator", "qr"} << "generator";
         QTest::newRow("not a number") << QStringList{"--dim", "ten"} << "dim";
+        QTest::newRow("unknown batch svd") << QStringList{"--batch-svd", "lapack"} << "batch-svd";
         QTest::newRow("unknown option") << QStringList{"--colour", "red"} << "colour";
     }
     void badArgumentsFailCleanly() {
