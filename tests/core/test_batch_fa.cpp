@@ -4,6 +4,7 @@
 #include "DenseMetrics.h"
 #include "DenseReference.h"
 #include "ModelGenerator.h"
+#include "TestModels.h"
 #include "TruncatedSvd.h"
 
 #include <QtTest>
@@ -11,20 +12,8 @@
 using namespace fa;
 
 namespace {
-Matrix samples(const FAModel& m, int n, std::uint64_t seed) {
-    FASampler sampler(m);
-    Rng r(seed);
-    Matrix X(m.dim(), n);
-    for (int j = 0; j < n; ++j)
-        sampler.draw(r, X.col(j));
-    return X;
-}
-FAModel model(int D, int K, std::uint64_t seed) {
-    GeneratorSpec s;
-    s.dim = D;
-    s.latent = K;
-    return generateModel(s, seed);
-}
+Matrix samples(const FAModel& m, int n, std::uint64_t seed) { return test::drawSamples(m, n, seed); }
+FAModel model(int D, int K, std::uint64_t seed) { return test::makeModel(D, K, seed); }
 } // namespace
 
 class TestBatchFA : public QObject {

@@ -4,6 +4,7 @@
 #include "DenseReference.h"
 #include "ModelGenerator.h"
 #include "StructuredMetrics.h"
+#include "TestModels.h"
 
 #include <QtTest>
 
@@ -11,12 +12,7 @@ using namespace fa;
 
 namespace {
 FAModel model(int D, int K, std::uint64_t seed, double hi = 10.0) {
-    GeneratorSpec s;
-    s.dim = D;
-    s.latent = K;
-    s.spectrumHi = hi;
-    s.kind = GeneratorKind::Haar;
-    return generateModel(s, seed);
+    return test::makeModel(D, K, seed, hi, GeneratorKind::Haar);
 }
 } // namespace
 

@@ -6,18 +6,20 @@
 #include "OnlineSGA.h"
 #include "SmallSpd.h"
 #include "DenseMetrics.h"
+#include "TestModels.h"
 
 #include <QtTest>
 
 using namespace fa;
 
 namespace {
-FAModel smallModel(int D, int K, std::uint64_t seed, double hi = 10.0) {
-    GeneratorSpec s;
-    s.dim = D;
-    s.latent = K;
-    s.spectrumHi = hi;
-    return generateModel(s, seed);
+FAModel smallModel(int D, int K, std::uint64_t seed, double hi = 10.0) { return test::makeModel(D, K, seed, hi); }
+
+/// Feeds the same n samples of truth to every observer (fitters and dense references).
+template <class... Observers> void feed(const FAModel& truth, int n, std::uint64_t seed, Observers&... observers) {
+    const Matrix X = test::drawSamples(truth, n, seed);
+    for (int j = 0; j < n; ++j)
+        (observers.observe(X.col(j)), ...);
 }
 
 /// Algorithm 2 written out with explicit inverses and dense diag(...) formulas (eq. 4.34).
@@ -120,14 +122,7 @@ private slots:
         OnlineEM em(8, o);
         Rng init(77);
         ReferenceEM ref(randomOrthonormalFrame(8, 2, init), 20);
-        FASampler sampler(truth);
-        Rng r(3);
-        Vector x(8);
-        for (int i = 0; i < 300; ++i) {
-            sampler.draw(r, x);
-            em.observe(x);
-            ref.observe(x);
-        }
+        feed(truth, 300, 3, em, ref);
         const FitSnapshot s = em.snapshot();
         QCOMPARE(s.step, 300);
         QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
@@ -144,14 +139,7 @@ private slots:
         OnlineSGA sga(8, o);
         Rng init(78);
         ReferenceSGA ref(randomOrthonormalFrame(8, 2, init), 0.01, 20);
-        FASampler sampler(truth);
-        Rng r(4);
-        Vector x(8);
-        for (int i = 0; i < 300; ++i) {
-            sampler.draw(r, x);
-            sga.observe(x);
-            ref.observe(x);
-        }
+        feed(truth, 300, 4, sga, ref);
         const FitSnapshot s = sga.snapshot();
         QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
         QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
@@ -162,13 +150,7 @@ private slots:
         o.latent = 2;
         o.initSeed = 6;
         OnlineEM em(20, o);
-        FASampler sampler(truth);
-        Rng r(7);
-        Vector x(20);
-        for (int i = 0; i < 20000; ++i) {
-            sampler.draw(r, x);
-            em.observe(x);
-        }
+        feed(truth, 20000, 7, em);
         const double dist = relativeCovarianceDistance(em.snapshot().model.denseCovariance(), truth.denseCovariance());
         QVERIFY2(dist < 0.1, qPrintable(QString("relative covariance distance %1").arg(dist)));
         QCOMPARE(em.status(), FitStatus::Running);
@@ -220,13 +202,7 @@ private slots:
         o.latent = 3;
         o.learningRate = 10.0;
         OnlineSGA sga(30, o);
-        FASampler sampler(truth);
-        Rng r(2);
-        Vector x(30);
-        for (int i = 0; i < 2000; ++i) {
-            sampler.draw(r, x);
-            sga.observe(x);
-        }
+        feed(truth, 2000, 2, sga);
         const FitSnapshot s = sga.snapshot();
         QCOMPARE(s.status, FitStatus::Diverged);
         QVERIFY(s.divergedAt > 100); // never during warm-up, where F and psi do not move
