@@ -36,6 +36,41 @@ double throughput(OnlineFitter& fitter, const FAModel& model, std::uint64_t seed
     return static_cast<double>(n) / elapsed;
 }
 
+/// Calibration: online EM written the straightforward way (temporaries every step, explicit
+/// inverses), the "for scale" baseline of the issue. Measured in the same run as the real
+/// fitters, the ratio stays meaningful on a machine whose speed drifts.
+double naiveEmThroughput(const FAModel& model, int K, double minSeconds) {
+    const Eigen::Index D = model.dim();
+    FASampler sampler(model);
+    Rng rng(1), init(0);
+    Matrix F = randomOrthonormalFrame(D, K, init), A = Matrix::Zero(D, K), B = Matrix::Zero(K, K);
+    Vector psi = Vector::Ones(D), mean = Vector::Zero(D), d2 = Vector::Zero(D), x(D);
+    long n = 0;
+    const auto t0 = Clock::now();
+    double elapsed = 0.0;
+    while (elapsed < minSeconds || n < 200) {
+        for (int i = 0; i < 16; ++i) {
+            sampler.draw(rng, x);
+            ++n;
+            mean += (x - mean) / static_cast<double>(n);
+            const Vector d = x - mean;
+            const Matrix C = (F.array().colwise() / psi.array()).matrix().transpose();
+            const Matrix Sigma = (Matrix::Identity(K, K) + C * F).inverse();
+            const Vector m = Sigma * C * d;
+            B += (m * m.transpose() - B) / static_cast<double>(n);
+            A += (d * m.transpose() - A) / static_cast<double>(n);
+            d2 += (d.cwiseProduct(d) - d2) / static_cast<double>(n);
+            if (n > 100) {
+                const Matrix H = Sigma + B;
+                F = A * H.inverse();
+                psi = (d2 + ((F * H).cwiseProduct(F) - 2.0 * F.cwiseProduct(A)).rowwise().sum()).cwiseMax(1e-8);
+            }
+        }
+        elapsed = since(t0);
+    }
+    return static_cast<double>(n) / elapsed;
+}
+
 template <class F> double timeOnce(F&& f) {
     const auto t0 = Clock::now();
     f();
@@ -80,6 +115,9 @@ std::vector<BenchRow> runBench(const BenchConfig& config, const std::function<vo
             add("throughput", "em", D, throughput(em, truth, 1, config.minSeconds), "obs/s");
             OnlineSGA sga(D, opts);
             add("throughput", "sga", D, throughput(sga, truth, 1, config.minSeconds), "obs/s");
+            if (D <= 10000)
+                add("throughput", "em_naive_reference", D, naiveEmThroughput(truth, config.latent, config.minSeconds),
+                    "obs/s");
         }
         // An estimate to score: online EM after a short run, as the sweep would score it.
         OnlineEM em(D, opts);

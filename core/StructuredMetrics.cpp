@@ -22,9 +22,11 @@ double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAMod
 }
 
 namespace {
+// Row-major: the binned path gathers whole rows, which are then contiguous.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// G(t) = sum_d z_d z_d^T / (t^2 + lambda_d) at every node, row by row: O(D K^2) per node.
-std::vector<Matrix> exactGrams(const Matrix& Z, const Vector& lambda, const std::vector<double>& t2s) {
+std::vector<Matrix> exactGrams(const RowMatrix& Z, const Vector& lambda, const std::vector<double>& t2s) {
     std::vector<Matrix> grams;
     Matrix scaled;
     for (const double t2 : t2s) {
@@ -40,7 +42,7 @@ std::vector<Matrix> exactGrams(const Matrix& Z, const Vector& lambda, const std:
 /// using 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
 /// The moments cost O(D K^2 order) once; all nodes then come from one GEMM whose size does
 /// not depend on D.
-std::vector<Matrix> binnedGrams(const Matrix& Z, const Vector& lambda, const std::vector<double>& t2s,
+std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Vector& lambda, const std::vector<double>& t2s,
                                 double width, int order) {
     const Eigen::Index D = Z.rows(), r = Z.cols();
     const Vector u = lambda.array().log();
@@ -60,8 +62,6 @@ std::vector<Matrix> binnedGrams(const Matrix& Z, const Vector& lambda, const std
     std::vector<Eigen::Index> rowAt(D), next(start.begin(), start.end() - 1);
     for (Eigen::Index d = 0; d < D; ++d)
         rowAt[next[binOf[d]]++] = d;
-    // Row-major copy: gathering a bin's rows then reads contiguous memory.
-    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rowsZ = Z;
 
     std::vector<Eigen::Index> used;
     for (Eigen::Index b = 0; b < bins; ++b)
@@ -77,7 +77,7 @@ std::vector<Matrix> binnedGrams(const Matrix& Z, const Vector& lambda, const std
         offset.resize(n);
         for (Eigen::Index i = 0; i < n; ++i) {
             const Eigen::Index d = rowAt[first + i];
-            Zb.row(i) = rowsZ.row(d);
+            Zb.row(i) = Z.row(d);
             offset[i] = lambda[d] - centre[b];
         }
         weighted.resize(n, r * (order + 1));
@@ -111,7 +111,7 @@ double logAbsDet(const Matrix& M) {
     return lu.matrixLU().diagonal().array().abs().log().sum();
 }
 
-double integrateLogDet(const Matrix& Z, const Vector& lambda, const Matrix& innerInv, double logDetInner,
+double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Matrix& innerInv, double logDetInner,
                        double tailC, const W2QuadratureOptions& opt) {
     const Eigen::Index K = innerInv.rows();
     const double a = lambda.mean();
@@ -166,7 +166,7 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     const double logDetInner = 2.0 * L.diagonal().array().log().sum();
     const Matrix innerInv = llt.solve(Matrix::Identity(K1, K1));
 
-    Matrix Z(F1.rows(), K2 + K1);
+    RowMatrix Z(F1.rows(), K2 + K1);
     Z.leftCols(K2) = F2.array().colwise() * sqrt1.array();
     Z.rightCols(K1) = F1s;
     // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2).

@@ -13,8 +13,8 @@ struct W2QuadratureOptions {
     /// Above this D, rows are binned by log(psi1 psi2) with a Taylor expansion per bin,
     /// so a quadrature node costs O(bins K^2) instead of O(D K^2).
     Eigen::Index binAboveDim = 20000;
-    double binWidth = 0.02; ///< bin width in log(psi1 psi2)
-    int taylorOrder = 4;    ///< per-weight relative error <= (binWidth / 2)^(order + 1)
+    double binWidth = 0.01; ///< bin width in log(psi1 psi2)
+    int taylorOrder = 3;    ///< per-weight relative error <= (binWidth / 2)^(order + 1) ~ 6e-10
 };
 
 /// 2-Wasserstein distance between N(c1, S1) and N(c2, S2).
