@@ -14,7 +14,9 @@ void OnlineEM::update(const Vector& d, bool warm) {
     m_estep.compute(m_F, m_psi, d);
     const Vector& m = m_estep.m();
     const double w = 1.0 / static_cast<double>(m_t);
-    m_B.noalias() += w * (m * m.transpose() - m_B);
+    // Running means in place (x <- (1 - w) x + w new), so no temporaries per observation.
+    m_B *= (1.0 - w);
+    m_B.noalias() += w * m * m.transpose();
     m_A *= (1.0 - w);
     m_A.noalias() += w * d * m.transpose();
     m_d2 += w * (d.cwiseProduct(d) - m_d2);
