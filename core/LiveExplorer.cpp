@@ -84,8 +84,6 @@ LiveExplorer::LiveExplorer(const ExplorerConfig& config) : m_config(config), m_s
 
 LiveExplorer::~LiveExplorer() = default;
 
-const FAModel& LiveExplorer::truth() const { return m_state->truth; }
-
 void LiveExplorer::setLearningRate(double eta) {
     for (auto& f : m_state->fitters)
         f->setLearningRate(eta);
@@ -120,10 +118,11 @@ void LiveExplorer::record() {
     };
     for (std::size_t i = 0; i < s.fitters.size(); ++i) {
         AlgorithmTrace& t = s.traces[i];
-        t.status = s.fitters[i]->status();
-        t.divergedAt = s.fitters[i]->snapshot().divergedAt;
+        const FitSnapshot fit = s.fitters[i]->snapshot(); // one copy of the D x K state
+        t.status = fit.status;
+        t.divergedAt = fit.divergedAt;
         if (t.status != FitStatus::Diverged)
-            t.points.push_back(score(s.fitters[i]->snapshot().model));
+            t.points.push_back(score(fit.model));
     }
     // Batch refits at each decade (100, 1000, ...) and at the end, as in the thesis figures.
     if (m_config.runBatch && s.stored.size() > 0 && m_samples >= 2) {

@@ -54,7 +54,6 @@ public:
     long samples() const { return m_samples; }
     void setLearningRate(double eta);
     ExplorerSnapshot snapshot() const;
-    const FAModel& truth() const;
 
 private:
     struct State;

@@ -18,7 +18,6 @@ public:
     ModelScorer(const FAModel& truth, bool dense);
     ~ModelScorer();
     Scores score(const FAModel& estimate) const;
-    bool dense() const { return m_dense; }
 
 private:
     FAModel m_truth;

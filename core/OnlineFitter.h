@@ -55,7 +55,6 @@ public:
     FitSnapshot snapshot() const;
     FitStatus status() const { return m_status; }
     long step() const { return m_t; }
-    const EStep& lastEStep() const { return m_estep; }
     virtual void setLearningRate(double) {}
 
 protected:

@@ -93,5 +93,5 @@ void ExplorerWorker::publish(bool force) {
         return;
     m_sincePublish.start();
     emit snapshotReady(std::make_shared<const fa::ExplorerSnapshot>(m_explorer->snapshot()));
-    emit statsChanged({m_explorer->samples(), m_rate, m_running});
+    emit statsChanged({m_rate, m_running});
 }

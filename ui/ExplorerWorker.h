@@ -13,7 +13,6 @@ Q_DECLARE_METATYPE(SnapshotPtr)
 Q_DECLARE_METATYPE(fa::ExplorerConfig)
 
 struct WorkerStats {
-    long samples = 0;
     double obsPerSecond = 0.0; ///< over the last second of running
     bool running = false;
 };
