@@ -30,6 +30,10 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
     Rng rng(options.seed);
     double oldLl = -std::numeric_limits<double>::infinity();
     for (int it = 0; it < options.maxIter; ++it) {
+        if (options.cancel && options.cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
         const Vector sqrtPsi = psi.array().sqrt() + kSmall;
         scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
         const TruncatedSvd svd = options.svd == SvdMethod::Randomized

@@ -3,6 +3,7 @@
 // (same defaults), so the baseline runs natively on the same samples as the online fitters.
 #include "FAModel.h"
 
+#include <atomic>
 #include <vector>
 
 namespace fa {
@@ -18,6 +19,7 @@ struct BatchFAOptions {
     int oversamples = 10;
     double psiFloor = 1e-12; ///< scikit-learn's SMALL
     std::uint64_t seed = 0;  ///< randomized SVD stream
+    const std::atomic<bool>* cancel = nullptr; ///< checked before each iteration
 };
 
 struct BatchFAResult {
@@ -25,6 +27,7 @@ struct BatchFAResult {
     std::vector<double> logLikelihood; ///< total log-likelihood at each iteration
     int iterations = 0;
     bool converged = false;
+    bool cancelled = false; ///< stopped by options.cancel; the model is then unusable
 };
 
 /// Largest D the batch baseline accepts: it holds the N x D sample twice and costs O(N D K)

@@ -30,6 +30,8 @@ void validate(const FaSweepConfig& config) {
         throw std::invalid_argument("learning rate must be positive");
     if (config.warmup < 0)
         throw std::invalid_argument("warm-up must not be negative");
+    if (config.fitLatent < 0 || config.fitLatent >= config.generator.dim)
+        throw std::invalid_argument("fitted K must satisfy 1 <= K < D (or 0 for the true K)");
     if (!config.runBatch && !config.runEm && !config.runSga)
         throw std::invalid_argument("choose at least one algorithm");
 }
@@ -63,6 +65,7 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
     const Eigen::Index D = gen.dim;
     const long total = config.checkpoints.back();
     const bool batchFits = config.runBatch && gen.dim <= kBatchMaxDim;
+    const int fitLatent = config.fitLatent > 0 ? config.fitLatent : gen.latent;
     std::vector<FaSweepRow> rows;
 
     auto makeRow = [&](long samples, int trial, const char* algorithm) {
@@ -92,7 +95,7 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
         FASampler sampler(truth);
         Rng sampleRng(seeds.samples);
         OnlineOptions opts;
-        opts.latent = gen.latent;
+        opts.latent = fitLatent;
         opts.warmup = config.warmup;
         opts.learningRate = config.learningRate;
         opts.initSeed = seeds.init; // EM and SGA start from the same F
@@ -132,12 +135,15 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
                 } else {
                     try {
                         BatchFAOptions bo;
-                        bo.latent = gen.latent;
+                        bo.latent = fitLatent;
                         bo.svd = config.batchSvd;
+                        bo.cancel = cancel;
                         bo.seed = deriveSeed(seeds.batch, static_cast<std::uint64_t>(checkpoint));
                         const auto t0 = Clock::now();
                         const BatchFAResult fit = fitBatchFA(stored.leftCols(checkpoint), bo);
                         r.seconds = secondsSince(t0);
+                        if (fit.cancelled)
+                            return rows;
                         setScores(r, scorer.score(fit.model));
                         r.status = std::isfinite(r.relCovDist) ? "ok" : "diverged";
                     } catch (const std::exception&) {

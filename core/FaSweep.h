@@ -18,6 +18,7 @@ struct FaSweepConfig {
     int trials = 10;
     std::uint64_t seed = 0;
     bool runBatch = true, runEm = true, runSga = true;
+    int fitLatent = 0; ///< K of the fitted models; 0 means the true K (the thesis's setting)
     double learningRate = 0.001;
     long warmup = 100;
     /// scikit-learn's default is randomized; its noisy log-likelihood can stop the iteration

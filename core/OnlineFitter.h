@@ -55,7 +55,12 @@ public:
     FitSnapshot snapshot() const;
     FitStatus status() const { return m_status; }
     long step() const { return m_t; }
+    long divergedAt() const { return m_divergedAt; }
     virtual void setLearningRate(double) {}
+    /// Read-only views of the current state, for cheap sub-block and 2D views (no D x K copy).
+    const Vector& mean() const { return m_mean; }
+    const Matrix& loadings() const { return m_F; }
+    const Vector& psi() const { return m_psi; }
 
 protected:
     /// d = theta - running mean at step t; warm says whether F and psi must stay fixed.

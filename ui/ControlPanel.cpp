@@ -73,10 +73,28 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     ff->addRow("learning rate", m_lr);
     ff->addRow("warm-up", m_warmup);
     ff->addRow("samples", m_total);
+    m_speed = intBox(0, 10000000, 0, "Observations per second while playing; 0 runs as fast as the CPU allows.\n"
+                                     "Slow speeds (1–50) let you watch single observations move the fits.");
+    m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setSingleStep(10);
+    m_speed->setSuffix(" obs/s");
+    m_stepN = intBox(1, 1000000, 1, "Observations per Step (→). The last one is explained in 'Last step'.");
+    m_coordI = intBox(1, 100, 1, "First coordinate of the 2D view (horizontal axis).");
+    m_coordJ = intBox(1, 100, 2, "Second coordinate of the 2D view (vertical axis).");
+    m_block = intBox(2, 200, 40, "The heat maps show the leading block of this size of the D × D covariance\n"
+                                 "(the whole matrix when D is smaller).");
+    auto* view = new QGroupBox("Run and view");
+    auto* vf = new QFormLayout(view);
+    vf->addRow("speed", m_speed);
+    vf->addRow("step size", m_stepN);
+    vf->addRow("2D view x", m_coordI);
+    vf->addRow("2D view y", m_coordJ);
+    vf->addRow("heat-map block", m_block);
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(model);
     layout->addWidget(fitting);
-    layout->addStretch();
+    layout->addWidget(view);
 
     for (QSpinBox* b : {m_dim, m_latent, m_fitLatent, m_seed, m_warmup, m_total})
         connect(b, &QSpinBox::valueChanged, this, &ControlPanel::structureChanged);
@@ -86,7 +104,40 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
         connect(b, &QCheckBox::toggled, this, &ControlPanel::structureChanged);
     connect(m_generator, &QComboBox::currentIndexChanged, this, &ControlPanel::structureChanged);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, &ControlPanel::learningRateChanged);
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { emit speedChanged(v); });
+    for (QSpinBox* b : {m_coordI, m_coordJ, m_block})
+        connect(b, &QSpinBox::valueChanged, this, &ControlPanel::viewChanged);
+    auto fitCoordinates = [this](int D) { // the 2D view's coordinates follow D
+        m_coordI->setMaximum(D);
+        m_coordJ->setMaximum(D);
+    };
+    connect(m_dim, &QSpinBox::valueChanged, this, fitCoordinates);
+    fitCoordinates(m_dim->value());
 }
+
+fa::ViewOptions ControlPanel::viewOptions() const {
+    fa::ViewOptions v;
+    v.coordI = m_coordI->value() - 1;
+    v.coordJ = m_coordJ->value() - 1;
+    v.blockSize = m_block->value();
+    return v;
+}
+
+void ControlPanel::setViewOptions(const fa::ViewOptions& v) {
+    const QSignalBlocker a(m_coordI), b(m_coordJ), c(m_block);
+    m_coordI->setValue(v.coordI + 1);
+    m_coordJ->setValue(v.coordJ + 1);
+    m_block->setValue(v.blockSize);
+}
+
+double ControlPanel::speed() const { return m_speed->value(); }
+
+void ControlPanel::setSpeed(double obsPerSecond) {
+    const QSignalBlocker b(m_speed);
+    m_speed->setValue(static_cast<int>(obsPerSecond));
+}
+
+long ControlPanel::stepCount() const { return m_stepN->value(); }
 
 fa::ExplorerConfig ControlPanel::config() const {
     fa::ExplorerConfig c;
@@ -113,6 +164,8 @@ void ControlPanel::setConfig(const fa::ExplorerConfig& c) {
                                        QSignalBlocker(m_batch), QSignalBlocker(m_lr), QSignalBlocker(m_warmup),
                                        QSignalBlocker(m_total)};
     m_dim->setValue(c.generator.dim);
+    m_coordI->setMaximum(c.generator.dim);
+    m_coordJ->setMaximum(c.generator.dim);
     m_latent->setValue(c.generator.latent);
     m_specLo->setValue(c.generator.spectrumLo);
     m_specHi->setValue(c.generator.spectrumHi);

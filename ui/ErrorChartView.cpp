@@ -1,26 +1,12 @@
 #include "ErrorChartView.h"
 
+#include "AlgorithmStyle.h"
+
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <cmath>
 
-namespace {
-QString displayName(const std::string& algorithm) {
-    if (algorithm == "em")
-        return "online EM";
-    if (algorithm == "sga")
-        return "online SGA";
-    return "batch FA (refit)";
-}
-QColor colourFor(const std::string& algorithm) { // the thesis figures' blue / orange / green
-    if (algorithm == "batch")
-        return QColor(31, 119, 180);
-    if (algorithm == "em")
-        return QColor(255, 127, 14);
-    return QColor(44, 160, 44);
-}
-} // namespace
 
 ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
     : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis), m_y(new QLogValueAxis) {
@@ -56,7 +42,7 @@ QXYSeries* ErrorChartView::seriesFor(const std::string& algorithm) {
         line->setPen(QPen(colourFor(algorithm), 2));
         s = line;
     }
-    s->setName(displayName(algorithm));
+    s->setName(algorithm == "batch" ? "batch FA (refit)" : displayName(algorithm));
     s->setColor(colourFor(algorithm));
     chart()->addSeries(s);
     s->attachAxis(m_x);

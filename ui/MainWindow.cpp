@@ -1,18 +1,35 @@
 #include "MainWindow.h"
 
+#include "AlgorithmStyle.h"
+#include "AtomicFile.h"
+#include "BandChartView.h"
+#include "ContourView.h"
 #include "ControlPanel.h"
+#include "CovarianceHeatMaps.h"
+#include "CsvFormat.h"
 #include "ErrorChartView.h"
+#include "SessionFile.h"
+#include "StepPanel.h"
+#include "TrialsPanel.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
-#include <QHBoxLayout>
+#include <QDir>
+#include <QFileDialog>
+#include <QGridLayout>
 #include <QLabel>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QPainter>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTabWidget>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_controls(new ControlPanel),
@@ -20,20 +37,35 @@ MainWindow::MainWindow(QWidget* parent)
                                     [](const fa::CurvePoint& p) { return p.relCovDist; })),
       m_w2Chart(new ErrorChartView("2-Wasserstein distance / D", "W₂ / D",
                                    [](const fa::CurvePoint& p) { return p.w2OverDim; })),
-      m_worker(new ExplorerWorker) {
+      m_contours(new ContourView), m_heatMaps(new CovarianceHeatMaps), m_stepPanel(new StepPanel),
+      m_trials(new TrialsPanel([this] {
+          fa::ExplorerConfig c = m_controls->config();
+          return c;
+      })),
+      m_tabs(new QTabWidget), m_worker(new ExplorerWorker) {
     setWindowTitle("FA Explorer — online factor analysis");
 
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_controls);
+    leftLayout->addWidget(m_stepPanel);
+    leftLayout->addStretch();
     auto* scroll = new QScrollArea;
-    scroll->setWidget(m_controls);
+    scroll->setWidget(left);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(m_controls->sizeHint().width() + 24);
-    auto* charts = new QWidget;
-    auto* chartLayout = new QHBoxLayout(charts);
-    chartLayout->addWidget(m_covChart);
-    chartLayout->addWidget(m_w2Chart);
+    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    auto* live = new QWidget;
+    auto* grid = new QGridLayout(live);
+    grid->addWidget(m_covChart, 0, 0);
+    grid->addWidget(m_w2Chart, 0, 1);
+    grid->addWidget(m_contours, 1, 0);
+    grid->addWidget(m_heatMaps, 1, 1);
+    m_tabs->addTab(live, "Live run");
+    m_tabs->addTab(m_trials, "Trials (mean ± SE)");
     auto* split = new QSplitter;
     split->addWidget(scroll);
-    split->addWidget(charts);
+    split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
     setCentralWidget(split);
 
@@ -44,15 +76,20 @@ MainWindow::MainWindow(QWidget* parent)
     m_playAction->setToolTip("Play / pause the stream of samples (Space)");
     m_stepAction = bar->addAction("Step", this, &MainWindow::stepOne);
     m_stepAction->setShortcut(Qt::Key_Right);
-    m_stepAction->setToolTip("Observe exactly one more sample (→)");
+    m_stepAction->setToolTip("Observe the next observation(s) — the step size in 'Run and view' — and explain the last (→)");
     m_resetAction = bar->addAction("Reset", this, &MainWindow::reset);
     m_resetAction->setShortcut(QKeySequence("Ctrl+R"));
     m_resetAction->setToolTip("New run from the current parameters (Ctrl+R)");
+    buildMenus();
 
     m_samplesLabel = new QLabel;
     m_rateLabel = new QLabel;
     m_elapsedLabel = new QLabel;
     m_statusLabel = new QLabel;
+    m_samplesLabel->setToolTip("Samples seen T / samples in the run");
+    m_rateLabel->setToolTip("Observations per second over the last half second (EM and SGA both see each one)");
+    m_elapsedLabel->setToolTip("Time spent playing in this run");
+    m_statusLabel->setToolTip("warm-up: F and ψ fixed while running averages settle; diverged at t: NaN/Inf appeared at observation t");
     for (QLabel* l : {m_samplesLabel, m_rateLabel, m_elapsedLabel, m_statusLabel})
         statusBar()->addPermanentWidget(l);
 
@@ -63,11 +100,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_worker, &ExplorerWorker::failed, this, [this](const QString& message) {
         m_statusLabel->setText("⚠ " + message);
         m_statusLabel->setStyleSheet("color: #b00020");
-        statusBar()->showMessage("Cannot start this run: " + message);
+        m_lastError = "Cannot start this run: " + message;
+        statusBar()->showMessage(m_lastError);
+        m_latest.reset();
     });
+    connect(m_worker, &ExplorerWorker::refused, this,
+            [this](const QString& message) { statusBar()->showMessage("Refused: " + message, 8000); });
     connect(m_controls, &ControlPanel::structureChanged, this, &MainWindow::reset);
-    connect(m_controls, &ControlPanel::learningRateChanged, m_worker,
+    connect(m_controls, &ControlPanel::learningRateChanged, this,
             [this](double eta) { QMetaObject::invokeMethod(m_worker, "setLearningRate", Q_ARG(double, eta)); });
+    connect(m_controls, &ControlPanel::speedChanged, this,
+            [this](double v) { QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v)); });
+    connect(m_controls, &ControlPanel::viewChanged, this, [this] {
+        QMetaObject::invokeMethod(m_worker, "setView", Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
+    });
+    connect(m_trials, &TrialsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     m_thread.start();
 
     m_redraw.setInterval(33); // at most ~30 redraws a second, whatever the worker does
@@ -83,6 +130,46 @@ MainWindow::~MainWindow() {
     m_thread.wait();
 }
 
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open session…", QKeySequence::Open, this, &MainWindow::openSessionDialog)
+        ->setToolTip("Open a saved session (JSON) and replay it to where it was saved");
+    file->addAction("&Save session…", QKeySequence::Save, this, &MainWindow::saveSessionDialog)
+        ->setToolTip("Save every parameter, seed and learning-rate change, so opening reproduces these curves");
+    file->addSeparator();
+    file->addAction("&Export curves as CSV…", QKeySequence("Ctrl+E"), this, &MainWindow::exportCurvesDialog);
+    file->addAction("Export &trials as CSV…", this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, "Export trials", "fa-trials.csv", "CSV files (*.csv)");
+        if (!path.isEmpty() && !exportTrials(path))
+            QMessageBox::warning(this, "Export trials", m_lastError);
+    });
+    file->addAction("Export charts as PNG and S&VG…", QKeySequence("Ctrl+Shift+E"), this,
+                    &MainWindow::exportChartsDialog);
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu("&Run");
+    run->addAction(m_playAction);
+    run->addAction(m_stepAction);
+    run->addAction(m_resetAction);
+    run->addSeparator();
+    run->addAction("Run &trials", QKeySequence("Ctrl+T"), this, [this] {
+        m_tabs->setCurrentWidget(m_trials);
+        m_trials->start();
+    });
+    run->addAction("&Cancel trials", QKeySequence("Ctrl+."), m_trials, &TrialsPanel::cancel);
+
+    QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&About FA Explorer", this, [this] {
+        QMessageBox::about(this, "About FA Explorer",
+                           "<b>FA Explorer</b> — online factor analysis, live.<br><br>"
+                           "Online EM and online SGA (Algorithms 1–2 of the thesis) race a batch refit on samples "
+                           "from a generated FA model N(c, F Fᵀ + Ψ).<br><br>"
+                           "Space: play / pause · →: step · Ctrl+R: reset · Ctrl+T: trials · "
+                           "Ctrl+S / Ctrl+O: save / open session · Ctrl+E: export CSV · Ctrl+Shift+E: export charts");
+    });
+}
+
 void MainWindow::restoreSettings() {
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
@@ -96,12 +183,22 @@ void MainWindow::restoreSettings() {
     c.generator.kind = s.value("params/generator").toString() == "haar" ? fa::GeneratorKind::Haar : fa::GeneratorKind::Exact;
     c.seed = s.value("params/seed").toULongLong();
     c.fitLatent = s.value("params/fitLatent").toInt();
+    c.runEm = s.value("params/em", true).toBool();
+    c.runSga = s.value("params/sga", true).toBool();
+    c.runBatch = s.value("params/batch", true).toBool();
     c.learningRate = s.value("params/learningRate").toDouble();
     c.warmup = s.value("params/warmup").toLongLong();
     c.totalSamples = s.value("params/totalSamples").toLongLong();
     try {
         fa::validate(c);
         m_controls->setConfig(c);
+        fa::ViewOptions v;
+        v.coordI = s.value("view/coordI", 0).toInt();
+        v.coordJ = s.value("view/coordJ", 1).toInt();
+        v.blockSize = s.value("view/blockSize", 40).toInt();
+        if (v.coordI != v.coordJ && v.coordI >= 0 && v.coordJ >= 0 && std::max(v.coordI, v.coordJ) < c.generator.dim)
+            m_controls->setViewOptions(v);
+        m_controls->setSpeed(std::max(0.0, s.value("view/speed", 0.0).toDouble()));
     } catch (const std::exception&) {
         // stale or edited settings: keep the defaults
     }
@@ -118,25 +215,35 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     s.setValue("params/generator", QString::fromStdString(fa::generatorName(c.generator.kind)));
     s.setValue("params/seed", QVariant::fromValue<qulonglong>(c.seed));
     s.setValue("params/fitLatent", c.fitLatent);
+    s.setValue("params/em", c.runEm);
+    s.setValue("params/sga", c.runSga);
+    s.setValue("params/batch", c.runBatch);
     s.setValue("params/learningRate", c.learningRate);
     s.setValue("params/warmup", QVariant::fromValue<qlonglong>(c.warmup));
     s.setValue("params/totalSamples", QVariant::fromValue<qlonglong>(c.totalSamples));
+    const fa::ViewOptions v = m_controls->viewOptions();
+    s.setValue("view/coordI", v.coordI);
+    s.setValue("view/coordJ", v.coordJ);
+    s.setValue("view/blockSize", v.blockSize);
+    s.setValue("view/speed", m_controls->speed());
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::reset() {
+void MainWindow::start(const fa::ExplorerConfig& config) {
     m_statusLabel->setStyleSheet({});
-    m_elapsedBefore = 0;
-    m_elapsed.invalidate();
+    m_lastError.clear();
     m_running = false;
-    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::ExplorerConfig, m_controls->config()));
+    m_waitFor = -1;
+    QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, m_controls->speed()));
+    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::ExplorerConfig, config),
+                              Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
 }
 
-void MainWindow::togglePlay() {
-    QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
-}
+void MainWindow::reset() { start(m_controls->config()); }
 
-void MainWindow::stepOne() { QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, 1)); }
+void MainWindow::togglePlay() { QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play"); }
+
+void MainWindow::stepOne() { QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepCount())); }
 
 void MainWindow::runUntil(long samples) {
     m_waitFor = samples;
@@ -154,34 +261,188 @@ void MainWindow::onSnapshot(SnapshotPtr snapshot) {
 }
 
 void MainWindow::onStats(WorkerStats stats) {
-    if (stats.running && !m_elapsed.isValid())
-        m_elapsed.start();
-    if (!stats.running && m_elapsed.isValid()) {
-        m_elapsedBefore += m_elapsed.elapsed();
-        m_elapsed.invalidate();
-    }
+    m_stats = stats;
     m_running = stats.running;
     m_playAction->setText(stats.running ? "Pause" : "Play");
     m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.obsPerSecond, 0, 'f', 0) : "paused");
+    m_elapsedLabel->setText(QString("%1 s").arg(stats.runSeconds, 0, 'f', 1));
 }
 
 void MainWindow::redraw() {
-    const qint64 ms = m_elapsedBefore + (m_elapsed.isValid() ? m_elapsed.elapsed() : 0);
-    m_elapsedLabel->setText(QString("%1 s").arg(ms / 1000.0, 0, 'f', 1));
     if (!m_dirty || !m_latest)
         return;
     m_dirty = false;
-    m_covChart->showSnapshot(*m_latest);
-    m_w2Chart->showSnapshot(*m_latest);
-    m_samplesLabel->setText(QString("T = %1 / %2").arg(m_latest->samples).arg(m_latest->totalSamples));
+    const fa::ExplorerSnapshot& snap = *m_latest;
+    m_covChart->showSnapshot(snap);
+    m_w2Chart->showSnapshot(snap);
+    m_contours->showSnapshot(snap);
+    m_heatMaps->showSnapshot(snap);
+    m_stepPanel->showSnapshot(snap);
+    m_samplesLabel->setText(QString("T = %1 / %2").arg(snap.samples).arg(snap.totalSamples));
     QStringList states;
-    for (const auto& t : m_latest->traces) {
-        if (t.name == "batch")
+    for (const auto& t : snap.traces) {
+        if (t.name == "batch") {
+            if (snap.batchPending)
+                states << "batch: refitting…";
             continue;
+        }
         QString state = QString::fromStdString(fa::statusName(t.status));
         if (t.status == fa::FitStatus::Diverged)
             state += QString(" at t = %1").arg(t.divergedAt);
         states << QString("%1: %2").arg(t.name == "em" ? "EM" : "SGA", state);
     }
     m_statusLabel->setText(states.join("   "));
+}
+
+void MainWindow::fail(const QString& what, const QString& why) {
+    m_lastError = what + ": " + why;
+    statusBar()->showMessage("⚠ " + m_lastError, 15000);
+}
+
+bool MainWindow::openSession(const QString& path) {
+    fa::io::Session s;
+    try {
+        s = fa::io::loadSession(path);
+    } catch (const fa::io::SessionError& e) {
+        fail("Cannot open the session", QString::fromUtf8(e.what()));
+        return false; // nothing changed
+    }
+    fa::ExplorerConfig shown = s.config;
+    if (!shown.learningRateChanges.empty())
+        shown.learningRate = shown.learningRateChanges.back().second; // the rate in force at the end
+    m_controls->setConfig(shown);
+    m_controls->setViewOptions(s.view);
+    m_controls->setSpeed(s.speed);
+    start(s.config); // with its learning-rate changes, replayed at their sample counts
+    if (s.samples > 0)
+        runUntil(s.samples);
+    statusBar()->showMessage(QString("Opened %1 (replaying %2 samples)").arg(QDir::toNativeSeparators(path)).arg(s.samples),
+                             8000);
+    return true;
+}
+
+bool MainWindow::saveSession(const QString& path) {
+    if (!m_latest) {
+        fail("Cannot save the session", "there is no run (its parameters were refused)");
+        return false;
+    }
+    fa::io::Session s;
+    s.config = m_latest->config;
+    s.view = m_controls->viewOptions();
+    s.speed = m_controls->speed();
+    s.samples = m_latest->samples;
+    try {
+        fa::io::saveSession(path, s);
+    } catch (const fa::io::SessionError& e) {
+        fail("Cannot save the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    statusBar()->showMessage("Saved " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}
+
+namespace {
+bool writeRows(const QString& path, const std::vector<fa::FaSweepRow>& rows, QString& error) {
+    try {
+        fa::io::AtomicFile file(path.toStdString());
+        fa::io::writeFaSweepCsv(file.stream(), rows);
+        file.commit();
+        return true;
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+} // namespace
+
+bool MainWindow::exportCurves(const QString& path) {
+    if (!m_latest) {
+        fail("Cannot export", "there is no run");
+        return false;
+    }
+    QString error;
+    if (!writeRows(path, fa::sweepRows(*m_latest, m_latest->config), error)) {
+        fail("Cannot export the curves", error);
+        return false;
+    }
+    statusBar()->showMessage("Exported the curves to " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}
+
+bool MainWindow::exportTrials(const QString& path) {
+    if (m_trials->rows().empty()) {
+        fail("Cannot export trials", "no trials have finished yet (Run trials, Ctrl+T)");
+        return false;
+    }
+    QString error;
+    if (!writeRows(path, m_trials->rows(), error)) {
+        fail("Cannot export the trials", error);
+        return false;
+    }
+    statusBar()->showMessage("Exported the trials to " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}
+
+QStringList MainWindow::exportCharts(const QString& folder) {
+    const QDir dir(folder);
+    QStringList written;
+    if (!dir.exists()) {
+        fail("Cannot export the charts", QString("the folder '%1' does not exist").arg(folder));
+        return written;
+    }
+    const std::vector<std::pair<QString, QWidget*>> charts{
+        {"covariance-distance", m_covChart}, {"w2-over-d", m_w2Chart},
+        {"contours-2d", m_contours},         {"covariance-heatmaps", m_heatMaps},
+        {"trials-covariance", m_trials->covarianceChart()}, {"trials-w2", m_trials->wassersteinChart()}};
+    for (const auto& [name, widget] : charts) {
+        const QSize size = widget->size().isEmpty() ? QSize(640, 480) : widget->size();
+        if (widget->size().isEmpty() || !widget->isVisible())
+            widget->resize(size); // charts on a hidden tab still render at a sensible size
+        const QString png = dir.filePath(name + ".png"), svg = dir.filePath(name + ".svg");
+        if (!widget->grab().save(png)) {
+            fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(png));
+            return written;
+        }
+        written << png;
+        QSvgGenerator generator;
+        generator.setFileName(svg);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle("FA Explorer: " + name);
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(svg));
+            return written;
+        }
+        widget->render(&painter);
+        painter.end();
+        written << svg;
+    }
+    statusBar()->showMessage(QString("Exported %1 files to %2").arg(written.size()).arg(QDir::toNativeSeparators(folder)),
+                             8000);
+    return written;
+}
+
+void MainWindow::openSessionDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, "Open session", {}, "FA Explorer sessions (*.json)");
+    if (!path.isEmpty() && !openSession(path))
+        QMessageBox::warning(this, "Open session", m_lastError + "\n\nNothing was changed.");
+}
+
+void MainWindow::saveSessionDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, "Save session", "session.json", "FA Explorer sessions (*.json)");
+    if (!path.isEmpty() && !saveSession(path))
+        QMessageBox::warning(this, "Save session", m_lastError);
+}
+
+void MainWindow::exportCurvesDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, "Export curves", "fa-curves.csv", "CSV files (*.csv)");
+    if (!path.isEmpty() && !exportCurves(path))
+        QMessageBox::warning(this, "Export curves", m_lastError);
+}
+
+void MainWindow::exportChartsDialog() {
+    const QString folder = QFileDialog::getExistingDirectory(this, "Export charts to folder");
+    if (!folder.isEmpty() && exportCharts(folder).isEmpty())
+        QMessageBox::warning(this, "Export charts", m_lastError);
 }

@@ -1,7 +1,9 @@
 #pragma once
-// The explorer window: parameters on the left, live error charts on the right, transport
-// controls in the toolbar, run state in the status bar. Fitting runs in a worker thread; the
-// window keeps only the latest snapshot and redraws it at most 30 times a second.
+// The explorer window: parameters and the step explanation on the left; live error charts,
+// the 2D contour view and covariance heat maps on the right, multi-trial bands on a second
+// tab; transport controls in the toolbar, run state in the status bar. Fitting runs in a
+// worker thread; the window keeps only the latest snapshot and redraws it at most 30 times a
+// second.
 #include "ExplorerWorker.h"
 
 #include <QElapsedTimer>
@@ -9,10 +11,15 @@
 #include <QThread>
 #include <QTimer>
 
+class ContourView;
 class ControlPanel;
+class CovarianceHeatMaps;
 class ErrorChartView;
 class QAction;
 class QLabel;
+class QTabWidget;
+class StepPanel;
+class TrialsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -23,12 +30,26 @@ public:
     ControlPanel* controls() const { return m_controls; }
     ErrorChartView* covarianceChart() const { return m_covChart; }
     ErrorChartView* wassersteinChart() const { return m_w2Chart; }
+    ContourView* contourView() const { return m_contours; }
+    CovarianceHeatMaps* heatMaps() const { return m_heatMaps; }
+    StepPanel* stepPanel() const { return m_stepPanel; }
+    TrialsPanel* trialsPanel() const { return m_trials; }
     SnapshotPtr latestSnapshot() const { return m_latest; }
+    WorkerStats latestStats() const { return m_stats; }
+
+    /// File operations; each returns false and shows the reason (status bar, lastError()).
+    bool openSession(const QString& path);
+    bool saveSession(const QString& path);
+    bool exportCurves(const QString& csvPath);
+    bool exportTrials(const QString& csvPath);
+    /// Writes every chart as PNG and SVG into the folder; returns the files written.
+    QStringList exportCharts(const QString& folder);
+    QString lastError() const { return m_lastError; }
 
 public slots:
     void reset();
     void togglePlay();
-    void stepOne();
+    void stepOne(); ///< one Step: the panel's step size (default one observation)
     /// Plays until exactly this many samples, then emits reachedSamples (tests, --screenshot).
     void runUntil(long samples);
 
@@ -39,23 +60,35 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void buildMenus();
+    void start(const fa::ExplorerConfig& config);
     void onSnapshot(SnapshotPtr snapshot);
     void onStats(WorkerStats stats);
     void redraw();
     void restoreSettings();
+    void fail(const QString& what, const QString& why);
+    void openSessionDialog();
+    void saveSessionDialog();
+    void exportCurvesDialog();
+    void exportChartsDialog();
 
     ControlPanel* m_controls;
     ErrorChartView* m_covChart;
     ErrorChartView* m_w2Chart;
+    ContourView* m_contours;
+    CovarianceHeatMaps* m_heatMaps;
+    StepPanel* m_stepPanel;
+    TrialsPanel* m_trials;
+    QTabWidget* m_tabs;
     QAction *m_playAction, *m_stepAction, *m_resetAction;
     QLabel *m_samplesLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
     QThread m_thread;
     ExplorerWorker* m_worker;
     SnapshotPtr m_latest;
+    WorkerStats m_stats;
+    QString m_lastError;
     bool m_dirty = false;
     bool m_running = false;
     long m_waitFor = -1;
     QTimer m_redraw;
-    QElapsedTimer m_elapsed;
-    qint64 m_elapsedBefore = 0;
 };

@@ -1,0 +1,36 @@
+#pragma once
+// Explorer sessions as JSON: every parameter and seed of a run, the view, and how far it had
+// run, so opening one reproduces the same curves exactly. Reading is strict: a malformed or
+// incompatible file gives one clear message and no partial session.
+#include "LiveExplorer.h"
+
+#include <QByteArray>
+#include <QString>
+#include <stdexcept>
+
+namespace fa::io {
+
+struct Session {
+    ExplorerConfig config;
+    ViewOptions view;
+    double speed = 0.0; ///< observations per second, 0 = as fast as possible
+    long samples = 0;   ///< samples seen when saved; opening runs up to here
+};
+
+constexpr int kSessionVersion = 1;
+
+class SessionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+QByteArray sessionToJson(const Session& session);
+/// Throws SessionError naming the first problem (syntax, missing key, wrong type, refused value).
+Session sessionFromJson(const QByteArray& json);
+
+/// Atomic write (temporary + rename). Throws SessionError naming the path.
+void saveSession(const QString& path, const Session& session);
+/// Throws SessionError naming the path and the problem.
+Session loadSession(const QString& path);
+
+} // namespace fa::io
