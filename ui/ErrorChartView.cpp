@@ -21,6 +21,8 @@ ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metr
     m_y->setLabelFormat("%g");
     m_y->setBase(10);
     m_y->setRange(1e-2, 1);
+    m_y->setMinorTickCount(8);
+    m_x->setMinorTickCount(8);
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
     setChart(c);
@@ -73,5 +75,6 @@ void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
     }
     m_x->setRange(1, std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(snapshot.totalSamples, 10))))));
     if (hi > 0.0)
-        m_y->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi))));
+        // Widened a hair so the decade labels at both ends are not dropped by rounding.
+        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))), 1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
 }

@@ -313,6 +313,7 @@ bool MainWindow::openSession(const QString& path) {
     m_controls->setConfig(shown);
     m_controls->setViewOptions(s.view);
     m_controls->setSpeed(s.speed);
+    m_sessionSamples = s.samples;
     start(s.config); // with its learning-rate changes, replayed at their sample counts
     if (s.samples > 0)
         runUntil(s.samples);

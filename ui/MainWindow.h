@@ -45,6 +45,7 @@ public:
     /// Writes every chart as PNG and SVG into the folder; returns the files written.
     QStringList exportCharts(const QString& folder);
     QString lastError() const { return m_lastError; }
+    long latestSessionSamples() const { return m_sessionSamples; } ///< samples the last opened session replays
 
 public slots:
     void reset();
@@ -87,6 +88,7 @@ private:
     SnapshotPtr m_latest;
     WorkerStats m_stats;
     QString m_lastError;
+    long m_sessionSamples = 0;
     bool m_dirty = false;
     bool m_running = false;
     long m_waitFor = -1;

@@ -1,5 +1,7 @@
-// faexplorer: the FA Explorer window. --screenshot PATH [--after-samples N] runs headless-capable
-// (also under QT_QPA_PLATFORM=offscreen), saves the whole window after N samples and exits.
+// faexplorer: the FA Explorer window. [--session FILE] opens a saved session;
+// --screenshot PATH [--after-samples N] runs headless-capable (also under
+// QT_QPA_PLATFORM=offscreen), saves the whole window after N samples, prints the run's
+// throughput on stdout and exits.
 #include "MainWindow.h"
 
 #include <QApplication>
@@ -8,7 +10,37 @@
 #include <QTimer>
 #include <cstdio>
 
+namespace {
+// QGuiApplication takes "-session"/"--session" for X11 session management and removes it from
+// argv, so our --session FILE is taken out first, before QApplication sees it.
+QString takeSessionArgument(int& argc, char** argv, bool& given) {
+    QString file;
+    given = false;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        int taken = 0;
+        if ((a == "--session" || a == "-session") && i + 1 < argc) {
+            file = QString::fromLocal8Bit(argv[i + 1]);
+            taken = 2;
+        } else if (a.startsWith("--session=")) {
+            file = QString::fromLocal8Bit(a.mid(10));
+            taken = 1;
+        }
+        if (taken > 0) {
+            given = true;
+            for (int j = i; j + taken <= argc; ++j)
+                argv[j] = argv[j + taken];
+            argc -= taken;
+            --i;
+        }
+    }
+    return file;
+}
+} // namespace
+
 int main(int argc, char** argv) {
+    bool sessionGiven = false;
+    const QString sessionFile = takeSessionArgument(argc, argv, sessionGiven);
     QApplication app(argc, argv);
     QApplication::setApplicationName("FA Explorer");
     QApplication::setOrganizationName("FA Explorer");
@@ -17,8 +49,10 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("Explore online factor analysis live.");
     parser.addHelpOption();
     const QCommandLineOption screenshot("screenshot", "Save a screenshot of the window to PATH and exit.", "PATH");
-    const QCommandLineOption after("after-samples", "With --screenshot: samples to run first (default 20000).", "N",
-                                   "20000");
+    const QCommandLineOption after("after-samples",
+                                   "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
+    const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
+    parser.addOption(session);
     parser.addOption(screenshot);
     parser.addOption(after);
     parser.process(app);
@@ -26,11 +60,21 @@ int main(int argc, char** argv) {
     MainWindow window;
     window.resize(1480, 820);
     window.show();
+    long sessionSamples = -1;
+    if (sessionGiven) {
+        if (!window.openSession(sessionFile)) {
+            std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
+            if (parser.isSet(screenshot))
+                return 2;
+        } else {
+            sessionSamples = window.latestSessionSamples();
+        }
+    }
     if (!parser.isSet(screenshot))
         return app.exec();
 
-    bool ok = false;
-    const long n = parser.value(after).toLong(&ok);
+    bool ok = true;
+    const long n = parser.isSet(after) ? parser.value(after).toLong(&ok) : sessionSamples > 0 ? sessionSamples : 20000;
     if (!ok || n < 0) {
         std::fprintf(stderr, "faexplorer: --after-samples needs a non-negative whole number\n");
         return 2;
@@ -39,6 +83,9 @@ int main(int argc, char** argv) {
     int code = 0;
     QObject::connect(&window, &MainWindow::reachedSamples, &app, [&] {
         QTimer::singleShot(200, &app, [&] { // let the last frame paint
+            const WorkerStats s = window.latestStats();
+            std::printf("faexplorer: %ld samples in %.2f s of playing: %.0f obs/s\n", s.samplesWhilePlaying,
+                        s.runSeconds, s.runSeconds > 0 ? s.samplesWhilePlaying / s.runSeconds : 0.0);
             if (!window.grab().save(path)) {
                 std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n", qPrintable(path));
                 code = 1;
