@@ -36,6 +36,20 @@ void validate(const FaSweepConfig& config) {
         throw std::invalid_argument("choose at least one algorithm");
 }
 
+FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial, const std::string& algorithm) {
+    FaSweepRow r;
+    r.dim = g.dim;
+    r.latent = g.latent;
+    r.spectrumLo = g.spectrumLo;
+    r.spectrumHi = g.spectrumHi;
+    r.generator = generatorName(g.kind);
+    r.samples = samples;
+    r.trial = trial;
+    r.algorithm = algorithm;
+    r.relCovDist = r.w2 = r.w2OverDim = r.relMeanDist = std::numeric_limits<double>::quiet_NaN();
+    return r;
+}
+
 TrialSeeds trialSeeds(std::uint64_t seed, int trial) {
     const std::uint64_t t = deriveSeed(seed, static_cast<std::uint64_t>(trial));
     return {deriveSeed(t, 1), deriveSeed(t, 2), deriveSeed(t, 3), deriveSeed(t, 4)};
@@ -69,17 +83,7 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
     std::vector<FaSweepRow> rows;
 
     auto makeRow = [&](long samples, int trial, const char* algorithm) {
-        FaSweepRow r;
-        r.dim = gen.dim;
-        r.latent = gen.latent;
-        r.spectrumLo = gen.spectrumLo;
-        r.spectrumHi = gen.spectrumHi;
-        r.generator = generatorName(gen.kind);
-        r.samples = samples;
-        r.trial = trial;
-        r.algorithm = algorithm;
-        r.relCovDist = r.w2 = r.w2OverDim = r.relMeanDist = kNaN;
-        return r;
+        return makeSweepRow(gen, samples, trial, algorithm);
     };
     auto setScores = [](FaSweepRow& r, const Scores& s) {
         r.relCovDist = s.relCovDist;

@@ -42,6 +42,9 @@ struct FaSweepRow {
     std::string status;    ///< ok, diverged, skipped or failed
 };
 
+/// A row with the model columns filled in and every metric NaN, status empty.
+FaSweepRow makeSweepRow(const GeneratorSpec& generator, long samples, int trial, const std::string& algorithm);
+
 /// Dense D x D metrics up to this D; structured O(D K^2) ones above.
 constexpr int kDenseMetricsMaxDim = 1000;
 

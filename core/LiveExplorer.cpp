@@ -19,7 +19,6 @@ namespace fa {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kMaxStoredBytes = 4.0 * 1024 * 1024 * 1024; // samples kept for batch refits
 constexpr Eigen::Index kStepHead = 8;                        // coordinates a step trace keeps
 
@@ -367,46 +366,6 @@ ExplorerSnapshot LiveExplorer::snapshot() const {
     snap.batchPending = batchPending();
     snap.config = m_config;
     return snap;
-}
-
-std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const ExplorerConfig& config) {
-    const GeneratorSpec& g = config.generator;
-    auto row = [&](const std::string& algorithm, long samples) {
-        FaSweepRow r;
-        r.dim = g.dim;
-        r.latent = g.latent;
-        r.spectrumLo = g.spectrumLo;
-        r.spectrumHi = g.spectrumHi;
-        r.generator = generatorName(g.kind);
-        r.samples = samples;
-        r.trial = 0;
-        r.algorithm = algorithm;
-        return r;
-    };
-    std::vector<FaSweepRow> rows;
-    for (const auto& t : snapshot.traces) {
-        for (const auto& p : t.points) {
-            FaSweepRow r = row(t.name, p.samples);
-            r.relCovDist = p.relCovDist;
-            r.w2OverDim = p.w2OverDim;
-            r.w2 = p.w2OverDim * g.dim;
-            r.relMeanDist = p.relMeanDist;
-            r.seconds = p.seconds;
-            r.status = "ok";
-            rows.push_back(r);
-        }
-        if (t.status == FitStatus::Diverged) {
-            FaSweepRow r = row(t.name, t.divergedAt);
-            r.relCovDist = r.w2 = r.w2OverDim = r.relMeanDist = r.seconds = kNaN;
-            r.status = "diverged";
-            rows.push_back(r);
-        }
-    }
-    auto rank = [](const std::string& a) { return a == "batch" ? 0 : a == "em" ? 1 : 2; };
-    std::stable_sort(rows.begin(), rows.end(), [&](const FaSweepRow& a, const FaSweepRow& b) {
-        return a.samples != b.samples ? a.samples < b.samples : rank(a.algorithm) < rank(b.algorithm);
-    });
-    return rows;
 }
 
 } // namespace fa

@@ -1,31 +1,16 @@
 #include "ErrorChartView.h"
 
 #include "AlgorithmStyle.h"
+#include "LogLogChart.h"
 
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <cmath>
 
-
 ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
     : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis), m_y(new QLogValueAxis) {
-    auto* c = new QChart;
-    c->setTitle(title);
-    c->legend()->setAlignment(Qt::AlignBottom);
-    m_x->setTitleText("samples seen T");
-    m_x->setLabelFormat("%g");
-    m_x->setBase(10);
-    m_x->setRange(1, 1e5);
-    m_y->setTitleText(yLabel);
-    m_y->setLabelFormat("%g");
-    m_y->setBase(10);
-    m_y->setRange(1e-2, 1);
-    m_y->setMinorTickCount(8);
-    m_x->setMinorTickCount(8);
-    c->addAxis(m_x, Qt::AlignBottom);
-    c->addAxis(m_y, Qt::AlignLeft);
-    setChart(c);
+    setChart(makeLogLogChart(title, yLabel, m_x, m_y));
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 260);
 }
