@@ -17,7 +17,17 @@ const char* const kUsage =
     "            --generator exact|haar --batch-svd randomized|exact --out results.csv\n"
     "  bench     throughput and metric cost per dimension\n"
     "            --dim 100,1000,10000,100000,1000000 --latent 10 --min-seconds 1\n"
-    "            --batch-samples 10000 --out bench.csv\n";
+    "            --batch-samples 10000 --out bench.csv\n"
+    "  posterior Bayesian linear regression: FA approximations against the exact posterior\n"
+    "            --dataset synthetic|boston|concrete|energy|yacht|PATH.csv --target COLUMN\n"
+    "            --method vifa-gauss|vifa-laplace|vippca|sgd-em|sgd-sga|swag (comma list)\n"
+    "            --latent 1 --epochs 5000 (SGD methods: 1000) --every EPOCHS/10 --trials 10 --seed 0\n"
+    "            --hyper auto|thesis|evidence|manual --alpha A --beta B --train-fraction F --bias yes|no\n"
+    "            VIFA: --batch 100 --samples 10 --lr-c 0.01 --lr-f 0.0001 --lr-gamma 0.01\n"
+    "                  --optimizer sgd|adam --max-grad-norm 10 --sigma 0.01 (VIPPCA)\n"
+    "            SGD:  --sgd-lr 0.01 --sgd-batch 32 --lambda ALPHA/BETA --warmup-epochs 10\n"
+    "                  --fa-warmup 100 --sga-lr 0.001\n"
+    "            --n 1000 (synthetic rows) --data-dir DIR --out posterior.csv\n";
 }
 
 int main(int argc, char** argv) {
@@ -28,6 +38,8 @@ int main(int argc, char** argv) {
     try {
         if (!std::strcmp(argv[1], "fa-sweep"))
             return fa::cli::runFaSweepCommand(argc, argv);
+        if (!std::strcmp(argv[1], "posterior"))
+            return fa::cli::runPosteriorCommand(argc, argv);
         if (!std::strcmp(argv[1], "bench"))
             return fa::cli::runBenchCommand(argc, argv);
         std::fprintf(stderr, "faexplorer-cli: unknown command '%s' (try --help)\n", argv[1]);

@@ -7,6 +7,8 @@ namespace fa::io {
 
 const char* const kFaSweepHeader = "dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
                                    "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status";
+const char* const kPosteriorHeader =
+    "dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status";
 const char* const kBenchHeader = "kind,name,dim,latent,value,unit";
 
 std::string formatDouble(double v) {
@@ -25,6 +27,15 @@ void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows) {
             << ',' << r.algorithm << ',' << formatDouble(r.relCovDist) << ',' << formatDouble(r.w2) << ','
             << formatDouble(r.w2OverDim) << ',' << formatDouble(r.relMeanDist) << ','
             << formatDouble(r.seconds) << ',' << r.status << '\n';
+}
+
+void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows) {
+    out << kPosteriorHeader << '\n';
+    for (const auto& r : rows)
+        out << r.dataset << ',' << r.method << ',' << r.latent << ',' << r.trial << ',' << r.epoch << ','
+            << formatDouble(r.score.relMeanDist) << ',' << formatDouble(r.score.relCovDist) << ','
+            << formatDouble(r.score.w2) << ',' << formatDouble(r.score.w2OverDim) << ',' << formatDouble(r.seconds)
+            << ',' << r.status << '\n';
 }
 
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {

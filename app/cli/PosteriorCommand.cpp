@@ -1,0 +1,166 @@
+#include "ArgParser.h"
+#include "AtomicFile.h"
+#include "Commands.h"
+#include "CsvFormat.h"
+#include "ProgressLine.h"
+#include "Summary.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace fa::cli {
+namespace {
+
+double positive(const ArgParser& args, const std::string& name, double fallback) {
+    const double v = args.real(name, fallback);
+    if (!(v > 0.0))
+        throw std::invalid_argument("--" + name + " must be positive");
+    return v;
+}
+
+int countInRange(const ArgParser& args, const std::string& name, long fallback, long lo, long hi) {
+    const long v = args.integer(name, fallback);
+    if (v < lo || v > hi)
+        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) + " and " +
+                                    std::to_string(hi));
+    return static_cast<int>(v);
+}
+
+PosteriorConfig parseConfig(const ArgParser& args) {
+    PosteriorConfig c;
+    PosteriorSetup& s = c.setup;
+    s.dataset = args.text("dataset", "synthetic");
+    s.target = args.text("target", "");
+    s.dataDir = args.text("data-dir", "");
+    s.synthetic.samples = countInRange(args, "n", 1000, 2, 10'000'000);
+    if (args.has("train-fraction")) {
+        s.trainFraction = args.real("train-fraction", 1.0);
+        if (!(s.trainFraction > 0.0 && s.trainFraction <= 1.0))
+            throw std::invalid_argument("--train-fraction must lie in (0, 1]");
+    }
+    if (args.has("bias")) {
+        const std::string b = args.text("bias", "");
+        if (b != "yes" && b != "no")
+            throw std::invalid_argument("--bias must be yes or no");
+        s.bias = b == "yes";
+    }
+    const std::string hyper = args.text("hyper", args.has("alpha") || args.has("beta") ? "manual" : "auto");
+    if (hyper == "thesis") s.hyper = HyperMode::Thesis;
+    else if (hyper == "evidence") s.hyper = HyperMode::Evidence;
+    else if (hyper == "manual") {
+        s.hyper = HyperMode::Manual;
+        if (!args.has("alpha") || !args.has("beta"))
+            throw std::invalid_argument("--hyper manual needs both --alpha and --beta");
+        s.alpha = positive(args, "alpha", 1.0);
+        s.beta = positive(args, "beta", 1.0);
+    } else if (hyper != "auto")
+        throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" + hyper + "')");
+
+    c.methods.clear();
+    bool anyVi = false;
+    for (const auto& name : args.textList("method", {"vifa-gauss"})) {
+        const auto m = parseMethod(name);
+        if (!m)
+            throw std::invalid_argument("--method: unknown method '" + name +
+                                        "' (use vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag)");
+        c.methods.push_back(*m);
+        anyVi = anyVi || !isSgdMethod(*m);
+    }
+    c.epochs = countInRange(args, "epochs", anyVi ? 5000 : 1000, 1, 100'000'000);
+    c.every = countInRange(args, "every", std::max(1, c.epochs / 10), 1, 100'000'000);
+    c.trials = countInRange(args, "trials", 10, 1, 100'000);
+    const long seed = args.integer("seed", 0);
+    if (seed < 0)
+        throw std::invalid_argument("--seed must not be negative");
+    c.seed = static_cast<std::uint64_t>(seed);
+
+    PosteriorRunOptions& r = c.run;
+    r.latent = countInRange(args, "latent", 1, 1, 100'000);
+    r.vifa.batch = countInRange(args, "batch", 100, 1, 100'000'000);
+    r.vifa.samples = countInRange(args, "samples", 10, 1, 100'000);
+    r.vifa.lrC = positive(args, "lr-c", 0.01);
+    r.vifa.lrF = positive(args, "lr-f", 1e-4);
+    r.vifa.lrGamma = positive(args, "lr-gamma", 0.01);
+    const std::string opt = args.text("optimizer", "sgd");
+    if (opt != "sgd" && opt != "adam")
+        throw std::invalid_argument("--optimizer must be sgd or adam");
+    r.vifa.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
+    r.vifa.maxGradNorm = args.real("max-grad-norm", 10.0);
+    if (!(r.vifa.maxGradNorm >= 0.0))
+        throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
+    r.vippcaSigma = positive(args, "sigma", 0.01);
+    r.sgd.learningRate = positive(args, "sgd-lr", 0.01);
+    r.sgd.batch = countInRange(args, "sgd-batch", 32, 1, 100'000'000);
+    if (args.has("lambda")) {
+        r.lambdaOverride = args.real("lambda", 0.0);
+        if (!(*r.lambdaOverride >= 0.0))
+            throw std::invalid_argument("--lambda must not be negative");
+    }
+    r.warmupEpochs = countInRange(args, "warmup-epochs", 10, 0, 100'000'000);
+    r.faWarmup = countInRange(args, "fa-warmup", 100, 0, 100'000'000);
+    r.sgaLearningRate = positive(args, "sga-lr", 0.001);
+    return c;
+}
+
+void printSummary(const PosteriorConfig& c, const PosteriorProblem& first, const std::vector<PosteriorRow>& rows) {
+    std::printf("posterior %s: D=%ld, N_train=%ld, alpha=%.6g beta=%.6g (%s, trial 0), K=%d, %d epoch(s), "
+                "%d trial(s): mean ± standard error at the last epoch\n",
+                first.dataset.c_str(), static_cast<long>(first.dim()), static_cast<long>(first.data.Xtrain.rows()),
+                first.hyper.alpha, first.hyper.beta, hyperModeName(first.hyperMode).c_str(), c.run.latent, c.epochs,
+                c.trials);
+    std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %s\n", "method", "rel_mean_dist", "rel_cov_dist", "w2",
+                "w2_over_dim", "ok/trials");
+    for (const PosteriorMethod m : c.methods) {
+        std::vector<double> mean, cov, w2, w2d;
+        int ok = 0, count = 0;
+        for (const auto& r : rows)
+            if (r.method == methodName(m) && r.epoch == c.epochs) {
+                ++count;
+                ok += r.status == "ok";
+                mean.push_back(r.score.relMeanDist);
+                cov.push_back(r.score.relCovDist);
+                w2.push_back(r.score.w2);
+                w2d.push_back(r.score.w2OverDim);
+            }
+        auto cell = [](const std::vector<double>& v) {
+            const MeanStdErr s = meanStdErr(v);
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.4g ± %.2g", s.mean, s.stdErr);
+            return std::string(buf);
+        };
+        std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %d/%d\n", methodName(m).c_str(), cell(mean).c_str(),
+                    cell(cov).c_str(), cell(w2).c_str(), cell(w2d).c_str(), ok, count);
+    }
+}
+
+} // namespace
+
+int runPosteriorCommand(int argc, char** argv) {
+    const ArgParser args(argc, argv, 2,
+                         {"dataset", "target", "data-dir", "n", "train-fraction", "bias", "hyper", "alpha", "beta",
+                          "method", "latent", "epochs", "every", "trials", "seed", "batch", "samples", "lr-c",
+                          "lr-f", "lr-gamma", "optimizer", "max-grad-norm", "sigma", "sgd-lr", "sgd-batch",
+                          "lambda", "warmup-epochs", "fa-warmup", "sga-lr", "out"});
+    const PosteriorConfig config = parseConfig(args);
+    if (!args.has("out"))
+        throw std::invalid_argument("--out FILE.csv is required");
+    // Data, prior and shapes are checked before the long run (bad CSV cells are named here).
+    const PosteriorProblem first = preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
+    if (config.run.latent >= first.dim())
+        throw std::invalid_argument("--latent K must satisfy 1 <= K < D = " + std::to_string(first.dim()));
+    io::AtomicFile out(args.text("out", ""));
+    ProgressLine progress;
+    const auto rows = runPosterior(config, [&](const PosteriorProgress& p) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld", p.trial + 1, p.trials,
+                      p.method.c_str(), p.epoch, p.epochs);
+        progress.update(buf);
+    });
+    progress.finish();
+    io::writePosteriorCsv(out.stream(), rows);
+    out.commit();
+    printSummary(config, first, rows);
+    return 0;
+}
+
+} // namespace fa::cli
