@@ -61,6 +61,21 @@ void Vifa::setLearningRates(double lrC, double lrF, double lrGamma) {
     m_options.lrGamma = lrGamma;
 }
 
+void Vifa::setState(const FAModel& model) {
+    model.validate();
+    if (model.dim() != m_c.size() || model.latent() != m_F.cols())
+        throw std::invalid_argument("VIFA: the state has the wrong shape");
+    m_c = model.c;
+    m_F = model.F;
+    if (!m_options.ppca) {
+        m_psi = model.psi;
+        m_gamma = m_psi.array().log();
+    }
+    m_sum.setZero();
+    m_pending = 0;
+    m_mc.setZero(), m_vc.setZero(), m_mF.setZero(), m_vF.setZero(), m_mg.setZero(), m_vg.setZero();
+}
+
 VifaGradients Vifa::exactGradients() const {
     VifaGradients g;
     g.resize(m_c.size(), m_F.cols());

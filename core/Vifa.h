@@ -58,6 +58,8 @@ public:
     double priorRate() const; ///< alpha (Gaussian) or sqrt(2) alpha (Laplace)
 
     void setLearningRates(double lrC, double lrF, double lrGamma);
+    /// Puts q at the given state (VIPPCA keeps its psi = sigma); Adam's moments restart.
+    void setState(const FAModel& model);
     const VifaOptions& options() const { return m_options; }
 
     /// Gradient of -ELBO at the current state from one given draw (h, z) and batch, exactly as

@@ -33,6 +33,8 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     s.target = args.text("target", "");
     s.dataDir = args.text("data-dir", "");
     s.synthetic.samples = countInRange(args, "n", 1000, 2, 10'000'000);
+    s.synthetic.inputs = countInRange(args, "inputs", 2, 1, 100'000);
+    s.synthetic.correlation = args.real("correlation", 0.5);
     if (args.has("train-fraction")) {
         s.trainFraction = args.real("train-fraction", 1.0);
         if (!(s.trainFraction > 0.0 && s.trainFraction <= 1.0))
@@ -137,7 +139,7 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first, const
 
 int runPosteriorCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2,
-                         {"dataset", "target", "data-dir", "n", "train-fraction", "bias", "hyper", "alpha", "beta",
+                         {"dataset", "target", "data-dir", "n", "inputs", "correlation", "train-fraction", "bias", "hyper", "alpha", "beta",
                           "method", "latent", "epochs", "every", "trials", "seed", "batch", "samples", "lr-c",
                           "lr-f", "lr-gamma", "optimizer", "max-grad-norm", "sigma", "sgd-lr", "sgd-batch",
                           "lambda", "warmup-epochs", "fa-warmup", "sga-lr", "out"});

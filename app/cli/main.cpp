@@ -27,7 +27,7 @@ const char* const kUsage =
     "                  --optimizer sgd|adam --max-grad-norm 10 --sigma 0.01 (VIPPCA)\n"
     "            SGD:  --sgd-lr 0.01 --sgd-batch 32 --lambda ALPHA/BETA --warmup-epochs 10\n"
     "                  --fa-warmup 100 --sga-lr 0.001\n"
-    "            --n 1000 (synthetic rows) --data-dir DIR --out posterior.csv\n";
+    "            synthetic: --n 1000 --inputs 2 --correlation 0.5; --data-dir DIR --out posterior.csv\n";
 }
 
 int main(int argc, char** argv) {

@@ -95,6 +95,88 @@ private slots:
         QVERIFY(text.contains("throughput,em,30,3,"));
         QVERIFY(text.contains("metric,w2_structured,30,3,"));
     }
+    QStringList posteriorCsv(const QStringList& args, const QString& name, bool dropSeconds) {
+        const QString out = m_dir.filePath(name);
+        const Result r = run(QStringList{"posterior", "--out", out} + args);
+        if (r.code != 0)
+            return {"exit " + QString::number(r.code) + ": " + r.err};
+        QFile f(out);
+        f.open(QIODevice::ReadOnly);
+        QStringList rows;
+        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            QStringList cells = line.split(',');
+            if (dropSeconds)
+                cells.removeAt(9);
+            rows << cells.join(',');
+        }
+        return rows;
+    }
+    void posteriorWritesTheContractColumnsDeterministically() {
+        const QStringList args{"--method", "vifa-gauss,sgd-em,swag", "--epochs", "40", "--every", "20", "--trials", "2",
+                               "--n", "200", "--seed", "5"};
+        const QStringList a = posteriorCsv(args, "p1.csv", false), b = posteriorCsv(args, "p2.csv", true);
+        QCOMPARE(a.value(0), QString("dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,"
+                                     "seconds,status"));
+        QCOMPARE(a.size(), 1 + 2 * 3 * 2);
+        QVERIFY2(a[1].startsWith("synthetic,vifa-gauss,1,0,20,"), qPrintable(a[1]));
+        QVERIFY(a[4].startsWith("synthetic,sgd-em,1,0,40,"));
+        QVERIFY(a[4].endsWith(",ok"));
+        QStringList aNoSeconds;
+        for (const QString& row : a) {
+            QStringList cells = row.split(',');
+            cells.removeAt(9);
+            aNoSeconds << cells.join(',');
+        }
+        QCOMPARE(aNoSeconds, b);
+    }
+    void posteriorRunsOnRealDataAndCsvFiles() {
+        const QStringList yacht =
+            posteriorCsv({"--dataset", "yacht", "--latent", "3", "--epochs", "5", "--trials", "1"}, "y.csv", true);
+        QCOMPARE(yacht.size(), 1 + 5);
+        QVERIFY(yacht[1].startsWith("yacht,vifa-gauss,3,0,1,"));
+        const QString csv = m_dir.filePath("mine.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,b,target,c\n1,2,3,4\n2,1,4,3\n3,5,1,2\n4,4,4,1\n5,2,2,2\n");
+        f.close();
+        const QStringList mine = posteriorCsv({"--dataset", csv, "--target", "target", "--hyper", "thesis", "--epochs",
+                                               "2", "--trials", "1", "--batch", "2", "--train-fraction", "1"},
+                                              "m.csv", true);
+        QVERIFY2(mine.size() == 3, qPrintable(mine.join('|')));
+        QVERIFY(mine[1].startsWith("mine,vifa-gauss,1,0,1,"));
+    }
+    void posteriorRefusesBadInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown method") << QStringList{"--method", "mcmc"} << "mcmc";
+        QTest::newRow("K >= D") << QStringList{"--latent", "2"} << "latent";
+        QTest::newRow("manual without beta") << QStringList{"--alpha", "1"} << "--beta";
+        QTest::newRow("bad hyper") << QStringList{"--hyper", "guess"} << "hyper";
+        QTest::newRow("bad optimizer") << QStringList{"--optimizer", "lbfgs"} << "optimizer";
+        QTest::newRow("lr <= 0") << QStringList{"--lr-f", "0"} << "lr-f";
+        QTest::newRow("bad fraction") << QStringList{"--train-fraction", "1.5"} << "train-fraction";
+        QTest::newRow("unknown data set") << QStringList{"--dataset", "iris"} << "iris";
+    }
+    void posteriorRefusesBadInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const QString out = m_dir.filePath("badp.csv");
+        const Result r = run(QStringList{"posterior", "--out", out, "--epochs", "2", "--trials", "1"} + args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+    void posteriorNamesTheBadCell() {
+        const QString csv = m_dir.filePath("broken.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("x1,x2,y\n1,2,3\n4,,6\n");
+        f.close();
+        const Result r = run({"posterior", "--dataset", csv, "--out", m_dir.filePath("never.csv")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("row 3") && r.err.contains("'x2'"), qPrintable(r.err));
+    }
 };
 
 QTEST_MAIN(TestCli)

@@ -1,0 +1,159 @@
+// Regression data: the CSV loader on good and malformed files (each refusal names the row and
+// column), the bundled UCI sets against their README spot checks, standardisation and splits
+// against hand computations, and the synthetic recipe's moments.
+#include "RegressionData.h"
+
+#include <QtTest>
+
+#include <fstream>
+
+using namespace fa;
+
+class TestRegressionData : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    std::string write(const char* name, const std::string& text) {
+        const std::string path = m_dir.filePath(name).toStdString();
+        std::ofstream(path) << text;
+        return path;
+    }
+    static QString refusal(const std::string& path, const std::string& target = {}) {
+        try {
+            loadRegressionCsv(path, target);
+        } catch (const std::invalid_argument& e) {
+            return QString::fromStdString(e.what());
+        }
+        return {};
+    }
+
+private slots:
+    void loadsAGoodFile() {
+        const auto path = write("good.csv", "a, b ,y\n1,2,3\n4,5.5,-6e-1\n\n7,8,9\n");
+        const RegressionData d = loadRegressionCsv(path);
+        QCOMPARE(d.size(), Eigen::Index{3});
+        QCOMPARE(d.inputs(), Eigen::Index{2});
+        QCOMPARE(d.inputNames, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(d.targetName, std::string("y"));
+        QCOMPARE(d.name, std::string("good"));
+        QCOMPARE(d.X(1, 1), 5.5);
+        QCOMPARE(d.y(1), -0.6);
+        QCOMPARE(d.y(2), 9.0);
+    }
+    void choosesTheTargetAndDropsColumns() {
+        const auto path = write("pick.csv", "a,t,b,c\n1,2,3,4\n5,6,7,8\n");
+        const RegressionData d = loadRegressionCsv(path, "t", {"c"});
+        QCOMPARE(d.inputNames, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(d.y(1), 6.0);
+        QCOMPARE(d.X(1, 1), 7.0);
+    }
+    void refusesMalformedFiles_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QStringList>("mustMention");
+        QTest::newRow("empty cell") << "a,y\n1,2\n3,\n" << "" << QStringList{"row 3", "'y'", "empty"};
+        QTest::newRow("NA") << "a,y\n1,2\nNA,4\n" << "" << QStringList{"row 3", "'a'", "'NA'"};
+        QTest::newRow("nan") << "a,y\n1,2\n3,nan\n" << "" << QStringList{"row 3", "'y'", "'nan'"};
+        QTest::newRow("inf") << "a,y\n1,inf\n3,4\n" << "" << QStringList{"row 2", "'inf'"};
+        QTest::newRow("text") << "a,y\n1,2\n3,4\n5,six\n" << "" << QStringList{"row 4", "'six'"};
+        QTest::newRow("trailing junk") << "a,y\n1,2x\n3,4\n" << "" << QStringList{"row 2", "'2x'"};
+        QTest::newRow("short row") << "a,b,y\n1,2,3\n4,5\n" << "" << QStringList{"row 3", "2 cells", "3"};
+        QTest::newRow("long row") << "a,y\n1,2,3\n4,5\n" << "" << QStringList{"row 2", "3 cells"};
+        QTest::newRow("duplicate name") << "a,a,y\n1,2,3\n4,5,6\n" << "" << QStringList{"row 1", "'a'", "twice"};
+        QTest::newRow("unnamed column") << "a,,y\n1,2,3\n4,5,6\n" << "" << QStringList{"row 1", "column 2"};
+        QTest::newRow("unknown target") << "a,y\n1,2\n3,4\n" << "z" << QStringList{"'z'"};
+        QTest::newRow("one row") << "a,y\n1,2\n" << "" << QStringList{"two data rows"};
+        QTest::newRow("header only") << "a,y\n" << "" << QStringList{"two data rows"};
+        QTest::newRow("empty file") << "" << "" << QStringList{"empty"};
+        QTest::newRow("one column") << "y\n1\n2\n" << "" << QStringList{"input"};
+    }
+    void refusesMalformedFiles() {
+        QFETCH(QString, text);
+        QFETCH(QString, target);
+        QFETCH(QStringList, mustMention);
+        const auto path = write("bad.csv", text.toStdString());
+        const QString message = refusal(path, target.toStdString());
+        QVERIFY2(!message.isEmpty(), "the file was accepted");
+        for (const QString& m : mustMention)
+            QVERIFY2(message.contains(m), qPrintable(message + " lacks " + m));
+    }
+    void missingFileIsRefused() {
+        QVERIFY(refusal(m_dir.filePath("nope.csv").toStdString()).contains("cannot open"));
+    }
+    void bundledSetsMatchTheirReadme() {
+        // Row counts, input counts and the target means printed in resources/data/README.md.
+        struct Expect {
+            const char* name;
+            Eigen::Index rows, inputs;
+            double targetMean, firstTarget;
+        };
+        for (const Expect& e : {Expect{"boston", 506, 13, 22.5328, 24.0}, Expect{"concrete", 1030, 8, 35.8180, 79.99},
+                                Expect{"energy", 768, 8, 22.3072, 15.55},
+                                Expect{"yacht", 308, 6, 10.4954, 0.11}}) {
+            const RegressionData d = loadBuiltinDataset(e.name, defaultDataDirectory());
+            QCOMPARE(d.size(), e.rows);
+            QCOMPARE(d.inputs(), e.inputs);
+            QVERIFY2(std::abs(d.y.mean() - e.targetMean) < 6e-5, e.name);
+            QCOMPARE(d.y(0), e.firstTarget);
+        }
+        const RegressionData energy = loadBuiltinDataset("energy", defaultDataDirectory());
+        QVERIFY(std::find(energy.inputNames.begin(), energy.inputNames.end(), "cooling_load") ==
+                energy.inputNames.end());
+    }
+    void standardisesWithTrainingStatistics() {
+        RegressionData d;
+        d.X.resize(4, 2);
+        d.X << 1, 5, 2, 5, 3, 5, 4, 5; // the second column is constant
+        d.y = Eigen::Vector4d(2, 4, 6, 8);
+        d.inputNames = {"a", "b"};
+        const RegressionProblem p = prepareRegression(d, {});
+        // a: mean 2.5, population sd sqrt(1.25); b: centred, not scaled; bias column of ones.
+        QCOMPARE(p.dim(), Eigen::Index{3});
+        QVERIFY(std::abs(p.Xtrain(0, 0) - (1 - 2.5) / std::sqrt(1.25)) < 1e-15);
+        QCOMPARE(p.Xtrain.col(1).cwiseAbs().maxCoeff(), 0.0);
+        QCOMPARE(p.Xtrain.col(2), Vector::Ones(4));
+        QVERIFY(std::abs(p.ytrain(3) - (8 - 5) / std::sqrt(5.0)) < 1e-15);
+        QCOMPARE(p.parameterNames.back(), std::string("bias"));
+    }
+    void splitsAreSeededDisjointAndComplete() {
+        RegressionData d;
+        d.X = Matrix::Zero(11, 1);
+        d.y.resize(11);
+        for (int i = 0; i < 11; ++i)
+            d.X(i, 0) = d.y(i) = i;
+        d.inputNames = {"x"};
+        PrepareOptions o;
+        o.standardise = false;
+        o.bias = false;
+        o.trainFraction = 0.5;
+        o.splitSeed = 9;
+        const RegressionProblem a = prepareRegression(d, o), b = prepareRegression(d, o);
+        QCOMPARE(a.Xtrain.rows(), Eigen::Index{6}); // round(5.5)
+        QCOMPARE(a.Xtest.rows(), Eigen::Index{5});
+        QCOMPARE(a.ytrain, b.ytrain);
+        std::vector<double> all(a.ytrain.data(), a.ytrain.data() + 6);
+        all.insert(all.end(), a.ytest.data(), a.ytest.data() + 5);
+        std::sort(all.begin(), all.end());
+        for (int i = 0; i < 11; ++i)
+            QCOMPARE(all[static_cast<std::size_t>(i)], double(i));
+        o.splitSeed = 10;
+        QVERIFY(prepareRegression(d, o).ytrain != a.ytrain);
+        QCOMPARE(a.Xtrain.col(0), a.ytrain); // rows move together
+    }
+    void syntheticRecipeHasItsMoments() {
+        SyntheticRecipe r;
+        r.samples = 200000;
+        const RegressionData d = syntheticRegression(r, 5);
+        const Matrix cov = d.X.transpose() * d.X / double(r.samples);
+        QVERIFY(std::abs(cov(0, 0) - 1.0) < 0.01);
+        QVERIFY(std::abs(cov(0, 1) - 0.5) < 0.01);
+        // theta_true is fixed per seed: the least-squares residual variance is 1 / beta.
+        const Vector theta = d.X.colPivHouseholderQr().solve(d.y);
+        const double noiseVar = (d.y - d.X * theta).squaredNorm() / double(r.samples);
+        QVERIFY(std::abs(noiseVar - 1.0 / r.beta) < 0.1);
+        QCOMPARE(syntheticRegression(r, 5).y, d.y);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRegressionData)
+#include "test_regression_data.moc"
