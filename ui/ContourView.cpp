@@ -38,11 +38,12 @@ std::vector<QLineSeries*>& ContourView::seriesFor(const std::string& model) {
     std::vector<QLineSeries*> pool;
     for (std::size_t level = 0; level < m_levels.size(); ++level) {
         auto* s = new QLineSeries;
-        QPen pen(colourFor(model), model == "truth" ? 2.2 : 1.6);
+        const bool reference = model == "truth" || model == "exact";
+        QPen pen(colourFor(model), reference ? 2.2 : 1.6);
         if (model == "batch")
             pen.setStyle(Qt::DashLine);
         s->setPen(pen);
-        s->setName(displayName(model));
+        s->setName(m_shortNames ? legendName(model) : displayName(model));
         chart()->addSeries(s);
         s->attachAxis(m_x);
         s->attachAxis(m_y);
@@ -61,26 +62,42 @@ QLineSeries* ContourView::contour(const QString& model, int level) const {
     return it->second[static_cast<std::size_t>(level)];
 }
 
+void ContourView::setCloudName(const QString& name) { m_points->setName(name); }
+
+void ContourView::useShortNames(bool on) { m_shortNames = on; }
+
 void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
     const int i = snap.view.coordI + 1, j = snap.view.coordJ + 1;
-    chart()->setTitle(QString("2D marginal of θ%1, θ%2: 39 / 86 / 99 % mass contours").arg(i).arg(j));
-    m_x->setTitleText(QString("θ%1").arg(i));
-    m_y->setTitleText(QString("θ%1").arg(j));
+    ContourScene scene;
+    scene.title = QString("2D marginal of θ%1, θ%2: 39 / 86 / 99 % mass contours").arg(i).arg(j);
+    scene.xLabel = QString("θ%1").arg(i);
+    scene.yLabel = QString("θ%1").arg(j);
+    for (const auto& model : snap.models)
+        scene.models.push_back({model.name, model.valid, model.marginal});
+    scene.reference = "truth";
+    scene.cloud = snap.recent;
+    showScene(scene);
+}
+
+void ContourView::showScene(const ContourScene& scene) {
+    chart()->setTitle(scene.title);
+    m_x->setTitleText(scene.xLabel);
+    m_y->setTitleText(scene.yLabel);
 
     QList<QPointF> cloud;
-    cloud.reserve(static_cast<qsizetype>(snap.recent.size()));
-    for (const auto& p : snap.recent)
+    cloud.reserve(static_cast<qsizetype>(scene.cloud.size()));
+    for (const auto& p : scene.cloud)
         cloud.append(QPointF(p.x(), p.y()));
     m_points->replace(cloud);
 
-    // Axes: the truth's outer ellipse, widened to hold the estimates but never beyond four
+    // Axes: the reference's outer ellipse, widened to hold the estimates but never beyond four
     // times its size, so a wild early estimate cannot shrink the picture to a dot.
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     double tx0 = 0, tx1 = 0, ty0 = 0, ty1 = 0;
     for (auto& [name, pool] : m_contours)
         for (QLineSeries* s : pool)
             s->clear(); // a model no longer present (diverged) disappears
-    for (const auto& model : snap.models) {
+    for (const auto& model : scene.models) {
         auto& pool = seriesFor(model.name);
         if (!model.valid)
             continue;
@@ -97,7 +114,7 @@ void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
             }
             pool[level]->replace(line);
         }
-        if (model.name == "truth") {
+        if (model.name == scene.reference) {
             tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
         }
     }

@@ -1,5 +1,7 @@
 #include "ControlPanel.h"
 
+#include "FormWidgets.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -8,25 +10,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-namespace {
-QSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
-    auto* b = new QSpinBox;
-    b->setRange(lo, hi);
-    b->setValue(value);
-    b->setToolTip(tip);
-    b->setKeyboardTracking(false);
-    return b;
-}
-QDoubleSpinBox* realBox(double lo, double hi, double value, int decimals, const QString& tip) {
-    auto* b = new QDoubleSpinBox;
-    b->setRange(lo, hi);
-    b->setDecimals(decimals);
-    b->setValue(value);
-    b->setToolTip(tip);
-    b->setKeyboardTracking(false);
-    return b;
-}
-} // namespace
 
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_dim = intBox(2, 1000000, 100, "Observation dimension D of the true model θ = F h + c + ε.");

@@ -6,6 +6,7 @@
 #include "ControlPanel.h"
 #include "CovarianceHeatMaps.h"
 #include "ErrorChartView.h"
+#include "PosteriorPage.h"
 #include "StepPanel.h"
 #include "TrialsPanel.h"
 
@@ -36,8 +37,8 @@ MainWindow::MainWindow(QWidget* parent)
           fa::ExplorerConfig c = m_controls->config();
           return c;
       })),
-      m_tabs(new QTabWidget), m_worker(new ExplorerWorker) {
-    setWindowTitle("FA Explorer — online factor analysis");
+      m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage), m_worker(new ExplorerWorker) {
+    setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
 
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
@@ -61,7 +62,13 @@ MainWindow::MainWindow(QWidget* parent)
     split->addWidget(scroll);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
-    setCentralWidget(split);
+    m_modes->addTab(split, "FA explorer");
+    m_modes->addTab(m_posterior, "Posterior lab");
+    m_modes->setTabToolTip(0, "Online EM and SGA against batch FA on a generated model (Ctrl+1)");
+    m_modes->setTabToolTip(1, "FA approximations of a Bayesian linear regression posterior: VIFA, VIPPCA, SGD "
+                              "iterates + online FA, SWAG (Ctrl+2)");
+    m_modes->setDocumentMode(true);
+    setCentralWidget(m_modes);
 
     auto* bar = addToolBar("Run");
     bar->setObjectName("runToolBar");
@@ -109,6 +116,20 @@ MainWindow::MainWindow(QWidget* parent)
         QMetaObject::invokeMethod(m_worker, "setView", Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
     });
     connect(m_trials, &TrialsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_posterior, &PosteriorPage::message, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
+    connect(m_posterior, &PosteriorPage::statusChanged, this, [this](const QString& epoch, const QString& state) {
+        m_posteriorEpoch = epoch;
+        m_posteriorState = state;
+        if (posteriorMode())
+            showModeStatus();
+    });
+    connect(m_posterior, &PosteriorPage::runningChanged, this, [this](bool running) {
+        m_posteriorRunning = running;
+        if (posteriorMode())
+            showModeStatus();
+    });
+    connect(m_modes, &QTabWidget::currentChanged, this, [this] { showModeStatus(); });
     m_thread.start();
 
     m_redraw.setInterval(33); // at most ~30 redraws a second, whatever the worker does
@@ -153,12 +174,24 @@ void MainWindow::buildMenus() {
     });
     run->addAction("&Cancel trials", QKeySequence("Ctrl+."), m_trials, &TrialsPanel::cancel);
 
+    QMenu* mode = menuBar()->addMenu("&Mode");
+    mode->addAction("&FA explorer", QKeySequence("Ctrl+1"), this, [this] { setPosteriorMode(false); });
+    mode->addAction("&Posterior lab", QKeySequence("Ctrl+2"), this, [this] { setPosteriorMode(true); });
+    mode->addAction("Open regression &CSV…", QKeySequence("Ctrl+Shift+O"), this, [this] {
+        setPosteriorMode(true);
+        m_posterior->openCsvDialog();
+    });
+
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About FA Explorer", this, [this] {
         QMessageBox::about(this, "About FA Explorer",
                            "<b>FA Explorer</b> — online factor analysis, live.<br><br>"
                            "Online EM and online SGA (Algorithms 1–2 of the thesis) race a batch refit on samples "
                            "from a generated FA model N(c, F Fᵀ + Ψ).<br><br>"
+                           "The posterior lab fits FA-shaped Gaussians to the exact posterior of Bayesian linear "
+                           "regression: VIFA and VIPPCA (Gaussian or Laplace prior), and SGD iterates summarised by "
+                           "online EM, online SGA or SWAG.<br><br>"
+                           "Ctrl+1 / Ctrl+2: explorer / posterior lab · "
                            "Space: play / pause · →: step · Ctrl+R: reset · Ctrl+T: trials · "
                            "Ctrl+S / Ctrl+O: save / open session · Ctrl+E: export CSV · Ctrl+Shift+E: export charts");
     });
@@ -233,11 +266,43 @@ void MainWindow::start(const fa::ExplorerConfig& config) {
                               Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
 }
 
-void MainWindow::reset() { start(m_controls->config()); }
+bool MainWindow::posteriorMode() const { return m_modes->currentWidget() == m_posterior; }
 
-void MainWindow::togglePlay() { QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play"); }
+void MainWindow::setPosteriorMode(bool on) { m_modes->setCurrentIndex(on ? 1 : 0); }
 
-void MainWindow::stepOne() { QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepCount())); }
+void MainWindow::showModeStatus() {
+    if (posteriorMode()) {
+        m_playAction->setText(m_posteriorRunning ? "Pause" : "Play");
+        m_samplesLabel->setText(m_posteriorEpoch);
+        m_rateLabel->setText(m_posteriorRunning ? "running" : "paused");
+        m_elapsedLabel->clear();
+        m_statusLabel->setText(m_posteriorState);
+    } else {
+        onStats(m_stats);
+        m_dirty = true; // the next frame rewrites T and the fit states
+    }
+}
+
+void MainWindow::reset() {
+    if (posteriorMode())
+        m_posterior->reset();
+    else
+        start(m_controls->config());
+}
+
+void MainWindow::togglePlay() {
+    if (posteriorMode())
+        m_posterior->togglePlay();
+    else
+        QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
+}
+
+void MainWindow::stepOne() {
+    if (posteriorMode())
+        m_posterior->stepOnce();
+    else
+        QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepCount()));
+}
 
 void MainWindow::runUntil(long samples) {
     m_waitFor = samples;
@@ -257,6 +322,8 @@ void MainWindow::onSnapshot(SnapshotPtr snapshot) {
 void MainWindow::onStats(WorkerStats stats) {
     m_stats = stats;
     m_running = stats.running;
+    if (posteriorMode())
+        return; // the status bar shows the posterior lab
     m_playAction->setText(stats.running ? "Pause" : "Play");
     m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.obsPerSecond, 0, 'f', 0) : "paused");
     m_elapsedLabel->setText(QString("%1 s").arg(stats.runSeconds, 0, 'f', 1));
@@ -267,6 +334,8 @@ void MainWindow::redraw() {
         return;
     m_dirty = false;
     const fa::ExplorerSnapshot& snap = *m_latest;
+    if (posteriorMode())
+        return; // hidden: redrawn when the explorer is shown again (showModeStatus)
     m_covChart->showSnapshot(snap);
     m_w2Chart->showSnapshot(snap);
     m_contours->showSnapshot(snap);

@@ -13,6 +13,7 @@
 
 class ContourView;
 class ControlPanel;
+class PosteriorPage;
 class CovarianceHeatMaps;
 class ErrorChartView;
 class QAction;
@@ -34,6 +35,10 @@ public:
     CovarianceHeatMaps* heatMaps() const { return m_heatMaps; }
     StepPanel* stepPanel() const { return m_stepPanel; }
     TrialsPanel* trialsPanel() const { return m_trials; }
+    PosteriorPage* posteriorPage() const { return m_posterior; }
+    /// The window's two modes: the FA explorer and the posterior lab (Ctrl+1, Ctrl+2).
+    bool posteriorMode() const;
+    void setPosteriorMode(bool on);
     SnapshotPtr latestSnapshot() const { return m_latest; }
     WorkerStats latestStats() const { return m_stats; }
 
@@ -68,6 +73,7 @@ private:
     void redraw();
     void restoreSettings();
     void fail(const QString& what, const QString& why);
+    void showModeStatus();
     void openSessionDialog();
     void saveSessionDialog();
     void exportCurvesDialog();
@@ -81,6 +87,10 @@ private:
     StepPanel* m_stepPanel;
     TrialsPanel* m_trials;
     QTabWidget* m_tabs;
+    QTabWidget* m_modes;
+    PosteriorPage* m_posterior;
+    QString m_posteriorEpoch, m_posteriorState;
+    bool m_posteriorRunning = false;
     QAction *m_playAction, *m_stepAction, *m_resetAction;
     QLabel *m_samplesLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
     QThread m_thread;

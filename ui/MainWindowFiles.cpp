@@ -8,6 +8,7 @@
 #include "CovarianceHeatMaps.h"
 #include "CsvFormat.h"
 #include "ErrorChartView.h"
+#include "PosteriorPage.h"
 #include "SessionFile.h"
 #include "TrialsPanel.h"
 
@@ -19,6 +20,22 @@
 #include <QSvgGenerator>
 
 bool MainWindow::openSession(const QString& path) {
+    QString mode;
+    try {
+        mode = fa::io::sessionMode(path);
+    } catch (const fa::io::SessionError& e) {
+        fail("Cannot open the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    if (mode == "posterior") {
+        if (!m_posterior->openSession(path)) {
+            m_lastError = m_posterior->lastError();
+            return false;
+        }
+        setPosteriorMode(true);
+        m_sessionSamples = m_posterior->latestSessionEpochs();
+        return true;
+    }
     fa::io::Session s;
     try {
         s = fa::io::loadSession(path);
@@ -33,6 +50,7 @@ bool MainWindow::openSession(const QString& path) {
     m_controls->setViewOptions(s.view);
     m_controls->setSpeed(s.speed);
     m_sessionSamples = s.samples;
+    setPosteriorMode(false);
     start(s.config); // with its learning-rate changes, replayed at their sample counts
     if (s.samples > 0)
         runUntil(s.samples);
@@ -42,6 +60,11 @@ bool MainWindow::openSession(const QString& path) {
 }
 
 bool MainWindow::saveSession(const QString& path) {
+    if (posteriorMode()) {
+        const bool ok = m_posterior->saveSession(path);
+        m_lastError = m_posterior->lastError();
+        return ok;
+    }
     if (!m_latest) {
         fail("Cannot save the session", "there is no run (its parameters were refused)");
         return false;
@@ -76,6 +99,11 @@ bool writeRows(const QString& path, const std::vector<fa::FaSweepRow>& rows, QSt
 } // namespace
 
 bool MainWindow::exportCurves(const QString& path) {
+    if (posteriorMode()) {
+        const bool ok = m_posterior->exportCurves(path);
+        m_lastError = m_posterior->lastError();
+        return ok;
+    }
     if (!m_latest) {
         fail("Cannot export", "there is no run");
         return false;
@@ -110,10 +138,14 @@ QStringList MainWindow::exportCharts(const QString& folder) {
         fail("Cannot export the charts", QString("the folder '%1' does not exist").arg(folder));
         return written;
     }
-    const std::vector<std::pair<QString, QWidget*>> charts{
-        {"covariance-distance", m_covChart}, {"w2-over-d", m_w2Chart},
-        {"contours-2d", m_contours},         {"covariance-heatmaps", m_heatMaps},
-        {"trials-covariance", m_trials->covarianceChart()}, {"trials-w2", m_trials->wassersteinChart()}};
+    const std::vector<std::pair<QString, QWidget*>> charts = posteriorMode()
+        ? m_posterior->charts()
+        : std::vector<std::pair<QString, QWidget*>>{{"covariance-distance", m_covChart},
+                                                    {"w2-over-d", m_w2Chart},
+                                                    {"contours-2d", m_contours},
+                                                    {"covariance-heatmaps", m_heatMaps},
+                                                    {"trials-covariance", m_trials->covarianceChart()},
+                                                    {"trials-w2", m_trials->wassersteinChart()}};
     for (const auto& [name, widget] : charts) {
         const QSize size = widget->size().isEmpty() ? QSize(640, 480) : widget->size();
         if (widget->size().isEmpty() || !widget->isVisible())
@@ -156,7 +188,9 @@ void MainWindow::saveSessionDialog() {
 }
 
 void MainWindow::exportCurvesDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, "Export curves", "fa-curves.csv", "CSV files (*.csv)");
+    const QString path = QFileDialog::getSaveFileName(this, "Export curves",
+                                                      posteriorMode() ? "posterior-curves.csv" : "fa-curves.csv",
+                                                      "CSV files (*.csv)");
     if (!path.isEmpty() && !exportCurves(path))
         QMessageBox::warning(this, "Export curves", m_lastError);
 }

@@ -1,7 +1,9 @@
 // faexplorer: the FA Explorer window. [--session FILE] opens a saved session;
 // --screenshot PATH [--after-samples N] runs headless-capable (also under
 // QT_QPA_PLATFORM=offscreen), saves the whole window after N samples, prints the run's
-// throughput on stdout and exits.
+// throughput on stdout and exits. --mode posterior opens the posterior lab instead; there
+// --after-epochs N sets how far it runs before the screenshot.
+#include "PosteriorPage.h"
 #include "MainWindow.h"
 
 #include <QApplication>
@@ -52,13 +54,26 @@ int main(int argc, char** argv) {
     const QCommandLineOption after("after-samples",
                                    "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
+    const QCommandLineOption mode("mode", "Start in this mode: explorer (default) or posterior.", "MODE");
+    const QCommandLineOption afterEpochs("after-epochs",
+                                         "With --screenshot in the posterior lab: epochs to run first (default: the "
+                                         "session's, else 2000).",
+                                         "N");
+    parser.addOption(mode);
+    parser.addOption(afterEpochs);
     parser.addOption(session);
     parser.addOption(screenshot);
     parser.addOption(after);
     parser.process(app);
 
+    const QString modeName = parser.value(mode);
+    if (parser.isSet(mode) && modeName != "explorer" && modeName != "posterior") {
+        std::fprintf(stderr, "faexplorer: --mode must be explorer or posterior\n");
+        return 2;
+    }
     MainWindow window;
-    window.resize(1480, 820);
+    window.resize(1480, 860);
+    window.setPosteriorMode(modeName == "posterior");
     window.show();
     long sessionSamples = -1;
     if (sessionGiven) {
@@ -73,24 +88,43 @@ int main(int argc, char** argv) {
     if (!parser.isSet(screenshot))
         return app.exec();
 
+    const QString path = parser.value(screenshot);
+    int code = 0;
+    auto save = [&] {
+        if (!window.grab().save(path)) {
+            std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n", qPrintable(path));
+            code = 1;
+        }
+        app.quit();
+    };
     bool ok = true;
+    if (window.posteriorMode()) {
+        const long epochs = parser.isSet(afterEpochs) ? parser.value(afterEpochs).toLong(&ok)
+                            : sessionSamples > 0      ? sessionSamples
+                                                      : 2000;
+        if (!ok || epochs < 0) {
+            std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
+            return 2;
+        }
+        QObject::connect(window.posteriorPage(), &PosteriorPage::reachedEpoch, &app, [&](long reached) {
+            std::printf("faexplorer: posterior lab at epoch %ld\n", reached);
+            QTimer::singleShot(300, &app, save); // let the last frame paint
+        });
+        QTimer::singleShot(0, &window, [&] { window.posteriorPage()->runUntil(epochs); });
+        app.exec();
+        return code;
+    }
     const long n = parser.isSet(after) ? parser.value(after).toLong(&ok) : sessionSamples > 0 ? sessionSamples : 20000;
     if (!ok || n < 0) {
         std::fprintf(stderr, "faexplorer: --after-samples needs a non-negative whole number\n");
         return 2;
     }
-    const QString path = parser.value(screenshot);
-    int code = 0;
     QObject::connect(&window, &MainWindow::reachedSamples, &app, [&] {
         QTimer::singleShot(200, &app, [&] { // let the last frame paint
             const WorkerStats s = window.latestStats();
             std::printf("faexplorer: %ld samples in %.2f s of playing: %.0f obs/s\n", s.samplesWhilePlaying,
                         s.runSeconds, s.runSeconds > 0 ? s.samplesWhilePlaying / s.runSeconds : 0.0);
-            if (!window.grab().save(path)) {
-                std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n", qPrintable(path));
-                code = 1;
-            }
-            app.quit();
+            save();
         });
     });
     QTimer::singleShot(0, &window, [&] { window.runUntil(n); });

@@ -1,5 +1,7 @@
 #include "SessionFile.h"
 
+#include "JsonFields.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,57 +11,52 @@
 
 namespace fa::io {
 
-namespace {
-constexpr const char* kFormat = "faexplorer-session";
-
-[[noreturn]] void fail(const QString& message) { throw SessionError(message.toStdString()); }
-
-QJsonValue require(const QJsonObject& o, const QString& section, const QString& key) {
-    if (!o.contains(key))
-        fail(QString("the session lacks '%1.%2'").arg(section, key));
-    return o.value(key);
+QJsonObject sessionRoot(const QByteArray& json) {
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        fail(QString("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
+    if (!doc.isObject())
+        fail("not an FA Explorer session (the top level is not a JSON object)");
+    const QJsonObject root = doc.object();
+    if (root.value("format").toString() != kSessionFormat)
+        fail(QString("not an FA Explorer session (\"format\" is not \"%1\")").arg(kSessionFormat));
+    const QJsonValue version = root.value("version");
+    if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) || version.toDouble() < 1)
+        fail("the session has no valid \"version\"");
+    if (version.toInt() > kSessionVersion)
+        fail(QString("the session was written by a newer FA Explorer (format version %1); this one reads version %2")
+                 .arg(version.toInt())
+                 .arg(kSessionVersion));
+    return root;
 }
 
-QJsonObject object(const QJsonObject& o, const QString& key) {
-    const QJsonValue v = o.value(key);
-    if (!v.isObject())
-        fail(QString("the session lacks the '%1' section").arg(key));
-    return v.toObject();
+QByteArray readSessionFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(QString("cannot open '%1': %2").arg(path, file.errorString()));
+    constexpr qint64 kMaxBytes = 1 << 20; // sessions are tiny; refuse to slurp a huge file
+    if (file.size() > kMaxBytes)
+        fail(QString("'%1' is too large to be a session (%2 bytes)").arg(path).arg(file.size()));
+    return file.readAll();
 }
 
-// Whole numbers must be exact in a double (|n| < 2^53); seeds may also be decimal strings.
-long long whole(const QJsonObject& o, const QString& section, const QString& key, long long lo, long long hi) {
-    const QJsonValue v = require(o, section, key);
-    long long n = 0;
-    bool ok = false;
-    if (v.isDouble()) {
-        const double d = v.toDouble();
-        ok = std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9007199254740992.0;
-        n = ok ? static_cast<long long>(d) : 0;
-    } else if (v.isString()) {
-        n = v.toString().toLongLong(&ok);
+void writeSessionFile(const QString& path, const QByteArray& json) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        fail(QString("cannot write '%1': %2").arg(path, file.errorString()));
+    file.write(json);
+    if (!file.commit())
+        fail(QString("cannot write '%1': %2").arg(path, file.errorString()));
+}
+
+QString sessionMode(const QString& path) {
+    try {
+        return sessionRoot(readSessionFile(path)).value("mode").toString("explorer");
+    } catch (const SessionError& e) {
+        throw SessionError(QString("'%1': %2").arg(path, QString::fromUtf8(e.what())).toStdString());
     }
-    if (!ok)
-        fail(QString("'%1.%2' must be a whole number").arg(section, key));
-    if (n < lo || n > hi)
-        fail(QString("'%1.%2' = %3 is outside %4..%5").arg(section, key).arg(n).arg(lo).arg(hi));
-    return n;
 }
-
-double real(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isDouble() || !std::isfinite(v.toDouble()))
-        fail(QString("'%1.%2' must be a number").arg(section, key));
-    return v.toDouble();
-}
-
-bool flag(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isBool())
-        fail(QString("'%1.%2' must be true or false").arg(section, key));
-    return v.toBool();
-}
-} // namespace
 
 QByteArray sessionToJson(const Session& s) {
     const ExplorerConfig& c = s.config;
@@ -84,7 +81,7 @@ QByteArray sessionToJson(const Session& s) {
                      {"coordJ", s.view.coordJ + 1},
                      {"blockSize", s.view.blockSize},
                      {"recent", s.view.recent}};
-    QJsonObject root{{"format", kFormat},
+    QJsonObject root{{"format", kSessionFormat},
                      {"version", kSessionVersion},
                      {"mode", "explorer"},
                      {"model", model},
@@ -96,22 +93,7 @@ QByteArray sessionToJson(const Session& s) {
 }
 
 Session sessionFromJson(const QByteArray& json) {
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        fail(QString("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
-    if (!doc.isObject())
-        fail("not an FA Explorer session (the top level is not a JSON object)");
-    const QJsonObject root = doc.object();
-    if (root.value("format").toString() != kFormat)
-        fail(QString("not an FA Explorer session (\"format\" is not \"%1\")").arg(kFormat));
-    const QJsonValue version = root.value("version");
-    if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) || version.toDouble() < 1)
-        fail("the session has no valid \"version\"");
-    if (version.toInt() > kSessionVersion)
-        fail(QString("the session was written by a newer FA Explorer (format version %1); this one reads version %2")
-                 .arg(version.toInt())
-                 .arg(kSessionVersion));
+    const QJsonObject root = sessionRoot(json);
     if (root.value("mode").toString("explorer") != "explorer")
         fail(QString("this FA Explorer cannot open '%1' sessions").arg(root.value("mode").toString()));
 
@@ -180,24 +162,12 @@ Session sessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void saveSession(const QString& path, const Session& session) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        fail(QString("cannot write '%1': %2").arg(path, file.errorString()));
-    file.write(sessionToJson(session));
-    if (!file.commit())
-        fail(QString("cannot write '%1': %2").arg(path, file.errorString()));
-}
+void saveSession(const QString& path, const Session& session) { writeSessionFile(path, sessionToJson(session)); }
 
 Session loadSession(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        fail(QString("cannot open '%1': %2").arg(path, file.errorString()));
-    constexpr qint64 kMaxBytes = 1 << 20; // sessions are tiny; refuse to slurp a huge file
-    if (file.size() > kMaxBytes)
-        fail(QString("'%1' is too large to be a session (%2 bytes)").arg(path).arg(file.size()));
+    const QByteArray json = readSessionFile(path);
     try {
-        return sessionFromJson(file.readAll());
+        return sessionFromJson(json);
     } catch (const SessionError& e) {
         fail(QString("'%1': %2").arg(path, e.what()));
     }

@@ -5,6 +5,7 @@
 #include "LiveExplorer.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <stdexcept>
 
@@ -18,6 +19,7 @@ struct Session {
 };
 
 constexpr int kSessionVersion = 1;
+constexpr const char* kSessionFormat = "faexplorer-session";
 
 class SessionError : public std::runtime_error {
 public:
@@ -27,6 +29,15 @@ public:
 QByteArray sessionToJson(const Session& session);
 /// Throws SessionError naming the first problem (syntax, missing key, wrong type, refused value).
 Session sessionFromJson(const QByteArray& json);
+
+/// The checked top level of any session (format and version); throws SessionError.
+QJsonObject sessionRoot(const QByteArray& json);
+/// "explorer" or "posterior": which window mode a session file belongs to.
+QString sessionMode(const QString& path);
+/// At most 1 MiB; throws SessionError naming the path.
+QByteArray readSessionFile(const QString& path);
+/// Atomic write (temporary + rename); throws SessionError naming the path.
+void writeSessionFile(const QString& path, const QByteArray& json);
 
 /// Atomic write (temporary + rename). Throws SessionError naming the path.
 void saveSession(const QString& path, const Session& session);
