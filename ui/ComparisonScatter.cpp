@@ -5,6 +5,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -17,10 +18,9 @@ const fa::Vector& pick(ComparisonScatter::Quantity q, const fa::Vector& mean, co
 ComparisonScatter::ComparisonScatter(Quantity quantity, QWidget* parent)
     : QChartView(parent), m_quantity(quantity), m_x(new QValueAxis), m_y(new QValueAxis), m_identity(new QLineSeries) {
     auto* c = new QChart;
-    const char* what = quantity == Quantity::Means       ? "means"
-                       : quantity == Quantity::Variances ? "variances"
-                                                         : "off-diagonal covariances";
-    c->setTitle(QString("Posterior %1: true vs estimated").arg(what));
+    c->setTitle(quantity == Quantity::Means       ? "Posterior means"
+                : quantity == Quantity::Variances ? "Posterior variances"
+                                                  : "Off-diagonal covariances");
     c->legend()->hide();
     m_x->setTitleText("exact posterior");
     m_y->setTitleText("approximation");
@@ -63,10 +63,12 @@ void ComparisonScatter::showSnapshot(const fa::PosteriorLiveSnapshot& snap) {
     const fa::Vector& truth = pick(m_quantity, snap.exactMean, snap.exactVariances, snap.exactCovariances);
     for (auto& [name, s] : m_series)
         s->clear();
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = INFINITY, hi = -INFINITY, size = 0.0;
     for (Eigen::Index k = 0; k < truth.size(); ++k)
-        lo = std::min(lo, truth(k)), hi = std::max(hi, truth(k));
-    const double span = std::isfinite(hi - lo) ? std::max(hi - lo, 1e-12) : 1.0;
+        lo = std::min(lo, truth(k)), hi = std::max(hi, truth(k)), size = std::max(size, std::abs(truth(k)));
+    // The truth's range, or its magnitude when it is a single value (one covariance in 2-D).
+    const double scale = std::isfinite(hi - lo) ? std::max({hi - lo, size, 1e-300}) : 1.0;
+    const double tlo = lo, thi = hi;
     for (const auto& a : snap.approximations) {
         const fa::Vector& est = pick(m_quantity, a.mean, a.variances, a.covariances);
         QList<QPointF> points;
@@ -74,14 +76,14 @@ void ComparisonScatter::showSnapshot(const fa::PosteriorLiveSnapshot& snap) {
             if (!std::isfinite(est(k)))
                 continue;
             points.append(QPointF(truth(k), est(k)));
-            // Estimates far off the truth's range stay visible, but at most 3 spans out.
-            lo = std::min(lo, std::max(est(k), lo - 3 * span));
-            hi = std::max(hi, std::min(est(k), hi + 3 * span));
+            // Estimates far off the truth's range stay in the picture up to 3 scales out.
+            lo = std::min(lo, std::max(est(k), tlo - 3 * scale));
+            hi = std::max(hi, std::min(est(k), thi + 3 * scale));
         }
         seriesFor(fa::methodName(a.method))->replace(points);
     }
     if (!(hi > lo))
-        return;
+        lo -= 0.5 * scale, hi += 0.5 * scale;
     const double pad = 0.06 * (hi - lo);
     m_identity->replace(QList<QPointF>{{lo - pad, lo - pad}, {hi + pad, hi + pad}});
     m_x->setRange(lo - pad, hi + pad);

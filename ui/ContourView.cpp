@@ -64,7 +64,12 @@ QLineSeries* ContourView::contour(const QString& model, int level) const {
 
 void ContourView::setCloudName(const QString& name) { m_points->setName(name); }
 
-void ContourView::useShortNames(bool on) { m_shortNames = on; }
+void ContourView::useShortNames(bool on) {
+    m_shortNames = on;
+    QFont small = chart()->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * (on ? 0.85 : 1.0 / 0.85)); // room for seven entries
+    chart()->legend()->setFont(small);
+}
 
 void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
     const int i = snap.view.coordI + 1, j = snap.view.coordJ + 1;

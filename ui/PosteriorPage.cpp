@@ -21,7 +21,7 @@
 PosteriorPage::PosteriorPage(QWidget* parent)
     : QWidget(parent), m_controls(new PosteriorControls), m_contours(new ContourView), m_tabs(new QTabWidget),
       m_worker(new PosteriorWorker) {
-    m_contours->setCloudName("SGD iterates");
+    m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
     m_contours->setMinimumSize(420, 360);
     m_contours->setToolTip("Contours of the exact posterior N(m, S) and of each approximation, restricted to two "

@@ -6,4 +6,5 @@ namespace fa::cli {
 int runFaSweepCommand(int argc, char** argv);
 int runBenchCommand(int argc, char** argv);
 int runPosteriorCommand(int argc, char** argv);
+int runPosteriorBenchCommand(int argc, char** argv);
 } // namespace fa::cli

@@ -27,7 +27,9 @@ const char* const kUsage =
     "                  --optimizer sgd|adam --max-grad-norm 10 --sigma 0.01 (VIPPCA)\n"
     "            SGD:  --sgd-lr 0.01 --sgd-batch 32 --lambda ALPHA/BETA --warmup-epochs 10\n"
     "                  --fa-warmup 100 --sga-lr 0.001\n"
-    "            synthetic: --n 1000 --inputs 2 --correlation 0.5; --data-dir DIR --out posterior.csv\n";
+    "            synthetic: --n 1000 --inputs 2 --correlation 0.5; --data-dir DIR --out posterior.csv\n"
+    "  posterior-bench  exact posterior per UCI set and whole synthetic VIFA/SGD runs, timed\n"
+    "            --repeats 200 --run-repeats 5 --out posterior-bench.csv\n";
 }
 
 int main(int argc, char** argv) {
@@ -40,6 +42,8 @@ int main(int argc, char** argv) {
             return fa::cli::runFaSweepCommand(argc, argv);
         if (!std::strcmp(argv[1], "posterior"))
             return fa::cli::runPosteriorCommand(argc, argv);
+        if (!std::strcmp(argv[1], "posterior-bench"))
+            return fa::cli::runPosteriorBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "bench"))
             return fa::cli::runBenchCommand(argc, argv);
         std::fprintf(stderr, "faexplorer-cli: unknown command '%s' (try --help)\n", argv[1]);

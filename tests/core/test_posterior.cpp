@@ -83,6 +83,23 @@ private slots:
         // The synthetic recipe's truth: noise precision 0.1.
         QVERIFY(std::abs(b - 0.1) < 0.03);
     }
+    void evidenceMatchesScikitLearn() {
+        // scikit-learn 1.2.1 (Debian python3-sklearn), BayesianRidge(fit_intercept=False) on each
+        // whole UCI set, standardised (population sd) with a bias column: lambda_ and alpha_.
+        struct Expect {
+            const char* name;
+            double alpha, beta;
+        };
+        for (const Expect& e : {Expect{"boston", 23.5674758276, 3.74738575141},
+                                Expect{"concrete", 7.93720035898, 2.57758957338},
+                                Expect{"energy", 6.27628029839, 11.8065843719},
+                                Expect{"yacht", 9.82864316732, 2.85914675503}}) {
+            const RegressionProblem p = prepareRegression(loadBuiltinDataset(e.name, defaultDataDirectory()), {});
+            const Hyperparameters h = evidenceHyperparameters(p.Xtrain, p.ytrain).hyper;
+            QVERIFY2(std::abs(h.alpha / e.alpha - 1) < 1e-8, e.name);
+            QVERIFY2(std::abs(h.beta / e.beta - 1) < 1e-8, e.name);
+        }
+    }
     void badHyperparametersAreRefused() {
         const RegressionData d = smallData(10, 2, 1);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, exactPosterior(d.X, d.y, {0.0, 1.0}));

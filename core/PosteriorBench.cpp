@@ -1,0 +1,71 @@
+#include "PosteriorBench.h"
+
+#include "PosteriorLab.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+
+template <class F>
+double medianSeconds(int repeats, F&& work) {
+    std::vector<double> t;
+    for (int r = 0; r < repeats; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::nth_element(t.begin(), t.begin() + static_cast<long>(t.size() / 2), t.end());
+    return t[t.size() / 2];
+}
+
+} // namespace
+
+std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
+                                        const std::function<void(const BenchRow&)>& onRow) {
+    if (config.repeats < 1 || config.runRepeats < 1)
+        throw std::invalid_argument("repeat counts must be at least 1");
+    std::vector<BenchRow> rows;
+    auto add = [&](BenchRow r) {
+        if (onRow)
+            onRow(r);
+        rows.push_back(std::move(r));
+    };
+    const std::string dir = config.dataDir.empty() ? defaultDataDirectory() : config.dataDir;
+    volatile double sink = 0.0; // keeps the timed work from being optimised away
+    for (const std::string& name : builtinDatasetNames()) {
+        RegressionProblem prob;
+        const double prepare = medianSeconds(std::max(1, config.repeats / 20), [&] {
+            PrepareOptions o;
+            o.trainFraction = 0.5;
+            prob = prepareRegression(loadBuiltinDataset(name, dir), o);
+        });
+        const int d = static_cast<int>(prob.dim());
+        add({"posterior", "load_prepare/" + name, d, 0, 1e3 * prepare, "ms"});
+        const Hyperparameters thesis = thesisHyperparameters(prob.Xtrain, prob.ytrain);
+        add({"posterior", "exact_thesis/" + name, d, 0, 1e3 * medianSeconds(config.repeats, [&] {
+                 sink = sink + exactPosterior(prob.Xtrain, prob.ytrain, thesis).cov(0, 0);
+             }),
+             "ms"});
+        add({"posterior", "exact_evidence/" + name, d, 0, 1e3 * medianSeconds(config.repeats, [&] {
+                 const Hyperparameters h = evidenceHyperparameters(prob.Xtrain, prob.ytrain).hyper;
+                 sink = sink + exactPosterior(prob.Xtrain, prob.ytrain, h).cov(0, 0);
+             }),
+             "ms"});
+    }
+    for (const PosteriorMethod method : {PosteriorMethod::VifaGauss, PosteriorMethod::VifaLaplace,
+                                         PosteriorMethod::SgdEm, PosteriorMethod::Swag}) {
+        PosteriorConfig c; // the report's synthetic settings
+        c.methods = {method};
+        c.epochs = isSgdMethod(method) ? 1000 : 5000;
+        c.every = c.epochs;
+        c.trials = 1;
+        const double s = medianSeconds(config.runRepeats, [&] { sink = sink + runPosterior(c).back().score.w2; });
+        add({"posterior", methodName(method) + "/synthetic_" + std::to_string(c.epochs) + "_epochs", 2, 1, s, "s"});
+    }
+    return rows;
+}
+
+} // namespace fa
