@@ -234,6 +234,13 @@ QCheckBox* PosteriorControls::methodBox(fa::PosteriorMethod method) const {
 }
 
 bool PosteriorControls::useCsv(const QString& path, QString* error) {
+    if (!showCsv(path, error))
+        return false;
+    emitStructure();
+    return true;
+}
+
+bool PosteriorControls::showCsv(const QString& path, QString* error) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
         if (error)
@@ -259,7 +266,7 @@ bool PosteriorControls::useCsv(const QString& path, QString* error) {
         m_target->addItem(h.trimmed());
     m_target->setCurrentIndex(m_target->count() - 1);
     m_quiet = false;
-    emitStructure();
+    updateEnabled();
     return true;
 }
 
@@ -305,8 +312,7 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     if (builtin >= 0 && builtin < 5) {
         m_dataset->setCurrentIndex(builtin);
     } else {
-        m_quiet = false;
-        useCsv(dataset);
+        showCsv(dataset, nullptr); // the caller checked the file; this fills the target list
         m_quiet = true;
         const int t = m_target->findText(QString::fromStdString(c.setup.target));
         if (t >= 0)

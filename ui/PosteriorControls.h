@@ -44,6 +44,7 @@ signals:
     void openCsvRequested();
 
 private:
+    bool showCsv(const QString& path, QString* error); ///< useCsv without emitting
     void updateEnabled();
     void emitStructure();
 

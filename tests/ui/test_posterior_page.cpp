@@ -153,6 +153,19 @@ private slots:
         QCOMPARE(s->exactMean.size(), Eigen::Index{3}); // two inputs and a bias
         QCOMPARE(s->parameterNames.back(), std::string("bias"));
         QCOMPARE(s->trainRows, Eigen::Index{30});
+        // A session on a CSV file reopens it, with its target, and raises no error on the way.
+        const QString session = m_dir.filePath("houses.json");
+        QVERIFY(page.saveSession(session));
+        PosteriorPage reopened;
+        QSignalSpy messages(&reopened, &PosteriorPage::message);
+        QSignalSpy reached(&reopened, &PosteriorPage::reachedEpoch);
+        QVERIFY(reopened.openSession(session));
+        QVERIFY(reached.wait(20000));
+        QCOMPARE(reopened.latestSnapshot()->dataset, std::string("houses"));
+        QCOMPARE(reopened.latestSnapshot()->exactMean, s->exactMean);
+        QVERIFY(reopened.lastError().isEmpty());
+        for (const auto& m : messages)
+            QVERIFY2(!m.at(0).toString().contains("⚠"), qPrintable(m.at(0).toString()));
     }
 
     void refusedParametersKeepTheRun() {
