@@ -7,4 +7,5 @@ int runFaSweepCommand(int argc, char** argv);
 int runBenchCommand(int argc, char** argv);
 int runPosteriorCommand(int argc, char** argv);
 int runPosteriorBenchCommand(int argc, char** argv);
+int runNeuralCommand(int argc, char** argv);
 } // namespace fa::cli

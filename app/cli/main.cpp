@@ -29,7 +29,13 @@ const char* const kUsage =
     "                  --fa-warmup 100 --sga-lr 0.001\n"
     "            synthetic: --n 1000 --inputs 2 --correlation 0.5; --data-dir DIR --out posterior.csv\n"
     "  posterior-bench  exact posterior per UCI set and whole synthetic VIFA/SGD runs, timed\n"
-    "            --repeats 200 --run-repeats 5 --out posterior-bench.csv\n";
+    "            --repeats 200 --run-repeats 5 --out posterior-bench.csv\n"
+    "  neural    VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits\n"
+    "            --dataset boston|concrete|energy|yacht|PATH.csv --target COLUMN\n"
+    "            --method vifa-gauss|vifa-laplace|vippca-gauss|vippca-laplace (comma list)\n"
+    "            --hidden 50 | 50,50 --splits 20 --epochs 120 --search-trials 10 --folds 5 --seed 0\n"
+    "            --latent 1 --batch 10 --samples 4 --lr 0.01 --optimizer adam --max-grad-norm 10\n"
+    "            --predictive-samples 100 --train-fraction 0.9 --threads 2 --out neural.csv\n";
 }
 
 int main(int argc, char** argv) {
@@ -42,6 +48,8 @@ int main(int argc, char** argv) {
             return fa::cli::runFaSweepCommand(argc, argv);
         if (!std::strcmp(argv[1], "posterior"))
             return fa::cli::runPosteriorCommand(argc, argv);
+        if (!std::strcmp(argv[1], "neural"))
+            return fa::cli::runNeuralCommand(argc, argv);
         if (!std::strcmp(argv[1], "posterior-bench"))
             return fa::cli::runPosteriorBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "bench"))

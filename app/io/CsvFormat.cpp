@@ -9,6 +9,7 @@ const char* const kFaSweepHeader = "dim,latent,spectrum_lo,spectrum_hi,generator
                                    "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status";
 const char* const kPosteriorHeader =
     "dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status";
+const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds,status";
 const char* const kBenchHeader = "kind,name,dim,latent,value,unit";
 
 std::string formatDouble(double v) {
@@ -36,6 +37,13 @@ void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows)
             << formatDouble(r.score.relMeanDist) << ',' << formatDouble(r.score.relCovDist) << ','
             << formatDouble(r.score.w2) << ',' << formatDouble(r.score.w2OverDim) << ',' << formatDouble(r.seconds)
             << ',' << r.status << '\n';
+}
+
+void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
+    out << kNeuralHeader << '\n';
+    for (const auto& r : rows) // the hidden sizes hold commas ("50,50"), so that cell is quoted
+        out << r.dataset << ',' << r.method << ",\"" << r.hidden << "\"," << r.split << ',' << formatDouble(r.nmll)
+            << ',' << formatDouble(r.rmse) << ',' << formatDouble(r.seconds) << ',' << r.status << '\n';
 }
 
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {

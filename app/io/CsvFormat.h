@@ -2,6 +2,7 @@
 // CSV cells for the experiment tables: shortest round-trip doubles, "nan" for missing values.
 #include "Benchmark.h"
 #include "FaSweep.h"
+#include "NeuralRegression.h"
 #include "PosteriorLab.h"
 
 #include <ostream>
@@ -18,6 +19,10 @@ void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows);
 /// dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status
 extern const char* const kPosteriorHeader;
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows);
+
+/// dataset,method,hidden,split,nmll,rmse,seconds,status
+extern const char* const kNeuralHeader;
+void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
 
 extern const char* const kBenchHeader;
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows);

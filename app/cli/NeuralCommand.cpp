@@ -1,0 +1,128 @@
+#include "ArgParser.h"
+#include "AtomicFile.h"
+#include "Commands.h"
+#include "CsvFormat.h"
+#include "NeuralRegression.h"
+#include "ProgressLine.h"
+#include "Summary.h"
+
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace fa::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void onInterrupt(int) { g_interrupted = true; } // lock-free store only
+
+int count(const ArgParser& args, const std::string& name, long fallback, long lo, long hi) {
+    const long v = args.integer(name, fallback);
+    if (v < lo || v > hi)
+        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) + " and " +
+                                    std::to_string(hi));
+    return static_cast<int>(v);
+}
+
+NeuralConfig parseConfig(const ArgParser& args) {
+    NeuralConfig c;
+    c.dataset = args.text("dataset", "boston");
+    c.target = args.text("target", "");
+    c.dataDir = args.text("data-dir", "");
+    c.methods.clear();
+    for (const auto& name : args.textList("method", {"vifa-gauss"})) {
+        const auto m = parseNeuralMethod(name);
+        if (!m)
+            throw std::invalid_argument("--method: unknown method '" + name +
+                                        "' (use vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace)");
+        c.methods.push_back(*m);
+    }
+    c.fit.hidden.clear();
+    for (const long h : args.integerList("hidden", {50})) {
+        if (h < 1 || h > 100000)
+            throw std::invalid_argument("--hidden: every layer needs between 1 and 100000 units");
+        c.fit.hidden.push_back(static_cast<int>(h));
+    }
+    c.splits = count(args, "splits", 20, 1, 1000);
+    c.fit.epochs = count(args, "epochs", 120, 1, 10'000'000);
+    c.searchTrials = count(args, "search-trials", 10, 1, 100000);
+    c.folds = count(args, "folds", 5, 2, 100);
+    c.fit.latent = count(args, "latent", 1, 1, 10000);
+    c.fit.batch = count(args, "batch", 10, 1, 1'000'000);
+    c.fit.samples = count(args, "samples", 4, 1, 10000);
+    c.fit.predictiveSamples = count(args, "predictive-samples", 100, 1, 100000);
+    c.threads = count(args, "threads", 2, 1, 256);
+    c.fit.learningRate = args.real("lr", 0.01);
+    if (!(c.fit.learningRate > 0.0))
+        throw std::invalid_argument("--lr must be positive");
+    const std::string opt = args.text("optimizer", "adam");
+    if (opt != "sgd" && opt != "adam")
+        throw std::invalid_argument("--optimizer must be sgd or adam");
+    c.fit.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
+    c.fit.maxGradNorm = args.real("max-grad-norm", 10.0);
+    if (!(c.fit.maxGradNorm >= 0.0))
+        throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
+    c.trainFraction = args.real("train-fraction", 0.9);
+    if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
+        throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");
+    const long seed = args.integer("seed", 0);
+    if (seed < 0)
+        throw std::invalid_argument("--seed must not be negative");
+    c.seed = static_cast<std::uint64_t>(seed);
+    return c;
+}
+
+void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, bool interrupted) {
+    std::printf("neural %s, hidden %s, %zu row(s)%s: mean ± standard error over splits\n", c.dataset.c_str(),
+                rows.empty() ? "?" : rows.front().hidden.c_str(), rows.size(),
+                interrupted ? " (interrupted: finished splits only)" : "");
+    std::printf("%-15s  %-20s  %-20s  %s\n", "method", "test NMLL", "test RMSE", "ok/splits");
+    for (const NeuralMethod m : c.methods) {
+        std::vector<double> nmll, rmse;
+        int ok = 0;
+        for (const auto& r : rows)
+            if (r.method == neuralMethodName(m)) {
+                nmll.push_back(r.nmll);
+                rmse.push_back(r.rmse);
+                ok += r.status == "ok";
+            }
+        const MeanStdErr a = meanStdErr(nmll), b = meanStdErr(rmse);
+        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %d/%zu\n", neuralMethodName(m).c_str(), a.mean, a.stdErr,
+                    b.mean, b.stdErr, ok, nmll.size());
+    }
+}
+
+} // namespace
+
+int runNeuralCommand(int argc, char** argv) {
+    const ArgParser args(argc, argv, 2,
+                         {"dataset", "target", "data-dir", "method", "hidden", "splits", "epochs", "search-trials",
+                          "folds", "latent", "batch", "samples", "predictive-samples", "threads", "lr", "optimizer",
+                          "max-grad-norm", "train-fraction", "seed", "out"});
+    const NeuralConfig config = parseConfig(args);
+    if (!args.has("out"))
+        throw std::invalid_argument("--out FILE.csv is required");
+    loadNeuralDataset(config.dataset, config.target, config.dataDir); // bad files are named before the run
+    io::AtomicFile out(args.text("out", ""));
+    g_interrupted = false;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    ProgressLine progress;
+    const auto rows = runNeural(
+        config, {},
+        [&](const NeuralProgress& p) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps finished splits)",
+                          p.split + 1, p.splits, p.method.c_str(), p.stage.c_str());
+            progress.update(buf);
+        },
+        &g_interrupted);
+    progress.finish();
+    std::signal(SIGINT, previous);
+    io::writeNeuralCsv(out.stream(), rows);
+    out.commit();
+    printSummary(config, rows, g_interrupted.load());
+    return g_interrupted.load() ? 130 : 0;
+}
+
+} // namespace fa::cli

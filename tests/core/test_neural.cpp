@@ -1,0 +1,186 @@
+// The network behind neural VIFA: backpropagation against central finite differences for every
+// layer; the predictive NMLL and RMSE against hand and closed-form computations on the
+// original target scale; the tuner's independence of the thread count; a fit that learns.
+#include "Mlp.h"
+#include "NeuralRegression.h"
+#include "Rng.h"
+
+#include <QtTest>
+
+#include <numbers>
+#include <numeric>
+
+using namespace fa;
+
+namespace {
+
+double relErr(const Vector& a, const Vector& b) { return (a - b).norm() / b.norm(); }
+
+Matrix randomMatrix(Eigen::Index r, Eigen::Index c, std::uint64_t seed) {
+    Rng rng(seed);
+    return rng.normalMatrix(r, c);
+}
+
+} // namespace
+
+class TestNeural : public QObject {
+    Q_OBJECT
+private slots:
+    void parameterCountAndLayout() {
+        MlpShape s;
+        s.inputs = 13;
+        s.hidden = {50};
+        QCOMPARE(s.parameterCount(), Eigen::Index{13 * 50 + 50 + 50 + 1});
+        s.hidden = {50, 50};
+        QCOMPARE(s.parameterCount(), Eigen::Index{13 * 50 + 50 + 50 * 50 + 50 + 50 + 1});
+        QCOMPARE(s.name(), std::string("50,50"));
+    }
+    void backpropagationMatchesFiniteDifferences_data() {
+        QTest::addColumn<QList<int>>("hidden");
+        QTest::newRow("linear") << QList<int>{};
+        QTest::newRow("one hidden layer") << QList<int>{6};
+        QTest::newRow("two hidden layers") << QList<int>{5, 4};
+        QTest::newRow("three hidden layers") << QList<int>{4, 3, 5};
+    }
+    void backpropagationMatchesFiniteDifferences() {
+        QFETCH(QList<int>, hidden);
+        MlpShape shape;
+        shape.inputs = 3;
+        shape.hidden = std::vector<int>(hidden.begin(), hidden.end());
+        const Matrix X = randomMatrix(20, 3, 1);
+        const Vector y = randomMatrix(20, 1, 2).col(0);
+        const MlpLikelihood net(X, y, shape, 1.7);
+        Vector theta = MlpLikelihood::initialWeights(shape, 3);
+        Rng rng(4);
+        for (Eigen::Index k = 0; k < theta.size(); ++k)
+            theta(k) += 0.3 * rng.normal(); // non-zero biases, so no ReLU sits exactly at its kink
+        const std::vector<Eigen::Index> batch = {0, 2, 3, 7, 11, 19};
+        Vector grad(theta.size());
+        net.meanNegLogLik(theta, batch, grad);
+        // Reference: the mean NLL from predict() (the forward pass alone), differentiated numerically.
+        const auto f = [&](const Vector& t) {
+            const Vector out = net.predict(t, X);
+            double s = 0.0;
+            for (const auto n : batch)
+                s += 0.5 * 1.7 * (out(n) - y(n)) * (out(n) - y(n)) - 0.5 * std::log(1.7 / (2 * std::numbers::pi));
+            return s / double(batch.size());
+        };
+        Vector fd(theta.size());
+        for (Eigen::Index k = 0; k < theta.size(); ++k) {
+            Vector a = theta, b = theta;
+            a(k) += 1e-6;
+            b(k) -= 1e-6;
+            fd(k) = (f(a) - f(b)) / 2e-6;
+        }
+        QVERIFY2(relErr(grad, fd) < 1e-6, qPrintable(QString::number(relErr(grad, fd))));
+        // Every layer's block individually (a wrong index in one layer cannot hide behind others).
+        Eigen::Index offset = 0, in = shape.inputs;
+        std::vector<int> outs = shape.hidden;
+        outs.push_back(1);
+        for (const int out : outs) {
+            const Eigen::Index size = out * in + out;
+            QVERIFY(relErr(grad.segment(offset, size), fd.segment(offset, size)) < 1e-5);
+            offset += size;
+            in = out;
+        }
+        Vector unused(theta.size());
+        QVERIFY(std::abs(net.meanNegLogLik(theta, batch, unused) - f(theta)) < 1e-12);
+    }
+    void nmllAndRmseByHand() {
+        // Network 1 -> 1 -> 1: f(x) = w2 relu(w1 x + b1) + b2 with (w1, b1, w2, b2) = (2, -1, 3, 0.5);
+        // q concentrated on that theta (no factors' effect: F = 0, psi tiny), so every draw is it.
+        MlpShape shape;
+        shape.inputs = 1;
+        shape.hidden = {1};
+        Matrix X(3, 1);
+        X << 0.2, 1.0, 2.0; // standardised inputs: f = 0.5, 3.5, 9.5
+        const Vector yStd = Eigen::Vector3d(0, 0, 0);
+        const double beta = 4.0, yMean = 10.0, yScale = 2.0;
+        const MlpLikelihood net(X, yStd, shape, beta);
+        FAModel q;
+        q.c = Eigen::Vector4d(2, -1, 3, 0.5);
+        q.F = Matrix::Zero(4, 1);
+        q.psi = Vector::Constant(4, 1e-300);
+        const Vector yOriginal = Eigen::Vector3d(11.0, 18.0, 27.0);
+        const Predictive p = predictive(net, q, X, yOriginal, yMean, yScale, 5, 1);
+        // Original scale: means 10 + 2 f = 11, 17, 29; variance 2^2 / 4 = 1.
+        const double nll = (0.0 + 1.0 + 4.0) / 2.0 / 3.0 + 0.5 * std::log(2 * std::numbers::pi);
+        QVERIFY(std::abs(p.nmll - nll) < 1e-12);
+        QVERIFY(std::abs(p.rmse - std::sqrt((0.0 + 1.0 + 4.0) / 3.0)) < 1e-12);
+        QVERIFY(std::abs(p.mean(2) - 29.0) < 1e-12);
+        QVERIFY(std::abs(p.sd(0) - 1.0) < 1e-12);
+    }
+    void mixtureNmllTendsToTheClosedForm() {
+        // A linear "network" (no hidden layer) under q = N(c, F F^T + Psi): the predictive is
+        // exactly N(y; s x^T c + m, s^2 (1/beta + x^T S x)); with many draws the Monte Carlo
+        // mixture NMLL and its standard deviation approach it.
+        MlpShape shape;
+        shape.inputs = 2;
+        shape.hidden = {};
+        const Matrix X = randomMatrix(6, 2, 8);
+        const double beta = 2.0, yMean = -1.0, yScale = 3.0;
+        const MlpLikelihood net(X, Vector::Zero(6), shape, beta);
+        FAModel q;
+        q.c = Eigen::Vector3d(0.4, -0.2, 0.1);
+        q.F = Eigen::Vector3d(0.3, 0.2, -0.1);
+        q.psi = Eigen::Vector3d(0.05, 0.02, 0.03);
+        const Matrix S = q.denseCovariance();
+        const Vector yOriginal = randomMatrix(6, 1, 9).col(0) * 3.0;
+        const Predictive p = predictive(net, q, X, yOriginal, yMean, yScale, 40000, 3);
+        double nll = 0.0;
+        for (Eigen::Index i = 0; i < 6; ++i) {
+            Eigen::Vector3d x(X(i, 0), X(i, 1), 1.0);
+            const double mu = yScale * x.dot(q.c) + yMean, var = yScale * yScale * (1 / beta + x.dot(S * x));
+            nll += 0.5 * std::log(2 * std::numbers::pi * var) + 0.5 * (yOriginal(i) - mu) * (yOriginal(i) - mu) / var;
+            QVERIFY(std::abs(p.sd(i) - std::sqrt(var)) < 0.02 * std::sqrt(var));
+        }
+        QVERIFY2(std::abs(p.nmll - nll / 6) < 0.01, qPrintable(QString("%1 vs %2").arg(p.nmll).arg(nll / 6)));
+    }
+    void tunerDoesNotDependOnThreads() {
+        SyntheticRecipe r;
+        r.samples = 60;
+        r.inputs = 2;
+        const RegressionData d = syntheticRegression(r, 2);
+        PrepareOptions o;
+        o.bias = false;
+        const RegressionProblem p = prepareRegression(d, o);
+        NeuralFitOptions f;
+        f.hidden = {4};
+        f.epochs = 5;
+        f.predictiveSamples = 10;
+        const TuneResult one = tuneNeural(p, NeuralMethod::VippcaGauss, f, 4, 3, 11, 1);
+        const TuneResult two = tuneNeural(p, NeuralMethod::VippcaGauss, f, 4, 3, 11, 2);
+        QCOMPARE(one.validationNmll, two.validationNmll);
+        QCOMPARE(one.best.priorPrecision, two.best.priorPrecision);
+        QVERIFY(one.best.priorPrecision >= 0.01 && one.best.priorPrecision <= 10);
+        QVERIFY(one.best.sigma >= 0.01 && one.best.sigma <= 1);
+    }
+    void aFitLearnsTheFunction() {
+        // y = sin(2 x) + noise: after training, the test RMSE is far below the target's spread.
+        Rng rng(5);
+        const int n = 400;
+        Matrix X(n, 1);
+        Vector y(n);
+        for (int i = 0; i < n; ++i) {
+            X(i, 0) = rng.uniform(-1.5, 1.5);
+            y(i) = std::sin(2 * X(i, 0)) + 0.1 * rng.normal();
+        }
+        NeuralFitOptions f;
+        f.hidden = {20};
+        f.epochs = 60;
+        NeuralHyper h;
+        h.priorPrecision = 1.0;
+        h.noisePrecision = 100.0; // the true noise sd is 0.1
+        NeuralFit fit(X.topRows(300), y.head(300), NeuralMethod::VifaGauss, h, f, 1);
+        const Predictive before = fit.evaluate(X.bottomRows(100), y.tail(100), 0.0, 1.0, 50, 2);
+        for (int e = 0; e < f.epochs; ++e)
+            fit.runEpoch();
+        const Predictive after = fit.evaluate(X.bottomRows(100), y.tail(100), 0.0, 1.0, 50, 2);
+        QVERIFY2(after.rmse < 0.2 && after.rmse < 0.5 * before.rmse,
+                 qPrintable(QString("RMSE %1 -> %2").arg(before.rmse).arg(after.rmse)));
+        QVERIFY(after.nmll < before.nmll);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNeural)
+#include "test_neural.moc"
