@@ -101,6 +101,8 @@ NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, cons
     v.maxGradNorm = options.maxGradNorm;
     v.seed = seed;
     m_vifa = std::make_unique<Vifa>(*m_net, v);
+    if (options.reportInit)
+        return;
     // Start q at a usable network: the mean at a He-style initialisation, small factors and
     // noise, rather than the linear-regression start (c = 0, psi = 1), under which every
     // sampled network is wildly scaled.

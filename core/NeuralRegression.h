@@ -43,6 +43,10 @@ struct NeuralFitOptions {
     OptimiserKind optimiser = OptimiserKind::Adam;
     double maxGradNorm = 10.0;
     int predictiveSamples = 100;
+    /// Start of q. Report: the published code's (c = 0, F a random orthonormal frame, psi = 1;
+    /// VIPPCA psi = sigma). Scaled: c at a He-style network initialisation, F x 0.1, psi = 0.01,
+    /// so the sampled networks start at a sensible scale (our variant, see docs/results.md).
+    bool reportInit = true;
 };
 
 struct Predictive {

@@ -6,6 +6,7 @@
 #include "ControlPanel.h"
 #include "CovarianceHeatMaps.h"
 #include "ErrorChartView.h"
+#include "NeuralPage.h"
 #include "PosteriorPage.h"
 #include "StepPanel.h"
 #include "TrialsPanel.h"
@@ -25,6 +26,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <type_traits>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_controls(new ControlPanel),
@@ -37,7 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
           fa::ExplorerConfig c = m_controls->config();
           return c;
       })),
-      m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage), m_worker(new ExplorerWorker) {
+      m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage), m_neural(new NeuralPage), m_worker(new ExplorerWorker) {
     setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
 
     auto* left = new QWidget;
@@ -64,6 +66,8 @@ MainWindow::MainWindow(QWidget* parent)
     split->setStretchFactor(1, 1);
     m_modes->addTab(split, "FA explorer");
     m_modes->addTab(m_posterior, "Posterior lab");
+    m_modes->addTab(m_neural, "Neural lab");
+    m_modes->setTabToolTip(2, "VIFA / VIPPCA over a small network's weights on UCI data: NMLL, RMSE, predictive (Ctrl+3)");
     m_modes->setTabToolTip(0, "Online EM and SGA against batch FA on a generated model (Ctrl+1)");
     m_modes->setTabToolTip(1, "FA approximations of a Bayesian linear regression posterior: VIFA, VIPPCA, SGD "
                               "iterates + online FA, SWAG (Ctrl+2)");
@@ -116,19 +120,22 @@ MainWindow::MainWindow(QWidget* parent)
         QMetaObject::invokeMethod(m_worker, "setView", Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
     });
     connect(m_trials, &TrialsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    connect(m_posterior, &PosteriorPage::message, this,
-            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
-    connect(m_posterior, &PosteriorPage::statusChanged, this, [this](const QString& epoch, const QString& state) {
-        m_posteriorEpoch = epoch;
-        m_posteriorState = state;
-        if (posteriorMode())
+    auto wireLab = [this](auto* page, int lab) {
+        connect(page, &std::remove_pointer_t<decltype(page)>::message, this,
+                [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
+        connect(page, &std::remove_pointer_t<decltype(page)>::statusChanged, this,
+                [this, lab](const QString& epoch, const QString& state) {
+                    m_labEpoch[lab] = epoch;
+                    m_labState[lab] = state;
+                    showModeStatus();
+                });
+        connect(page, &std::remove_pointer_t<decltype(page)>::runningChanged, this, [this, lab](bool running) {
+            m_labRunning[lab] = running;
             showModeStatus();
-    });
-    connect(m_posterior, &PosteriorPage::runningChanged, this, [this](bool running) {
-        m_posteriorRunning = running;
-        if (posteriorMode())
-            showModeStatus();
-    });
+        });
+    };
+    wireLab(m_posterior, 0);
+    wireLab(m_neural, 1);
     connect(m_modes, &QTabWidget::currentChanged, this, [this] { showModeStatus(); });
     m_thread.start();
 
@@ -174,12 +181,20 @@ void MainWindow::buildMenus() {
     });
     run->addAction("&Cancel trials", QKeySequence("Ctrl+."), m_trials, &TrialsPanel::cancel);
 
-    QMenu* mode = menuBar()->addMenu("&Mode");
-    mode->addAction("&FA explorer", QKeySequence("Ctrl+1"), this, [this] { setPosteriorMode(false); });
-    mode->addAction("&Posterior lab", QKeySequence("Ctrl+2"), this, [this] { setPosteriorMode(true); });
-    mode->addAction("Open regression &CSV…", QKeySequence("Ctrl+Shift+O"), this, [this] {
-        setPosteriorMode(true);
-        m_posterior->openCsvDialog();
+    QMenu* modeMenu = menuBar()->addMenu("&Mode");
+    modeMenu->addAction("&FA explorer", QKeySequence("Ctrl+1"), this, [this] { setPosteriorMode(false); });
+    modeMenu->addAction("&Posterior lab", QKeySequence("Ctrl+2"), this, [this] { setPosteriorMode(true); });
+    modeMenu->addAction("&Neural lab", QKeySequence("Ctrl+3"), this, [this] { setMode(Mode::Neural); });
+    modeMenu->addAction("Open regression &CSV…", QKeySequence("Ctrl+Shift+O"), this, [this] {
+        if (mode() != Mode::Neural)
+            setPosteriorMode(true);
+        if (mode() == Mode::Neural) {
+            const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
+            if (!path.isEmpty() && !m_neural->openCsv(path))
+                QMessageBox::warning(this, "Open CSV", m_neural->lastError());
+        } else {
+            m_posterior->openCsvDialog();
+        }
     });
 
     QMenu* help = menuBar()->addMenu("&Help");
@@ -266,17 +281,22 @@ void MainWindow::start(const fa::ExplorerConfig& config) {
                               Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
 }
 
-bool MainWindow::posteriorMode() const { return m_modes->currentWidget() == m_posterior; }
+MainWindow::Mode MainWindow::mode() const {
+    return m_modes->currentWidget() == m_posterior ? Mode::Posterior
+           : m_modes->currentWidget() == m_neural  ? Mode::Neural
+                                                   : Mode::Explorer;
+}
 
-void MainWindow::setPosteriorMode(bool on) { m_modes->setCurrentIndex(on ? 1 : 0); }
+void MainWindow::setMode(Mode mode) { m_modes->setCurrentIndex(static_cast<int>(mode)); }
 
 void MainWindow::showModeStatus() {
-    if (posteriorMode()) {
-        m_playAction->setText(m_posteriorRunning ? "Pause" : "Play");
-        m_samplesLabel->setText(m_posteriorEpoch);
-        m_rateLabel->setText(m_posteriorRunning ? "running" : "paused");
+    if (mode() != Mode::Explorer) {
+        const int lab = mode() == Mode::Posterior ? 0 : 1;
+        m_playAction->setText(m_labRunning[lab] ? "Pause" : "Play");
+        m_samplesLabel->setText(m_labEpoch[lab]);
+        m_rateLabel->setText(m_labRunning[lab] ? "running" : "paused");
         m_elapsedLabel->clear();
-        m_statusLabel->setText(m_posteriorState);
+        m_statusLabel->setText(m_labState[lab]);
     } else {
         onStats(m_stats);
         m_dirty = true; // the next frame rewrites T and the fit states
@@ -284,21 +304,27 @@ void MainWindow::showModeStatus() {
 }
 
 void MainWindow::reset() {
-    if (posteriorMode())
+    if (mode() == Mode::Neural)
+        m_neural->reset();
+    else if (posteriorMode())
         m_posterior->reset();
     else
         start(m_controls->config());
 }
 
 void MainWindow::togglePlay() {
-    if (posteriorMode())
+    if (mode() == Mode::Neural)
+        m_neural->togglePlay();
+    else if (posteriorMode())
         m_posterior->togglePlay();
     else
         QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
 }
 
 void MainWindow::stepOne() {
-    if (posteriorMode())
+    if (mode() == Mode::Neural)
+        m_neural->stepOnce();
+    else if (posteriorMode())
         m_posterior->stepOnce();
     else
         QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepCount()));
@@ -322,8 +348,8 @@ void MainWindow::onSnapshot(SnapshotPtr snapshot) {
 void MainWindow::onStats(WorkerStats stats) {
     m_stats = stats;
     m_running = stats.running;
-    if (posteriorMode())
-        return; // the status bar shows the posterior lab
+    if (mode() != Mode::Explorer)
+        return; // the status bar shows the lab in view
     m_playAction->setText(stats.running ? "Pause" : "Play");
     m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.obsPerSecond, 0, 'f', 0) : "paused");
     m_elapsedLabel->setText(QString("%1 s").arg(stats.runSeconds, 0, 'f', 1));
@@ -334,7 +360,7 @@ void MainWindow::redraw() {
         return;
     m_dirty = false;
     const fa::ExplorerSnapshot& snap = *m_latest;
-    if (posteriorMode())
+    if (mode() != Mode::Explorer)
         return; // hidden: redrawn when the explorer is shown again (showModeStatus)
     m_covChart->showSnapshot(snap);
     m_w2Chart->showSnapshot(snap);

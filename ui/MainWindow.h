@@ -13,6 +13,7 @@
 
 class ContourView;
 class ControlPanel;
+class NeuralPage;
 class PosteriorPage;
 class CovarianceHeatMaps;
 class ErrorChartView;
@@ -36,9 +37,13 @@ public:
     StepPanel* stepPanel() const { return m_stepPanel; }
     TrialsPanel* trialsPanel() const { return m_trials; }
     PosteriorPage* posteriorPage() const { return m_posterior; }
-    /// The window's two modes: the FA explorer and the posterior lab (Ctrl+1, Ctrl+2).
-    bool posteriorMode() const;
-    void setPosteriorMode(bool on);
+    NeuralPage* neuralPage() const { return m_neural; }
+    /// The window's modes: the FA explorer, the posterior lab and the neural lab (Ctrl+1..3).
+    enum class Mode { Explorer, Posterior, Neural };
+    Mode mode() const;
+    void setMode(Mode mode);
+    bool posteriorMode() const { return mode() == Mode::Posterior; }
+    void setPosteriorMode(bool on) { setMode(on ? Mode::Posterior : Mode::Explorer); }
     SnapshotPtr latestSnapshot() const { return m_latest; }
     WorkerStats latestStats() const { return m_stats; }
 
@@ -89,8 +94,9 @@ private:
     QTabWidget* m_tabs;
     QTabWidget* m_modes;
     PosteriorPage* m_posterior;
-    QString m_posteriorEpoch, m_posteriorState;
-    bool m_posteriorRunning = false;
+    NeuralPage* m_neural;
+    QString m_labEpoch[2], m_labState[2]; // posterior lab, neural lab
+    bool m_labRunning[2] = {false, false};
     QAction *m_playAction, *m_stepAction, *m_resetAction;
     QLabel *m_samplesLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
     QThread m_thread;

@@ -8,6 +8,7 @@
 #include "CovarianceHeatMaps.h"
 #include "CsvFormat.h"
 #include "ErrorChartView.h"
+#include "NeuralPage.h"
 #include "PosteriorPage.h"
 #include "SessionFile.h"
 #include "TrialsPanel.h"
@@ -60,6 +61,11 @@ bool MainWindow::openSession(const QString& path) {
 }
 
 bool MainWindow::saveSession(const QString& path) {
+    if (mode() == Mode::Neural) {
+        fail("Cannot save a session", "sessions hold the FA explorer and the posterior lab; the neural lab's "
+                                      "results are saved with Export (Ctrl+E)");
+        return false;
+    }
     if (posteriorMode()) {
         const bool ok = m_posterior->saveSession(path);
         m_lastError = m_posterior->lastError();
@@ -99,6 +105,11 @@ bool writeRows(const QString& path, const std::vector<fa::FaSweepRow>& rows, QSt
 } // namespace
 
 bool MainWindow::exportCurves(const QString& path) {
+    if (mode() == Mode::Neural) {
+        const bool ok = m_neural->exportRows(path);
+        m_lastError = m_neural->lastError();
+        return ok;
+    }
     if (posteriorMode()) {
         const bool ok = m_posterior->exportCurves(path);
         m_lastError = m_posterior->lastError();
@@ -138,7 +149,8 @@ QStringList MainWindow::exportCharts(const QString& folder) {
         fail("Cannot export the charts", QString("the folder '%1' does not exist").arg(folder));
         return written;
     }
-    const std::vector<std::pair<QString, QWidget*>> charts = posteriorMode()
+    const std::vector<std::pair<QString, QWidget*>> charts = mode() == Mode::Neural ? m_neural->charts()
+        : posteriorMode()
         ? m_posterior->charts()
         : std::vector<std::pair<QString, QWidget*>>{{"covariance-distance", m_covChart},
                                                     {"w2-over-d", m_w2Chart},
@@ -189,7 +201,9 @@ void MainWindow::saveSessionDialog() {
 
 void MainWindow::exportCurvesDialog() {
     const QString path = QFileDialog::getSaveFileName(this, "Export curves",
-                                                      posteriorMode() ? "posterior-curves.csv" : "fa-curves.csv",
+                                                      mode() == Mode::Neural ? "neural-splits.csv"
+                                                      : posteriorMode()      ? "posterior-curves.csv"
+                                                                             : "fa-curves.csv",
                                                       "CSV files (*.csv)");
     if (!path.isEmpty() && !exportCurves(path))
         QMessageBox::warning(this, "Export curves", m_lastError);

@@ -45,8 +45,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
                           "α = 0.01, β = 0.1, N rows, no bias.\nUCI sets: standardised, bias column, 50/50 split "
                           "(the posterior uses the training half).");
     auto* open = new QPushButton("Open CSV…");
-    open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below (Ctrl+Shift+O)");
-    open->setShortcut(QKeySequence("Ctrl+Shift+O"));
+    open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below (Mode menu: Ctrl+Shift+O)");
     m_target = new QComboBox;
     m_target->setToolTip("The column to predict (CSV files only); every other column is an input.");
     m_samples = intBox(10, 1000000, 1000, "Rows N of the synthetic data set.");

@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "CsvFormat.h"
 #include "NeuralRegression.h"
+#include "PublishedNeural.h"
 #include "ProgressLine.h"
 #include "Summary.h"
 
@@ -63,6 +64,10 @@ NeuralConfig parseConfig(const ArgParser& args) {
     c.fit.maxGradNorm = args.real("max-grad-norm", 10.0);
     if (!(c.fit.maxGradNorm >= 0.0))
         throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
+    const std::string init = args.text("init", "report");
+    if (init != "report" && init != "scaled")
+        throw std::invalid_argument("--init must be report or scaled");
+    c.fit.reportInit = init == "report";
     c.trainFraction = args.real("train-fraction", 0.9);
     if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
         throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");
@@ -77,7 +82,8 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
     std::printf("neural %s, hidden %s, %zu row(s)%s: mean ± standard error over splits\n", c.dataset.c_str(),
                 rows.empty() ? "?" : rows.front().hidden.c_str(), rows.size(),
                 interrupted ? " (interrupted: finished splits only)" : "");
-    std::printf("%-15s  %-20s  %-20s  %s\n", "method", "test NMLL", "test RMSE", "ok/splits");
+    std::printf("%-15s  %-20s  %-20s  %-10s  %s\n", "method", "test NMLL", "test RMSE", "ok/splits",
+                "report (NMLL, RMSE)");
     for (const NeuralMethod m : c.methods) {
         std::vector<double> nmll, rmse;
         int ok = 0;
@@ -88,8 +94,17 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
                 ok += r.status == "ok";
             }
         const MeanStdErr a = meanStdErr(nmll), b = meanStdErr(rmse);
-        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %d/%zu\n", neuralMethodName(m).c_str(), a.mean, a.stdErr,
-                    b.mean, b.stdErr, ok, nmll.size());
+        MlpShape shape;
+        shape.hidden = c.fit.hidden;
+        const auto published = publishedNeural(c.dataset, shape.name(), neuralMethodName(m));
+        char ref[64] = "-";
+        if (published)
+            std::snprintf(ref, sizeof ref, "%.2f ± %.2f, %.2f ± %.2f", published->nmll, published->nmllSe,
+                          published->rmse, published->rmseSe);
+        char okText[32];
+        std::snprintf(okText, sizeof okText, "%d/%zu", ok, nmll.size());
+        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-10s  %s\n", neuralMethodName(m).c_str(), a.mean,
+                    a.stdErr, b.mean, b.stdErr, okText, ref);
     }
 }
 
@@ -99,7 +114,7 @@ int runNeuralCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2,
                          {"dataset", "target", "data-dir", "method", "hidden", "splits", "epochs", "search-trials",
                           "folds", "latent", "batch", "samples", "predictive-samples", "threads", "lr", "optimizer",
-                          "max-grad-norm", "train-fraction", "seed", "out"});
+                          "max-grad-norm", "train-fraction", "init", "seed", "out"});
     const NeuralConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");

@@ -35,7 +35,8 @@ const char* const kUsage =
     "            --method vifa-gauss|vifa-laplace|vippca-gauss|vippca-laplace (comma list)\n"
     "            --hidden 50 | 50,50 --splits 20 --epochs 120 --search-trials 10 --folds 5 --seed 0\n"
     "            --latent 1 --batch 10 --samples 4 --lr 0.01 --optimizer adam --max-grad-norm 10\n"
-    "            --predictive-samples 100 --train-fraction 0.9 --threads 2 --out neural.csv\n";
+    "            --predictive-samples 100 --train-fraction 0.9 --init report|scaled --threads 2\n"
+    "            --out neural.csv\n";
 }
 
 int main(int argc, char** argv) {

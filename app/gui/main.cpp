@@ -3,6 +3,7 @@
 // QT_QPA_PLATFORM=offscreen), saves the whole window after N samples, prints the run's
 // throughput on stdout and exits. --mode posterior opens the posterior lab instead; there
 // --after-epochs N sets how far it runs before the screenshot.
+#include "NeuralPage.h"
 #include "PosteriorPage.h"
 #include "MainWindow.h"
 
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption after("after-samples",
                                    "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
-    const QCommandLineOption mode("mode", "Start in this mode: explorer (default) or posterior.", "MODE");
+    const QCommandLineOption mode("mode", "Start in this mode: explorer (default), posterior or neural.", "MODE");
     const QCommandLineOption afterEpochs("after-epochs",
                                          "With --screenshot in the posterior lab: epochs to run first (default: the "
                                          "session's, else 2000).",
@@ -67,13 +68,15 @@ int main(int argc, char** argv) {
     parser.process(app);
 
     const QString modeName = parser.value(mode);
-    if (parser.isSet(mode) && modeName != "explorer" && modeName != "posterior") {
-        std::fprintf(stderr, "faexplorer: --mode must be explorer or posterior\n");
+    if (parser.isSet(mode) && modeName != "explorer" && modeName != "posterior" && modeName != "neural") {
+        std::fprintf(stderr, "faexplorer: --mode must be explorer, posterior or neural\n");
         return 2;
     }
     MainWindow window;
     window.resize(1480, 860);
-    window.setPosteriorMode(modeName == "posterior");
+    window.setMode(modeName == "posterior" ? MainWindow::Mode::Posterior
+                   : modeName == "neural"  ? MainWindow::Mode::Neural
+                                           : MainWindow::Mode::Explorer);
     window.show();
     long sessionSamples = -1;
     if (sessionGiven) {
@@ -98,6 +101,20 @@ int main(int argc, char** argv) {
         app.quit();
     };
     bool ok = true;
+    if (window.mode() == MainWindow::Mode::Neural) {
+        const long epochs = parser.isSet(afterEpochs) ? parser.value(afterEpochs).toLong(&ok) : 60;
+        if (!ok || epochs < 0) {
+            std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
+            return 2;
+        }
+        QObject::connect(window.neuralPage(), &NeuralPage::reachedEpoch, &app, [&](long reached) {
+            std::printf("faexplorer: neural lab at epoch %ld\n", reached);
+            QTimer::singleShot(300, &app, save);
+        });
+        QTimer::singleShot(0, &window, [&] { window.neuralPage()->runUntil(epochs); });
+        app.exec();
+        return code;
+    }
     if (window.posteriorMode()) {
         const long epochs = parser.isSet(afterEpochs) ? parser.value(afterEpochs).toLong(&ok)
                             : sessionSamples > 0      ? sessionSamples

@@ -1,0 +1,121 @@
+// The neural lab in the window, headless: live curves agree with the plotted predictive (RMSE
+// recomputed from the drawn means and truth), the truth is the split's test targets, the splits
+// table fills with the report's figures beside ours and exports, cancel keeps finished rows.
+#include "CsvFormat.h"
+#include "MainWindow.h"
+#include "NeuralPage.h"
+#include "RegressionData.h"
+
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtTest>
+
+class TestNeuralPage : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    static bool runTo(NeuralPage& page, long epoch) {
+        QSignalSpy spy(&page, &NeuralPage::reachedEpoch);
+        page.runUntil(epoch);
+        return spy.wait(60000);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FA Explorer tests");
+    }
+
+    void liveCurvesMatchThePlottedPredictive() {
+        NeuralPage page; // defaults: Yacht, 1 x 50, VIFA and VIPPCA with the Gaussian prior
+        QVERIFY(runTo(page, 4));
+        QCOMPARE(page.latestSnapshot()->epoch, 4L);
+        // The truth points are the 31 test targets of the 90/10 split, ascending, each a Yacht target.
+        const fa::RegressionData yacht = fa::loadBuiltinDataset("yacht", fa::defaultDataDirectory());
+        const QList<QPointF> truth = page.truthSeries()->points();
+        QCOMPARE(truth.size(), 31);
+        for (int i = 0; i < truth.size(); ++i) {
+            QVERIFY((yacht.y.array() - truth[i].y()).abs().minCoeff() < 1e-12);
+            if (i > 0)
+                QVERIFY(truth[i].y() >= truth[i - 1].y());
+        }
+        for (const QString method : {"vifa-gauss", "vippca-gauss"}) {
+            const QLineSeries* rmse = page.curve(method, "test-rmse");
+            const QLineSeries* mean = page.predictiveMean(method);
+            QVERIFY(rmse && mean);
+            QCOMPARE(rmse->count(), 5); // epochs 0..4
+            double sq = 0.0;
+            for (int i = 0; i < truth.size(); ++i)
+                sq += (mean->at(i).y() - truth[i].y()) * (mean->at(i).y() - truth[i].y());
+            QVERIFY2(std::abs(rmse->at(4).y() - std::sqrt(sq / truth.size())) < 1e-9 * rmse->at(4).y(),
+                     qPrintable(method));
+            QVERIFY(page.curve(method, "test-nmll")->at(4).y() < page.curve(method, "test-nmll")->at(0).y());
+        }
+    }
+
+    void splitsTableFillsBesideTheReport() {
+        NeuralPage page;
+        page.setMethods({fa::NeuralMethod::VifaGauss});
+        page.setSplitSettings(2, 2, 2, 3);
+        QSignalSpy done(&page, &NeuralPage::splitsDone);
+        page.runSplits();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(page.splitRows().size(), std::size_t(2));
+        QTableWidget* t = page.table();
+        QCOMPARE(t->rowCount(), 1);
+        QCOMPARE(t->item(0, 0)->text(), QString("yacht"));
+        QCOMPARE(t->item(0, 2)->text(), QString("vifa-gauss"));
+        QCOMPARE(t->item(0, 3)->text(), QString("2"));
+        QCOMPARE(t->item(0, 6)->text(), QString("2.36 ± 0.06")); // report Table 2
+        const double mean = (page.splitRows()[0].nmll + page.splitRows()[1].nmll) / 2;
+        QVERIFY(t->item(0, 4)->text().startsWith(QString::number(mean, 'f', 2)));
+        const QString csv = m_dir.filePath("splits.csv");
+        QVERIFY(page.exportRows(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.first(), QString("dataset,method,hidden,split,nmll,rmse,seconds,status"));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[1].startsWith("yacht,vifa-gauss,\"50\",0,"));
+    }
+
+    void cancelKeepsFinishedRows() {
+        NeuralPage page;
+        page.setSplitSettings(20, 50, 5, 120);
+        QSignalSpy done(&page, &NeuralPage::splitsDone);
+        page.runSplits();
+        QTest::qWait(200);
+        page.cancelSplits();
+        QVERIFY(done.wait(60000));
+        QVERIFY(page.splitRows().size() < 40);
+    }
+
+    void badCsvIsRefused() {
+        NeuralPage page;
+        const QString bad = m_dir.filePath("bad.csv");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,y\n1,2\n,3\n");
+        f.close();
+        QVERIFY(!page.openCsv(bad));
+        QVERIFY2(page.lastError().contains("row 3") && page.lastError().contains("'a'"), qPrintable(page.lastError()));
+    }
+
+    void windowRoutesToTheNeuralLab() {
+        MainWindow w;
+        w.setMode(MainWindow::Mode::Neural);
+        QVERIFY(w.mode() == MainWindow::Mode::Neural);
+        QSignalSpy reached(w.neuralPage(), &NeuralPage::reachedEpoch);
+        w.neuralPage()->runUntil(2);
+        QVERIFY(reached.wait(30000));
+        QVERIFY(!w.saveSession(m_dir.filePath("x.json"))); // sessions are for the other two modes
+        QVERIFY(w.lastError().contains("Export"));
+        QTemporaryDir charts;
+        QCOMPARE(w.exportCharts(charts.path()).size(), 8);
+    }
+};
+
+QTEST_MAIN(TestNeuralPage)
+#include "test_neural_page.moc"
