@@ -2,6 +2,8 @@
 // one clear line on stderr, a non-zero exit and no output file.
 #include <QtTest>
 
+#include <csignal>
+
 class TestCli : public QObject {
     Q_OBJECT
 
@@ -176,6 +178,68 @@ private slots:
         const Result r = run({"posterior", "--dataset", csv, "--out", m_dir.filePath("never.csv")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("row 3") && r.err.contains("'x2'"), qPrintable(r.err));
+    }
+    void neuralWritesTheContractColumnsDeterministically() {
+        const QStringList args{"neural", "--dataset", "yacht", "--hidden", "8,8", "--method", "vifa-gauss,vippca-gauss",
+                               "--splits", "2", "--epochs", "3", "--search-trials", "2", "--folds", "2", "--seed", "4"};
+        auto rows = [&](const QString& name) {
+            const QString out = m_dir.filePath(name);
+            const Result r = run(args + QStringList{"--out", out});
+            QFile f(out);
+            f.open(QIODevice::ReadOnly);
+            QStringList lines;
+            for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+                QStringList cells = line.split(',');
+                cells.removeAt(cells.size() - 2); // seconds
+                lines << cells.join(',');
+            }
+            return std::make_pair(r, lines);
+        };
+        const auto [r1, a] = rows("n1.csv");
+        const auto [r2, b] = rows("n2.csv");
+        QCOMPARE(r1.code, 0);
+        QCOMPARE(a.first(), QString("dataset,method,hidden,split,nmll,rmse,status"));
+        QCOMPARE(a.size(), 1 + 2 * 2);
+        QVERIFY2(a[1].startsWith("yacht,vifa-gauss,\"8,8\",0,"), qPrintable(a[1]));
+        QCOMPARE(a, b);
+        QVERIFY(r1.out.contains("vippca-gauss"));
+    }
+    void neuralRefusesBadInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown method") << QStringList{"--method", "vifa"} << "vifa";
+        QTest::newRow("bad hidden") << QStringList{"--hidden", "50,0"} << "hidden";
+        QTest::newRow("one fold") << QStringList{"--folds", "1"} << "folds";
+        QTest::newRow("bad init") << QStringList{"--init", "zero"} << "init";
+        QTest::newRow("unknown data set") << QStringList{"--dataset", "iris"} << "iris";
+    }
+    void neuralRefusesBadInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const QString out = m_dir.filePath("badn.csv");
+        const Result r = run(QStringList{"neural", "--out", out} + args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+    void neuralCtrlCKeepsFinishedRows() {
+        const QString out = m_dir.filePath("interrupted.csv");
+        QProcess p;
+        p.start(FAEXPLORER_CLI, {"neural", "--dataset", "yacht", "--hidden", "8", "--splits", "20", "--epochs", "200",
+                                 "--search-trials", "4", "--folds", "2", "--threads", "1", "--out", out});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(2500); // a few splits finish (about 0.5 s each), most do not
+        QCOMPARE(p.state(), QProcess::Running);
+        QVERIFY(p.processId() > 0);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 130);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QVERIFY(!lines.isEmpty() && lines.size() < 21); // the header, the finished splits, not all 20
+        QCOMPARE(lines.first(), QString("dataset,method,hidden,split,nmll,rmse,seconds,status"));
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains("interrupted"));
     }
 };
 
