@@ -218,10 +218,7 @@ RegressionProblem prepareRegression(const RegressionData& data, const PrepareOpt
         throw std::invalid_argument("the training part needs at least two rows");
     if (nTrain < n) {
         Rng rng(options.splitSeed);
-        for (Eigen::Index i = n - 1; i > 0; --i) {
-            const auto j = static_cast<Eigen::Index>(rng.nextU64() % static_cast<std::uint64_t>(i + 1));
-            std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(j)]);
-        }
+        shuffle(order, rng);
     }
     const Eigen::Index p = data.inputs();
     const Eigen::Index dim = p + (options.bias ? 1 : 0);

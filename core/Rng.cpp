@@ -111,4 +111,11 @@ Matrix Rng::normalMatrix(Eigen::Index rows, Eigen::Index cols) {
     return m;
 }
 
+void shuffle(std::vector<Eigen::Index>& order, Rng& rng) {
+    for (std::size_t i = order.size(); i > 1; --i) {
+        const auto j = static_cast<std::size_t>(rng.nextU64() % static_cast<std::uint64_t>(i));
+        std::swap(order[i - 1], order[j]);
+    }
+}
+
 } // namespace fa

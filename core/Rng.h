@@ -4,10 +4,16 @@
 // libraries; a given seed gives the same numbers with any compiler.
 #include "Types.h"
 
+#include <vector>
+
 namespace fa {
 
 /// Mixes (seed, stream) into an independent seed, so trials and algorithms get their own streams.
 std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t stream);
+
+class Rng;
+/// Fisher-Yates shuffle of row indices with our Rng (so a seed gives the same order everywhere).
+void shuffle(std::vector<Eigen::Index>& order, Rng& rng);
 
 class Rng {
 public:

@@ -38,10 +38,7 @@ void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
     if (m_diverged)
         return;
     const auto n = static_cast<Eigen::Index>(m_order.size());
-    for (Eigen::Index i = n - 1; i > 0; --i) {
-        const auto j = static_cast<Eigen::Index>(m_rng.nextU64() % static_cast<std::uint64_t>(i + 1));
-        std::swap(m_order[static_cast<std::size_t>(i)], m_order[static_cast<std::size_t>(j)]);
-    }
+    shuffle(m_order, m_rng);
     const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
     for (Eigen::Index start = 0; start + m <= n; start += m) {
         m_grad = (2.0 * m_options.lambda / static_cast<double>(n)) * m_theta;
