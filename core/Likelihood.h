@@ -41,7 +41,6 @@ private:
     Matrix m_X;
     Vector m_y;
     double m_beta;
-    mutable Vector m_residual;
 };
 
 } // namespace fa

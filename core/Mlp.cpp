@@ -65,8 +65,9 @@ double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta, std::span<const
     }
     const Eigen::Map<const Matrix> wOut(theta.data() + offset, 1, in);
     const double bOut = theta(offset + in);
-    Eigen::RowVectorXd f = wOut * *prev;
-    f.array() += bOut;
+    m_f.noalias() = wOut * *prev;
+    m_f.array() += bOut;
+    const auto& f = m_f;
     double sq = 0.0;
     m_delta.resize(1, m); // d(mean NLL) / d f
     for (Eigen::Index k = 0; k < m; ++k) {
@@ -77,7 +78,8 @@ double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta, std::span<const
     // Backward, from the output layer down.
     Eigen::Map<Matrix>(grad.data() + offset, 1, in).noalias() = m_delta * prev->transpose();
     grad(offset + in) = m_delta.sum();
-    Matrix upstream = wOut.transpose() * m_delta; // d / d a_L
+    Matrix& upstream = m_upstream; // d / d a_l, from the output layer down
+    upstream.noalias() = wOut.transpose() * m_delta;
     for (std::size_t l = layers; l-- > 0;) {
         const Eigen::Index out = m_shape.hidden[l];
         const Eigen::Index fanIn = l == 0 ? m_shape.inputs : m_shape.hidden[l - 1];
@@ -88,7 +90,8 @@ double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta, std::span<const
         Eigen::Map<Vector>(grad.data() + offset + out * fanIn, out) = m_next.rowwise().sum();
         if (l > 0) {
             const Eigen::Map<const Matrix> W(theta.data() + offset, out, fanIn);
-            upstream.noalias() = W.transpose() * m_next;
+            m_swap.noalias() = W.transpose() * m_next;
+            upstream.swap(m_swap);
         }
     }
     return 0.5 * m_beta * sq / static_cast<double>(m) + 0.5 * std::log(2.0 * std::numbers::pi / m_beta);

@@ -44,7 +44,8 @@ private:
     double m_beta;
     // Work buffers, reused across calls (one likelihood per thread).
     mutable std::vector<Matrix> m_z, m_a;
-    mutable Matrix m_in, m_delta, m_next;
+    mutable Matrix m_in, m_delta, m_next, m_upstream, m_swap;
+    mutable Eigen::RowVectorXd m_f;
 };
 
 } // namespace fa

@@ -145,9 +145,14 @@ void PosteriorTrial::runEpoch() {
         const bool feed = m_sgd->epoch() >= m_options.warmupEpochs;
         m_sgd->runEpoch([&](const Vector& theta) {
             if (m_options.recentIterates > 0) {
-                m_recent.push_back(theta);
-                if (m_recent.size() > m_options.recentIterates)
+                if (m_recent.size() < m_options.recentIterates) {
+                    m_recent.push_back(theta);
+                } else { // full: recycle the oldest vector's storage, no allocation per step
+                    Vector oldest = std::move(m_recent.front());
                     m_recent.pop_front();
+                    oldest = theta;
+                    m_recent.push_back(std::move(oldest));
+                }
             }
             if (!feed)
                 return;
