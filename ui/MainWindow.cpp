@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "ModeLayout.h"
+
 #include "AlgorithmStyle.h"
 #include "BandChartView.h"
 #include "ContourView.h"
@@ -19,9 +21,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -42,16 +42,6 @@ MainWindow::MainWindow(QWidget* parent)
       m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage), m_neural(new NeuralPage), m_worker(new ExplorerWorker) {
     setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
 
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_controls);
-    leftLayout->addWidget(m_stepPanel);
-    leftLayout->addStretch();
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
     auto* live = new QWidget;
     auto* grid = new QGridLayout(live);
     grid->addWidget(m_covChart, 0, 0);
@@ -60,11 +50,7 @@ MainWindow::MainWindow(QWidget* parent)
     grid->addWidget(m_heatMaps, 1, 1);
     m_tabs->addTab(live, "Live run");
     m_tabs->addTab(m_trials, "Trials (mean ± SE)");
-    auto* split = new QSplitter;
-    split->addWidget(scroll);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(1, 1);
-    m_modes->addTab(split, "FA explorer");
+    m_modes->addTab(modeLayout({m_controls, m_stepPanel}, m_tabs), "FA explorer");
     m_modes->addTab(m_posterior, "Posterior lab");
     m_modes->addTab(m_neural, "Neural lab");
     m_modes->setTabToolTip(2, "VIFA / VIPPCA over a small network's weights on UCI data: NMLL, RMSE, predictive (Ctrl+3)");

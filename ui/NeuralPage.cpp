@@ -1,30 +1,23 @@
 #include "NeuralPage.h"
 
 #include "AlgorithmStyle.h"
-#include "AtomicFile.h"
-#include "CsvFormat.h"
 #include "FormWidgets.h"
-#include "PublishedNeural.h"
-#include "Summary.h"
+#include "ModeLayout.h"
+#include "NeuralSplitsPanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QSplitter>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegendMarker>
@@ -61,10 +54,11 @@ QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const 
     return v;
 }
 
-QString cell(const fa::MeanStdErr& m) { return QString("%1 ± %2").arg(m.mean, 0, 'f', 2).arg(m.stdErr, 0, 'f', 2); }
 } // namespace
 
-NeuralPage::NeuralPage(QWidget* parent) : QWidget(parent), m_tabs(new QTabWidget), m_worker(new NeuralWorker) {
+NeuralPage::NeuralPage(QWidget* parent)
+    : QWidget(parent), m_tabs(new QTabWidget), m_worker(new NeuralWorker),
+      m_splitsPanel(new NeuralSplitsPanel(m_worker)) {
     m_dataset = new QComboBox;
     for (const auto& [key, label] : std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
                                                                            {"energy", "Energy efficiency (heating)"},
@@ -112,10 +106,6 @@ NeuralPage::NeuralPage(QWidget* parent) : QWidget(parent), m_tabs(new QTabWidget
     m_speed = intBox(0, 100000, 20, "Epochs per second while playing; 0 = as fast as possible.");
     m_speed->setSpecialValueText("as fast as possible");
     m_step = intBox(1, 100000, 5, "Epochs per Step (→).");
-    m_epochs = intBox(1, 100000, 120, "Epochs per fit in the splits table (report: 120; Boston 200).");
-    m_splits = intBox(1, 20, 5, "Splits in the table (the report: 20).");
-    m_trials = intBox(1, 1000, 10, "Random-search trials per split and method.");
-    m_folds = intBox(2, 20, 3, "Folds of the tuner's cross-validation.");
 
     auto* form = new QGroupBox("Network and training");
     auto* f = new QFormLayout(form);
@@ -135,23 +125,6 @@ NeuralPage::NeuralPage(QWidget* parent) : QWidget(parent), m_tabs(new QTabWidget
     f->addRow("seed", m_seed);
     f->addRow("speed", m_speed);
     f->addRow("step", m_step);
-    auto* table = new QGroupBox("Splits table");
-    auto* tf = new QFormLayout(table);
-    tf->addRow("splits", m_splits);
-    tf->addRow("search trials", m_trials);
-    tf->addRow("folds", m_folds);
-    tf->addRow("epochs", m_epochs);
-    auto* left = new QWidget;
-    auto* ll = new QVBoxLayout(left);
-    ll->setContentsMargins(0, 0, 0, 0);
-    ll->addWidget(form);
-    ll->addWidget(methods);
-    ll->addWidget(table);
-    ll->addStretch();
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
 
     m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis, m_rmseY = new QValueAxis;
     m_predX = new QValueAxis, m_predY = new QValueAxis;
@@ -169,44 +142,17 @@ NeuralPage::NeuralPage(QWidget* parent) : QWidget(parent), m_tabs(new QTabWidget
     m_nmllChart->chart()->legend()->hide();
     m_rmseChart->chart()->legend()->hide();
 
-    m_table = new QTableWidget(0, 8);
-    m_table->setHorizontalHeaderLabels({"data set", "network", "method", "splits", "test NMLL", "test RMSE",
-                                        "report NMLL", "report RMSE"});
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setToolTip("Mean ± standard error over the finished splits; the report's figures (20 splits) beside.");
-    m_progress = new QProgressBar;
-    m_progressLabel = new QLabel("Run the report's protocol: tune by random search with k-fold validation, refit, "
-                                 "score the test part; one row per (method), filled as splits finish.");
-    m_progressLabel->setWordWrap(true);
-    m_runSplits = new QPushButton("Run splits");
-    m_runSplits->setToolTip("Runs in the background on two threads; the live view stays usable");
-    m_cancelSplits = new QPushButton("Cancel");
-    m_cancelSplits->setEnabled(false);
 
     auto* live = new QWidget;
     auto* lg = new QGridLayout(live);
     lg->addWidget(m_nmllChart, 0, 0);
     lg->addWidget(m_rmseChart, 0, 1);
     lg->addWidget(m_predChart, 1, 0, 1, 2);
-    auto* splitsTab = new QWidget;
-    auto* sl = new QVBoxLayout(splitsTab);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_runSplits);
-    buttons->addWidget(m_cancelSplits);
-    buttons->addWidget(m_progress, 1);
-    sl->addLayout(buttons);
-    sl->addWidget(m_progressLabel);
-    sl->addWidget(m_table, 1);
     m_tabs->addTab(live, "Live training");
-    m_tabs->addTab(splitsTab, "Splits table (mean ± SE)");
-    auto* split = new QSplitter;
-    split->addWidget(scroll);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(1, 1);
+    m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(modeLayout({form, methods}, m_tabs));
 
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -227,28 +173,9 @@ NeuralPage::NeuralPage(QWidget* parent) : QWidget(parent), m_tabs(new QTabWidget
             emit reachedEpoch(epoch);
         }
     });
-    connect(m_worker, &NeuralWorker::splitRow, this, [this](const fa::NeuralRow& row) {
-        m_rows.push_back(row);
-        refreshTable();
-    });
-    connect(m_worker, &NeuralWorker::splitProgress, this, [this](int done, int total, const QString& stage) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-        if (!stage.isEmpty())
-            m_progressLabel->setText(stage);
-    });
-    connect(m_worker, &NeuralWorker::splitsFinished, this, [this](bool cancelled, const QString& error) {
-        m_runSplits->setEnabled(true);
-        m_cancelSplits->setEnabled(false);
-        m_progressLabel->setText(!error.isEmpty() ? "⚠ " + error
-                                 : cancelled     ? QString("Cancelled; %1 finished row(s) kept.").arg(m_rows.size())
-                                                 : QString("Done: %1 row(s).").arg(m_rows.size()));
-        if (!error.isEmpty())
-            m_lastError = error;
-        emit splitsDone();
-    });
-    connect(m_runSplits, &QPushButton::clicked, this, &NeuralPage::runSplits);
-    connect(m_cancelSplits, &QPushButton::clicked, this, &NeuralPage::cancelSplits);
+    connect(m_splitsPanel, &NeuralSplitsPanel::runRequested, this, &NeuralPage::runSplits);
+    connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);
+    connect(m_splitsPanel, &NeuralSplitsPanel::message, this, &NeuralPage::message);
     connect(open, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
         if (!path.isEmpty() && !openCsv(path))
@@ -348,68 +275,9 @@ void NeuralPage::runUntil(long epoch) {
     QMetaObject::invokeMethod(m_worker, "runUntil", Q_ARG(long, epoch));
 }
 
-void NeuralPage::runSplits() {
-    const fa::NeuralLiveConfig live = config();
-    fa::NeuralConfig c;
-    c.dataset = live.dataset;
-    c.methods = live.methods;
-    c.fit = live.fit;
-    c.fit.epochs = m_epochs->value();
-    c.splits = m_splits->value();
-    c.searchTrials = m_trials->value();
-    c.folds = m_folds->value();
-    c.seed = live.seed;
-    c.threads = 2;
-    if (c.methods.empty()) {
-        m_lastError = "choose at least one method";
-        emit message("⚠ " + m_lastError, 8000);
-        return;
-    }
-    m_tableConfig = c;
-    m_rows.clear();
-    refreshTable();
-    m_runSplits->setEnabled(false);
-    m_cancelSplits->setEnabled(true);
-    m_progress->setRange(0, c.splits * static_cast<int>(c.methods.size()));
-    m_progress->setValue(0);
-    QMetaObject::invokeMethod(m_worker, "runSplits", Q_ARG(fa::NeuralConfig, c));
-}
+void NeuralPage::runSplits() { m_splitsPanel->run(config()); }
 
-void NeuralPage::setSplitSettings(int splits, int searchTrials, int folds, int epochs) {
-    m_splits->setValue(splits);
-    m_trials->setValue(searchTrials);
-    m_folds->setValue(folds);
-    m_epochs->setValue(epochs);
-}
-
-void NeuralPage::cancelSplits() { QMetaObject::invokeMethod(m_worker, "cancelSplits"); }
-
-void NeuralPage::refreshTable() {
-    m_table->setRowCount(0);
-    for (const auto m : m_tableConfig.methods) {
-        const std::string name = fa::neuralMethodName(m);
-        std::vector<double> nmll, rmse;
-        std::string dataset, hidden;
-        for (const auto& r : m_rows)
-            if (r.method == name)
-                nmll.push_back(r.nmll), rmse.push_back(r.rmse), dataset = r.dataset, hidden = r.hidden;
-        if (nmll.empty())
-            continue;
-        const int row = m_table->rowCount();
-        m_table->insertRow(row);
-        const auto published = fa::publishedNeural(dataset, hidden, name);
-        const QStringList cells{QString::fromStdString(dataset),
-                                QString::fromStdString(hidden),
-                                QString::fromStdString(name),
-                                QString::number(nmll.size()),
-                                cell(fa::meanStdErr(nmll)),
-                                cell(fa::meanStdErr(rmse)),
-                                published ? QString("%1 ± %2").arg(published->nmll, 0, 'f', 2).arg(published->nmllSe, 0, 'f', 2) : "–",
-                                published ? QString("%1 ± %2").arg(published->rmse, 0, 'f', 2).arg(published->rmseSe, 0, 'f', 2) : "–"};
-        for (int col = 0; col < cells.size(); ++col)
-            m_table->setItem(row, col, new QTableWidgetItem(cells[col]));
-    }
-}
+void NeuralPage::cancelSplits() { m_splitsPanel->cancel(); }
 
 QLineSeries* NeuralPage::series(std::map<std::string, QLineSeries*>& pool, QChartView* view, const std::string& key,
                                 const QColor& colour, Qt::PenStyle style, const QString& name) {
@@ -521,24 +389,15 @@ void NeuralPage::redraw() {
 
 std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {
     return {{"neural-nmll", m_nmllChart}, {"neural-rmse", m_rmseChart}, {"neural-predictive", m_predChart},
-            {"neural-table", m_table}};
+            {"neural-table", m_splitsPanel->table()}};
 }
 
-bool NeuralPage::exportRows(const QString& path) {
-    if (m_rows.empty()) {
-        m_lastError = "no splits have finished yet (Run splits)";
-        emit message("⚠ Cannot export: " + m_lastError, 8000);
-        return false;
-    }
-    try {
-        fa::io::AtomicFile file(path.toStdString());
-        fa::io::writeNeuralCsv(file.stream(), m_rows);
-        file.commit();
-    } catch (const std::exception& e) {
-        m_lastError = QString::fromUtf8(e.what());
-        emit message("⚠ Cannot export: " + m_lastError, 8000);
-        return false;
-    }
-    emit message("Exported the split rows to " + QDir::toNativeSeparators(path), 5000);
-    return true;
+bool NeuralPage::exportRows(const QString& path) { return m_splitsPanel->exportRows(path); }
+
+QTableWidget* NeuralPage::table() const { return m_splitsPanel->table(); }
+
+const std::vector<fa::NeuralRow>& NeuralPage::splitRows() const { return m_splitsPanel->rows(); }
+
+void NeuralPage::setSplitSettings(int splits, int searchTrials, int folds, int epochs) {
+    m_splitsPanel->setSettings(splits, searchTrials, folds, epochs);
 }

@@ -16,12 +16,11 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
-class QProgressBar;
-class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTabWidget;
 class QChartView;
+class NeuralSplitsPanel;
 class QValueAxis;
 
 class NeuralPage : public QWidget {
@@ -35,11 +34,11 @@ public:
     NeuralSnapshotPtr latestSnapshot() const { return m_latest; }
     QLineSeries* curve(const QString& method, const QString& which) const; ///< which: train-nmll, test-nmll, train-rmse, test-rmse
     QLineSeries* predictiveMean(const QString& method) const;
-    QTableWidget* table() const { return m_table; }
+    QTableWidget* table() const;
     QScatterSeries* truthSeries() const { return m_truth; }
     /// The splits table's settings (tests and scripted use).
     void setSplitSettings(int splits, int searchTrials, int folds, int epochs);
-    const std::vector<fa::NeuralRow>& splitRows() const { return m_rows; }
+    const std::vector<fa::NeuralRow>& splitRows() const;
     std::vector<std::pair<QString, QWidget*>> charts() const;
     bool exportRows(const QString& csvPath);
     QString lastError() const { return m_lastError; }
@@ -64,29 +63,22 @@ signals:
 private:
     void onSnapshot(NeuralSnapshotPtr snapshot);
     void redraw();
-    void refreshTable();
     QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view, const std::string& key,
                         const QColor& colour, Qt::PenStyle style, const QString& name);
 
     QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
     std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;
     QDoubleSpinBox *m_prior, *m_noise, *m_sigma, *m_lr;
-    QSpinBox *m_latent, *m_batch, *m_L, *m_split, *m_seed, *m_speed, *m_step, *m_splits, *m_trials, *m_folds,
-        *m_epochs;
+    QSpinBox *m_latent, *m_batch, *m_L, *m_split, *m_seed, *m_speed, *m_step;
     QChartView *m_nmllChart, *m_rmseChart, *m_predChart;
     QValueAxis *m_nmllX, *m_rmseX, *m_predX, *m_predY, *m_nmllY, *m_rmseY;
     QScatterSeries* m_truth;
     std::map<std::string, QLineSeries*> m_curves, m_pred;
-    QTableWidget* m_table;
-    QProgressBar* m_progress;
-    QLabel* m_progressLabel;
-    QPushButton *m_runSplits, *m_cancelSplits;
     QTabWidget* m_tabs;
     QThread m_thread;
     NeuralWorker* m_worker;
+    NeuralSplitsPanel* m_splitsPanel;
     NeuralSnapshotPtr m_latest;
-    std::vector<fa::NeuralRow> m_rows;
-    fa::NeuralConfig m_tableConfig;
     QString m_lastError, m_csvPath;
     long m_waitFor = -1;
     bool m_dirty = false, m_running = false, m_quiet = false;

@@ -4,6 +4,7 @@
 #include "ComparisonScatter.h"
 #include "ContourView.h"
 #include "CsvFormat.h"
+#include "ModeLayout.h"
 #include "PosteriorControls.h"
 #include "PosteriorCurveChart.h"
 #include "PosteriorSessionFile.h"
@@ -13,8 +14,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QMessageBox>
-#include <QScrollArea>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -39,15 +38,6 @@ PosteriorPage::PosteriorPage(QWidget* parent)
                   new ComparisonScatter(ComparisonScatter::Quantity::Variances),
                   new ComparisonScatter(ComparisonScatter::Quantity::Covariances)};
 
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_controls);
-    leftLayout->addStretch();
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
 
     auto* live = new QWidget;
     auto* liveLayout = new QHBoxLayout(live);
@@ -62,13 +52,9 @@ PosteriorPage::PosteriorPage(QWidget* parent)
         compareLayout->addWidget(s);
     m_tabs->addTab(live, "Live posterior");
     m_tabs->addTab(compare, "Compare with the exact posterior");
-    auto* split = new QSplitter;
-    split->addWidget(scroll);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->addWidget(modeLayout({m_controls}, m_tabs));
 
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);

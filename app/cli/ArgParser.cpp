@@ -62,6 +62,14 @@ long ArgParser::integer(const std::string& name, long fallback) const {
     return has(name) ? parseInteger(name, m_values.at(name)) : fallback;
 }
 
+int ArgParser::integerIn(const std::string& name, long fallback, long lo, long hi) const {
+    const long v = integer(name, fallback);
+    if (v < lo || v > hi)
+        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) + " and " +
+                                    std::to_string(hi));
+    return static_cast<int>(v);
+}
+
 double ArgParser::real(const std::string& name, double fallback) const {
     return has(name) ? parseReal(name, m_values.at(name)) : fallback;
 }

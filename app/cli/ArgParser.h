@@ -16,6 +16,8 @@ public:
     bool has(const std::string& name) const { return m_values.count(name) > 0; }
     std::string text(const std::string& name, const std::string& fallback) const;
     long integer(const std::string& name, long fallback) const;
+    /// A whole number in [lo, hi]; outside it throws "--name must be between lo and hi".
+    int integerIn(const std::string& name, long fallback, long lo, long hi) const;
     double real(const std::string& name, double fallback) const;
     std::vector<long> integerList(const std::string& name, const std::vector<long>& fallback) const;
     std::vector<std::string> textList(const std::string& name, const std::vector<std::string>& fallback) const;

@@ -18,14 +18,6 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 extern "C" void onInterrupt(int) { g_interrupted = true; } // lock-free store only
 
-int count(const ArgParser& args, const std::string& name, long fallback, long lo, long hi) {
-    const long v = args.integer(name, fallback);
-    if (v < lo || v > hi)
-        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) + " and " +
-                                    std::to_string(hi));
-    return static_cast<int>(v);
-}
-
 NeuralConfig parseConfig(const ArgParser& args) {
     NeuralConfig c;
     c.dataset = args.text("dataset", "boston");
@@ -45,15 +37,15 @@ NeuralConfig parseConfig(const ArgParser& args) {
             throw std::invalid_argument("--hidden: every layer needs between 1 and 100000 units");
         c.fit.hidden.push_back(static_cast<int>(h));
     }
-    c.splits = count(args, "splits", 20, 1, 1000);
-    c.fit.epochs = count(args, "epochs", 120, 1, 10'000'000);
-    c.searchTrials = count(args, "search-trials", 10, 1, 100000);
-    c.folds = count(args, "folds", 5, 2, 100);
-    c.fit.latent = count(args, "latent", 1, 1, 10000);
-    c.fit.batch = count(args, "batch", 10, 1, 1'000'000);
-    c.fit.samples = count(args, "samples", 4, 1, 10000);
-    c.fit.predictiveSamples = count(args, "predictive-samples", 100, 1, 100000);
-    c.threads = count(args, "threads", 2, 1, 256);
+    c.splits = args.integerIn("splits", 20, 1, 1000);
+    c.fit.epochs = args.integerIn("epochs", 120, 1, 10'000'000);
+    c.searchTrials = args.integerIn("search-trials", 10, 1, 100000);
+    c.folds = args.integerIn("folds", 5, 2, 100);
+    c.fit.latent = args.integerIn("latent", 1, 1, 10000);
+    c.fit.batch = args.integerIn("batch", 10, 1, 1'000'000);
+    c.fit.samples = args.integerIn("samples", 4, 1, 10000);
+    c.fit.predictiveSamples = args.integerIn("predictive-samples", 100, 1, 100000);
+    c.threads = args.integerIn("threads", 2, 1, 256);
     c.fit.learningRate = args.real("lr", 0.01);
     if (!(c.fit.learningRate > 0.0))
         throw std::invalid_argument("--lr must be positive");

@@ -18,22 +18,14 @@ double positive(const ArgParser& args, const std::string& name, double fallback)
     return v;
 }
 
-int countInRange(const ArgParser& args, const std::string& name, long fallback, long lo, long hi) {
-    const long v = args.integer(name, fallback);
-    if (v < lo || v > hi)
-        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) + " and " +
-                                    std::to_string(hi));
-    return static_cast<int>(v);
-}
-
 PosteriorConfig parseConfig(const ArgParser& args) {
     PosteriorConfig c;
     PosteriorSetup& s = c.setup;
     s.dataset = args.text("dataset", "synthetic");
     s.target = args.text("target", "");
     s.dataDir = args.text("data-dir", "");
-    s.synthetic.samples = countInRange(args, "n", 1000, 2, 10'000'000);
-    s.synthetic.inputs = countInRange(args, "inputs", 2, 1, 100'000);
+    s.synthetic.samples = args.integerIn("n", 1000, 2, 10'000'000);
+    s.synthetic.inputs = args.integerIn("inputs", 2, 1, 100'000);
     s.synthetic.correlation = args.real("correlation", 0.5);
     if (args.has("train-fraction")) {
         s.trainFraction = args.real("train-fraction", 1.0);
@@ -68,18 +60,18 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         c.methods.push_back(*m);
         anyVi = anyVi || !isSgdMethod(*m);
     }
-    c.epochs = countInRange(args, "epochs", anyVi ? 5000 : 1000, 1, 100'000'000);
-    c.every = countInRange(args, "every", std::max(1, c.epochs / 10), 1, 100'000'000);
-    c.trials = countInRange(args, "trials", 10, 1, 100'000);
+    c.epochs = args.integerIn("epochs", anyVi ? 5000 : 1000, 1, 100'000'000);
+    c.every = args.integerIn("every", std::max(1, c.epochs / 10), 1, 100'000'000);
+    c.trials = args.integerIn("trials", 10, 1, 100'000);
     const long seed = args.integer("seed", 0);
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
 
     PosteriorRunOptions& r = c.run;
-    r.latent = countInRange(args, "latent", 1, 1, 100'000);
-    r.vifa.batch = countInRange(args, "batch", 100, 1, 100'000'000);
-    r.vifa.samples = countInRange(args, "samples", 10, 1, 100'000);
+    r.latent = args.integerIn("latent", 1, 1, 100'000);
+    r.vifa.batch = args.integerIn("batch", 100, 1, 100'000'000);
+    r.vifa.samples = args.integerIn("samples", 10, 1, 100'000);
     r.vifa.lrC = positive(args, "lr-c", 0.01);
     r.vifa.lrF = positive(args, "lr-f", 1e-4);
     r.vifa.lrGamma = positive(args, "lr-gamma", 0.01);
@@ -92,14 +84,14 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
     r.vippcaSigma = positive(args, "sigma", 0.01);
     r.sgd.learningRate = positive(args, "sgd-lr", 0.01);
-    r.sgd.batch = countInRange(args, "sgd-batch", 32, 1, 100'000'000);
+    r.sgd.batch = args.integerIn("sgd-batch", 32, 1, 100'000'000);
     if (args.has("lambda")) {
         r.lambdaOverride = args.real("lambda", 0.0);
         if (!(*r.lambdaOverride >= 0.0))
             throw std::invalid_argument("--lambda must not be negative");
     }
-    r.warmupEpochs = countInRange(args, "warmup-epochs", 10, 0, 100'000'000);
-    r.faWarmup = countInRange(args, "fa-warmup", 100, 0, 100'000'000);
+    r.warmupEpochs = args.integerIn("warmup-epochs", 10, 0, 100'000'000);
+    r.faWarmup = args.integerIn("fa-warmup", 100, 0, 100'000'000);
     r.sgaLearningRate = positive(args, "sga-lr", 0.001);
     return c;
 }

@@ -1,0 +1,26 @@
+#pragma once
+// The layout every mode of the window shares: its parameter panels stacked in a scroll area on
+// the left, its views (a tab widget) on the right, with a splitter between.
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QWidget>
+#include <initializer_list>
+
+inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* views) {
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* p : panels)
+        leftLayout->addWidget(p);
+    leftLayout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    auto* split = new QSplitter;
+    split->addWidget(scroll);
+    split->addWidget(views);
+    split->setStretchFactor(1, 1);
+    return split;
+}
