@@ -4,7 +4,7 @@
 # 3 folds (the report: 20 splits, 100 trials, 5 folds), the report's start of q unless stated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cli=build/app/faexplorer-cli
+cli=build/bin/faexplorer-cli
 out=docs/data/neural
 mkdir -p "$out"
 common=(--splits 10 --search-trials 10 --folds 3)

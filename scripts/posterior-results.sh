@@ -3,7 +3,7 @@
 # docs/data/posterior/. Needs a built tree (scripts/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cli=build/app/faexplorer-cli
+cli=build/bin/faexplorer-cli
 out=docs/data/posterior
 mkdir -p "$out"
 # Report Table 1: synthetic 2-D problem, K = 1, the report's settings (the CLI defaults).

@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh build
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
-  exec build/app/faexplorer "$@"
+  exec build/bin/faexplorer "$@"
 fi
 echo "run: no display found; starting FA Explorer under Xvfb and saving build/screenshot.png"
-xvfb-run -a -s '-screen 0 1600x1000x24' build/app/faexplorer --screenshot build/screenshot.png --after-samples 20000 "$@"
+xvfb-run -a -s '-screen 0 1600x1000x24' build/bin/faexplorer --screenshot build/screenshot.png --after-samples 20000 "$@"
 echo "run: screenshot written to build/screenshot.png"

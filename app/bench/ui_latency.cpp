@@ -3,8 +3,8 @@
 // delay (a 0 ms timer posted every 20 ms, resizing the window every 100 ms), (2) the time from
 // Pause to the worker's acknowledgement, and (3) the time to close and destroy the window mid-run.
 // Prints one line per figure. Timing lives here, not in the tests.
-#include "ControlPanel.h"
-#include "MainWindow.h"
+#include "ui/explorer/ControlPanel.h"
+#include "ui/common/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "ArgParser.h"
+#include "app/cli/ArgParser.h"
 
 #include <charconv>
 #include <cmath>

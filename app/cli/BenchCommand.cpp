@@ -1,7 +1,7 @@
-#include "ArgParser.h"
-#include "AtomicFile.h"
-#include "Commands.h"
-#include "CsvFormat.h"
+#include "app/cli/ArgParser.h"
+#include "core/io/AtomicFile.h"
+#include "app/cli/Commands.h"
+#include "core/io/CsvFormat.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -1,9 +1,9 @@
-#include "ArgParser.h"
-#include "AtomicFile.h"
-#include "Commands.h"
-#include "CsvFormat.h"
-#include "ProgressLine.h"
-#include "Summary.h"
+#include "app/cli/ArgParser.h"
+#include "core/io/AtomicFile.h"
+#include "app/cli/Commands.h"
+#include "core/io/CsvFormat.h"
+#include "app/cli/ProgressLine.h"
+#include "core/math/Summary.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,11 +1,12 @@
-#include "ArgParser.h"
-#include "AtomicFile.h"
-#include "Commands.h"
-#include "CsvFormat.h"
-#include "NeuralRegression.h"
-#include "PublishedNeural.h"
-#include "ProgressLine.h"
-#include "Summary.h"
+#include "app/cli/ArgParser.h"
+#include "core/io/RegressionCsv.h"
+#include "core/io/AtomicFile.h"
+#include "app/cli/Commands.h"
+#include "core/io/CsvFormat.h"
+#include "core/neural/NeuralRegression.h"
+#include "core/neural/PublishedNeural.h"
+#include "app/cli/ProgressLine.h"
+#include "core/math/Summary.h"
 
 #include <csignal>
 #include <cstdio>
@@ -22,7 +23,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     NeuralConfig c;
     c.dataset = args.text("dataset", "boston");
     c.target = args.text("target", "");
-    c.dataDir = args.text("data-dir", "");
+    c.loader = io::datasetLoader(args.text("data-dir", ""));
     c.methods.clear();
     for (const auto& name : args.textList("method", {"vifa-gauss"})) {
         const auto m = parseNeuralMethod(name);
@@ -110,7 +111,7 @@ int runNeuralCommand(int argc, char** argv) {
     const NeuralConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
-    loadNeuralDataset(config.dataset, config.target, config.dataDir); // bad files are named before the run
+    loadNeuralDataset(config.loader, config.dataset, config.target); // bad files are named before the run
     io::AtomicFile out(args.text("out", ""));
     g_interrupted = false;
     const auto previous = std::signal(SIGINT, onInterrupt);

@@ -1,8 +1,9 @@
-#include "ArgParser.h"
-#include "AtomicFile.h"
-#include "Commands.h"
-#include "CsvFormat.h"
-#include "PosteriorBench.h"
+#include "app/cli/ArgParser.h"
+#include "core/io/RegressionCsv.h"
+#include "core/io/AtomicFile.h"
+#include "app/cli/Commands.h"
+#include "core/io/CsvFormat.h"
+#include "core/bench/PosteriorBench.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -16,7 +17,8 @@ int runPosteriorBenchCommand(int argc, char** argv) {
     c.runRepeats = static_cast<int>(args.integer("run-repeats", 5));
     if (c.repeats < 1 || c.runRepeats < 1)
         throw std::invalid_argument("--repeats and --run-repeats must be at least 1");
-    c.dataDir = args.text("data-dir", "");
+    c.loader = io::datasetLoader(args.text("data-dir", ""));
+    c.datasets = io::builtinDatasetNames();
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
     io::AtomicFile out(args.text("out", ""));

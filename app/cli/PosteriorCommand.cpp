@@ -1,9 +1,10 @@
-#include "ArgParser.h"
-#include "AtomicFile.h"
-#include "Commands.h"
-#include "CsvFormat.h"
-#include "ProgressLine.h"
-#include "Summary.h"
+#include "app/cli/ArgParser.h"
+#include "core/io/RegressionCsv.h"
+#include "core/io/AtomicFile.h"
+#include "app/cli/Commands.h"
+#include "core/io/CsvFormat.h"
+#include "app/cli/ProgressLine.h"
+#include "core/math/Summary.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -23,7 +24,7 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     PosteriorSetup& s = c.setup;
     s.dataset = args.text("dataset", "synthetic");
     s.target = args.text("target", "");
-    s.dataDir = args.text("data-dir", "");
+    s.loader = io::datasetLoader(args.text("data-dir", ""));
     s.synthetic.samples = args.integerIn("n", 1000, 2, 10'000'000);
     s.synthetic.inputs = args.integerIn("inputs", 2, 1, 100'000);
     s.synthetic.correlation = args.real("correlation", 0.5);

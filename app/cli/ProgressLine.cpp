@@ -1,4 +1,4 @@
-#include "ProgressLine.h"
+#include "app/cli/ProgressLine.h"
 
 #include <cstdio>
 #include <unistd.h>

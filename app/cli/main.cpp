@@ -1,5 +1,5 @@
 // faexplorer-cli: the headless front end of the FA engine, for sweeps, benchmarks and figures.
-#include "Commands.h"
+#include "app/cli/Commands.h"
 
 #include <cstdio>
 #include <cstring>

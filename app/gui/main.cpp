@@ -3,9 +3,9 @@
 // QT_QPA_PLATFORM=offscreen), saves the whole window after N samples, prints the run's
 // throughput on stdout and exits. --mode posterior opens the posterior lab instead; there
 // --after-epochs N sets how far it runs before the screenshot.
-#include "NeuralPage.h"
-#include "PosteriorPage.h"
-#include "MainWindow.h"
+#include "ui/neural/NeuralPage.h"
+#include "ui/posterior/PosteriorPage.h"
+#include "ui/common/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

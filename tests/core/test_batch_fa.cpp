@@ -1,11 +1,11 @@
 // Batch FA (scikit-learn's SVD iteration): monotone likelihood, the reported likelihood against
 // a dense evaluation, recovery of the generating covariance, randomized against exact SVD.
-#include "BatchFA.h"
-#include "DenseMetrics.h"
-#include "DenseReference.h"
-#include "ModelGenerator.h"
-#include "TestModels.h"
-#include "TruncatedSvd.h"
+#include "core/fa/BatchFA.h"
+#include "core/metrics/DenseMetrics.h"
+#include "tests/support/DenseReference.h"
+#include "core/fa/ModelGenerator.h"
+#include "tests/support/TestModels.h"
+#include "core/math/TruncatedSvd.h"
 
 #include <QtTest>
 

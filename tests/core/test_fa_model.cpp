@@ -1,7 +1,7 @@
 // FAModel: Woodbury log-density against the dense Cholesky formula; sampling moments.
-#include "DenseReference.h"
-#include "FAModel.h"
-#include "ModelGenerator.h"
+#include "tests/support/DenseReference.h"
+#include "core/fa/FAModel.h"
+#include "core/fa/ModelGenerator.h"
 
 #include <QtTest>
 

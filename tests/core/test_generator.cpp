@@ -1,6 +1,6 @@
 // Model generator (thesis Algorithm 3): ranges, orthonormal frames, determinism, and the
 // exact and haar generators against closed-form moments of a uniformly random frame.
-#include "ModelGenerator.h"
+#include "core/fa/ModelGenerator.h"
 
 #include <QtTest>
 

@@ -2,14 +2,14 @@
 // the same seeds scored with dense formulas, the step trace equals the dense E-step, the 2D
 // and block views equal entries of the dense covariance, the mass ellipses hold their mass,
 // learning-rate changes replay exactly, and trial bands equal hand-computed means and SEs.
-#include "BatchFA.h"
-#include "DenseMetrics.h"
-#include "LiveExplorer.h"
-#include "MarginalViews.h"
-#include "OnlineEM.h"
-#include "OnlineSGA.h"
-#include "TestModels.h"
-#include "TrialBands.h"
+#include "core/fa/BatchFA.h"
+#include "core/metrics/DenseMetrics.h"
+#include "core/explorer/LiveExplorer.h"
+#include "core/metrics/MarginalViews.h"
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+#include "tests/support/TestModels.h"
+#include "core/explorer/TrialBands.h"
 
 #include <QtTest>
 #include <cmath>

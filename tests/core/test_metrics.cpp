@@ -1,10 +1,10 @@
 // Metrics: W2 identities and closed forms; dense against an independent eigen route;
 // structured (O(D K^2)) against dense; the binned quadrature against the exact one.
-#include "DenseMetrics.h"
-#include "DenseReference.h"
-#include "ModelGenerator.h"
-#include "StructuredMetrics.h"
-#include "TestModels.h"
+#include "core/metrics/DenseMetrics.h"
+#include "tests/support/DenseReference.h"
+#include "core/fa/ModelGenerator.h"
+#include "core/metrics/StructuredMetrics.h"
+#include "tests/support/TestModels.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // The network behind neural VIFA: backpropagation against central finite differences for every
 // layer; the predictive NMLL and RMSE against hand and closed-form computations on the
 // original target scale; the tuner's independence of the thread count; a fit that learns.
-#include "Mlp.h"
-#include "NeuralRegression.h"
-#include "Rng.h"
+#include "core/neural/Mlp.h"
+#include "core/neural/NeuralRegression.h"
+#include "core/math/Rng.h"
 
 #include <QtTest>
 

@@ -1,12 +1,12 @@
 // Online SGA and EM: gradients against finite differences, both algorithms against plain
 // dense transcriptions of thesis Algorithms 1 and 2, convergence, warm-up and divergence.
-#include "DenseReference.h"
-#include "ModelGenerator.h"
-#include "OnlineEM.h"
-#include "OnlineSGA.h"
-#include "SmallSpd.h"
-#include "DenseMetrics.h"
-#include "TestModels.h"
+#include "tests/support/DenseReference.h"
+#include "core/fa/ModelGenerator.h"
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+#include "core/math/SmallSpd.h"
+#include "core/metrics/DenseMetrics.h"
+#include "tests/support/TestModels.h"
 
 #include <QtTest>
 

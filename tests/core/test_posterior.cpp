@@ -2,14 +2,16 @@
 // equations by QR of the augmented least-squares system, the covariance by SVD), the thesis and
 // evidence rules for alpha and beta, SGD's fixed point, SWAG against hand moments, and the
 // lab's runner (checkpoints, statuses, determinism, shared SGD trajectory).
-#include "ExactPosterior.h"
-#include "PosteriorLab.h"
-#include "RegressionData.h"
-#include "SgdTrainer.h"
+#include "core/io/RegressionCsv.h"
+#include "core/vi/ExactPosterior.h"
+#include "core/posterior/PosteriorLab.h"
+#include "core/data/RegressionData.h"
+#include "core/vi/SgdTrainer.h"
 
 #include <QtTest>
 
 using namespace fa;
+using namespace fa::io;
 
 namespace {
 
@@ -216,6 +218,8 @@ private slots:
     void realDataGetsBiasSplitAndEvidence() {
         PosteriorSetup setup;
         setup.dataset = "yacht";
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, preparePosteriorProblem(setup, 0)); // no loader
+        setup.loader = io::datasetLoader();
         const PosteriorProblem p = preparePosteriorProblem(setup, 0);
         QCOMPARE(p.dim(), Eigen::Index{7}); // 6 inputs + bias
         QCOMPARE(p.data.Xtrain.rows(), Eigen::Index{154});

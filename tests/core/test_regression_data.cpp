@@ -1,13 +1,15 @@
 // Regression data: the CSV loader on good and malformed files (each refusal names the row and
 // column), the bundled UCI sets against their README spot checks, standardisation and splits
 // against hand computations, and the synthetic recipe's moments.
-#include "RegressionData.h"
+#include "core/io/RegressionCsv.h"
+#include "core/data/RegressionData.h"
 
 #include <QtTest>
 
 #include <fstream>
 
 using namespace fa;
+using namespace fa::io;
 
 class TestRegressionData : public QObject {
     Q_OBJECT

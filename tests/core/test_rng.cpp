@@ -1,5 +1,5 @@
 // Random numbers: determinism by seed and the normal distribution against closed forms.
-#include "Rng.h"
+#include "core/math/Rng.h"
 
 #include <QtTest>
 #include <algorithm>

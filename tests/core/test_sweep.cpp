@@ -1,9 +1,9 @@
 // The fa-sweep runner: determinism, row layout, batch limits, divergence isolation, refusal
 // of bad configs, and its online results against a hand-run of the same seeds.
-#include "DenseMetrics.h"
-#include "BatchFA.h"
-#include "FaSweep.h"
-#include "OnlineEM.h"
+#include "core/metrics/DenseMetrics.h"
+#include "core/fa/BatchFA.h"
+#include "core/explorer/FaSweep.h"
+#include "core/fa/OnlineEM.h"
 
 #include <QtTest>
 

@@ -2,13 +2,13 @@
 // formulas (entropy by a dense log-determinant, priors by dense traces, the likelihood
 // expectation in closed form for the linear-Gaussian case); the Laplace E|theta| formula against
 // numerical integration; and VIFA with K = D - 1 recovering the exact posterior.
-#include "DenseMetrics.h"
-#include "ExactPosterior.h"
-#include "Likelihood.h"
-#include "ModelGenerator.h"
-#include "RegressionData.h"
-#include "Vifa.h"
-#include "VifaTerms.h"
+#include "core/metrics/DenseMetrics.h"
+#include "core/vi/ExactPosterior.h"
+#include "core/vi/Likelihood.h"
+#include "core/fa/ModelGenerator.h"
+#include "core/data/RegressionData.h"
+#include "core/vi/Vifa.h"
+#include "core/vi/VifaTerms.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Independent dense references for the tests: textbook formulas with explicit D x D matrices,
 // deliberately not sharing code paths with the engine's structured forms.
-#include "FAModel.h"
+#include "core/fa/FAModel.h"
 
 #include <cmath>
 #include <numbers>

@@ -1,6 +1,6 @@
 #pragma once
 // Generated models and sample matrices shared by the test suites.
-#include "ModelGenerator.h"
+#include "core/fa/ModelGenerator.h"
 
 namespace fa::test {
 

@@ -1,15 +1,15 @@
 // The explorer window, headless: it runs a fixed number of samples in its worker, pauses, and
 // its views hold exactly the engine's numbers; Step, Reset, sessions (saved and reopened
 // reproduce the same curves), exports, trials, and refused input.
-#include "BandChartView.h"
-#include "ContourView.h"
-#include "ControlPanel.h"
-#include "CovarianceHeatMaps.h"
-#include "CsvFormat.h"
-#include "ErrorChartView.h"
-#include "MainWindow.h"
-#include "StepPanel.h"
-#include "TrialsPanel.h"
+#include "ui/common/BandChartView.h"
+#include "ui/common/ContourView.h"
+#include "ui/explorer/ControlPanel.h"
+#include "ui/explorer/CovarianceHeatMaps.h"
+#include "core/io/CsvFormat.h"
+#include "ui/explorer/ErrorChartView.h"
+#include "ui/common/MainWindow.h"
+#include "ui/explorer/StepPanel.h"
+#include "ui/explorer/TrialsPanel.h"
 
 #include <QSpinBox>
 #include <QStatusBar>

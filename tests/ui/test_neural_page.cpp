@@ -1,10 +1,11 @@
 // The neural lab in the window, headless: live curves agree with the plotted predictive (RMSE
 // recomputed from the drawn means and truth), the truth is the split's test targets, the splits
 // table fills with the report's figures beside ours and exports, cancel keeps finished rows.
-#include "CsvFormat.h"
-#include "MainWindow.h"
-#include "NeuralPage.h"
-#include "RegressionData.h"
+#include "core/io/RegressionCsv.h"
+#include "core/io/CsvFormat.h"
+#include "ui/common/MainWindow.h"
+#include "ui/neural/NeuralPage.h"
+#include "core/data/RegressionData.h"
 
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -33,7 +34,7 @@ private slots:
         QVERIFY(runTo(page, 4));
         QCOMPARE(page.latestSnapshot()->epoch, 4L);
         // The truth points are the 31 test targets of the 90/10 split, ascending, each a Yacht target.
-        const fa::RegressionData yacht = fa::loadBuiltinDataset("yacht", fa::defaultDataDirectory());
+        const fa::RegressionData yacht = fa::io::loadBuiltinDataset("yacht", fa::io::defaultDataDirectory());
         const QList<QPointF> truth = page.truthSeries()->points();
         QCOMPARE(truth.size(), 31);
         for (int i = 0; i < truth.size(); ++i) {

@@ -1,15 +1,15 @@
 // The posterior lab in the window, headless: its views hold the numbers of an independently
 // computed exact posterior (normal equations solved here), the SGD sliders act live on the
 // iterate cloud, bad CSV files change nothing, sessions replay the same curves, exports write.
-#include "ComparisonScatter.h"
-#include "ContourView.h"
-#include "DenseMetrics.h"
-#include "MainWindow.h"
-#include "PosteriorControls.h"
-#include "PosteriorCurveChart.h"
-#include "PosteriorPage.h"
-#include "RegressionData.h"
-#include "Rng.h"
+#include "ui/posterior/ComparisonScatter.h"
+#include "ui/common/ContourView.h"
+#include "core/metrics/DenseMetrics.h"
+#include "ui/common/MainWindow.h"
+#include "ui/posterior/PosteriorControls.h"
+#include "ui/posterior/PosteriorCurveChart.h"
+#include "ui/posterior/PosteriorPage.h"
+#include "core/data/RegressionData.h"
+#include "core/math/Rng.h"
 
 #include <QCheckBox>
 #include <QSlider>

@@ -1,0 +1,157 @@
+#include "core/bench/Benchmark.h"
+
+#include "core/fa/BatchFA.h"
+#include "core/metrics/DenseMetrics.h"
+#include "core/explorer/FaSweep.h"
+#include "core/fa/ModelGenerator.h"
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+#include "core/metrics/StructuredMetrics.h"
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <sys/resource.h>
+
+namespace fa {
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// Observations per second, sampling included, over at least minSeconds.
+double throughput(OnlineFitter& fitter, const FAModel& model, std::uint64_t seed, double minSeconds) {
+    FASampler sampler(model);
+    Rng rng(seed);
+    Vector x(model.dim());
+    long n = 0;
+    const auto t0 = Clock::now();
+    double elapsed = 0.0;
+    while (elapsed < minSeconds || n < 200) {
+        for (int i = 0; i < 16; ++i, ++n) {
+            sampler.draw(rng, x);
+            fitter.observe(x);
+        }
+        elapsed = since(t0);
+    }
+    return static_cast<double>(n) / elapsed;
+}
+
+/// Calibration: online EM written the straightforward way (temporaries every step, explicit
+/// inverses), the "for scale" baseline of the issue. Measured in the same run as the real
+/// fitters, the ratio stays meaningful on a machine whose speed drifts.
+double naiveEmThroughput(const FAModel& model, int K, double minSeconds) {
+    const Eigen::Index D = model.dim();
+    FASampler sampler(model);
+    Rng rng(1), init(0);
+    Matrix F = randomOrthonormalFrame(D, K, init), A = Matrix::Zero(D, K), B = Matrix::Zero(K, K);
+    Vector psi = Vector::Ones(D), mean = Vector::Zero(D), d2 = Vector::Zero(D), x(D);
+    long n = 0;
+    const auto t0 = Clock::now();
+    double elapsed = 0.0;
+    while (elapsed < minSeconds || n < 200) {
+        for (int i = 0; i < 16; ++i) {
+            sampler.draw(rng, x);
+            ++n;
+            mean += (x - mean) / static_cast<double>(n);
+            const Vector d = x - mean;
+            const Matrix C = (F.array().colwise() / psi.array()).matrix().transpose();
+            const Matrix Sigma = (Matrix::Identity(K, K) + C * F).inverse();
+            const Vector m = Sigma * C * d;
+            B += (m * m.transpose() - B) / static_cast<double>(n);
+            A += (d * m.transpose() - A) / static_cast<double>(n);
+            d2 += (d.cwiseProduct(d) - d2) / static_cast<double>(n);
+            if (n > 100) {
+                const Matrix H = Sigma + B;
+                F = A * H.inverse();
+                psi = (d2 + ((F * H).cwiseProduct(F) - 2.0 * F.cwiseProduct(A)).rowwise().sum()).cwiseMax(1e-8);
+            }
+        }
+        elapsed = since(t0);
+    }
+    return static_cast<double>(n) / elapsed;
+}
+
+template <class F> double timeOnce(F&& f) {
+    const auto t0 = Clock::now();
+    f();
+    return since(t0);
+}
+} // namespace
+
+double peakRssMiB() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+void validate(const BenchConfig& config) {
+    if (config.dims.empty())
+        throw std::invalid_argument("at least one dimension is needed");
+    for (const int d : config.dims)
+        if (config.latent < 1 || config.latent >= d)
+            throw std::invalid_argument("latent K must satisfy 1 <= K < D for every D");
+    if (!(config.minSeconds > 0.0))
+        throw std::invalid_argument("minimum seconds must be positive");
+}
+
+std::vector<BenchRow> runBench(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {
+    validate(config);
+    std::vector<BenchRow> rows;
+    auto add = [&](const char* kind, const char* name, int dim, double value, const char* unit) {
+        rows.push_back({kind, name, dim, config.latent, value, unit});
+        if (onRow)
+            onRow(rows.back());
+    };
+    for (const int D : config.dims) {
+        GeneratorSpec spec;
+        spec.dim = D;
+        spec.latent = config.latent;
+        spec.kind = GeneratorKind::Haar;
+        const FAModel truth = generateModel(spec, deriveSeed(config.seed, static_cast<std::uint64_t>(D)));
+        OnlineOptions opts;
+        opts.latent = config.latent;
+        {
+            OnlineEM em(D, opts);
+            add("throughput", "em", D, throughput(em, truth, 1, config.minSeconds), "obs/s");
+            OnlineSGA sga(D, opts);
+            add("throughput", "sga", D, throughput(sga, truth, 1, config.minSeconds), "obs/s");
+            if (D <= 10000)
+                add("throughput", "em_naive_reference", D, naiveEmThroughput(truth, config.latent, config.minSeconds),
+                    "obs/s");
+        }
+        // An estimate to score: online EM after a short run, as the sweep would score it.
+        OnlineEM em(D, opts);
+        FASampler sampler(truth);
+        Rng rng(2);
+        Vector x(D);
+        for (int i = 0; i < 300; ++i) {
+            sampler.draw(rng, x);
+            em.observe(x);
+        }
+        const FAModel estimate = em.snapshot().model;
+        if (D <= kDenseMetricsMaxDim) {
+            Matrix X(D, config.batchSamples);
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                sampler.draw(rng, X.col(j));
+            BatchFAOptions bo;
+            bo.latent = config.latent;
+            add("fit", "batch", D, timeOnce([&] { fitBatchFA(X, bo); }), "s");
+
+            const Matrix trueCov = truth.denseCovariance();
+            std::unique_ptr<DenseW2> ref;
+            add("metric", "w2_dense_setup", D,
+                timeOnce([&] { ref = std::make_unique<DenseW2>(truth.c, trueCov); }), "s");
+            add("metric", "w2_dense", D,
+                timeOnce([&] { ref->distance(estimate.c, estimate.denseCovariance()); }), "s");
+            add("metric", "rel_cov_dense", D,
+                timeOnce([&] { relativeCovarianceDistance(estimate.denseCovariance(), trueCov); }), "s");
+        }
+        add("metric", "w2_structured", D, timeOnce([&] { structuredW2(estimate, truth); }), "s");
+        add("metric", "rel_cov_structured", D,
+            timeOnce([&] { structuredRelativeCovarianceDistance(estimate, truth); }), "s");
+        add("memory", "peak_rss_so_far", D, peakRssMiB(), "MiB");
+    }
+    return rows;
+}
+
+} // namespace fa

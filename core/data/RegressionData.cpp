@@ -1,0 +1,94 @@
+#include "core/data/RegressionData.h"
+
+#include "core/math/Rng.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace fa {
+
+RegressionData syntheticRegression(const SyntheticRecipe& recipe, std::uint64_t seed) {
+    if (recipe.samples < 2 || recipe.inputs < 1)
+        throw std::invalid_argument("synthetic data needs at least 2 samples and 1 input");
+    if (!(recipe.alpha > 0.0) || !(recipe.beta > 0.0))
+        throw std::invalid_argument("synthetic data needs alpha > 0 and beta > 0");
+    const int p = recipe.inputs;
+    if (p > 1 && !(recipe.correlation > -1.0 / (p - 1) && recipe.correlation < 1.0))
+        throw std::invalid_argument("synthetic input correlation must lie in (-1/(P-1), 1)");
+    Matrix cov = Matrix::Constant(p, p, recipe.correlation);
+    cov.diagonal().setOnes();
+    const Matrix L = cov.llt().matrixL();
+    Rng rng(seed);
+    RegressionData data;
+    data.name = "synthetic";
+    data.targetName = "y";
+    for (int j = 0; j < p; ++j)
+        data.inputNames.push_back(std::string(1, 'x').append(std::to_string(j + 1))); // not "x" + ...: GCC 12 -Wrestrict false positive
+    data.X = rng.normalMatrix(recipe.samples, p) * L.transpose();
+    Vector theta(p);
+    rng.fillNormal(theta);
+    theta /= std::sqrt(recipe.alpha);
+    Vector noise(recipe.samples);
+    rng.fillNormal(noise);
+    data.y = data.X * theta + noise / std::sqrt(recipe.beta);
+    return data;
+}
+
+RegressionProblem prepareRegression(const RegressionData& data, const PrepareOptions& options) {
+    if (!(options.trainFraction > 0.0 && options.trainFraction <= 1.0))
+        throw std::invalid_argument("the training fraction must lie in (0, 1]");
+    const Eigen::Index n = data.size();
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    const auto nTrain = static_cast<Eigen::Index>(std::llround(options.trainFraction * static_cast<double>(n)));
+    if (nTrain < 2)
+        throw std::invalid_argument("the training part needs at least two rows");
+    if (nTrain < n) {
+        Rng rng(options.splitSeed);
+        shuffle(order, rng);
+    }
+    const Eigen::Index p = data.inputs();
+    const Eigen::Index dim = p + (options.bias ? 1 : 0);
+    RegressionProblem prob;
+    prob.parameterNames = data.inputNames;
+    if (options.bias)
+        prob.parameterNames.emplace_back("bias");
+    auto take = [&](Eigen::Index first, Eigen::Index count, Matrix& X, Vector& y) {
+        X.resize(count, dim);
+        y.resize(count);
+        for (Eigen::Index r = 0; r < count; ++r) {
+            const Eigen::Index src = order[static_cast<std::size_t>(first + r)];
+            X.row(r).head(p) = data.X.row(src);
+            y(r) = data.y(src);
+        }
+    };
+    take(0, nTrain, prob.Xtrain, prob.ytrain);
+    take(nTrain, n - nTrain, prob.Xtest, prob.ytest);
+
+    prob.xMean = Vector::Zero(p);
+    prob.xScale = Vector::Ones(p);
+    if (options.standardise) {
+        prob.xMean = prob.Xtrain.leftCols(p).colwise().mean().transpose();
+        for (Eigen::Index j = 0; j < p; ++j) {
+            const double var = (prob.Xtrain.col(j).array() - prob.xMean(j)).square().mean();
+            prob.xScale(j) = var > 0.0 ? std::sqrt(var) : 1.0;
+        }
+        prob.yMean = prob.ytrain.mean();
+        const double yVar = (prob.ytrain.array() - prob.yMean).square().mean();
+        prob.yScale = yVar > 0.0 ? std::sqrt(yVar) : 1.0;
+    }
+    for (Matrix* X : {&prob.Xtrain, &prob.Xtest})
+        for (Eigen::Index j = 0; j < p; ++j)
+            X->col(j) = (X->col(j).array() - prob.xMean(j)) / prob.xScale(j);
+    prob.ytrain = (prob.ytrain.array() - prob.yMean) / prob.yScale;
+    prob.ytest = (prob.ytest.array() - prob.yMean) / prob.yScale;
+    if (options.bias) {
+        prob.Xtrain.col(p).setOnes();
+        prob.Xtest.col(p).setOnes();
+    }
+    return prob;
+}
+
+} // namespace fa

@@ -1,0 +1,38 @@
+// A live run's curves as fa-sweep rows, so the window's CSV export matches the CLI's columns.
+#include "core/explorer/LiveExplorer.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace fa {
+
+std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const ExplorerConfig& config) {
+    const GeneratorSpec& g = config.generator;
+    auto row = [&](const std::string& algorithm, long samples) { return makeSweepRow(g, samples, 0, algorithm); };
+    std::vector<FaSweepRow> rows;
+    for (const auto& t : snapshot.traces) {
+        for (const auto& p : t.points) {
+            FaSweepRow r = row(t.name, p.samples);
+            r.relCovDist = p.relCovDist;
+            r.w2OverDim = p.w2OverDim;
+            r.w2 = p.w2OverDim * g.dim;
+            r.relMeanDist = p.relMeanDist;
+            r.seconds = p.seconds;
+            r.status = "ok";
+            rows.push_back(r);
+        }
+        if (t.status == FitStatus::Diverged) {
+            FaSweepRow r = row(t.name, t.divergedAt);
+            r.seconds = std::numeric_limits<double>::quiet_NaN();
+            r.status = "diverged";
+            rows.push_back(r);
+        }
+    }
+    auto rank = [](const std::string& a) { return a == "batch" ? 0 : a == "em" ? 1 : 2; };
+    std::stable_sort(rows.begin(), rows.end(), [&](const FaSweepRow& a, const FaSweepRow& b) {
+        return a.samples != b.samples ? a.samples < b.samples : rank(a.algorithm) < rank(b.algorithm);
+    });
+    return rows;
+}
+
+} // namespace fa

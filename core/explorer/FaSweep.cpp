@@ -1,0 +1,175 @@
+#include "core/explorer/FaSweep.h"
+
+#include "core/fa/BatchFA.h"
+#include "core/metrics/ModelScorer.h"
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+namespace fa {
+
+void validate(const FaSweepConfig& config) {
+    validate(config.generator);
+    if (config.checkpoints.empty())
+        throw std::invalid_argument("at least one sample count is needed");
+    for (std::size_t i = 0; i < config.checkpoints.size(); ++i) {
+        if (config.checkpoints[i] <= 0)
+            throw std::invalid_argument("sample counts must be positive");
+        if (i > 0 && config.checkpoints[i] <= config.checkpoints[i - 1])
+            throw std::invalid_argument("sample counts must be strictly increasing");
+    }
+    if (config.trials < 1)
+        throw std::invalid_argument("trials must be at least 1");
+    if (!(config.learningRate > 0.0) || !std::isfinite(config.learningRate))
+        throw std::invalid_argument("learning rate must be positive");
+    if (config.warmup < 0)
+        throw std::invalid_argument("warm-up must not be negative");
+    if (config.fitLatent < 0 || config.fitLatent >= config.generator.dim)
+        throw std::invalid_argument("fitted K must satisfy 1 <= K < D (or 0 for the true K)");
+    if (!config.runBatch && !config.runEm && !config.runSga)
+        throw std::invalid_argument("choose at least one algorithm");
+}
+
+FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial, const std::string& algorithm) {
+    FaSweepRow r;
+    r.dim = g.dim;
+    r.latent = g.latent;
+    r.spectrumLo = g.spectrumLo;
+    r.spectrumHi = g.spectrumHi;
+    r.generator = generatorName(g.kind);
+    r.samples = samples;
+    r.trial = trial;
+    r.algorithm = algorithm;
+    r.relCovDist = r.w2 = r.w2OverDim = r.relMeanDist = std::numeric_limits<double>::quiet_NaN();
+    return r;
+}
+
+TrialSeeds trialSeeds(std::uint64_t seed, int trial) {
+    const std::uint64_t t = deriveSeed(seed, static_cast<std::uint64_t>(trial));
+    return {deriveSeed(t, 1), deriveSeed(t, 2), deriveSeed(t, 3), deriveSeed(t, 4)};
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr long kChunk = 256; // samples drawn, then fed to each fitter, per timed block
+
+double secondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+struct OnlineRun {
+    const char* name;
+    std::unique_ptr<OnlineFitter> fitter;
+    double seconds = 0.0;
+};
+} // namespace
+
+std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
+                                   const std::function<void(const FaSweepProgress&)>& progress,
+                                   const std::atomic<bool>* cancel) {
+    validate(config);
+    const GeneratorSpec& gen = config.generator;
+    const Eigen::Index D = gen.dim;
+    const long total = config.checkpoints.back();
+    const bool batchFits = config.runBatch && gen.dim <= kBatchMaxDim;
+    const int fitLatent = config.fitLatent > 0 ? config.fitLatent : gen.latent;
+    std::vector<FaSweepRow> rows;
+
+    auto makeRow = [&](long samples, int trial, const char* algorithm) {
+        return makeSweepRow(gen, samples, trial, algorithm);
+    };
+    auto setScores = [](FaSweepRow& r, const Scores& s) {
+        r.relCovDist = s.relCovDist;
+        r.w2 = s.w2;
+        r.w2OverDim = s.w2OverDim;
+        r.relMeanDist = s.relMeanDist;
+    };
+
+    for (int trial = 0; trial < config.trials; ++trial) {
+        const TrialSeeds seeds = trialSeeds(config.seed, trial);
+        const FAModel truth = generateModel(gen, seeds.model);
+        const ModelScorer scorer(truth, gen.dim <= kDenseMetricsMaxDim);
+        FASampler sampler(truth);
+        Rng sampleRng(seeds.samples);
+        OnlineOptions opts;
+        opts.latent = fitLatent;
+        opts.warmup = config.warmup;
+        opts.learningRate = config.learningRate;
+        opts.initSeed = seeds.init; // EM and SGA start from the same F
+
+        std::vector<OnlineRun> online;
+        if (config.runEm)
+            online.push_back({"em", std::make_unique<OnlineEM>(D, opts)});
+        if (config.runSga)
+            online.push_back({"sga", std::make_unique<OnlineSGA>(D, opts)});
+
+        Matrix stored(batchFits ? D : 0, batchFits ? total : 0); // one sample per column
+        Matrix chunk(D, kChunk);
+        long seen = 0;
+        for (const long checkpoint : config.checkpoints) {
+            while (seen < checkpoint) {
+                if (cancel && cancel->load())
+                    return rows;
+                const long n = std::min(kChunk, checkpoint - seen);
+                auto block = batchFits ? stored.middleCols(seen, n) : chunk.leftCols(n);
+                for (long j = 0; j < n; ++j)
+                    sampler.draw(sampleRng, block.col(j));
+                for (auto& run : online) {
+                    const auto t0 = Clock::now();
+                    for (long j = 0; j < n; ++j)
+                        run.fitter->observe(block.col(j));
+                    run.seconds += secondsSince(t0);
+                }
+                seen += n;
+                if (progress)
+                    progress({trial, config.trials, seen, total});
+            }
+
+            if (config.runBatch) {
+                FaSweepRow r = makeRow(checkpoint, trial, "batch");
+                if (!batchFits || checkpoint < 2) {
+                    r.status = "skipped";
+                } else {
+                    try {
+                        BatchFAOptions bo;
+                        bo.latent = fitLatent;
+                        bo.svd = config.batchSvd;
+                        bo.cancel = cancel;
+                        bo.seed = deriveSeed(seeds.batch, static_cast<std::uint64_t>(checkpoint));
+                        const auto t0 = Clock::now();
+                        const BatchFAResult fit = fitBatchFA(stored.leftCols(checkpoint), bo);
+                        r.seconds = secondsSince(t0);
+                        if (fit.cancelled)
+                            return rows;
+                        setScores(r, scorer.score(fit.model));
+                        r.status = std::isfinite(r.relCovDist) ? "ok" : "diverged";
+                    } catch (const std::exception&) {
+                        r.status = "failed";
+                    }
+                }
+                rows.push_back(r);
+            }
+            for (auto& run : online) {
+                FaSweepRow r = makeRow(checkpoint, trial, run.name);
+                r.seconds = run.seconds;
+                if (run.fitter->status() == FitStatus::Diverged) {
+                    r.status = "diverged";
+                } else {
+                    setScores(r, scorer.score(run.fitter->snapshot().model));
+                    r.status = "ok";
+                }
+                rows.push_back(r);
+            }
+        }
+    }
+    return rows;
+}
+
+} // namespace fa

@@ -1,0 +1,62 @@
+#include "core/fa/BatchFA.h"
+
+#include "core/math/TruncatedSvd.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+namespace fa {
+
+BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options) {
+    const Eigen::Index D = X.rows(), N = X.cols(), K = options.latent;
+    if (N < 2)
+        throw std::invalid_argument("batch FA needs at least two samples");
+    if (K < 1 || K >= D)
+        throw std::invalid_argument("latent K must satisfy 1 <= K < D");
+
+    BatchFAResult result;
+    const Vector mean = X.rowwise().mean();
+    const Matrix centered = X.colwise() - mean;
+    const Vector variance = centered.rowwise().squaredNorm() / static_cast<double>(N);
+    const double sqrtN = std::sqrt(static_cast<double>(N));
+    const double llConst = static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + static_cast<double>(K);
+    constexpr double kSmall = 1e-12;
+
+    Vector psi = Vector::Ones(D);
+    Matrix F = Matrix::Zero(D, K);
+    Matrix scaled(D, N);
+    Rng rng(options.seed);
+    double oldLl = -std::numeric_limits<double>::infinity();
+    for (int it = 0; it < options.maxIter; ++it) {
+        if (options.cancel && options.cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        const Vector sqrtPsi = psi.array().sqrt() + kSmall;
+        scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
+        const TruncatedSvd svd = options.svd == SvdMethod::Randomized
+            ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower, options.oversamples, rng)
+            : exactSvd(scaled, static_cast<int>(K));
+        const Vector s2 = svd.s.array().square();
+        const double unexplained = scaled.squaredNorm() - s2.sum();
+        // F = sqrt(psi) .* U sqrt(max(s^2 - 1, 0)): the optimal loadings for this psi.
+        F = svd.U * (s2.array() - 1.0).max(0.0).sqrt().matrix().asDiagonal();
+        F.array().colwise() *= sqrtPsi.array();
+        double ll = llConst + s2.array().log().sum() + unexplained + psi.array().log().sum();
+        ll *= -static_cast<double>(N) / 2.0;
+        result.logLikelihood.push_back(ll);
+        result.iterations = it + 1;
+        if (ll - oldLl < options.tol) {
+            result.converged = true;
+            break;
+        }
+        oldLl = ll;
+        psi = (variance - F.rowwise().squaredNorm()).cwiseMax(options.psiFloor);
+    }
+    result.model = FAModel{mean, F, psi};
+    return result;
+}
+
+} // namespace fa

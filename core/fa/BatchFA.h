@@ -1,0 +1,41 @@
+#pragma once
+// Maximum-likelihood FA by Barber's SVD iteration, as scikit-learn's FactorAnalysis runs it
+// (same defaults), so the baseline runs natively on the same samples as the online fitters.
+#include "core/fa/FAModel.h"
+
+#include <atomic>
+#include <vector>
+
+namespace fa {
+
+enum class SvdMethod { Randomized, Exact };
+
+struct BatchFAOptions {
+    int latent = 10;
+    double tol = 1e-2;       ///< stop when the log-likelihood gains less than this
+    int maxIter = 1000;
+    SvdMethod svd = SvdMethod::Randomized;
+    int iteratedPower = 3;   ///< power iterations of the randomized SVD
+    int oversamples = 10;
+    double psiFloor = 1e-12; ///< scikit-learn's SMALL
+    std::uint64_t seed = 0;  ///< randomized SVD stream
+    const std::atomic<bool>* cancel = nullptr; ///< checked before each iteration
+};
+
+struct BatchFAResult {
+    FAModel model;
+    std::vector<double> logLikelihood; ///< total log-likelihood at each iteration
+    int iterations = 0;
+    bool converged = false;
+    bool cancelled = false; ///< stopped by options.cancel; the model is then unusable
+};
+
+/// Largest D the batch baseline accepts: it holds the N x D sample twice and costs O(N D K)
+/// per iteration; beyond this the experiment runners report it as skipped.
+constexpr int kBatchMaxDim = 2000;
+
+/// Fits the columns of X (D x N, one sample per column). Throws std::invalid_argument for
+/// N < 2 or K >= D.
+BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options);
+
+} // namespace fa

@@ -1,0 +1,47 @@
+#pragma once
+// Random FA models with a controlled spectrum (thesis Algorithm 3).
+#include "core/fa/FAModel.h"
+
+#include <optional>
+#include <string>
+
+namespace fa {
+
+enum class GeneratorKind {
+    Exact, ///< Algorithm 3 verbatim: top-K eigenvectors of A A^T, O(D^3)
+    Haar   ///< the same distribution of frames via QR of a D x K Gaussian matrix, O(D K^2)
+};
+
+std::optional<GeneratorKind> parseGeneratorKind(const std::string& name);
+std::string generatorName(GeneratorKind kind);
+
+struct GeneratorSpec {
+    int dim = 100;
+    int latent = 10;
+    double spectrumLo = 1.0; ///< range [a, b] of s^2, the squared row scales of F
+    double spectrumHi = 10.0;
+    GeneratorKind kind = GeneratorKind::Exact;
+};
+
+/// Largest D the exact generator accepts: its D x D eigendecomposition takes ~10 s at D = 2000.
+constexpr int kExactGeneratorMaxDim = 2000;
+
+/// Throws std::invalid_argument with a user-facing message when the spec is unusable.
+void validate(const GeneratorSpec& spec);
+
+/// c ~ N(0, 1); F = V_K scaled row-wise by s, s^2 ~ U(a, b); psi ~ U(0, max s^2).
+FAModel generateModel(const GeneratorSpec& spec, std::uint64_t seed);
+
+/// The same model with the pieces it was built from (for tests and teaching views).
+struct GeneratedModel {
+    FAModel model;
+    Matrix frame; ///< V_K, D x K with orthonormal columns
+    Vector s2;    ///< squared row scales, F = frame .* sqrt(s2) row-wise
+};
+GeneratedModel generateModelDetailed(const GeneratorSpec& spec, std::uint64_t seed);
+
+/// Orthonormal D x K frame: Q of the reduced QR of a Gaussian matrix, signs fixed by diag(R)
+/// so the frame is Haar-distributed. Also the online fitters' initial F (thesis section 4.3).
+Matrix randomOrthonormalFrame(Eigen::Index dim, Eigen::Index latent, Rng& rng);
+
+} // namespace fa

@@ -1,0 +1,28 @@
+#pragma once
+// Online stochastic gradient ascent on log N(theta_t; running mean, F F^T + Psi)
+// (thesis Algorithm 1), with psi = exp(beta).
+#include "core/fa/OnlineFitter.h"
+
+namespace fa {
+
+class OnlineSGA : public OnlineFitter {
+public:
+    OnlineSGA(Eigen::Index dim, const OnlineOptions& options);
+    std::string name() const override { return "sga"; }
+    void setLearningRate(double eta) override;
+
+    /// Gradients of log N(x; mean, F F^T + Psi) w.r.t. F and beta = log psi (eqs. 4.24-4.26),
+    /// for given d = x - mean. Exposed so tests can hold them against finite differences.
+    static void gradients(const Matrix& F, const Vector& psi, const Vector& d, Matrix& gradF,
+                          Vector& gradBeta);
+
+protected:
+    void update(const Vector& d, bool warm) override;
+
+private:
+    Vector m_beta;
+    Matrix m_gradF;
+    Vector m_gradBeta;
+};
+
+} // namespace fa

@@ -1,0 +1,30 @@
+#pragma once
+// CSV cells for the experiment tables: shortest round-trip doubles, "nan" for missing values.
+#include "core/bench/Benchmark.h"
+#include "core/explorer/FaSweep.h"
+#include "core/neural/NeuralRegression.h"
+#include "core/posterior/PosteriorLab.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fa::io {
+
+std::string formatDouble(double v);
+
+extern const char* const kFaSweepHeader;
+void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows);
+
+/// dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status
+extern const char* const kPosteriorHeader;
+void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows);
+
+/// dataset,method,hidden,split,nmll,rmse,seconds,status
+extern const char* const kNeuralHeader;
+void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
+
+extern const char* const kBenchHeader;
+void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows);
+
+} // namespace fa::io

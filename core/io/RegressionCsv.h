@@ -1,0 +1,33 @@
+#pragma once
+// Regression data from files: a strict CSV loader, the four bundled UCI sets and where they live.
+#include "core/data/RegressionData.h"
+
+#include <string>
+#include <vector>
+
+namespace fa::io {
+
+/// Reads a CSV with one header row and numeric cells only. The target is the named column, or
+/// the last one when targetColumn is empty; columns listed in dropColumns are left out of X.
+/// Policy for bad input: nothing is guessed. An empty or non-numeric cell (including "NA",
+/// "nan" and "inf"), a row with the wrong number of cells, a repeated or unknown column name,
+/// or fewer than two data rows throws std::invalid_argument naming the row (1-based, header =
+/// row 1) and the column.
+RegressionData loadRegressionCsv(const std::string& path, const std::string& targetColumn = {},
+                                 const std::vector<std::string>& dropColumns = {});
+
+/// The bundled UCI sets: boston, concrete, energy (heating load; cooling load dropped), yacht.
+std::vector<std::string> builtinDatasetNames();
+bool isBuiltinDataset(const std::string& name);
+/// Loads a bundled set from dataDir (resources/data in the source tree).
+RegressionData loadBuiltinDataset(const std::string& name, const std::string& dataDir);
+/// Where the bundled sets live: $FAEXPLORER_DATA if set, else share/faexplorer/data beside the
+/// program's bin/ folder (the build tree mirrors an installed tree).
+std::string defaultDataDirectory();
+
+/// A bundled set by name, otherwise a CSV path (target: its column, empty = the last).
+RegressionData loadDataset(const std::string& dataset, const std::string& target, const std::string& dataDir = {});
+/// loadDataset with this data folder (empty = defaultDataDirectory()), for the engine's runners.
+DatasetLoader datasetLoader(const std::string& dataDir = {});
+
+} // namespace fa::io

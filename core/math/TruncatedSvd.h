@@ -1,0 +1,22 @@
+#pragma once
+// Top-k singular values and left singular vectors of a matrix whose columns are samples.
+#include "core/math/Rng.h"
+#include "core/math/Types.h"
+
+namespace fa {
+
+struct TruncatedSvd {
+    Vector s;  ///< k largest singular values, descending
+    Matrix U;  ///< rows x k, left singular vectors
+};
+
+/// Halko-Martinsson-Tropp randomized SVD as scikit-learn's randomized_svd runs it
+/// (oversampling, power iterations; QR re-orthonormalisation where it uses LU, which spans the
+/// same subspace more stably).
+TruncatedSvd randomizedSvd(const ConstMatrixRef& X, int k, int powerIterations, int oversamples,
+                           Rng& rng);
+
+/// Exact truncated SVD by Eigen's divide-and-conquer SVD (scikit-learn's svd_method='lapack').
+TruncatedSvd exactSvd(const ConstMatrixRef& X, int k);
+
+} // namespace fa

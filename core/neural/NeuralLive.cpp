@@ -1,0 +1,86 @@
+#include "core/neural/NeuralLive.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace fa {
+
+NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
+    if (config.methods.empty())
+        throw std::invalid_argument("choose at least one method");
+    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
+    m_split = neuralSplit(data, config.trainFraction, config.seed, config.split);
+    if (m_split.Xtest.rows() < 1)
+        throw std::invalid_argument("the test part is empty: lower the training fraction");
+    m_trainY = m_split.ytrain.array() * m_split.yScale + m_split.yMean;
+    m_testY = m_split.ytest.array() * m_split.yScale + m_split.yMean;
+    m_order.resize(static_cast<std::size_t>(m_testY.size()));
+    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
+    std::sort(m_order.begin(), m_order.end(), [&](Eigen::Index a, Eigen::Index b) { return m_testY(a) < m_testY(b); });
+    for (const NeuralMethod m : config.methods)
+        m_fits.push_back(std::make_unique<NeuralFit>(m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
+                                                     deriveSeed(config.seed, static_cast<std::uint64_t>(m))));
+    record();
+}
+
+void NeuralLive::advance(long epochs) {
+    for (long e = 0; e < epochs; ++e) {
+        for (auto& fit : m_fits)
+            if (!fit->diverged())
+                fit->runEpoch();
+        ++m_epoch;
+        record();
+    }
+}
+
+void NeuralLive::record() {
+    for (std::size_t k = 0; k < m_fits.size(); ++k) {
+        const NeuralFit& fit = *m_fits[k];
+        const NeuralMethod method = m_config.methods[k];
+        if (fit.diverged())
+            continue;
+        const std::uint64_t seed = deriveSeed(m_config.seed, 5000 + static_cast<std::uint64_t>(m_epoch));
+        const Predictive train = fit.evaluate(m_split.Xtrain, m_trainY, m_split.yMean, m_split.yScale,
+                                              m_config.curveSamples, seed);
+        const Predictive test = fit.evaluate(m_split.Xtest, m_testY, m_split.yMean, m_split.yScale,
+                                             m_config.curveSamples, seed);
+        m_curves[method].push_back({m_epoch, train.nmll, train.rmse, test.nmll, test.rmse});
+        m_lastTest[method] = test;
+    }
+}
+
+NeuralLiveSnapshot NeuralLive::snapshot() const {
+    NeuralLiveSnapshot s;
+    s.epoch = m_epoch;
+    s.dataset = m_config.dataset;
+    MlpShape shape;
+    shape.inputs = static_cast<int>(m_split.Xtrain.cols());
+    shape.hidden = m_config.fit.hidden;
+    s.hidden = shape.name();
+    s.parameters = shape.parameterCount();
+    s.trainRows = m_split.Xtrain.rows();
+    s.testRows = m_split.Xtest.rows();
+    s.testTruth.resize(m_testY.size());
+    for (std::size_t i = 0; i < m_order.size(); ++i)
+        s.testTruth(static_cast<Eigen::Index>(i)) = m_testY(m_order[i]);
+    for (std::size_t k = 0; k < m_fits.size(); ++k) {
+        NeuralLiveSnapshot::Method m;
+        m.method = m_config.methods[k];
+        m.diverged = m_fits[k]->diverged();
+        if (const auto it = m_lastTest.find(m.method); it != m_lastTest.end()) {
+            m.mean.resize(m_testY.size());
+            m.sd.resize(m_testY.size());
+            for (std::size_t i = 0; i < m_order.size(); ++i) {
+                m.mean(static_cast<Eigen::Index>(i)) = it->second.mean(m_order[i]);
+                m.sd(static_cast<Eigen::Index>(i)) = it->second.sd(m_order[i]);
+            }
+        }
+        if (const auto it = m_curves.find(m.method); it != m_curves.end())
+            m.curve = it->second;
+        s.methods.push_back(std::move(m));
+    }
+    return s;
+}
+
+} // namespace fa

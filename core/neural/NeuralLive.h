@@ -1,0 +1,64 @@
+#pragma once
+// Neural VIFA as the window runs it: one split of a data set, several methods with chosen
+// hyperparameters trained side by side an epoch at a time, with train and test NMLL / RMSE
+// curves and the test predictive (mean +- 2 sd against the truth) in small snapshots.
+#include "core/neural/NeuralRegression.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace fa {
+
+struct NeuralLiveConfig {
+    std::string dataset = "yacht", target;
+    DatasetLoader loader; ///< fa::io::datasetLoader
+    std::vector<NeuralMethod> methods{NeuralMethod::VifaGauss, NeuralMethod::VippcaGauss};
+    NeuralFitOptions fit;
+    NeuralHyper hyper;
+    int split = 0;
+    double trainFraction = 0.9;
+    std::uint64_t seed = 0;
+    int curveSamples = 20; ///< predictive draws per recorded epoch (the final table uses 100)
+};
+
+struct NeuralCurvePoint {
+    long epoch = 0;
+    double trainNmll = 0.0, trainRmse = 0.0, testNmll = 0.0, testRmse = 0.0;
+};
+
+struct NeuralLiveSnapshot {
+    long epoch = 0;
+    std::string dataset, hidden;
+    Eigen::Index parameters = 0, trainRows = 0, testRows = 0;
+    Vector testTruth; ///< test targets, original scale, sorted ascending
+    struct Method {
+        NeuralMethod method;
+        bool diverged = false;
+        Vector mean, sd; ///< predictive on the sorted test points
+        std::vector<NeuralCurvePoint> curve;
+    };
+    std::vector<Method> methods;
+};
+
+class NeuralLive {
+public:
+    explicit NeuralLive(const NeuralLiveConfig& config); ///< throws std::invalid_argument
+    void advance(long epochs);
+    long epoch() const { return m_epoch; }
+    NeuralLiveSnapshot snapshot() const;
+    const NeuralLiveConfig& config() const { return m_config; }
+
+private:
+    NeuralLiveConfig m_config;
+    RegressionProblem m_split;
+    Vector m_trainY, m_testY; // original scale
+    std::vector<Eigen::Index> m_order; // test points sorted by target
+    std::vector<std::unique_ptr<NeuralFit>> m_fits;
+    std::map<NeuralMethod, std::vector<NeuralCurvePoint>> m_curves;
+    std::map<NeuralMethod, Predictive> m_lastTest;
+    long m_epoch = 0;
+    void record();
+};
+
+} // namespace fa

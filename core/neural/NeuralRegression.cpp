@@ -1,0 +1,251 @@
+#include "core/neural/NeuralRegression.h"
+
+#include "core/math/Rng.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <thread>
+
+namespace fa {
+namespace {
+
+struct MethodInfo {
+    NeuralMethod method;
+    const char* name;
+};
+constexpr MethodInfo kMethods[] = {{NeuralMethod::VifaGauss, "vifa-gauss"},
+                                   {NeuralMethod::VifaLaplace, "vifa-laplace"},
+                                   {NeuralMethod::VippcaGauss, "vippca-gauss"},
+                                   {NeuralMethod::VippcaLaplace, "vippca-laplace"}};
+
+double logUniform(Rng& rng, double lo, double hi) { return std::exp(rng.uniform(std::log(lo), std::log(hi))); }
+
+Matrix rows(const Matrix& X, Eigen::Index first, Eigen::Index count) { return X.middleRows(first, count); }
+
+} // namespace
+
+std::string neuralMethodName(NeuralMethod method) {
+    for (const auto& m : kMethods)
+        if (m.method == method)
+            return m.name;
+    return "?";
+}
+
+std::optional<NeuralMethod> parseNeuralMethod(const std::string& name) {
+    for (const auto& m : kMethods)
+        if (name == m.name)
+            return m.method;
+    return std::nullopt;
+}
+
+bool isPpca(NeuralMethod method) {
+    return method == NeuralMethod::VippcaGauss || method == NeuralMethod::VippcaLaplace;
+}
+
+PriorKind neuralPrior(NeuralMethod method) {
+    return method == NeuralMethod::VifaLaplace || method == NeuralMethod::VippcaLaplace ? PriorKind::Laplace
+                                                                                        : PriorKind::Gaussian;
+}
+
+Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
+                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples, std::uint64_t seed) {
+    if (samples < 1)
+        throw std::invalid_argument("the predictive needs at least one sample");
+    const Eigen::Index n = X.rows();
+    Matrix mu(n, samples); // predictive means per draw, original scale
+    FASampler sampler(q);
+    Rng rng(seed);
+    Vector theta(q.dim());
+    for (int s = 0; s < samples; ++s) {
+        sampler.draw(rng, theta);
+        mu.col(s) = net.predict(theta, X).array() * yScale + yMean;
+    }
+    const double var = yScale * yScale / net.beta();
+    const double logNorm = -0.5 * std::log(2.0 * std::numbers::pi * var);
+    Predictive p;
+    p.mean = mu.rowwise().mean();
+    p.sd.resize(n);
+    double nll = 0.0, sq = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        // log (1/S) sum_s N(y_i; mu_is, var), by log-sum-exp.
+        const Eigen::ArrayXd logs = logNorm - 0.5 * (yOriginal(i) - mu.row(i).array()).square() / var;
+        const double top = logs.maxCoeff();
+        nll -= top + std::log((logs - top).exp().sum()) - std::log(static_cast<double>(samples));
+        sq += (p.mean(i) - yOriginal(i)) * (p.mean(i) - yOriginal(i));
+        p.sd(i) = std::sqrt(var + (mu.row(i).array() - p.mean(i)).square().mean()); // mixture variance
+    }
+    p.nmll = nll / static_cast<double>(n);
+    p.rmse = std::sqrt(sq / static_cast<double>(n));
+    return p;
+}
+
+NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, const NeuralHyper& hyper,
+                     const NeuralFitOptions& options, std::uint64_t seed) {
+    MlpShape shape;
+    shape.inputs = static_cast<int>(X.cols());
+    shape.hidden = options.hidden;
+    m_net = std::make_unique<MlpLikelihood>(X, y, shape, hyper.noisePrecision);
+    VifaOptions v;
+    v.latent = options.latent;
+    v.prior = neuralPrior(method);
+    v.precision = hyper.priorPrecision;
+    v.ppca = isPpca(method);
+    v.sigma = hyper.sigma;
+    v.batch = options.batch;
+    v.samples = options.samples;
+    v.optimiser = options.optimiser;
+    v.lrC = v.lrF = v.lrGamma = options.learningRate;
+    v.maxGradNorm = options.maxGradNorm;
+    v.seed = seed;
+    m_vifa = std::make_unique<Vifa>(*m_net, v);
+    if (options.reportInit)
+        return;
+    // Start q at a usable network: the mean at a He-style initialisation, small factors and
+    // noise, rather than the linear-regression start (c = 0, psi = 1), under which every
+    // sampled network is wildly scaled.
+    FAModel start = m_vifa->model();
+    start.c = MlpLikelihood::initialWeights(shape, deriveSeed(seed, 7));
+    start.F *= 0.1;
+    start.psi.setConstant(v.ppca ? hyper.sigma : 0.01);
+    m_vifa->setState(start);
+}
+
+Predictive NeuralFit::evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean, double yScale,
+                               int samples, std::uint64_t seed) const {
+    return predictive(*m_net, m_vifa->model(), X, yOriginal, yMean, yScale, samples, seed);
+}
+
+TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const NeuralFitOptions& options,
+                      int searchTrials, int folds, std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
+    const Eigen::Index n = train.Xtrain.rows();
+    if (searchTrials < 1 || folds < 2 || folds > n)
+        throw std::invalid_argument("the search needs at least one trial and 2 <= folds <= training rows");
+    // All candidates are drawn up front, so the result does not depend on the thread count.
+    std::vector<NeuralHyper> candidates(static_cast<std::size_t>(searchTrials));
+    Rng rng(seed);
+    for (auto& h : candidates) {
+        h.priorPrecision = logUniform(rng, 0.01, 10.0);
+        h.noisePrecision = logUniform(rng, 1.0, 100.0);
+        h.sigma = logUniform(rng, 0.01, 1.0);
+    }
+    std::vector<double> score(candidates.size(), std::numeric_limits<double>::infinity());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t c = next++; c < candidates.size(); c = next++) {
+            double total = 0.0;
+            for (int f = 0; f < folds; ++f) {
+                if (cancel && cancel->load())
+                    return;
+                const Eigen::Index lo = n * f / folds, hi = n * (f + 1) / folds;
+                Matrix X(n - (hi - lo), train.Xtrain.cols());
+                Vector y(n - (hi - lo));
+                X << rows(train.Xtrain, 0, lo), rows(train.Xtrain, hi, n - hi);
+                y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
+                NeuralFit fit(X, y, method, candidates[c], options, deriveSeed(seed, 1000 + c * 100 + static_cast<std::size_t>(f)));
+                for (int e = 0; e < options.epochs && !fit.diverged(); ++e)
+                    fit.runEpoch();
+                if (fit.diverged()) {
+                    total = std::numeric_limits<double>::infinity();
+                    break;
+                }
+                // Validation NMLL on the standardised scale: the same ranking as the original one.
+                const Predictive p = fit.evaluate(rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo),
+                                                  0.0, 1.0, options.predictiveSamples, deriveSeed(seed, 99));
+                total += p.nmll / folds;
+            }
+            score[c] = std::isfinite(total) ? total : std::numeric_limits<double>::infinity();
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < std::max(1, threads); ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    TuneResult r;
+    r.trials = searchTrials;
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < candidates.size(); ++c)
+        if (score[c] < score[best])
+            best = c;
+    r.best = candidates[best];
+    r.validationNmll = score[best];
+    return r;
+}
+
+RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset, const std::string& target) {
+    if (!loader)
+        throw std::invalid_argument("no data loader for the data set '" + dataset + "'");
+    return loader(dataset, target);
+}
+
+RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed, int split) {
+    PrepareOptions o;
+    o.bias = false;
+    o.trainFraction = trainFraction;
+    o.splitSeed = deriveSeed(seed, static_cast<std::uint64_t>(split));
+    return prepareRegression(data, o);
+}
+
+std::vector<NeuralRow> runNeural(const NeuralConfig& config, const std::function<void(const NeuralRow&)>& onRow,
+                                 const std::function<void(const NeuralProgress&)>& progress,
+                                 const std::atomic<bool>* cancel) {
+    if (config.splits < 1 || config.methods.empty())
+        throw std::invalid_argument("need at least one split and one method");
+    if (!(config.trainFraction > 0.0 && config.trainFraction < 1.0))
+        throw std::invalid_argument("the training fraction must lie strictly between 0 and 1");
+    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
+    const std::string dataset = data.name;
+    std::vector<NeuralRow> out;
+    for (int s = 0; s < config.splits; ++s) {
+        const RegressionProblem p = neuralSplit(data, config.trainFraction, config.seed, s);
+        for (const NeuralMethod method : config.methods) {
+            if (cancel && cancel->load())
+                return out;
+            const std::string name = neuralMethodName(method);
+            const auto start = std::chrono::steady_clock::now();
+            if (progress)
+                progress({s, config.splits, name, "tuning"});
+            const std::uint64_t seed = deriveSeed(deriveSeed(config.seed, 1000 + static_cast<std::uint64_t>(s)),
+                                                  static_cast<std::uint64_t>(method));
+            const TuneResult tuned =
+                tuneNeural(p, method, config.fit, config.searchTrials, config.folds, seed, config.threads, cancel);
+            if (cancel && cancel->load())
+                return out;
+            if (progress)
+                progress({s, config.splits, name, "final fit"});
+            NeuralFit fit(p.Xtrain, p.ytrain, method, tuned.best, config.fit, deriveSeed(seed, 1));
+            for (int e = 0; e < config.fit.epochs && !fit.diverged(); ++e)
+                fit.runEpoch();
+            NeuralRow row;
+            row.dataset = dataset;
+            row.method = name;
+            MlpShape shape;
+            shape.hidden = config.fit.hidden;
+            row.hidden = shape.name();
+            row.split = s;
+            row.hyper = tuned.best;
+            if (fit.diverged()) {
+                row.nmll = row.rmse = std::numeric_limits<double>::quiet_NaN();
+                row.status = "diverged";
+            } else {
+                const Vector yTest = p.ytest.array() * p.yScale + p.yMean;
+                const Predictive pr =
+                    fit.evaluate(p.Xtest, yTest, p.yMean, p.yScale, config.fit.predictiveSamples, deriveSeed(seed, 2));
+                row.nmll = pr.nmll;
+                row.rmse = pr.rmse;
+                row.status = "ok";
+            }
+            row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (onRow)
+                onRow(row);
+            out.push_back(std::move(row));
+        }
+    }
+    return out;
+}
+
+} // namespace fa

@@ -1,0 +1,135 @@
+#pragma once
+// VIFA / VIPPCA over all the weights of a small network (report §3, ALGORITHMS.md §7): one
+// fit, its Monte Carlo predictive distribution (test NMLL and RMSE on the original target
+// scale), the seeded 90/10 splits, a random-search tuner with k-fold validation run on
+// several threads, and the whole split protocol as `faexplorer-cli neural` runs it.
+#include "core/neural/Mlp.h"
+#include "core/data/RegressionData.h"
+#include "core/vi/Vifa.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fa {
+
+enum class NeuralMethod { VifaGauss, VifaLaplace, VippcaGauss, VippcaLaplace };
+std::string neuralMethodName(NeuralMethod method); ///< vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace
+std::optional<NeuralMethod> parseNeuralMethod(const std::string& name);
+bool isPpca(NeuralMethod method);
+PriorKind neuralPrior(NeuralMethod method);
+
+/// The hyperparameters the tuner searches. Noise precision is on the standardised target
+/// (beta_std = beta_original x var(y_train)).
+struct NeuralHyper {
+    double priorPrecision = 1.0; ///< Gaussian precision; the Laplace rate is sqrt(2) x this
+    double noisePrecision = 10.0;
+    double sigma = 0.1; ///< VIPPCA's Psi = sigma I
+};
+
+/// Defaults: the report's small-network settings (its code's params file): K = 1, M = 10,
+/// L = 4, 120 epochs, Adam with learning rate 0.01 for c, F and log psi, clip norm 10,
+/// 100 samples for the predictive distribution.
+struct NeuralFitOptions {
+    std::vector<int> hidden{50};
+    int latent = 1;
+    int batch = 10;
+    int samples = 4;
+    int epochs = 120;
+    double learningRate = 0.01;
+    OptimiserKind optimiser = OptimiserKind::Adam;
+    double maxGradNorm = 10.0;
+    int predictiveSamples = 100;
+    /// Start of q. Report: the published code's (c = 0, F a random orthonormal frame, psi = 1;
+    /// VIPPCA psi = sigma). Scaled: c at a He-style network initialisation, F x 0.1, psi = 0.01,
+    /// so the sampled networks start at a sensible scale (our variant, see docs/results.md).
+    bool reportInit = true;
+};
+
+struct Predictive {
+    double nmll = 0.0, rmse = 0.0; ///< on the original target scale
+    Vector mean, sd;               ///< predictive mean and standard deviation per point, original scale
+};
+
+/// Monte Carlo predictive of q over the weights: S draws theta_s, each giving
+/// N(y; f(x; theta_s) yScale + yMean, yScale^2 / beta); NMLL = -mean_n log (1/S sum_s ...),
+/// by log-sum-exp; RMSE of the sample-averaged mean. yOriginal on the original scale.
+Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
+                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples, std::uint64_t seed);
+
+/// One VIFA / VIPPCA fit on standardised training data, advanced an epoch at a time.
+class NeuralFit {
+public:
+    NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, const NeuralHyper& hyper,
+              const NeuralFitOptions& options, std::uint64_t seed);
+    void runEpoch() { m_vifa->runEpoch(); }
+    long epoch() const { return m_vifa->epoch(); }
+    bool diverged() const { return m_vifa->diverged(); }
+    FAModel model() const { return m_vifa->model(); }
+    const MlpLikelihood& network() const { return *m_net; }
+    Predictive evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean, double yScale,
+                        int samples, std::uint64_t seed) const;
+
+private:
+    std::unique_ptr<MlpLikelihood> m_net;
+    std::unique_ptr<Vifa> m_vifa;
+};
+
+/// Random search (log-uniform: prior precision [0.01, 10], noise precision of the standardised
+/// target [1, 100], VIPPCA's sigma [0.01, 1]) scored by the mean validation NMLL over k
+/// contiguous folds of the training rows; trials run on `threads` threads and the result does
+/// not depend on how many.
+struct TuneResult {
+    NeuralHyper best;
+    double validationNmll = 0.0;
+    int trials = 0;
+};
+TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const NeuralFitOptions& options,
+                      int searchTrials, int folds, std::uint64_t seed, int threads,
+                      const std::atomic<bool>* cancel = nullptr);
+
+struct NeuralConfig {
+    std::string dataset = "boston"; ///< a bundled set or a CSV path
+    std::string target;             ///< CSV target column; empty = last
+    DatasetLoader loader; ///< fa::io::datasetLoader
+    std::vector<NeuralMethod> methods{NeuralMethod::VifaGauss};
+    NeuralFitOptions fit;
+    int splits = 20;
+    double trainFraction = 0.9;
+    int searchTrials = 10;
+    int folds = 5;
+    std::uint64_t seed = 0;
+    int threads = 2;
+};
+
+struct NeuralRow {
+    std::string dataset, method, hidden;
+    int split = 0;
+    double nmll = 0.0, rmse = 0.0, seconds = 0.0;
+    std::string status; ///< ok, diverged
+    NeuralHyper hyper;
+};
+
+struct NeuralProgress {
+    int split = 0, splits = 0;
+    std::string method, stage; ///< "tuning" or "final fit"
+};
+
+/// Split s: rows shuffled with deriveSeed(seed, s), the first 90 % for training (inputs and
+/// target standardised with its statistics, no bias column: the network has its own), the rest
+/// for testing. Per split and method: tune on the training part, refit on all of it with the
+/// best hyperparameters, score the test part. onRow sees each finished row; cancel stops
+/// between fits and returns the rows finished so far.
+std::vector<NeuralRow> runNeural(const NeuralConfig& config, const std::function<void(const NeuralRow&)>& onRow = {},
+                                 const std::function<void(const NeuralProgress&)>& progress = {},
+                                 const std::atomic<bool>* cancel = nullptr);
+
+/// The data of split s as runNeural prepares it.
+RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed, int split);
+/// The data set through the loader; throws std::invalid_argument without one.
+RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset, const std::string& target);
+
+} // namespace fa

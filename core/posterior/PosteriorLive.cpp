@@ -1,0 +1,148 @@
+#include "core/posterior/PosteriorLive.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+
+constexpr std::size_t kMaxCurvePoints = 1000; // per method; older points thin out beyond this
+
+void upperTriangle(const Matrix& S, Vector& out) {
+    const Eigen::Index d = S.rows();
+    out.resize(d * (d - 1) / 2);
+    Eigen::Index k = 0;
+    for (Eigen::Index i = 0; i < d; ++i)
+        for (Eigen::Index j = i + 1; j < d; ++j)
+            out(k++) = S(i, j);
+}
+
+bool positiveDefinite(const Eigen::Matrix2d& S) {
+    return std::isfinite(S.sum()) && S(0, 0) > 0.0 && S.determinant() > 0.0;
+}
+
+} // namespace
+
+PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
+    : m_config(config), m_problem(preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0))) {
+    m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods, deriveSeed(config.seed, 0));
+    m_lr = config.run.sgd.learningRate;
+    m_lambda = config.run.lambdaOverride.value_or(m_problem.hyper.alpha / m_problem.hyper.beta);
+    for (const auto& c : config.changes)
+        if (c.epoch < 0 || !(c.sgdLearningRate > 0.0) || !(c.lambda >= 0.0))
+            throw std::invalid_argument("a recorded learning-rate or lambda change is out of range");
+    applyChangesAt(0);
+}
+
+void PosteriorLive::applyChangesAt(long epoch) {
+    while (m_nextChange < m_config.changes.size() && m_config.changes[m_nextChange].epoch <= epoch) {
+        const auto& c = m_config.changes[m_nextChange++];
+        m_lr = c.sgdLearningRate;
+        m_lambda = c.lambda;
+        m_trial->setSgdLearningRate(m_lr);
+        m_trial->setLambda(m_lambda);
+    }
+}
+
+void PosteriorLive::advance(long epochs) {
+    for (long e = 0; e < epochs; ++e) {
+        applyChangesAt(m_trial->epoch());
+        const auto start = std::chrono::steady_clock::now();
+        m_trial->runEpoch();
+        m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (m_trial->epoch() % m_stride == 0)
+            record();
+    }
+}
+
+void PosteriorLive::record() {
+    for (const auto& e : m_trial->estimates()) {
+        auto& curve = m_curves[e.method];
+        curve.push_back({m_trial->epoch(), m_trial->score(e.model), m_seconds, e.status});
+    }
+    if (m_curves.begin()->second.size() <= kMaxCurvePoints)
+        return;
+    m_stride *= 2; // keep every other point: the curve keeps its shape at half the density
+    for (auto& [method, curve] : m_curves) {
+        std::vector<PosteriorCurvePoint> kept;
+        for (const auto& p : curve)
+            if (p.epoch % m_stride == 0)
+                kept.push_back(p);
+        curve = std::move(kept);
+    }
+}
+
+void PosteriorLive::setSgdLearningRate(double eta) {
+    if (!(eta > 0.0) || !std::isfinite(eta))
+        throw std::invalid_argument("the SGD learning rate must be positive");
+    m_lr = eta;
+    m_trial->setSgdLearningRate(eta);
+    m_config.changes.push_back({m_trial->epoch(), m_lr, m_lambda});
+    m_nextChange = m_config.changes.size();
+}
+
+void PosteriorLive::setLambda(double lambda) {
+    if (!(lambda >= 0.0) || !std::isfinite(lambda))
+        throw std::invalid_argument("lambda must not be negative");
+    m_lambda = lambda;
+    m_trial->setLambda(lambda);
+    m_config.changes.push_back({m_trial->epoch(), m_lr, m_lambda});
+    m_nextChange = m_config.changes.size();
+}
+
+PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
+    const Eigen::Index dim = m_problem.dim();
+    if (coordI < 0 || coordJ < 0 || coordI >= dim || coordJ >= dim || coordI == coordJ)
+        throw std::invalid_argument("choose two different parameters between 1 and " + std::to_string(dim));
+    PosteriorLiveSnapshot s;
+    s.epoch = m_trial->epoch();
+    s.dataset = m_problem.dataset;
+    s.parameterNames = m_problem.data.parameterNames;
+    s.hyper = m_problem.hyper;
+    s.hyperMode = m_problem.hyperMode;
+    s.trainRows = m_problem.data.Xtrain.rows();
+    s.coordI = coordI;
+    s.coordJ = coordJ;
+    const GaussianPosterior& exact = m_problem.exact;
+    const Eigen::Index i = coordI, j = coordJ;
+    s.exactMarginal.mean = {exact.mean(i), exact.mean(j)};
+    s.exactMarginal.cov << exact.cov(i, i), exact.cov(i, j), exact.cov(j, i), exact.cov(j, j);
+    s.exactMean = exact.mean;
+    s.exactVariances = exact.cov.diagonal();
+    upperTriangle(exact.cov, s.exactCovariances);
+    for (const auto& e : m_trial->estimates()) {
+        PosteriorLiveSnapshot::Approximation a;
+        a.method = e.method;
+        a.status = e.status;
+        const Matrix cov = e.model.denseCovariance(); // D is a regression's parameter count: small
+        a.marginal = marginal2(e.model.c, e.model.F, e.model.psi, i, j);
+        a.valid = std::isfinite(e.model.c.sum()) && positiveDefinite(a.marginal.cov);
+        a.score = m_trial->score(e.model);
+        a.mean = e.model.c;
+        a.variances = cov.diagonal();
+        upperTriangle(cov, a.covariances);
+        s.approximations.push_back(std::move(a));
+    }
+    for (const Vector& theta : m_trial->recentIterates())
+        s.iterates.emplace_back(theta(i), theta(j));
+    s.curves = m_curves;
+    s.sgdLearningRate = m_lr;
+    s.lambda = m_lambda;
+    return s;
+}
+
+std::vector<PosteriorRow> PosteriorLive::rows() const {
+    std::vector<PosteriorRow> out;
+    for (const auto method : m_config.methods) {
+        const auto it = m_curves.find(method);
+        if (it == m_curves.end())
+            continue;
+        for (const auto& p : it->second)
+            out.push_back({m_problem.dataset, methodName(method), m_config.run.latent, 0, p.epoch, p.score, p.seconds,
+                           p.status});
+    }
+    return out;
+}
+
+} // namespace fa

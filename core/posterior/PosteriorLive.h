@@ -1,0 +1,94 @@
+#pragma once
+// The posterior lab as the window runs it: one trial of several approximations side by side,
+// advanced a few epochs at a time, with error curves kept over epochs and small immutable
+// snapshots (2D marginals, the iterate cloud, the comparison scatter data) for the views.
+// Live changes of the SGD learning rate and lambda are recorded with their epoch, so a saved
+// session replays them exactly.
+#include "core/metrics/MarginalViews.h"
+#include "core/posterior/PosteriorLab.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace fa {
+
+struct PosteriorLiveConfig {
+    PosteriorSetup setup;
+    PosteriorRunOptions run;
+    std::vector<PosteriorMethod> methods = {PosteriorMethod::VifaGauss, PosteriorMethod::VifaLaplace,
+                                            PosteriorMethod::SgdEm, PosteriorMethod::Swag};
+    std::uint64_t seed = 0;
+    struct Change {
+        long epoch = 0; ///< applies before this epoch runs (0 = from the start)
+        double sgdLearningRate = 0.0, lambda = 0.0;
+    };
+    std::vector<Change> changes; ///< live slider changes, in epoch order
+};
+
+struct PosteriorCurvePoint {
+    long epoch = 0;
+    PosteriorScore score;
+    double seconds = 0.0; ///< compute time of the whole trial up to this epoch
+    std::string status;
+};
+
+struct PosteriorLiveSnapshot {
+    long epoch = 0;
+    std::string dataset;
+    std::vector<std::string> parameterNames;
+    Hyperparameters hyper;
+    HyperMode hyperMode = HyperMode::Manual;
+    Eigen::Index trainRows = 0;
+    int coordI = 0, coordJ = 1;
+    Marginal2 exactMarginal;
+    Vector exactMean, exactVariances, exactCovariances; ///< covariances: strict upper triangle, row-major
+    struct Approximation {
+        PosteriorMethod method;
+        std::string status;
+        bool valid = false; ///< finite and positive definite
+        Marginal2 marginal;
+        PosteriorScore score;
+        Vector mean, variances, covariances;
+    };
+    std::vector<Approximation> approximations;
+    std::vector<Eigen::Vector2d> iterates; ///< recent SGD iterates in (coordI, coordJ)
+    std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> curves;
+    double sgdLearningRate = 0.0, lambda = 0.0;
+};
+
+class PosteriorLive {
+public:
+    /// Prepares the problem (loads or generates data) and the approximations; throws
+    /// std::invalid_argument with a message for the user.
+    explicit PosteriorLive(const PosteriorLiveConfig& config);
+    PosteriorLive(const PosteriorLive&) = delete; // the trial refers to m_problem
+    PosteriorLive& operator=(const PosteriorLive&) = delete;
+
+    void advance(long epochs);
+    long epoch() const { return m_trial->epoch(); }
+    PosteriorLiveSnapshot snapshot(int coordI, int coordJ) const;
+
+    /// Live changes, recorded in config().changes.
+    void setSgdLearningRate(double eta);
+    void setLambda(double lambda);
+    const PosteriorLiveConfig& config() const { return m_config; }
+    const PosteriorProblem& problem() const { return m_problem; }
+    /// Every recorded curve point as CSV rows (trial 0, seconds = time at that epoch).
+    std::vector<PosteriorRow> rows() const;
+
+private:
+    void record();
+    void applyChangesAt(long epoch);
+
+    PosteriorLiveConfig m_config;
+    PosteriorProblem m_problem;
+    std::unique_ptr<PosteriorTrial> m_trial;
+    std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> m_curves;
+    std::size_t m_nextChange = 0;
+    long m_stride = 1;
+    double m_seconds = 0.0;
+    double m_lr = 0.0, m_lambda = 0.0; // SGD's current settings, also when no SGD method runs
+};
+
+} // namespace fa

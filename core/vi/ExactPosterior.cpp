@@ -1,0 +1,72 @@
+#include "core/vi/ExactPosterior.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace fa {
+
+Hyperparameters thesisHyperparameters(const ConstMatrixRef& X, const ConstVectorRef& y) {
+    const double var = (y.array() - y.mean()).square().mean();
+    if (!(var > 0.0))
+        throw std::invalid_argument("the target is constant: beta = 1/var(y) is undefined");
+    Hyperparameters h;
+    h.beta = 1.0 / var;
+    h.alpha = 0.01 * h.beta * X.colwise().squaredNorm().mean();
+    return h;
+}
+
+EvidenceResult evidenceHyperparameters(const ConstMatrixRef& X, const ConstVectorRef& y) {
+    constexpr double a1 = 1e-6, a2 = 1e-6, l1 = 1e-6, l2 = 1e-6; // BayesianRidge defaults
+    const double n = static_cast<double>(X.rows());
+    // X^T X = V diag(s) V^T once; every iteration is then O(D^2).
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(X.transpose() * X);
+    const Vector s = eig.eigenvalues().cwiseMax(0.0);
+    const Matrix& V = eig.eigenvectors();
+    const Vector Vxy = V.transpose() * (X.transpose() * y);
+    const double var = (y.array() - y.mean()).square().mean();
+    EvidenceResult r;
+    double beta = 1.0 / (var + 1e-300), alpha = 1.0;
+    Vector mean = Vector::Zero(X.cols());
+    for (r.iterations = 1; r.iterations <= 300; ++r.iterations) {
+        // m = (alpha/beta I + X^T X)^-1 X^T y in the eigenbasis.
+        const Vector coef = V * (Vxy.array() / (s.array() + alpha / beta)).matrix();
+        const double gamma = (beta * s.array() / (alpha + beta * s.array())).sum();
+        const double rss = (y - X * coef).squaredNorm();
+        alpha = (gamma + 2.0 * l1) / (coef.squaredNorm() + 2.0 * l2);
+        beta = (n - gamma + 2.0 * a1) / (rss + 2.0 * a2);
+        const double change = (coef - mean).cwiseAbs().sum();
+        mean = coef;
+        if (r.iterations > 1 && change < 1e-3) {
+            r.converged = true;
+            break;
+        }
+    }
+    r.hyper = {alpha, beta};
+    return r;
+}
+
+GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h) {
+    if (!(h.alpha > 0.0) || !(h.beta > 0.0))
+        throw std::invalid_argument("the prior precision alpha and noise precision beta must be positive");
+    Matrix A = h.beta * (X.transpose() * X);
+    A.diagonal().array() += h.alpha;
+    const Eigen::LLT<Matrix> llt(A);
+    if (llt.info() != Eigen::Success)
+        throw std::invalid_argument("the posterior precision is not positive definite");
+    GaussianPosterior p;
+    p.mean = llt.solve(h.beta * (X.transpose() * y));
+    p.cov = llt.solve(Matrix::Identity(A.rows(), A.cols()));
+    p.cov = 0.5 * (p.cov + p.cov.transpose()).eval();
+    return p;
+}
+
+std::string hyperModeName(HyperMode mode) {
+    switch (mode) {
+    case HyperMode::Thesis: return "thesis";
+    case HyperMode::Evidence: return "evidence";
+    case HyperMode::Manual: return "manual";
+    }
+    return "?";
+}
+
+} // namespace fa

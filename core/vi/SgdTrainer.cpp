@@ -1,0 +1,83 @@
+#include "core/vi/SgdTrainer.h"
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace fa {
+
+SgdTrainer::SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& options)
+    : m_X(X), m_y(y), m_options(options), m_rng(options.seed) {
+    if (X.rows() != y.size() || X.rows() == 0)
+        throw std::invalid_argument("SGD: the design matrix and targets must have the same, positive, row count");
+    if (options.batch < 1)
+        throw std::invalid_argument("SGD: the batch size must be at least 1");
+    setLearningRate(options.learningRate);
+    setLambda(options.lambda);
+    m_theta.resize(X.cols());
+    m_rng.fillNormal(m_theta);
+    m_theta *= 0.1;
+    m_grad.resize(X.cols());
+    m_order.resize(static_cast<std::size_t>(X.rows()));
+    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
+}
+
+void SgdTrainer::setLearningRate(double eta) {
+    if (!(eta > 0.0) || !std::isfinite(eta))
+        throw std::invalid_argument("SGD: the learning rate must be positive");
+    m_options.learningRate = eta;
+}
+
+void SgdTrainer::setLambda(double lambda) {
+    if (!(lambda >= 0.0) || !std::isfinite(lambda))
+        throw std::invalid_argument("SGD: the L2 strength lambda must not be negative");
+    m_options.lambda = lambda;
+}
+
+void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
+    if (m_diverged)
+        return;
+    const auto n = static_cast<Eigen::Index>(m_order.size());
+    shuffle(m_order, m_rng);
+    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
+    for (Eigen::Index start = 0; start + m <= n; start += m) {
+        m_grad = (2.0 * m_options.lambda / static_cast<double>(n)) * m_theta;
+        for (Eigen::Index k = start; k < start + m; ++k) {
+            const Eigen::Index row = m_order[static_cast<std::size_t>(k)];
+            const double r = m_X.row(row).dot(m_theta) - m_y(row);
+            m_grad.noalias() += (2.0 * r / static_cast<double>(m)) * m_X.row(row).transpose();
+        }
+        m_theta -= m_options.learningRate * m_grad;
+        if (!std::isfinite(m_theta.sum())) {
+            m_diverged = true;
+            break;
+        }
+        if (onIterate)
+            onIterate(m_theta);
+    }
+    ++m_epoch;
+}
+
+SwagEstimator::SwagEstimator(Eigen::Index dim, int rank)
+    : m_rank(rank), m_mean(Vector::Zero(dim)), m_sq(Vector::Zero(dim)), m_dev(Matrix::Zero(dim, rank)) {
+    if (rank < 1)
+        throw std::invalid_argument("SWAG: the rank K must be at least 1");
+}
+
+void SwagEstimator::observe(const ConstVectorRef& theta) {
+    ++m_count;
+    const double w = 1.0 / static_cast<double>(m_count);
+    m_mean += w * (theta - m_mean);
+    m_sq += w * (theta.cwiseAbs2() - m_sq);
+    m_dev.col((m_count - 1) % m_rank) = theta - m_mean;
+}
+
+Matrix SwagEstimator::loadings() const {
+    return m_dev / std::sqrt(2.0 * std::max(m_rank - 1, 1));
+}
+
+Vector SwagEstimator::psi() const {
+    return (0.5 * (m_sq - m_mean.cwiseAbs2())).cwiseMax(1e-12);
+}
+
+} // namespace fa

@@ -1,0 +1,174 @@
+#include "core/vi/Vifa.h"
+
+#include "core/fa/ModelGenerator.h"
+
+#include <cmath>
+#include <numbers>
+#include <numeric>
+#include <stdexcept>
+
+namespace fa {
+
+std::string priorName(PriorKind prior) { return prior == PriorKind::Gaussian ? "gaussian" : "laplace"; }
+
+void validate(const VifaOptions& o) {
+    if (o.latent < 1)
+        throw std::invalid_argument("VIFA: the latent dimension K must be at least 1");
+    if (!(o.precision > 0.0))
+        throw std::invalid_argument("VIFA: the prior precision must be positive");
+    if (o.ppca && !(o.sigma > 0.0))
+        throw std::invalid_argument("VIPPCA: sigma must be positive");
+    if (o.batch < 1 || o.samples < 1)
+        throw std::invalid_argument("VIFA: the batch size M and the sample count L must be at least 1");
+    if (!(o.lrC > 0.0) || !(o.lrF > 0.0) || !(o.lrGamma > 0.0))
+        throw std::invalid_argument("VIFA: the learning rates must be positive");
+    if (!(o.maxGradNorm >= 0.0))
+        throw std::invalid_argument("VIFA: the gradient-norm limit must be 0 (off) or positive");
+}
+
+Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
+    : m_lik(likelihood), m_options(options), m_rng(options.seed) {
+    validate(options);
+    const Eigen::Index dim = likelihood.dim();
+    if (options.latent >= dim && !options.ppca)
+        throw std::invalid_argument("VIFA: the latent dimension K must be below the parameter count D");
+    m_c = Vector::Zero(dim);
+    Rng initRng(deriveSeed(options.seed, 1));
+    m_F = randomOrthonormalFrame(dim, std::min<Eigen::Index>(options.latent, dim), initRng);
+    m_psi = Vector::Constant(dim, options.ppca ? options.sigma : 1.0);
+    m_gamma = m_psi.array().log();
+    m_sum.resize(dim, m_F.cols());
+    m_order.resize(static_cast<std::size_t>(likelihood.size()));
+    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
+    m_h.resize(m_F.cols());
+    m_z.resize(dim);
+    m_theta.resize(dim);
+    m_g.resize(dim);
+    m_sqrtPsiZ.resize(dim);
+    m_mc = m_vc = m_mg = m_vg = Vector::Zero(dim);
+    m_mF = m_vF = Vector::Zero(m_F.size());
+}
+
+double Vifa::priorRate() const {
+    return m_options.prior == PriorKind::Gaussian ? m_options.precision : std::numbers::sqrt2 * m_options.precision;
+}
+
+void Vifa::setLearningRates(double lrC, double lrF, double lrGamma) {
+    if (!(lrC > 0.0) || !(lrF > 0.0) || !(lrGamma > 0.0))
+        throw std::invalid_argument("VIFA: the learning rates must be positive");
+    m_options.lrC = lrC;
+    m_options.lrF = lrF;
+    m_options.lrGamma = lrGamma;
+}
+
+void Vifa::setState(const FAModel& model) {
+    model.validate();
+    if (model.dim() != m_c.size() || model.latent() != m_F.cols())
+        throw std::invalid_argument("VIFA: the state has the wrong shape");
+    m_c = model.c;
+    m_F = model.F;
+    if (!m_options.ppca) {
+        m_psi = model.psi;
+        m_gamma = m_psi.array().log();
+    }
+    m_sum.setZero();
+    m_pending = 0;
+    m_mc.setZero(), m_vc.setZero(), m_mF.setZero(), m_vF.setZero(), m_mg.setZero(), m_vg.setZero();
+}
+
+VifaGradients Vifa::exactGradients() const {
+    VifaGradients g;
+    g.resize(m_c.size(), m_F.cols());
+    addNegEntropyGradients(m_F, m_psi, g);
+    if (m_options.prior == PriorKind::Gaussian)
+        addGaussianPriorGradients(m_c, m_F, m_psi, priorRate(), g);
+    else
+        addLaplacePriorGradients(m_c, m_F, m_psi, priorRate(), g);
+    return g;
+}
+
+VifaGradients Vifa::singleSampleGradients(const ConstVectorRef& h, const ConstVectorRef& z,
+                                          std::span<const Eigen::Index> batch) const {
+    VifaGradients g = exactGradients();
+    const Vector sqrtPsiZ = m_psi.cwiseSqrt().cwiseProduct(z);
+    const Vector theta = m_F * h + m_c + sqrtPsiZ;
+    Vector grad(m_c.size());
+    m_lik.meanNegLogLik(theta, batch, grad);
+    const double n = static_cast<double>(m_lik.size());
+    g.c += n * grad;
+    g.F += n * grad * h.transpose();
+    g.gamma += 0.5 * n * grad.cwiseProduct(sqrtPsiZ);
+    return g;
+}
+
+void Vifa::accumulate(std::span<const Eigen::Index> batch) {
+    m_rng.fillNormal(m_h);
+    m_rng.fillNormal(m_z);
+    m_sqrtPsiZ = m_psi.cwiseSqrt().cwiseProduct(m_z);
+    m_theta.noalias() = m_F * m_h;
+    m_theta += m_c + m_sqrtPsiZ;
+    m_lik.meanNegLogLik(m_theta, batch, m_g);
+    const double n = static_cast<double>(m_lik.size());
+    m_sum.c += n * m_g;
+    m_sum.F.noalias() += n * m_g * m_h.transpose();
+    m_sum.gamma += 0.5 * n * m_g.cwiseProduct(m_sqrtPsiZ);
+    if (++m_pending == m_options.samples)
+        update();
+}
+
+void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v, double lr) const {
+    if (m_options.optimiser == OptimiserKind::Sgd) {
+        param -= lr * grad;
+        return;
+    }
+    constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    m = b1 * m + (1.0 - b1) * grad;
+    v = b2 * v + (1.0 - b2) * grad.cwiseAbs2();
+    const double t = static_cast<double>(m_updates);
+    const double c1 = 1.0 - std::pow(b1, t), c2 = 1.0 - std::pow(b2, t);
+    param.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
+}
+
+void Vifa::update() {
+    const double invL = 1.0 / static_cast<double>(m_pending);
+    m_pending = 0;
+    ++m_updates;
+    VifaGradients g = exactGradients();
+    g.c += invL * m_sum.c;
+    g.F += invL * m_sum.F;
+    g.gamma += invL * m_sum.gamma;
+    m_sum.setZero();
+    if (m_options.maxGradNorm > 0.0) {
+        auto clip = [limit = m_options.maxGradNorm](auto& x) {
+            const double norm = x.norm();
+            if (norm > limit)
+                x *= limit / norm;
+        };
+        clip(g.c);
+        clip(g.F);
+        clip(g.gamma);
+    }
+    step(m_c, g.c, m_mc, m_vc, m_options.lrC);
+    Eigen::Map<Vector> flatF(m_F.data(), m_F.size());
+    const Eigen::Map<const Vector> flatGF(g.F.data(), g.F.size());
+    step(flatF, flatGF, m_mF, m_vF, m_options.lrF);
+    if (!m_options.ppca) {
+        step(m_gamma, g.gamma, m_mg, m_vg, m_options.lrGamma);
+        m_psi = m_gamma.array().exp();
+    }
+    if (!std::isfinite(m_c.sum() + m_F.sum() + m_psi.sum()) || m_psi.minCoeff() <= 0.0)
+        m_diverged = true;
+}
+
+void Vifa::runEpoch() {
+    if (m_diverged)
+        return;
+    const auto n = static_cast<Eigen::Index>(m_order.size());
+    shuffle(m_order, m_rng);
+    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
+    for (Eigen::Index start = 0; start + m <= n && !m_diverged; start += m)
+        accumulate(std::span<const Eigen::Index>(m_order.data() + start, static_cast<std::size_t>(m)));
+    ++m_epoch;
+}
+
+} // namespace fa

@@ -1,0 +1,91 @@
+#pragma once
+// VIFA (report Algorithm 1): variational inference with q(theta) = N(c, F F^T + Psi), for any
+// Likelihood. Gaussian or Laplace prior; VIPPCA keeps Psi = sigma I fixed. The likelihood term
+// is reparameterised (theta = F h + c + sqrt(psi) .* z) and averaged over L mini-batches; the
+// entropy and prior terms are exact. Plain SGD (as in the report) or Adam, with separate
+// learning rates for c, F and gamma = log psi, and optional clipping of each averaged
+// gradient's norm (the report's published code clips at 10).
+#include "core/fa/FAModel.h"
+#include "core/vi/Likelihood.h"
+#include "core/math/Rng.h"
+#include "core/vi/VifaTerms.h"
+
+#include <string>
+#include <vector>
+
+namespace fa {
+
+enum class PriorKind { Gaussian, Laplace };
+enum class OptimiserKind { Sgd, Adam };
+std::string priorName(PriorKind prior);
+
+struct VifaOptions {
+    int latent = 1;
+    PriorKind prior = PriorKind::Gaussian;
+    /// Precision of the Gaussian prior. The Laplace prior gets the same variance: its rate
+    /// 1/b = sqrt(2) x precision (report §3.1).
+    double precision = 1.0;
+    bool ppca = false;   ///< VIPPCA: Psi = sigma I, fixed
+    double sigma = 0.01; ///< VIPPCA's variance sigma
+    int batch = 100;     ///< M; a data set smaller than M is used whole
+    int samples = 10;    ///< L: gradients averaged per update (one mini-batch each)
+    OptimiserKind optimiser = OptimiserKind::Sgd;
+    double lrC = 0.01, lrF = 1e-4, lrGamma = 0.01;
+    double maxGradNorm = 10.0; ///< clip each averaged gradient (c, F, gamma) to this norm; 0 = off
+    std::uint64_t seed = 0;
+};
+
+/// Throws std::invalid_argument naming the first bad option.
+void validate(const VifaOptions& options);
+
+class Vifa {
+public:
+    /// Initial state: c = 0, F a random orthonormal frame (as the online fitters), psi = 1
+    /// (VIPPCA: sigma).
+    Vifa(const Likelihood& likelihood, const VifaOptions& options);
+
+    /// One pass over the data in shuffled mini-batches of M (the last, partial one dropped);
+    /// an update after every L of them (the count runs on across epochs).
+    void runEpoch();
+    long epoch() const { return m_epoch; }
+    long updates() const { return m_updates; }
+    bool diverged() const { return m_diverged; }
+
+    FAModel model() const { return {m_c, m_F, m_psi}; }
+    const Vector& mean() const { return m_c; }
+    const Matrix& loadings() const { return m_F; }
+    const Vector& psi() const { return m_psi; }
+    double priorRate() const; ///< alpha (Gaussian) or sqrt(2) alpha (Laplace)
+
+    void setLearningRates(double lrC, double lrF, double lrGamma);
+    /// Puts q at the given state (VIPPCA keeps its psi = sigma); Adam's moments restart.
+    void setState(const FAModel& model);
+    const VifaOptions& options() const { return m_options; }
+
+    /// Gradient of -ELBO at the current state from one given draw (h, z) and batch, exactly as
+    /// an update uses it before averaging and clipping; for tests.
+    VifaGradients singleSampleGradients(const ConstVectorRef& h, const ConstVectorRef& z,
+                                        std::span<const Eigen::Index> batch) const;
+    /// The exact part alone (entropy + prior), for tests.
+    VifaGradients exactGradients() const;
+
+private:
+    void accumulate(std::span<const Eigen::Index> batch);
+    void update();
+    void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v, double lr) const;
+
+    const Likelihood& m_lik;
+    VifaOptions m_options;
+    Rng m_rng;
+    Vector m_c, m_gamma, m_psi;
+    Matrix m_F;
+    VifaGradients m_sum;       // sum over the L sampled likelihood gradients
+    std::vector<Eigen::Index> m_order;
+    Vector m_h, m_z, m_theta, m_g, m_sqrtPsiZ;
+    // Adam moments, flattened per parameter group.
+    Vector m_mc, m_vc, m_mF, m_vF, m_mg, m_vg;
+    long m_epoch = 0, m_updates = 0, m_pending = 0;
+    bool m_diverged = false;
+};
+
+} // namespace fa

@@ -1,0 +1,168 @@
+// Session files: a round trip keeps every field (seeds beyond 32 bits, learning-rate changes),
+// and each kind of malformed or incompatible file is refused with a message naming the problem.
+#include "ui/session/SessionFile.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace fa::io;
+
+namespace {
+Session sample() {
+    Session s;
+    s.config.generator.dim = 300;
+    s.config.generator.latent = 7;
+    s.config.generator.spectrumLo = 0.5;
+    s.config.generator.spectrumHi = 123.25;
+    s.config.generator.kind = fa::GeneratorKind::Haar;
+    s.config.seed = 9007199254740991ULL; // 2^53 - 1: exact only because it is written as a string
+    s.config.fitLatent = 5;
+    s.config.runBatch = false;
+    s.config.learningRate = 0.00123;
+    s.config.warmup = 250;
+    s.config.totalSamples = 40000;
+    s.config.learningRateChanges = {{1000, 0.002}, {5000, 0.0005}};
+    s.view.coordI = 4;
+    s.view.coordJ = 299;
+    s.view.blockSize = 25;
+    s.speed = 500;
+    s.samples = 12345;
+    return s;
+}
+QJsonObject sampleJson() { return QJsonDocument::fromJson(sessionToJson(sample())).object(); }
+QString refusal(const QJsonObject& o) {
+    try {
+        sessionFromJson(QJsonDocument(o).toJson());
+    } catch (const SessionError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTripKeepsEveryField() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.json");
+        saveSession(path, sample());
+        const Session s = loadSession(path), e = sample();
+        QCOMPARE(s.config.generator.dim, 300);
+        QCOMPARE(s.config.generator.latent, 7);
+        QCOMPARE(s.config.generator.spectrumLo, 0.5);
+        QCOMPARE(s.config.generator.spectrumHi, 123.25);
+        QVERIFY(s.config.generator.kind == fa::GeneratorKind::Haar);
+        QCOMPARE(s.config.seed, e.config.seed);
+        QCOMPARE(s.config.fitLatent, 5);
+        QVERIFY(s.config.runEm && s.config.runSga && !s.config.runBatch);
+        QCOMPARE(s.config.learningRate, 0.00123);
+        QCOMPARE(s.config.warmup, 250L);
+        QCOMPARE(s.config.totalSamples, 40000L);
+        QVERIFY(s.config.learningRateChanges == e.config.learningRateChanges);
+        QCOMPARE(s.view.coordI, 4);
+        QCOMPARE(s.view.coordJ, 299);
+        QCOMPARE(s.view.blockSize, 25);
+        QCOMPARE(s.speed, 500.0);
+        QCOMPARE(s.samples, 12345L);
+        // The file is readable JSON with 1-based view coordinates, as the window shows them.
+        QCOMPARE(sampleJson()["view"].toObject()["coordI"].toInt(), 5);
+    }
+
+    void refusesMalformedFiles() {
+        auto refused = [](const QByteArray& text) {
+            try {
+                sessionFromJson(text);
+            } catch (const SessionError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(refused("{ not json").contains("not valid JSON"));
+        QVERIFY(refused("[1, 2]").contains("not a JSON object"));
+        QVERIFY(refused(R"({"format": "something-else", "version": 1})").contains("not an FA Explorer session"));
+        QVERIFY(refused("").contains("not valid JSON"));
+    }
+
+    void refusesIncompatibleOrBadValues() {
+        QJsonObject o = sampleJson();
+        o["version"] = 7;
+        QVERIFY(refusal(o).contains("newer FA Explorer"));
+
+        o = sampleJson();
+        QJsonObject model = o["model"].toObject();
+        model.remove("dim");
+        o["model"] = model;
+        QVERIFY(refusal(o).contains("'model.dim'"));
+
+        o = sampleJson();
+        model = o["model"].toObject();
+        model["latent"] = "ten";
+        o["model"] = model;
+        QVERIFY(refusal(o).contains("'model.latent' must be a whole number"));
+
+        o = sampleJson();
+        model = o["model"].toObject();
+        model["generator"] = "magic";
+        o["model"] = model;
+        QVERIFY(refusal(o).contains("'model.generator'"));
+
+        o = sampleJson();
+        QJsonObject fitting = o["fitting"].toObject();
+        fitting["fitLatent"] = 300; // K must be < D: refused by the engine's own check
+        o["fitting"] = fitting;
+        QVERIFY(refusal(o).contains("parameters are refused"));
+
+        o = sampleJson();
+        fitting = o["fitting"].toObject();
+        fitting["em"] = 1;
+        o["fitting"] = fitting;
+        QVERIFY(refusal(o).contains("'fitting.em' must be true or false"));
+
+        o = sampleJson();
+        fitting = o["fitting"].toObject();
+        fitting["learningRateChanges"] = QJsonArray{QJsonArray{10}};
+        o["fitting"] = fitting;
+        QVERIFY(refusal(o).contains("learningRateChanges"));
+
+        o = sampleJson();
+        QJsonObject view = o["view"].toObject();
+        view["coordJ"] = view["coordI"];
+        o["view"] = view;
+        QVERIFY(refusal(o).contains("must differ"));
+
+        o = sampleJson();
+        o["samples"] = 50000; // beyond totalSamples
+        QVERIFY(refusal(o).contains("'session.samples'"));
+
+        o = sampleJson();
+        o.remove("fitting");
+        QVERIFY(refusal(o).contains("'fitting' section"));
+        QVERIFY(refusal(sampleJson()).isEmpty()); // the unmodified file is fine
+    }
+
+    void fileErrorsNameThePath() {
+        QTemporaryDir dir;
+        const QString missing = dir.filePath("nope.json");
+        try {
+            loadSession(missing);
+            QFAIL("a missing file was read");
+        } catch (const SessionError& e) {
+            QVERIFY(QString(e.what()).contains("nope.json"));
+        }
+        try {
+            saveSession(dir.filePath("no/such/folder/s.json"), sample());
+            QFAIL("an unwritable path was written");
+        } catch (const SessionError& e) {
+            QVERIFY(QString(e.what()).contains("cannot write"));
+        }
+        QFile big(dir.filePath("big.json"));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray(2 << 20, ' '));
+        big.close();
+        QVERIFY_THROWS_EXCEPTION(SessionError, loadSession(big.fileName()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSession)
+#include "test_session.moc"

@@ -1,0 +1,134 @@
+#include "ui/common/ContourView.h"
+
+#include "ui/common/AlgorithmStyle.h"
+
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <cmath>
+
+ContourView::ContourView(QWidget* parent)
+    : QChartView(parent), m_x(new QValueAxis), m_y(new QValueAxis), m_points(new QScatterSeries),
+      m_levels(fa::standardMassLevels()) {
+    auto* c = new QChart;
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    m_x->setLabelFormat("%.3g");
+    m_y->setLabelFormat("%.3g");
+    m_points->setName("recent observations");
+    m_points->setMarkerSize(4);
+    m_points->setColor(QColor(90, 90, 90, 70));
+    m_points->setBorderColor(Qt::transparent);
+    c->addSeries(m_points);
+    m_points->attachAxis(m_x);
+    m_points->attachAxis(m_y);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(360, 300);
+    setToolTip("Contours of N(c, F Fᵀ + Ψ) restricted to two coordinates. The ellipse (x − c)ᵀ S⁻¹ (x − c) = r² "
+               "holds mass 1 − exp(−r²/2): r = 1, 2, 3 give 39 %, 86 %, 99 %.");
+}
+
+std::vector<QLineSeries*>& ContourView::seriesFor(const std::string& model) {
+    auto it = m_contours.find(model);
+    if (it != m_contours.end())
+        return it->second;
+    std::vector<QLineSeries*> pool;
+    for (std::size_t level = 0; level < m_levels.size(); ++level) {
+        auto* s = new QLineSeries;
+        const bool reference = model == "truth" || model == "exact";
+        QPen pen(colourFor(model), reference ? 2.2 : 1.6);
+        if (model == "batch")
+            pen.setStyle(Qt::DashLine);
+        s->setPen(pen);
+        s->setName(m_shortNames ? legendName(model) : displayName(model));
+        chart()->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        if (level > 0) // one legend entry per model
+            for (QLegendMarker* m : chart()->legend()->markers(s))
+                m->setVisible(false);
+        pool.push_back(s);
+    }
+    return m_contours.emplace(model, std::move(pool)).first->second;
+}
+
+QLineSeries* ContourView::contour(const QString& model, int level) const {
+    const auto it = m_contours.find(model.toStdString());
+    if (it == m_contours.end() || level < 0 || level >= static_cast<int>(it->second.size()))
+        return nullptr;
+    return it->second[static_cast<std::size_t>(level)];
+}
+
+void ContourView::setCloudName(const QString& name) { m_points->setName(name); }
+
+void ContourView::useShortNames(bool on) {
+    m_shortNames = on;
+    QFont small = chart()->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * (on ? 0.85 : 1.0 / 0.85)); // room for seven entries
+    chart()->legend()->setFont(small);
+}
+
+void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
+    const int i = snap.view.coordI + 1, j = snap.view.coordJ + 1;
+    ContourScene scene;
+    scene.title = QString("2D marginal of θ%1, θ%2: 39 / 86 / 99 % mass contours").arg(i).arg(j);
+    scene.xLabel = QString("θ%1").arg(i);
+    scene.yLabel = QString("θ%1").arg(j);
+    for (const auto& model : snap.models)
+        scene.models.push_back({model.name, model.valid, model.marginal});
+    scene.reference = "truth";
+    scene.cloud = snap.recent;
+    showScene(scene);
+}
+
+void ContourView::showScene(const ContourScene& scene) {
+    chart()->setTitle(scene.title);
+    m_x->setTitleText(scene.xLabel);
+    m_y->setTitleText(scene.yLabel);
+
+    QList<QPointF> cloud;
+    cloud.reserve(static_cast<qsizetype>(scene.cloud.size()));
+    for (const auto& p : scene.cloud)
+        cloud.append(QPointF(p.x(), p.y()));
+    m_points->replace(cloud);
+
+    // Axes: the reference's outer ellipse, widened to hold the estimates but never beyond four
+    // times its size, so a wild early estimate cannot shrink the picture to a dot.
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    double tx0 = 0, tx1 = 0, ty0 = 0, ty1 = 0;
+    for (auto& [name, pool] : m_contours)
+        for (QLineSeries* s : pool)
+            s->clear(); // a model no longer present (diverged) disappears
+    for (const auto& model : scene.models) {
+        auto& pool = seriesFor(model.name);
+        if (!model.valid)
+            continue;
+        for (std::size_t level = 0; level < m_levels.size(); ++level) {
+            QList<QPointF> line;
+            for (const auto& p : fa::massEllipse(model.marginal, m_levels[level])) {
+                line.append(QPointF(p.x(), p.y()));
+                if (level + 1 == m_levels.size()) {
+                    x0 = std::min(x0, p.x());
+                    x1 = std::max(x1, p.x());
+                    y0 = std::min(y0, p.y());
+                    y1 = std::max(y1, p.y());
+                }
+            }
+            pool[level]->replace(line);
+        }
+        if (model.name == scene.reference) {
+            tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
+        }
+    }
+    if (!(tx1 > tx0) || !(ty1 > ty0))
+        return;
+    const double cx = (tx0 + tx1) / 2, cy = (ty0 + ty1) / 2, hx = (tx1 - tx0) * 2, hy = (ty1 - ty0) * 2;
+    x0 = std::max(x0, cx - hx), x1 = std::min(x1, cx + hx);
+    y0 = std::max(y0, cy - hy), y1 = std::min(y1, cy + hy);
+    const double px = 0.08 * (x1 - x0), py = 0.08 * (y1 - y0);
+    m_x->setRange(x0 - px, x1 + px);
+    m_y->setRange(y0 - py, y1 + py);
+}

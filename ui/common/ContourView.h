@@ -1,0 +1,45 @@
+#pragma once
+// The teaching picture: for two coordinates, the probability-mass ellipses of the true
+// marginal Gaussian and of each algorithm's current marginal, over the latest observations.
+#include "core/explorer/LiveExplorer.h"
+
+#include <QtCharts/QChartView>
+#include <map>
+
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+/// What one frame of the contour view shows; the explorer and the posterior lab both fill it.
+struct ContourScene {
+    QString title, xLabel, yLabel;
+    struct Model {
+        std::string name; ///< palette key (AlgorithmStyle.h)
+        bool valid = false;
+        fa::Marginal2 marginal;
+    };
+    std::vector<Model> models;
+    std::string reference;               ///< the model the axes are fitted to (truth, exact)
+    std::vector<Eigen::Vector2d> cloud;  ///< recent observations or iterates
+};
+
+class ContourView : public QChartView {
+    Q_OBJECT
+public:
+    explicit ContourView(QWidget* parent = nullptr);
+    void showSnapshot(const fa::ExplorerSnapshot& snapshot);
+    void showScene(const ContourScene& scene);
+    void setCloudName(const QString& name);
+    void useShortNames(bool on); ///< legend names from legendName() (set before the first frame)
+    /// The ellipse drawn for a model (truth, em, sga, batch) at level index 0..2 (tests).
+    QLineSeries* contour(const QString& model, int level) const;
+    QScatterSeries* observations() const { return m_points; }
+
+private:
+    std::vector<QLineSeries*>& seriesFor(const std::string& model);
+    QValueAxis *m_x, *m_y;
+    QScatterSeries* m_points;
+    std::map<std::string, std::vector<QLineSeries*>> m_contours;
+    std::vector<double> m_levels;
+    bool m_shortNames = false;
+};

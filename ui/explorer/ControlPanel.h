@@ -1,0 +1,36 @@
+#pragma once
+// The model and fitting parameters of a live run, with tooltips that give each one's meaning.
+#include "core/explorer/LiveExplorer.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
+
+class ControlPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ControlPanel(QWidget* parent = nullptr);
+    fa::ExplorerConfig config() const;
+    void setConfig(const fa::ExplorerConfig& config);
+    fa::ViewOptions viewOptions() const;
+    void setViewOptions(const fa::ViewOptions& view);
+    double speed() const;  ///< observations per second; 0 = as fast as possible
+    void setSpeed(double obsPerSecond);
+    long stepCount() const; ///< observations per Step
+
+signals:
+    void structureChanged();             ///< anything that needs a reset
+    void learningRateChanged(double eta); ///< acts live
+    void speedChanged(double obsPerSecond); ///< acts live
+    void viewChanged();                   ///< 2D coordinates or block size; acts live
+
+private:
+    QSpinBox *m_dim, *m_latent, *m_fitLatent, *m_seed, *m_warmup, *m_total;
+    QSpinBox *m_speed, *m_stepN, *m_coordI, *m_coordJ, *m_block;
+    QDoubleSpinBox *m_specLo, *m_specHi, *m_lr;
+    QComboBox* m_generator;
+    QCheckBox *m_em, *m_sga, *m_batch;
+};

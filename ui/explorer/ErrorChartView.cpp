@@ -1,0 +1,65 @@
+#include "ui/explorer/ErrorChartView.h"
+
+#include "ui/common/AlgorithmStyle.h"
+#include "ui/common/LogLogChart.h"
+
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <cmath>
+
+ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
+    : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis), m_y(new QLogValueAxis) {
+    setChart(makeLogLogChart(title, yLabel, m_x, m_y));
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(360, 260);
+}
+
+QXYSeries* ErrorChartView::seriesFor(const std::string& algorithm) {
+    auto it = m_series.find(algorithm);
+    if (it != m_series.end())
+        return it->second;
+    QXYSeries* s;
+    if (algorithm == "batch") {
+        auto* scatter = new QScatterSeries;
+        scatter->setMarkerSize(9);
+        s = scatter;
+    } else {
+        auto* line = new QLineSeries;
+        line->setPen(QPen(colourFor(algorithm), 2));
+        s = line;
+    }
+    s->setName(algorithm == "batch" ? "batch FA (refit)" : displayName(algorithm));
+    s->setColor(colourFor(algorithm));
+    chart()->addSeries(s);
+    s->attachAxis(m_x);
+    s->attachAxis(m_y);
+    m_series[algorithm] = s;
+    return s;
+}
+
+QXYSeries* ErrorChartView::series(const QString& algorithm) const {
+    const auto it = m_series.find(algorithm.toStdString());
+    return it == m_series.end() ? nullptr : it->second;
+}
+
+void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
+    double lo = INFINITY, hi = 0.0;
+    for (const auto& trace : snapshot.traces) {
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(trace.points.size()));
+        for (const auto& p : trace.points) {
+            const double v = m_metric(p);
+            if (!(v > 0.0) || !std::isfinite(v))
+                continue; // a log axis cannot show it
+            points.append(QPointF(static_cast<double>(p.samples), v));
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        seriesFor(trace.name)->replace(points); // one replace per frame (QT-NOTES.md)
+    }
+    m_x->setRange(1, std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(snapshot.totalSamples, 10))))));
+    if (hi > 0.0)
+        // Widened a hair so the decade labels at both ends are not dropped by rounding.
+        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))), 1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+}

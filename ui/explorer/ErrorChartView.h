@@ -1,0 +1,28 @@
+#pragma once
+// One error metric against samples seen, log-log: a line per online algorithm and markers for
+// the batch refits. Thin adapter over Qt Charts (kept inside ui/, see STYLE.md).
+#include "core/explorer/LiveExplorer.h"
+
+#include <QtCharts/QChartView>
+#include <functional>
+#include <map>
+
+class QLogValueAxis;
+class QXYSeries;
+
+class ErrorChartView : public QChartView {
+    Q_OBJECT
+public:
+    using Metric = std::function<double(const fa::CurvePoint&)>;
+    ErrorChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent = nullptr);
+    void showSnapshot(const fa::ExplorerSnapshot& snapshot);
+    /// The series drawn for an algorithm (em, sga, batch), for tests and export.
+    QXYSeries* series(const QString& algorithm) const;
+
+private:
+    QXYSeries* seriesFor(const std::string& algorithm);
+    Metric m_metric;
+    QLogValueAxis* m_x;
+    QLogValueAxis* m_y;
+    std::map<std::string, QXYSeries*> m_series;
+};

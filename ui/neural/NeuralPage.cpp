@@ -1,0 +1,405 @@
+#include "ui/neural/NeuralPage.h"
+
+#include "core/io/RegressionCsv.h"
+
+#include "ui/common/AlgorithmStyle.h"
+#include "ui/common/FormWidgets.h"
+#include "ui/common/ModeLayout.h"
+#include "ui/neural/NeuralSplitsPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <cmath>
+
+namespace {
+// Colours per neural method, from the shared palette.
+std::string paletteKey(fa::NeuralMethod m) {
+    switch (m) {
+    case fa::NeuralMethod::VifaGauss: return "vifa-gauss";
+    case fa::NeuralMethod::VifaLaplace: return "vifa-laplace";
+    case fa::NeuralMethod::VippcaGauss: return "swag"; // cyan
+    case fa::NeuralMethod::VippcaLaplace: return "sgd-sga"; // green
+    }
+    return "exact";
+}
+
+QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const QString& xLabel, const QString& yLabel) {
+    auto* c = new QChart;
+    c->setTitle(title);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    x->setTitleText(xLabel);
+    y->setTitleText(yLabel);
+    x->setLabelFormat("%.0f");
+    y->setLabelFormat("%.3g");
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+    auto* v = new QChartView(c);
+    v->setRenderHint(QPainter::Antialiasing);
+    v->setMinimumSize(320, 240);
+    return v;
+}
+
+} // namespace
+
+NeuralPage::NeuralPage(QWidget* parent)
+    : QWidget(parent), m_tabs(new QTabWidget), m_worker(new NeuralWorker),
+      m_splitsPanel(new NeuralSplitsPanel(m_worker)) {
+    m_dataset = new QComboBox;
+    for (const auto& [key, label] : std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
+                                                                           {"energy", "Energy efficiency (heating)"},
+                                                                           {"boston", "Boston housing"},
+                                                                           {"concrete", "Concrete strength"}})
+        m_dataset->addItem(label, key);
+    m_dataset->setToolTip("UCI set (standardised with the training part's statistics; no bias column: the network "
+                          "has its own biases). Open CSV… (Ctrl+Shift+O in this mode) uses any CSV's last column as target.");
+    auto* open = new QPushButton("Open CSV…");
+    m_hidden = new QComboBox;
+    m_hidden->addItem("1 × 50 ReLU (small)", "50");
+    m_hidden->addItem("2 × 50 ReLU (large)", "50,50");
+    m_hidden->setToolTip("The report's SmallNN and LargeNN; VIFA overfits the large one, VIPPCA repairs it.");
+    auto* methods = new QGroupBox("Methods");
+    auto* ml = new QVBoxLayout(methods);
+    for (const auto m : {fa::NeuralMethod::VifaGauss, fa::NeuralMethod::VifaLaplace, fa::NeuralMethod::VippcaGauss,
+                         fa::NeuralMethod::VippcaLaplace}) {
+        auto* box = new QCheckBox(QString::fromStdString(fa::neuralMethodName(m)));
+        box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::WindowText, colourFor(paletteKey(m)));
+        box->setPalette(pal);
+        box->setToolTip(fa::isPpca(m) ? "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed" : "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned");
+        ml->addWidget(box);
+        m_methods.emplace_back(m, box);
+    }
+    m_prior = realBox(1e-4, 1e4, 1.0, 4, "Prior precision α (Laplace: rate √2 α). The splits table tunes it.");
+    m_noise = realBox(1e-3, 1e6, 25.0, 3, "Noise precision β of the standardised target (25: noise sd = 0.2 target sd).");
+    m_sigma = realBox(1e-6, 10, 0.05, 4, "VIPPCA's fixed variance σ.");
+    m_lr = realBox(1e-6, 1, 0.01, 5, "Learning rate (c, F and log ψ alike), Adam by default as the report's code.");
+    m_optimiser = new QComboBox;
+    m_optimiser->addItem("Adam", "adam");
+    m_optimiser->addItem("SGD", "sgd");
+    m_init = new QComboBox;
+    m_init->addItem("report (c = 0, ψ = 1)", "report");
+    m_init->addItem("scaled (He-style c, ψ = 0.01)", "scaled");
+    m_init->setToolTip("Start of q. The report's code starts every weight at mean 0 and variance 1: VIFA on the large "
+                       "network then stays near the prior and predicts the mean (report Table 3), VIPPCA's fixed small σ "
+                       "avoids that. Starting at a network-scaled point removes VIFA's failure.");
+    m_latent = intBox(1, 100, 1, "Latent dimension K of q.");
+    m_batch = intBox(1, 100000, 10, "Mini-batch size M.");
+    m_L = intBox(1, 1000, 4, "L: gradients averaged per update.");
+    m_split = intBox(0, 1000, 0, "Which seeded 90/10 split the live run uses.");
+    m_seed = intBox(0, 1000000000, 0, "Seed of the splits, the initial weights and the draws.");
+    m_speed = intBox(0, 100000, 20, "Epochs per second while playing; 0 = as fast as possible.");
+    m_speed->setSpecialValueText("as fast as possible");
+    m_step = intBox(1, 100000, 5, "Epochs per Step (→).");
+
+    auto* form = new QGroupBox("Network and training");
+    auto* f = new QFormLayout(form);
+    f->addRow("data set", m_dataset);
+    f->addRow(open);
+    f->addRow("network", m_hidden);
+    f->addRow("prior precision", m_prior);
+    f->addRow("noise precision", m_noise);
+    f->addRow("VIPPCA σ", m_sigma);
+    f->addRow("learning rate", m_lr);
+    f->addRow("optimiser", m_optimiser);
+    f->addRow("start of q", m_init);
+    f->addRow("latent K", m_latent);
+    f->addRow("batch M", m_batch);
+    f->addRow("samples L", m_L);
+    f->addRow("split", m_split);
+    f->addRow("seed", m_seed);
+    f->addRow("speed", m_speed);
+    f->addRow("step", m_step);
+
+    m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis, m_rmseY = new QValueAxis;
+    m_predX = new QValueAxis, m_predY = new QValueAxis;
+    m_nmllChart = chartView("Negative mean log-likelihood (dashed: train, solid: test)", m_nmllX, m_nmllY, "epoch", "NMLL");
+    m_rmseChart = chartView("RMSE, original units (dashed: train, solid: test)", m_rmseX, m_rmseY, "epoch", "RMSE");
+    m_predChart = chartView("Test predictive: mean ± 2 sd against the truth (sorted)", m_predX, m_predY,
+                            "test point (by target)", "target");
+    m_truth = new QScatterSeries;
+    m_truth->setName("truth");
+    m_truth->setMarkerSize(6);
+    m_truth->setColor(Qt::black);
+    m_predChart->chart()->addSeries(m_truth);
+    m_truth->attachAxis(m_predX);
+    m_truth->attachAxis(m_predY);
+    m_nmllChart->chart()->legend()->hide();
+    m_rmseChart->chart()->legend()->hide();
+
+
+    auto* live = new QWidget;
+    auto* lg = new QGridLayout(live);
+    lg->addWidget(m_nmllChart, 0, 0);
+    lg->addWidget(m_rmseChart, 0, 1);
+    lg->addWidget(m_predChart, 1, 0, 1, 2);
+    m_tabs->addTab(live, "Live training");
+    m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(modeLayout({form, methods}, m_tabs));
+
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &NeuralWorker::snapshotReady, this, &NeuralPage::onSnapshot);
+    connect(m_worker, &NeuralWorker::runningChanged, this, [this](bool r) {
+        m_running = r;
+        emit runningChanged(r);
+    });
+    connect(m_worker, &NeuralWorker::failed, this, [this](const QString& why) {
+        m_lastError = "Cannot start this run: " + why;
+        emit message("⚠ " + m_lastError, 15000);
+    });
+    connect(m_worker, &NeuralWorker::reachedEpoch, this, [this](long epoch) {
+        if (m_waitFor >= 0 && epoch >= m_waitFor) {
+            m_waitFor = -1;
+            m_dirty = true;
+            redraw();
+            emit reachedEpoch(epoch);
+        }
+    });
+    connect(m_splitsPanel, &NeuralSplitsPanel::runRequested, this, &NeuralPage::runSplits);
+    connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);
+    connect(m_splitsPanel, &NeuralSplitsPanel::message, this, &NeuralPage::message);
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
+        if (!path.isEmpty() && !openCsv(path))
+            QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
+    });
+    auto restart = [this] {
+        if (!m_quiet)
+            reset();
+    };
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, restart);
+    connect(m_hidden, &QComboBox::currentIndexChanged, this, restart);
+    connect(m_optimiser, &QComboBox::currentIndexChanged, this, restart);
+    connect(m_init, &QComboBox::currentIndexChanged, this, restart);
+    for (const auto& [m, box] : m_methods)
+        connect(box, &QCheckBox::toggled, this, restart);
+    for (QDoubleSpinBox* b : {m_prior, m_noise, m_sigma, m_lr})
+        connect(b, &QDoubleSpinBox::valueChanged, this, restart);
+    for (QSpinBox* b : {m_latent, m_batch, m_L, m_split, m_seed})
+        connect(b, &QSpinBox::valueChanged, this, restart);
+    connect(m_speed, &QSpinBox::valueChanged, this,
+            [this](int v) { QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v)); });
+    m_thread.start();
+    m_redraw.setInterval(33);
+    connect(&m_redraw, &QTimer::timeout, this, &NeuralPage::redraw);
+    m_redraw.start();
+    reset();
+}
+
+NeuralPage::~NeuralPage() {
+    m_thread.quit();
+    m_thread.wait();
+}
+
+fa::NeuralLiveConfig NeuralPage::config() const {
+    fa::NeuralLiveConfig c;
+    c.dataset = m_dataset->currentData().toString().toStdString();
+    c.methods.clear();
+    for (const auto& [m, box] : m_methods)
+        if (box->isChecked())
+            c.methods.push_back(m);
+    c.fit.hidden = m_hidden->currentData().toString() == "50,50" ? std::vector<int>{50, 50} : std::vector<int>{50};
+    c.fit.latent = m_latent->value();
+    c.fit.batch = m_batch->value();
+    c.fit.samples = m_L->value();
+    c.fit.learningRate = m_lr->value();
+    c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd : fa::OptimiserKind::Adam;
+    c.fit.reportInit = m_init->currentData().toString() == "report";
+    c.hyper.priorPrecision = m_prior->value();
+    c.hyper.noisePrecision = m_noise->value();
+    c.hyper.sigma = m_sigma->value();
+    c.split = m_split->value();
+    c.seed = static_cast<std::uint64_t>(m_seed->value());
+    return c;
+}
+
+void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
+    m_quiet = true;
+    for (const auto& [m, box] : m_methods)
+        box->setChecked(std::find(methods.begin(), methods.end(), m) != methods.end());
+    m_quiet = false;
+    reset();
+}
+
+bool NeuralPage::openCsv(const QString& path) {
+    try {
+        fa::io::loadRegressionCsv(path.toStdString());
+    } catch (const std::exception& e) {
+        m_lastError = "Cannot use this CSV file: " + QString::fromUtf8(e.what());
+        emit message("⚠ " + m_lastError, 15000);
+        return false;
+    }
+    m_quiet = true;
+    const QString label = "CSV: " + QFileInfo(path).fileName();
+    if (m_dataset->count() > 4)
+        m_dataset->setItemText(4, label), m_dataset->setItemData(4, path);
+    else
+        m_dataset->addItem(label, path);
+    m_dataset->setCurrentIndex(4);
+    m_quiet = false;
+    reset();
+    return true;
+}
+
+void NeuralPage::reset() {
+    m_lastError.clear();
+    m_waitFor = -1;
+    QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, m_speed->value()));
+    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::NeuralLiveConfig, config()));
+}
+
+void NeuralPage::togglePlay() { QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play"); }
+
+void NeuralPage::stepOnce() { QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_step->value())); }
+
+void NeuralPage::runUntil(long epoch) {
+    m_waitFor = epoch;
+    QMetaObject::invokeMethod(m_worker, "runUntil", Q_ARG(long, epoch));
+}
+
+void NeuralPage::runSplits() { m_splitsPanel->run(config()); }
+
+void NeuralPage::cancelSplits() { m_splitsPanel->cancel(); }
+
+QLineSeries* NeuralPage::series(std::map<std::string, QLineSeries*>& pool, QChartView* view, const std::string& key,
+                                const QColor& colour, Qt::PenStyle style, const QString& name) {
+    if (auto it = pool.find(key); it != pool.end())
+        return it->second;
+    auto* s = new QLineSeries;
+    s->setPen(QPen(colour, style == Qt::SolidLine ? 2.0 : 1.2, style));
+    s->setName(name);
+    view->chart()->addSeries(s);
+    if (name.isEmpty())
+        for (QLegendMarker* marker : view->chart()->legend()->markers(s))
+            marker->setVisible(false);
+    const auto axes = view->chart()->axes();
+    for (QAbstractAxis* a : axes)
+        s->attachAxis(a);
+    return pool[key] = s;
+}
+
+QLineSeries* NeuralPage::curve(const QString& method, const QString& which) const {
+    const auto it = m_curves.find((method + "/" + which).toStdString());
+    return it == m_curves.end() ? nullptr : it->second;
+}
+
+QLineSeries* NeuralPage::predictiveMean(const QString& method) const {
+    const auto it = m_pred.find((method + "/mean").toStdString());
+    return it == m_pred.end() ? nullptr : it->second;
+}
+
+void NeuralPage::onSnapshot(NeuralSnapshotPtr snapshot) {
+    m_latest = std::move(snapshot);
+    m_dirty = true;
+}
+
+void NeuralPage::redraw() {
+    if (!m_dirty || !m_latest)
+        return;
+    m_dirty = false;
+    const fa::NeuralLiveSnapshot& s = *m_latest;
+    for (auto& [k, ser] : m_curves)
+        ser->clear();
+    for (auto& [k, ser] : m_pred)
+        ser->clear();
+    double nlo = INFINITY, nhi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
+    for (const auto& m : s.methods) {
+        const std::string name = fa::neuralMethodName(m.method);
+        const QColor colour = colourFor(paletteKey(m.method));
+        QList<QPointF> trainN, testN, trainR, testR;
+        for (const auto& p : m.curve) {
+            if (!std::isfinite(p.testNmll) || !std::isfinite(p.trainNmll))
+                continue;
+            const double e = static_cast<double>(p.epoch);
+            trainN.append({e, p.trainNmll}), testN.append({e, p.testNmll});
+            trainR.append({e, p.trainRmse}), testR.append({e, p.testRmse});
+            if (p.epoch > 0) { // the untrained start would flatten everything else
+                nlo = std::min({nlo, p.trainNmll, p.testNmll}), nhi = std::max({nhi, p.trainNmll, p.testNmll});
+                rlo = std::min({rlo, p.trainRmse, p.testRmse}), rhi = std::max({rhi, p.trainRmse, p.testRmse});
+            }
+        }
+        const QString label = QString::fromStdString(name);
+        series(m_curves, m_nmllChart, name + "/train-nmll", colour, Qt::DashLine, label + " train")->replace(trainN);
+        series(m_curves, m_nmllChart, name + "/test-nmll", colour, Qt::SolidLine, label + " test")->replace(testN);
+        series(m_curves, m_rmseChart, name + "/train-rmse", colour, Qt::DashLine, label + " train")->replace(trainR);
+        series(m_curves, m_rmseChart, name + "/test-rmse", colour, Qt::SolidLine, label + " test")->replace(testR);
+        QList<QPointF> mean, lo, hi;
+        for (Eigen::Index i = 0; i < m.mean.size(); ++i) {
+            const double x = static_cast<double>(i);
+            mean.append({x, m.mean(i)});
+            lo.append({x, m.mean(i) - 2 * m.sd(i)});
+            hi.append({x, m.mean(i) + 2 * m.sd(i)});
+        }
+        series(m_pred, m_predChart, name + "/mean", colour, Qt::SolidLine, label + " mean")->replace(mean);
+        series(m_pred, m_predChart, name + "/lo", colour, Qt::DotLine, label + " ± 2 sd")->replace(lo);
+        series(m_pred, m_predChart, name + "/hi", colour, Qt::DotLine, "")->replace(hi);
+    }
+    QList<QPointF> truth;
+    for (Eigen::Index i = 0; i < s.testTruth.size(); ++i)
+        truth.append({static_cast<double>(i), s.testTruth(i)});
+    m_truth->replace(truth);
+    const double maxEpoch = std::max<double>(10, static_cast<double>(s.epoch));
+    m_nmllX->setRange(0, maxEpoch);
+    m_rmseX->setRange(0, maxEpoch);
+    if (nhi > nlo) {
+        m_nmllY->setRange(nlo - 0.05 * (nhi - nlo), nhi + 0.05 * (nhi - nlo));
+        m_nmllY->applyNiceNumbers();
+    }
+    if (rhi > rlo) {
+        m_rmseY->setRange(std::max(0.0, rlo - 0.05 * (rhi - rlo)), rhi + 0.05 * (rhi - rlo));
+        m_rmseY->applyNiceNumbers();
+    }
+    if (s.testTruth.size() > 0) {
+        const double tlo = s.testTruth.minCoeff(), thi = s.testTruth.maxCoeff(), pad = 0.25 * (thi - tlo);
+        m_predX->setRange(-1, static_cast<double>(s.testTruth.size()));
+        m_predY->setRange(tlo - pad, thi + pad);
+        m_predY->applyNiceNumbers();
+    }
+    m_predChart->chart()->setTitle(QString("%1, network %2 (%3 weights): test predictive, mean ± 2 sd, sorted by target")
+                                       .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
+                                       .arg(s.parameters));
+    QStringList last;
+    for (const auto& m : s.methods)
+        if (!m.curve.empty())
+            last << QString("%1: test NMLL %2, RMSE %3%4")
+                        .arg(QString::fromStdString(fa::neuralMethodName(m.method)))
+                        .arg(m.curve.back().testNmll, 0, 'f', 2)
+                        .arg(m.curve.back().testRmse, 0, 'f', 2)
+                        .arg(m.diverged ? " (diverged)" : "");
+    emit statusChanged(QString("epoch %1").arg(s.epoch), last.join("   "));
+}
+
+std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {
+    return {{"neural-nmll", m_nmllChart}, {"neural-rmse", m_rmseChart}, {"neural-predictive", m_predChart},
+            {"neural-table", m_splitsPanel->table()}};
+}
+
+bool NeuralPage::exportRows(const QString& path) { return m_splitsPanel->exportRows(path); }
+
+QTableWidget* NeuralPage::table() const { return m_splitsPanel->table(); }
+
+const std::vector<fa::NeuralRow>& NeuralPage::splitRows() const { return m_splitsPanel->rows(); }
+
+void NeuralPage::setSplitSettings(int splits, int searchTrials, int folds, int epochs) {
+    m_splitsPanel->setSettings(splits, searchTrials, folds, epochs);
+}

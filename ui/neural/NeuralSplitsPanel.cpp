@@ -1,0 +1,162 @@
+#include "ui/neural/NeuralSplitsPanel.h"
+
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "ui/common/FormWidgets.h"
+#include "core/neural/PublishedNeural.h"
+#include "core/math/Summary.h"
+
+#include <QDir>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace {
+QString cell(const fa::MeanStdErr& m) { return QString("%1 ± %2").arg(m.mean, 0, 'f', 2).arg(m.stdErr, 0, 'f', 2); }
+QString cell(double mean, double se) { return QString("%1 ± %2").arg(mean, 0, 'f', 2).arg(se, 0, 'f', 2); }
+} // namespace
+
+NeuralSplitsPanel::NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent) : QWidget(parent), m_worker(worker) {
+    m_splits = intBox(1, 20, 5, "Splits in the table (the report: 20).");
+    m_trials = intBox(1, 1000, 10, "Random-search trials per split and method.");
+    m_folds = intBox(2, 20, 3, "Folds of the tuner's cross-validation.");
+    m_epochs = intBox(1, 100000, 120, "Epochs per fit in the splits table (report: 120; Boston 200).");
+    m_table = new QTableWidget(0, 8);
+    m_table->setHorizontalHeaderLabels({"data set", "network", "method", "splits", "test NMLL", "test RMSE",
+                                        "report NMLL", "report RMSE"});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setToolTip("Mean ± standard error over the finished splits; the report's figures (20 splits) beside.");
+    m_progress = new QProgressBar;
+    m_label = new QLabel("Run the report's protocol: tune by random search with k-fold validation, refit, "
+                         "score the test part; one row per method, filled as splits finish.");
+    m_label->setWordWrap(true);
+    m_run = new QPushButton("Run splits");
+    m_run->setToolTip("Runs in the background on two threads; the live view stays usable");
+    m_cancel = new QPushButton("Cancel");
+    m_cancel->setEnabled(false);
+
+    auto* settings = new QFormLayout;
+    settings->addRow("splits", m_splits);
+    settings->addRow("search trials", m_trials);
+    settings->addRow("folds", m_folds);
+    settings->addRow("epochs", m_epochs);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_progress, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(settings);
+    layout->addLayout(buttons);
+    layout->addWidget(m_label);
+    layout->addWidget(m_table, 1);
+
+    connect(m_run, &QPushButton::clicked, this, &NeuralSplitsPanel::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &NeuralSplitsPanel::cancel);
+    connect(worker, &NeuralWorker::splitRow, this, [this](const fa::NeuralRow& row) {
+        m_rows.push_back(row);
+        refresh();
+    });
+    connect(worker, &NeuralWorker::splitProgress, this, [this](int done, int total, const QString& stage) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        if (!stage.isEmpty())
+            m_label->setText(stage);
+    });
+    connect(worker, &NeuralWorker::splitsFinished, this, [this](bool cancelled, const QString& error) {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_label->setText(!error.isEmpty() ? "⚠ " + error
+                         : cancelled     ? QString("Cancelled; %1 finished row(s) kept.").arg(m_rows.size())
+                                         : QString("Done: %1 row(s).").arg(m_rows.size()));
+        if (!error.isEmpty())
+            m_lastError = error;
+        emit finished();
+    });
+}
+
+void NeuralSplitsPanel::setSettings(int splits, int searchTrials, int folds, int epochs) {
+    m_splits->setValue(splits);
+    m_trials->setValue(searchTrials);
+    m_folds->setValue(folds);
+    m_epochs->setValue(epochs);
+}
+
+void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
+    if (live.methods.empty()) {
+        m_lastError = "choose at least one method";
+        emit message("⚠ " + m_lastError, 8000);
+        return;
+    }
+    fa::NeuralConfig c;
+    c.dataset = live.dataset;
+    c.methods = live.methods;
+    c.fit = live.fit;
+    c.fit.epochs = m_epochs->value();
+    c.splits = m_splits->value();
+    c.searchTrials = m_trials->value();
+    c.folds = m_folds->value();
+    c.seed = live.seed;
+    c.threads = 2;
+    m_config = c;
+    m_rows.clear();
+    refresh();
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_progress->setRange(0, c.splits * static_cast<int>(c.methods.size()));
+    m_progress->setValue(0);
+    QMetaObject::invokeMethod(m_worker, "runSplits", Q_ARG(fa::NeuralConfig, c));
+}
+
+void NeuralSplitsPanel::cancel() { QMetaObject::invokeMethod(m_worker, "cancelSplits"); }
+
+void NeuralSplitsPanel::refresh() {
+    m_table->setRowCount(0);
+    for (const auto m : m_config.methods) {
+        const std::string name = fa::neuralMethodName(m);
+        std::vector<double> nmll, rmse;
+        std::string dataset, hidden;
+        for (const auto& r : m_rows)
+            if (r.method == name)
+                nmll.push_back(r.nmll), rmse.push_back(r.rmse), dataset = r.dataset, hidden = r.hidden;
+        if (nmll.empty())
+            continue;
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        const auto published = fa::publishedNeural(dataset, hidden, name);
+        const QStringList cells{QString::fromStdString(dataset),
+                                QString::fromStdString(hidden),
+                                QString::fromStdString(name),
+                                QString::number(nmll.size()),
+                                cell(fa::meanStdErr(nmll)),
+                                cell(fa::meanStdErr(rmse)),
+                                published ? cell(published->nmll, published->nmllSe) : "–",
+                                published ? cell(published->rmse, published->rmseSe) : "–"};
+        for (int col = 0; col < cells.size(); ++col)
+            m_table->setItem(row, col, new QTableWidgetItem(cells[col]));
+    }
+}
+
+bool NeuralSplitsPanel::exportRows(const QString& path) {
+    if (m_rows.empty()) {
+        m_lastError = "no splits have finished yet (Run splits)";
+        emit message("⚠ Cannot export: " + m_lastError, 8000);
+        return false;
+    }
+    try {
+        fa::io::AtomicFile file(path.toStdString());
+        fa::io::writeNeuralCsv(file.stream(), m_rows);
+        file.commit();
+    } catch (const std::exception& e) {
+        m_lastError = QString::fromUtf8(e.what());
+        emit message("⚠ Cannot export: " + m_lastError, 8000);
+        return false;
+    }
+    emit message("Exported the split rows to " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}

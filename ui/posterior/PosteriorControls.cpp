@@ -1,0 +1,375 @@
+#include "ui/posterior/PosteriorControls.h"
+
+#include "ui/common/AlgorithmStyle.h"
+#include "ui/common/FormWidgets.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace {
+// Log-scale sliders: position p in [lo, hi] hundredths of a decade.
+constexpr int kLrLo = -500, kLrHi = 0;         // 1e-5 .. 1
+constexpr int kLambdaLo = -400, kLambdaHi = 400; // 1e-4 .. 1e4
+double fromSlider(int p) { return std::pow(10.0, p / 100.0); }
+int toSlider(double v, int lo, int hi) {
+    return std::clamp(static_cast<int>(std::lround(100.0 * std::log10(std::max(v, 1e-300)))), lo, hi);
+}
+QSlider* logSlider(int lo, int hi, const QString& tip) {
+    auto* s = new QSlider(Qt::Horizontal);
+    s->setRange(lo, hi);
+    s->setSingleStep(10);
+    s->setPageStep(100);
+    s->setToolTip(tip);
+    return s;
+}
+} // namespace
+
+PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
+    m_dataset = new QComboBox;
+    m_dataset->addItem("Synthetic, 2 parameters (report Fig. 1)", "synthetic");
+    m_dataset->addItem("Boston housing (13 inputs)", "boston");
+    m_dataset->addItem("Concrete strength (8 inputs)", "concrete");
+    m_dataset->addItem("Energy efficiency, heating (8 inputs)", "energy");
+    m_dataset->addItem("Yacht hydrodynamics (6 inputs)", "yacht");
+    m_dataset->setToolTip("Synthetic: x ~ N(0, [[1, .5], [.5, 1]]), θ ~ N(0, I/α), y = θᵀx + ε, ε ~ N(0, 1/β), "
+                          "α = 0.01, β = 0.1, N rows, no bias.\nUCI sets: standardised, bias column, 50/50 split "
+                          "(the posterior uses the training half).");
+    auto* open = new QPushButton("Open CSV…");
+    open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below (Mode menu: Ctrl+Shift+O)");
+    m_target = new QComboBox;
+    m_target->setToolTip("The column to predict (CSV files only); every other column is an input.");
+    m_samples = intBox(10, 1000000, 1000, "Rows N of the synthetic data set.");
+    m_trainFraction = realBox(0.0, 1.0, 0.0, 2, "Share of rows used for training (and for the exact posterior); "
+                                               "0 = automatic: all for synthetic data, half for real data.");
+    m_trainFraction->setSpecialValueText("auto");
+    m_trainFraction->setSingleStep(0.05);
+
+    m_hyper = new QComboBox;
+    m_hyper->addItem("automatic", "auto");
+    m_hyper->addItem("thesis rule", "thesis");
+    m_hyper->addItem("evidence maximisation", "evidence");
+    m_hyper->addItem("by hand", "manual");
+    m_hyper->setToolTip("Prior precision α and noise precision β of the exact posterior.\n"
+                        "automatic: the synthetic recipe's α, β; evidence maximisation for real data.\n"
+                        "thesis rule: β = 1/var(y), α = 0.01 mean diag(β XᵀX).\n"
+                        "evidence maximisation: MacKay's fixed point, as scikit-learn's BayesianRidge.");
+    m_alpha = realBox(1e-8, 1e8, 0.01, 6, "Prior precision α (by hand).");
+    m_beta = realBox(1e-8, 1e8, 0.1, 6, "Noise precision β (by hand).");
+    m_priorLabel = new QLabel;
+    m_priorLabel->setWordWrap(true);
+
+    auto* methods = new QGroupBox("Approximations");
+    auto* ml = new QVBoxLayout(methods);
+    const std::vector<std::pair<fa::PosteriorMethod, QString>> tips = {
+        {fa::PosteriorMethod::VifaGauss, "VIFA (report Algorithm 1) with the Gaussian prior N(0, α⁻¹I)"},
+        {fa::PosteriorMethod::VifaLaplace, "VIFA with a Laplace prior of the same variance (rate √2 α)"},
+        {fa::PosteriorMethod::Vippca, "VIPPCA: Ψ = σI fixed, only c and F learned"},
+        {fa::PosteriorMethod::SgdEm, "Online EM (thesis Algorithm 2) fitted to the SGD iterates"},
+        {fa::PosteriorMethod::SgdSga, "Online SGA (thesis Algorithm 1) fitted to the SGD iterates"},
+        {fa::PosteriorMethod::Swag, "SWAG: running mean, diagonal variance and last-K deviations of the iterates"},
+    };
+    for (const auto& [method, tip] : tips) {
+        auto* box = new QCheckBox(displayName(fa::methodName(method)));
+        box->setToolTip(tip);
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::WindowText, colourFor(fa::methodName(method)));
+        box->setPalette(pal);
+        box->setChecked(method == fa::PosteriorMethod::VifaGauss || method == fa::PosteriorMethod::SgdEm ||
+                        method == fa::PosteriorMethod::Swag);
+        ml->addWidget(box);
+        m_methods.emplace_back(method, box);
+        connect(box, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
+    }
+    m_latent = intBox(1, 1000, 1, "Latent dimension K of every FA approximation (K < D).");
+    m_seed = intBox(0, 1000000000, 0, "Seed of the data (synthetic), the split, SGD and VIFA's draws.");
+
+    m_batch = intBox(1, 1000000, 100, "VIFA mini-batch size M.");
+    m_L = intBox(1, 10000, 10, "L: VIFA averages this many mini-batch gradients per update.");
+    m_lrC = realBox(1e-7, 10, 0.01, 7, "VIFA learning rate for the mean c.");
+    m_lrF = realBox(1e-7, 10, 1e-4, 7, "VIFA learning rate for the factors F.");
+    m_lrGamma = realBox(1e-7, 10, 0.01, 7, "VIFA learning rate for γ = log ψ.");
+    m_optimiser = new QComboBox;
+    m_optimiser->addItem("SGD (report)", "sgd");
+    m_optimiser->addItem("Adam", "adam");
+    m_maxNorm = realBox(0, 1e9, 10, 2, "Each averaged gradient is clipped to this norm (report code: 10); 0 = off.");
+    m_maxNorm->setSpecialValueText("off");
+    m_sigma = realBox(1e-8, 100, 0.01, 6, "VIPPCA's fixed variance σ (Ψ = σI).");
+
+    m_sgdBatch = intBox(1, 1000000, 32, "SGD mini-batch size (thesis: 32).");
+    m_warmupEpochs = intBox(0, 100000, 10, "SGD epochs before iterates reach the FA fitters (thesis: 10).");
+    m_lrSlider = logSlider(kLrLo, kLrHi, "SGD learning rate, live (log scale). Larger rates widen the iterate cloud.");
+    m_lrSlider->setValue(toSlider(0.01, kLrLo, kLrHi));
+    m_lambdaSlider = logSlider(kLambdaLo, kLambdaHi,
+                               "L2 strength λ of the SGD loss, live (log scale). λ = α/β makes the loss's minimum the "
+                               "posterior mean; other values move the cloud away from it.");
+    m_lrLabel = new QLabel;
+    m_lambdaLabel = new QLabel;
+    m_resetLambda = new QPushButton("λ = α/β");
+    m_resetLambda->setToolTip("Back to the λ that matches the exact posterior");
+
+    m_coordI = intBox(1, 100000, 1, "First parameter shown in the 2D contour view.");
+    m_coordJ = intBox(1, 100000, 2, "Second parameter shown in the 2D contour view.");
+    m_speed = intBox(0, 10000000, 250, "Epochs per second while playing; 0 runs as fast as the CPU allows.");
+    m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setSuffix(" epochs/s");
+    m_speed->setSingleStep(50);
+    m_step = intBox(1, 1000000, 10, "Epochs per Step (→).");
+
+    auto* data = new QGroupBox("Data and prior");
+    auto* df = new QFormLayout(data);
+    df->addRow("data set", m_dataset);
+    df->addRow(open);
+    df->addRow("target", m_target);
+    df->addRow("synthetic N", m_samples);
+    df->addRow("train share", m_trainFraction);
+    df->addRow("α, β", m_hyper);
+    df->addRow("α", m_alpha);
+    df->addRow("β", m_beta);
+    df->addRow(m_priorLabel);
+    auto* common = new QFormLayout;
+    common->addRow("latent K", m_latent);
+    common->addRow("seed", m_seed);
+    ml->addLayout(common);
+    auto* vifa = new QGroupBox("VIFA / VIPPCA");
+    auto* vf = new QFormLayout(vifa);
+    vf->addRow("batch M", m_batch);
+    vf->addRow("samples L", m_L);
+    vf->addRow("η for c", m_lrC);
+    vf->addRow("η for F", m_lrF);
+    vf->addRow("η for log ψ", m_lrGamma);
+    vf->addRow("optimiser", m_optimiser);
+    vf->addRow("clip norm", m_maxNorm);
+    vf->addRow("VIPPCA σ", m_sigma);
+    auto* sgd = new QGroupBox("SGD iterates (live)");
+    auto* sf = new QFormLayout(sgd);
+    sf->addRow("batch", m_sgdBatch);
+    sf->addRow("warm-up epochs", m_warmupEpochs);
+    sf->addRow(m_lrLabel);
+    sf->addRow(m_lrSlider);
+    sf->addRow(m_lambdaLabel);
+    auto* lambdaRow = new QHBoxLayout;
+    lambdaRow->addWidget(m_lambdaSlider, 1);
+    lambdaRow->addWidget(m_resetLambda);
+    sf->addRow(lambdaRow);
+    auto* view = new QGroupBox("View");
+    auto* vw = new QFormLayout(view);
+    auto* coords = new QHBoxLayout;
+    coords->addWidget(m_coordI);
+    coords->addWidget(m_coordJ);
+    vw->addRow("parameters", coords);
+    vw->addRow("speed", m_speed);
+    vw->addRow("step", m_step);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* w : {static_cast<QWidget*>(data), static_cast<QWidget*>(methods), static_cast<QWidget*>(vifa),
+                       static_cast<QWidget*>(sgd), static_cast<QWidget*>(view)})
+        layout->addWidget(w);
+
+    connect(open, &QPushButton::clicked, this, &PosteriorControls::openCsvRequested);
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
+    connect(m_hyper, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
+    connect(m_optimiser, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
+    for (QSpinBox* b : {m_samples, m_latent, m_batch, m_L, m_sgdBatch, m_warmupEpochs, m_seed})
+        connect(b, &QSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
+    for (QDoubleSpinBox* b : {m_alpha, m_beta, m_trainFraction, m_lrC, m_lrF, m_lrGamma, m_sigma, m_maxNorm})
+        connect(b, &QDoubleSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
+    connect(m_lrSlider, &QSlider::valueChanged, this, [this](int p) {
+        m_lrLabel->setText(QString("learning rate η = %1").arg(fromSlider(p), 0, 'g', 3));
+        if (!m_quiet)
+            emit learningRateChanged(fromSlider(p));
+    });
+    connect(m_lambdaSlider, &QSlider::valueChanged, this, [this](int p) {
+        m_lambdaLabel->setText(QString("L2 strength λ = %1").arg(fromSlider(p), 0, 'g', 3));
+        if (!m_quiet)
+            emit lambdaChanged(fromSlider(p));
+    });
+    connect(m_resetLambda, &QPushButton::clicked, this, [this] {
+        if (m_defaultLambda > 0.0)
+            emit lambdaChanged(m_defaultLambda);
+    });
+    auto coordsChanged = [this] {
+        if (!m_quiet)
+            emit coordinatesChanged(m_coordI->value() - 1, m_coordJ->value() - 1);
+    };
+    connect(m_coordI, &QSpinBox::valueChanged, this, coordsChanged);
+    connect(m_coordJ, &QSpinBox::valueChanged, this, coordsChanged);
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { emit speedChanged(v); });
+    m_lrLabel->setText(QString("learning rate η = %1").arg(fromSlider(m_lrSlider->value()), 0, 'g', 3));
+    m_lambdaLabel->setText("L2 strength λ");
+    updateEnabled();
+}
+
+void PosteriorControls::emitStructure() {
+    updateEnabled();
+    if (!m_quiet)
+        emit structureChanged();
+}
+
+void PosteriorControls::updateEnabled() {
+    const QString data = m_dataset->currentData().toString();
+    m_target->setEnabled(data != "synthetic" && m_target->count() > 0 && m_dataset->currentIndex() >= 5);
+    m_samples->setEnabled(data == "synthetic");
+    const bool manual = m_hyper->currentData().toString() == "manual";
+    m_alpha->setEnabled(manual);
+    m_beta->setEnabled(manual);
+}
+
+QCheckBox* PosteriorControls::methodBox(fa::PosteriorMethod method) const {
+    for (const auto& [m, box] : m_methods)
+        if (m == method)
+            return box;
+    return nullptr;
+}
+
+bool PosteriorControls::useCsv(const QString& path, QString* error) {
+    if (!showCsv(path, error))
+        return false;
+    emitStructure();
+    return true;
+}
+
+bool PosteriorControls::showCsv(const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        if (error)
+            *error = QString("%1: cannot open the file").arg(path);
+        return false;
+    }
+    const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(',');
+    if (header.size() < 2) {
+        if (error)
+            *error = QString("%1: row 1 needs at least two column names").arg(path);
+        return false;
+    }
+    m_quiet = true;
+    m_csvPath = path;
+    const QString label = "CSV: " + QFileInfo(path).fileName();
+    if (m_dataset->count() > 5)
+        m_dataset->setItemText(5, label), m_dataset->setItemData(5, path);
+    else
+        m_dataset->addItem(label, path);
+    m_dataset->setCurrentIndex(5);
+    m_target->clear();
+    for (const QString& h : header)
+        m_target->addItem(h.trimmed());
+    m_target->setCurrentIndex(m_target->count() - 1);
+    m_quiet = false;
+    updateEnabled();
+    return true;
+}
+
+fa::PosteriorLiveConfig PosteriorControls::config() const {
+    fa::PosteriorLiveConfig c;
+    fa::PosteriorSetup& s = c.setup;
+    s.dataset = m_dataset->currentData().toString().toStdString();
+    if (m_dataset->currentIndex() >= 5)
+        s.target = m_target->currentText().toStdString();
+    s.synthetic.samples = m_samples->value();
+    s.trainFraction = m_trainFraction->value();
+    const QString hyper = m_hyper->currentData().toString();
+    if (hyper == "thesis") s.hyper = fa::HyperMode::Thesis;
+    else if (hyper == "evidence") s.hyper = fa::HyperMode::Evidence;
+    else if (hyper == "manual") s.hyper = fa::HyperMode::Manual;
+    s.alpha = m_alpha->value();
+    s.beta = m_beta->value();
+    c.methods.clear();
+    for (const auto& [method, box] : m_methods)
+        if (box->isChecked())
+            c.methods.push_back(method);
+    fa::PosteriorRunOptions& r = c.run;
+    r.latent = m_latent->value();
+    r.vifa.batch = m_batch->value();
+    r.vifa.samples = m_L->value();
+    r.vifa.lrC = m_lrC->value();
+    r.vifa.lrF = m_lrF->value();
+    r.vifa.lrGamma = m_lrGamma->value();
+    r.vifa.optimiser = m_optimiser->currentData().toString() == "adam" ? fa::OptimiserKind::Adam : fa::OptimiserKind::Sgd;
+    r.vifa.maxGradNorm = m_maxNorm->value();
+    r.vippcaSigma = m_sigma->value();
+    r.sgd.batch = m_sgdBatch->value();
+    r.sgd.learningRate = fromSlider(m_lrSlider->value());
+    r.warmupEpochs = m_warmupEpochs->value();
+    c.seed = static_cast<std::uint64_t>(m_seed->value());
+    return c;
+}
+
+void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
+    m_quiet = true;
+    const QString dataset = QString::fromStdString(c.setup.dataset);
+    const int builtin = m_dataset->findData(dataset);
+    if (builtin >= 0 && builtin < 5) {
+        m_dataset->setCurrentIndex(builtin);
+    } else {
+        showCsv(dataset, nullptr); // the caller checked the file; this fills the target list
+        m_quiet = true;
+        const int t = m_target->findText(QString::fromStdString(c.setup.target));
+        if (t >= 0)
+            m_target->setCurrentIndex(t);
+    }
+    m_samples->setValue(c.setup.synthetic.samples);
+    m_trainFraction->setValue(c.setup.trainFraction);
+    const char* hyper = !c.setup.hyper ? "auto" : *c.setup.hyper == fa::HyperMode::Thesis ? "thesis"
+                                              : *c.setup.hyper == fa::HyperMode::Evidence ? "evidence" : "manual";
+    m_hyper->setCurrentIndex(m_hyper->findData(hyper));
+    if (c.setup.alpha > 0.0)
+        m_alpha->setValue(c.setup.alpha);
+    if (c.setup.beta > 0.0)
+        m_beta->setValue(c.setup.beta);
+    for (const auto& [method, box] : m_methods)
+        box->setChecked(std::find(c.methods.begin(), c.methods.end(), method) != c.methods.end());
+    m_latent->setValue(c.run.latent);
+    m_batch->setValue(c.run.vifa.batch);
+    m_L->setValue(c.run.vifa.samples);
+    m_lrC->setValue(c.run.vifa.lrC);
+    m_lrF->setValue(c.run.vifa.lrF);
+    m_lrGamma->setValue(c.run.vifa.lrGamma);
+    m_optimiser->setCurrentIndex(c.run.vifa.optimiser == fa::OptimiserKind::Adam ? 1 : 0);
+    m_maxNorm->setValue(c.run.vifa.maxGradNorm);
+    m_sigma->setValue(c.run.vippcaSigma);
+    m_sgdBatch->setValue(c.run.sgd.batch);
+    m_lrSlider->setValue(toSlider(c.run.sgd.learningRate, kLrLo, kLrHi));
+    m_warmupEpochs->setValue(c.run.warmupEpochs);
+    m_seed->setValue(static_cast<int>(c.seed));
+    updateEnabled();
+    m_quiet = false;
+}
+
+int PosteriorControls::coordI() const { return m_coordI->value() - 1; }
+int PosteriorControls::coordJ() const { return m_coordJ->value() - 1; }
+long PosteriorControls::stepEpochs() const { return m_step->value(); }
+double PosteriorControls::speed() const { return m_speed->value(); }
+
+void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
+    m_quiet = true;
+    m_defaultLambda = s.hyper.alpha / s.hyper.beta;
+    m_priorLabel->setText(QString("in use (%1): α = %2, β = %3, λ = α/β = %4; D = %5, %6 training rows")
+                              .arg(QString::fromStdString(fa::hyperModeName(s.hyperMode)))
+                              .arg(s.hyper.alpha, 0, 'g', 4)
+                              .arg(s.hyper.beta, 0, 'g', 4)
+                              .arg(m_defaultLambda, 0, 'g', 4)
+                              .arg(s.exactMean.size())
+                              .arg(s.trainRows));
+    const int d = static_cast<int>(s.exactMean.size());
+    m_coordI->setMaximum(d);
+    m_coordJ->setMaximum(d);
+    m_coordI->setValue(s.coordI + 1);
+    m_coordJ->setValue(s.coordJ + 1);
+    if (!m_lrSlider->isSliderDown() && s.sgdLearningRate > 0.0)
+        m_lrSlider->setValue(toSlider(s.sgdLearningRate, kLrLo, kLrHi));
+    if (!m_lambdaSlider->isSliderDown()) {
+        m_lambdaSlider->setValue(toSlider(s.lambda, kLambdaLo, kLambdaHi));
+        m_lambdaLabel->setText(QString("L2 strength λ = %1").arg(s.lambda, 0, 'g', 3));
+    }
+    m_quiet = false;
+}

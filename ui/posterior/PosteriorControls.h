@@ -1,0 +1,62 @@
+#pragma once
+// The posterior lab's parameters: data set (synthetic, the four UCI sets, any CSV), prior
+// precision rule, which approximations run, their settings, the two parameters shown, and the
+// live SGD sliders (learning rate and lambda act without restarting the run).
+#include "core/posterior/PosteriorLive.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+class PosteriorControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit PosteriorControls(QWidget* parent = nullptr);
+
+    fa::PosteriorLiveConfig config() const;
+    /// Shows a saved configuration (sessions); emits nothing.
+    void setConfig(const fa::PosteriorLiveConfig& config);
+    /// Selects a CSV file as the data set; its header fills the target column list. Returns
+    /// false with a message when the header cannot be read.
+    bool useCsv(const QString& path, QString* error = nullptr);
+    int coordI() const;
+    int coordJ() const;
+    long stepEpochs() const;
+    double speed() const;
+    /// Shows the run's alpha, beta, lambda and learning rate; sliders follow without emitting.
+    void showRun(const fa::PosteriorLiveSnapshot& snapshot);
+    QSlider* learningRateSlider() const { return m_lrSlider; }
+    QSlider* lambdaSlider() const { return m_lambdaSlider; }
+    QCheckBox* methodBox(fa::PosteriorMethod method) const;
+
+signals:
+    void structureChanged();  ///< restart with config()
+    void learningRateChanged(double eta);
+    void lambdaChanged(double lambda);
+    void coordinatesChanged(int i, int j);
+    void speedChanged(double epochsPerSecond);
+    void openCsvRequested();
+
+private:
+    bool showCsv(const QString& path, QString* error); ///< useCsv without emitting
+    void updateEnabled();
+    void emitStructure();
+
+    QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser;
+    QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma, *m_maxNorm;
+    QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_seed, *m_coordI, *m_coordJ,
+        *m_speed, *m_step;
+    std::vector<std::pair<fa::PosteriorMethod, QCheckBox*>> m_methods;
+    QSlider *m_lrSlider, *m_lambdaSlider;
+    QLabel *m_lrLabel, *m_lambdaLabel, *m_priorLabel;
+    QPushButton* m_resetLambda;
+    QString m_csvPath;
+    double m_defaultLambda = 0.0;
+    bool m_quiet = false;
+};

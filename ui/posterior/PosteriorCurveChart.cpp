@@ -1,0 +1,66 @@
+#include "ui/posterior/PosteriorCurveChart.h"
+
+#include "ui/common/AlgorithmStyle.h"
+
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
+#include <cmath>
+
+PosteriorCurveChart::PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
+    : QChartView(parent), m_metric(std::move(metric)), m_x(new QValueAxis), m_y(new QLogValueAxis) {
+    auto* c = new QChart;
+    c->setTitle(title);
+    c->legend()->hide(); // the contour view's legend names the colours
+    m_x->setTitleText("epoch");
+    m_x->setLabelFormat("%.0f");
+    m_y->setTitleText(yLabel);
+    m_y->setLabelFormat("%g");
+    m_y->setBase(10);
+    m_y->setMinorTickCount(8);
+    m_y->setRange(1e-3, 1);
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(300, 200);
+}
+
+QLineSeries* PosteriorCurveChart::seriesFor(const std::string& method) {
+    if (auto it = m_series.find(method); it != m_series.end())
+        return it->second;
+    auto* s = new QLineSeries;
+    s->setPen(QPen(colourFor(method), 2));
+    s->setName(displayName(method));
+    chart()->addSeries(s);
+    s->attachAxis(m_x);
+    s->attachAxis(m_y);
+    return m_series[method] = s;
+}
+
+QLineSeries* PosteriorCurveChart::series(const QString& method) const {
+    const auto it = m_series.find(method.toStdString());
+    return it == m_series.end() ? nullptr : it->second;
+}
+
+void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
+    double lo = INFINITY, hi = 0.0;
+    for (auto& [name, s] : m_series)
+        s->clear(); // a method left out of this run shows nothing
+    for (const auto& [method, curve] : snapshot.curves) {
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(curve.size()));
+        for (const auto& p : curve) {
+            const double v = m_metric(p.score);
+            if (!(v > 0.0) || !std::isfinite(v))
+                continue; // a log axis cannot show it
+            points.append(QPointF(static_cast<double>(p.epoch), v));
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        seriesFor(fa::methodName(method))->replace(points); // one replace per frame (QT-NOTES.md)
+    }
+    m_x->setRange(0, std::max<double>(10, static_cast<double>(snapshot.epoch)));
+    if (hi > 0.0)
+        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))), 1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+}

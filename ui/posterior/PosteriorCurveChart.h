@@ -1,0 +1,27 @@
+#pragma once
+// One distance to the exact posterior against epochs (log y), a line per approximation.
+#include "core/posterior/PosteriorLive.h"
+
+#include <QtCharts/QChartView>
+#include <functional>
+#include <map>
+
+class QLineSeries;
+class QLogValueAxis;
+class QValueAxis;
+
+class PosteriorCurveChart : public QChartView {
+    Q_OBJECT
+public:
+    using Metric = std::function<double(const fa::PosteriorScore&)>;
+    PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric, QWidget* parent = nullptr);
+    void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
+    QLineSeries* series(const QString& method) const; ///< by fa::methodName, for tests and export
+
+private:
+    QLineSeries* seriesFor(const std::string& method);
+    Metric m_metric;
+    QValueAxis* m_x;
+    QLogValueAxis* m_y;
+    std::map<std::string, QLineSeries*> m_series;
+};

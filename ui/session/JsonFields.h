@@ -1,0 +1,60 @@
+#pragma once
+// Strict readers for the session files' JSON fields: each names the section and key it
+// refuses, so a malformed file gives one clear message (SessionError).
+#include "ui/session/SessionFile.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <cmath>
+
+namespace fa::io {
+
+[[noreturn]] inline void fail(const QString& message) { throw SessionError(message.toStdString()); }
+
+inline QJsonValue require(const QJsonObject& o, const QString& section, const QString& key) {
+    if (!o.contains(key))
+        fail(QString("the session lacks '%1.%2'").arg(section, key));
+    return o.value(key);
+}
+
+inline QJsonObject object(const QJsonObject& o, const QString& key) {
+    const QJsonValue v = o.value(key);
+    if (!v.isObject())
+        fail(QString("the session lacks the '%1' section").arg(key));
+    return v.toObject();
+}
+
+// Whole numbers must be exact in a double (|n| < 2^53); seeds may also be decimal strings.
+inline long long whole(const QJsonObject& o, const QString& section, const QString& key, long long lo, long long hi) {
+    const QJsonValue v = require(o, section, key);
+    long long n = 0;
+    bool ok = false;
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        ok = std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9007199254740992.0;
+        n = ok ? static_cast<long long>(d) : 0;
+    } else if (v.isString()) {
+        n = v.toString().toLongLong(&ok);
+    }
+    if (!ok)
+        fail(QString("'%1.%2' must be a whole number").arg(section, key));
+    if (n < lo || n > hi)
+        fail(QString("'%1.%2' = %3 is outside %4..%5").arg(section, key).arg(n).arg(lo).arg(hi));
+    return n;
+}
+
+inline double real(const QJsonObject& o, const QString& section, const QString& key) {
+    const QJsonValue v = require(o, section, key);
+    if (!v.isDouble() || !std::isfinite(v.toDouble()))
+        fail(QString("'%1.%2' must be a number").arg(section, key));
+    return v.toDouble();
+}
+
+inline bool flag(const QJsonObject& o, const QString& section, const QString& key) {
+    const QJsonValue v = require(o, section, key);
+    if (!v.isBool())
+        fail(QString("'%1.%2' must be true or false").arg(section, key));
+    return v.toBool();
+}
+
+} // namespace fa::io

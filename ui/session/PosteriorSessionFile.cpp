@@ -1,0 +1,170 @@
+#include "ui/session/PosteriorSessionFile.h"
+
+#include "ui/session/JsonFields.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace fa::io {
+namespace {
+
+QString text(const QJsonObject& o, const QString& section, const QString& key) {
+    const QJsonValue v = require(o, section, key);
+    if (!v.isString())
+        fail(QString("'%1.%2' must be text").arg(section, key));
+    return v.toString();
+}
+
+} // namespace
+
+QByteArray posteriorSessionToJson(const PosteriorSession& s) {
+    const PosteriorLiveConfig& c = s.config;
+    const PosteriorSetup& d = c.setup;
+    QJsonObject data{{"dataset", QString::fromStdString(d.dataset)},
+                     {"target", QString::fromStdString(d.target)},
+                     {"syntheticRows", d.synthetic.samples},
+                     {"trainFraction", d.trainFraction},
+                     {"hyper", d.hyper ? QString::fromStdString(hyperModeName(*d.hyper)) : QString("auto")},
+                     {"alpha", d.alpha},
+                     {"beta", d.beta},
+                     {"seed", QString::number(c.seed)}};
+    QJsonArray methods;
+    for (const PosteriorMethod m : c.methods)
+        methods.append(QString::fromStdString(methodName(m)));
+    const PosteriorRunOptions& r = c.run;
+    QJsonObject run{{"methods", methods},
+                    {"latent", r.latent},
+                    {"batch", r.vifa.batch},
+                    {"samples", r.vifa.samples},
+                    {"lrC", r.vifa.lrC},
+                    {"lrF", r.vifa.lrF},
+                    {"lrGamma", r.vifa.lrGamma},
+                    {"optimizer", r.vifa.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
+                    {"maxGradNorm", r.vifa.maxGradNorm},
+                    {"sigma", r.vippcaSigma},
+                    {"sgdLearningRate", r.sgd.learningRate},
+                    {"sgdBatch", r.sgd.batch},
+                    {"warmupEpochs", r.warmupEpochs}};
+    QJsonArray changes;
+    for (const auto& ch : c.changes)
+        changes.append(QJsonArray{static_cast<double>(ch.epoch), ch.sgdLearningRate, ch.lambda});
+    run.insert("changes", changes);
+    QJsonObject root{{"format", kSessionFormat},
+                     {"version", kSessionVersion},
+                     {"mode", "posterior"},
+                     {"data", data},
+                     {"run", run},
+                     {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}},
+                     {"speed", s.speed},
+                     {"epochs", static_cast<double>(s.epochs)}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
+    const QJsonObject root = sessionRoot(json);
+    if (root.value("mode").toString() != "posterior")
+        fail("this is not a posterior-lab session (\"mode\" is not \"posterior\")");
+    PosteriorSession s;
+    PosteriorLiveConfig& c = s.config;
+    PosteriorSetup& d = c.setup;
+    const QJsonObject data = object(root, "data");
+    d.dataset = text(data, "data", "dataset").toStdString();
+    if (d.dataset.empty())
+        fail("'data.dataset' must name a data set or a CSV file");
+    d.target = text(data, "data", "target").toStdString();
+    d.synthetic.samples = static_cast<int>(whole(data, "data", "syntheticRows", 2, 10'000'000));
+    d.trainFraction = real(data, "data", "trainFraction");
+    if (!(d.trainFraction >= 0.0 && d.trainFraction <= 1.0))
+        fail("'data.trainFraction' must lie in [0, 1] (0 = automatic)");
+    const QString hyper = text(data, "data", "hyper");
+    if (hyper == "thesis") d.hyper = HyperMode::Thesis;
+    else if (hyper == "evidence") d.hyper = HyperMode::Evidence;
+    else if (hyper == "manual") d.hyper = HyperMode::Manual;
+    else if (hyper != "auto") fail("'data.hyper' must be auto, thesis, evidence or manual");
+    d.alpha = real(data, "data", "alpha");
+    d.beta = real(data, "data", "beta");
+    if (d.hyper == HyperMode::Manual && !(d.alpha > 0.0 && d.beta > 0.0))
+        fail("'data.alpha' and 'data.beta' must be positive when set by hand");
+    c.seed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 9'007'199'254'740'991LL));
+
+    const QJsonObject run = object(root, "run");
+    const QJsonValue methods = require(run, "run", "methods");
+    if (!methods.isArray() || methods.toArray().isEmpty())
+        fail("'run.methods' must be a non-empty list");
+    c.methods.clear();
+    for (const QJsonValue& m : methods.toArray()) {
+        const auto method = parseMethod(m.toString().toStdString());
+        if (!method)
+            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
+        c.methods.push_back(*method);
+    }
+    PosteriorRunOptions& r = c.run;
+    r.latent = static_cast<int>(whole(run, "run", "latent", 1, 100000));
+    r.vifa.batch = static_cast<int>(whole(run, "run", "batch", 1, 100'000'000));
+    r.vifa.samples = static_cast<int>(whole(run, "run", "samples", 1, 100000));
+    r.vifa.lrC = real(run, "run", "lrC");
+    r.vifa.lrF = real(run, "run", "lrF");
+    r.vifa.lrGamma = real(run, "run", "lrGamma");
+    const QString optimizer = text(run, "run", "optimizer");
+    if (optimizer != "sgd" && optimizer != "adam")
+        fail("'run.optimizer' must be sgd or adam");
+    r.vifa.optimiser = optimizer == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
+    r.vifa.maxGradNorm = real(run, "run", "maxGradNorm");
+    r.vippcaSigma = real(run, "run", "sigma");
+    r.sgd.learningRate = real(run, "run", "sgdLearningRate");
+    r.sgd.batch = static_cast<int>(whole(run, "run", "sgdBatch", 1, 100'000'000));
+    r.warmupEpochs = static_cast<int>(whole(run, "run", "warmupEpochs", 0, 100'000'000));
+    if (!(r.sgd.learningRate > 0.0))
+        fail("'run.sgdLearningRate' must be positive");
+    if (!(r.vippcaSigma > 0.0))
+        fail("'run.sigma' must be positive");
+    try {
+        VifaOptions v = r.vifa;
+        v.latent = r.latent;
+        validate(v);
+    } catch (const std::invalid_argument& e) {
+        fail(QString("the session's parameters are refused: %1").arg(e.what()));
+    }
+    if (run.contains("changes")) {
+        const QJsonValue v = run.value("changes");
+        if (!v.isArray())
+            fail("'run.changes' must be a list of [epoch, learning rate, lambda]");
+        long last = 0;
+        for (const QJsonValue& item : v.toArray()) {
+            const QJsonArray a = item.toArray();
+            if (!item.isArray() || a.size() != 3 || !a[0].isDouble() || !a[1].isDouble() || !a[2].isDouble() ||
+                a[0].toDouble() != std::floor(a[0].toDouble()) || a[0].toDouble() < last || !(a[1].toDouble() > 0.0) ||
+                !(a[2].toDouble() >= 0.0))
+                fail("'run.changes' must be a list of [epoch, learning rate > 0, lambda >= 0] in epoch order");
+            last = static_cast<long>(a[0].toDouble());
+            c.changes.push_back({last, a[1].toDouble(), a[2].toDouble()});
+        }
+    }
+    if (root.contains("view")) {
+        const QJsonObject view = object(root, "view");
+        s.coordI = static_cast<int>(whole(view, "view", "coordI", 1, 100000)) - 1;
+        s.coordJ = static_cast<int>(whole(view, "view", "coordJ", 1, 100000)) - 1;
+        if (s.coordI == s.coordJ)
+            fail("'view.coordI' and 'view.coordJ' must differ");
+    }
+    s.speed = root.contains("speed") ? real(root, "session", "speed") : 250.0;
+    if (s.speed < 0)
+        fail("'speed' must not be negative");
+    s.epochs = root.contains("epochs") ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000)) : 0;
+    return s;
+}
+
+void savePosteriorSession(const QString& path, const PosteriorSession& session) {
+    writeSessionFile(path, posteriorSessionToJson(session));
+}
+
+PosteriorSession loadPosteriorSession(const QString& path) {
+    const QByteArray json = readSessionFile(path);
+    try {
+        return posteriorSessionFromJson(json);
+    } catch (const SessionError& e) {
+        fail(QString("'%1': %2").arg(path, e.what()));
+    }
+}
+
+} // namespace fa::io

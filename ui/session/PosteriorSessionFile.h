@@ -1,0 +1,23 @@
+#pragma once
+// Posterior-lab sessions as JSON ("mode": "posterior"): data set, prior rule, approximations,
+// their settings, the seed, every live SGD change with its epoch, the view and how many epochs
+// had run, so opening one reproduces the same curves. Strict reading, as SessionFile.
+#include "core/posterior/PosteriorLive.h"
+#include "ui/session/SessionFile.h"
+
+namespace fa::io {
+
+struct PosteriorSession {
+    PosteriorLiveConfig config;
+    int coordI = 0, coordJ = 1;
+    double speed = 250.0; ///< epochs per second, 0 = as fast as possible
+    long epochs = 0;      ///< epochs run when saved; opening runs up to here
+};
+
+QByteArray posteriorSessionToJson(const PosteriorSession& session);
+/// Throws SessionError naming the first problem.
+PosteriorSession posteriorSessionFromJson(const QByteArray& json);
+void savePosteriorSession(const QString& path, const PosteriorSession& session);
+PosteriorSession loadPosteriorSession(const QString& path);
+
+} // namespace fa::io

@@ -1,0 +1,176 @@
+#include "ui/session/SessionFile.h"
+
+#include "ui/session/JsonFields.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <cmath>
+
+namespace fa::io {
+
+QJsonObject sessionRoot(const QByteArray& json) {
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        fail(QString("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
+    if (!doc.isObject())
+        fail("not an FA Explorer session (the top level is not a JSON object)");
+    const QJsonObject root = doc.object();
+    if (root.value("format").toString() != kSessionFormat)
+        fail(QString("not an FA Explorer session (\"format\" is not \"%1\")").arg(kSessionFormat));
+    const QJsonValue version = root.value("version");
+    if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) || version.toDouble() < 1)
+        fail("the session has no valid \"version\"");
+    if (version.toInt() > kSessionVersion)
+        fail(QString("the session was written by a newer FA Explorer (format version %1); this one reads version %2")
+                 .arg(version.toInt())
+                 .arg(kSessionVersion));
+    return root;
+}
+
+QByteArray readSessionFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(QString("cannot open '%1': %2").arg(path, file.errorString()));
+    constexpr qint64 kMaxBytes = 1 << 20; // sessions are tiny; refuse to slurp a huge file
+    if (file.size() > kMaxBytes)
+        fail(QString("'%1' is too large to be a session (%2 bytes)").arg(path).arg(file.size()));
+    return file.readAll();
+}
+
+void writeSessionFile(const QString& path, const QByteArray& json) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        fail(QString("cannot write '%1': %2").arg(path, file.errorString()));
+    file.write(json);
+    if (!file.commit())
+        fail(QString("cannot write '%1': %2").arg(path, file.errorString()));
+}
+
+QString sessionMode(const QString& path) {
+    try {
+        return sessionRoot(readSessionFile(path)).value("mode").toString("explorer");
+    } catch (const SessionError& e) {
+        throw SessionError(QString("'%1': %2").arg(path, QString::fromUtf8(e.what())).toStdString());
+    }
+}
+
+QByteArray sessionToJson(const Session& s) {
+    const ExplorerConfig& c = s.config;
+    QJsonObject model{{"dim", c.generator.dim},
+                      {"latent", c.generator.latent},
+                      {"spectrum", QJsonArray{c.generator.spectrumLo, c.generator.spectrumHi}},
+                      {"generator", QString::fromStdString(generatorName(c.generator.kind))},
+                      {"seed", QString::number(c.seed)}};
+    QJsonObject fitting{{"fitLatent", c.fitLatent},
+                        {"em", c.runEm},
+                        {"sga", c.runSga},
+                        {"batch", c.runBatch},
+                        {"learningRate", c.learningRate},
+                        {"warmup", static_cast<double>(c.warmup)},
+                        {"totalSamples", static_cast<double>(c.totalSamples)},
+                        {"pointsPerDecade", c.pointsPerDecade}};
+    QJsonArray changes;
+    for (const auto& [at, eta] : c.learningRateChanges)
+        changes.append(QJsonArray{static_cast<double>(at), eta});
+    fitting.insert("learningRateChanges", changes);
+    QJsonObject view{{"coordI", s.view.coordI + 1}, // 1-based, as the window shows them
+                     {"coordJ", s.view.coordJ + 1},
+                     {"blockSize", s.view.blockSize},
+                     {"recent", s.view.recent}};
+    QJsonObject root{{"format", kSessionFormat},
+                     {"version", kSessionVersion},
+                     {"mode", "explorer"},
+                     {"model", model},
+                     {"fitting", fitting},
+                     {"view", view},
+                     {"speed", s.speed},
+                     {"samples", static_cast<double>(s.samples)}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+Session sessionFromJson(const QByteArray& json) {
+    const QJsonObject root = sessionRoot(json);
+    if (root.value("mode").toString("explorer") != "explorer")
+        fail(QString("this FA Explorer cannot open '%1' sessions").arg(root.value("mode").toString()));
+
+    Session s;
+    ExplorerConfig& c = s.config;
+    const QJsonObject model = object(root, "model");
+    c.generator.dim = static_cast<int>(whole(model, "model", "dim", 2, 1'000'000));
+    c.generator.latent = static_cast<int>(whole(model, "model", "latent", 1, 1'000'000));
+    const QJsonValue spectrum = require(model, "model", "spectrum");
+    const QJsonArray range = spectrum.toArray();
+    if (!spectrum.isArray() || range.size() != 2 || !range[0].isDouble() || !range[1].isDouble())
+        fail("'model.spectrum' must be a pair of numbers [a, b]");
+    c.generator.spectrumLo = range[0].toDouble();
+    c.generator.spectrumHi = range[1].toDouble();
+    const QString generator = require(model, "model", "generator").toString();
+    if (generator == "exact")
+        c.generator.kind = GeneratorKind::Exact;
+    else if (generator == "haar")
+        c.generator.kind = GeneratorKind::Haar;
+    else
+        fail("'model.generator' must be \"exact\" or \"haar\"");
+    c.seed = static_cast<std::uint64_t>(whole(model, "model", "seed", 0, 9'007'199'254'740'991LL));
+
+    const QJsonObject fitting = object(root, "fitting");
+    c.fitLatent = static_cast<int>(whole(fitting, "fitting", "fitLatent", 1, 1'000'000));
+    c.runEm = flag(fitting, "fitting", "em");
+    c.runSga = flag(fitting, "fitting", "sga");
+    c.runBatch = flag(fitting, "fitting", "batch");
+    c.learningRate = real(fitting, "fitting", "learningRate");
+    c.warmup = static_cast<long>(whole(fitting, "fitting", "warmup", 0, 1'000'000'000));
+    c.totalSamples = static_cast<long>(whole(fitting, "fitting", "totalSamples", 1, 1'000'000'000));
+    c.pointsPerDecade = fitting.contains("pointsPerDecade")
+        ? static_cast<int>(whole(fitting, "fitting", "pointsPerDecade", 1, 1000))
+        : 20;
+    if (fitting.contains("learningRateChanges")) {
+        const QJsonValue v = fitting.value("learningRateChanges");
+        if (!v.isArray())
+            fail("'fitting.learningRateChanges' must be a list of [samples, rate] pairs");
+        for (const QJsonValue& pair : v.toArray()) {
+            const QJsonArray p = pair.toArray();
+            if (!pair.isArray() || p.size() != 2 || !p[0].isDouble() || !p[1].isDouble() ||
+                p[0].toDouble() != std::floor(p[0].toDouble()))
+                fail("'fitting.learningRateChanges' must be a list of [samples, rate] pairs");
+            c.learningRateChanges.emplace_back(static_cast<long>(p[0].toDouble()), p[1].toDouble());
+        }
+    }
+
+    if (root.contains("view")) {
+        const QJsonObject view = object(root, "view");
+        s.view.coordI = static_cast<int>(whole(view, "view", "coordI", 1, c.generator.dim)) - 1;
+        s.view.coordJ = static_cast<int>(whole(view, "view", "coordJ", 1, c.generator.dim)) - 1;
+        s.view.blockSize = static_cast<int>(whole(view, "view", "blockSize", 1, 1000));
+        s.view.recent = static_cast<int>(whole(view, "view", "recent", 0, 100000));
+        if (s.view.coordI == s.view.coordJ)
+            fail("'view.coordI' and 'view.coordJ' must differ");
+    }
+    s.speed = root.contains("speed") ? real(root, "session", "speed") : 0.0;
+    if (s.speed < 0)
+        fail("'speed' must not be negative");
+    s.samples = root.contains("samples") ? static_cast<long>(whole(root, "session", "samples", 0, c.totalSamples)) : 0;
+    try {
+        validate(c);
+    } catch (const std::invalid_argument& e) {
+        fail(QString("the session's parameters are refused: %1").arg(e.what()));
+    }
+    return s;
+}
+
+void saveSession(const QString& path, const Session& session) { writeSessionFile(path, sessionToJson(session)); }
+
+Session loadSession(const QString& path) {
+    const QByteArray json = readSessionFile(path);
+    try {
+        return sessionFromJson(json);
+    } catch (const SessionError& e) {
+        fail(QString("'%1': %2").arg(path, e.what()));
+    }
+}
+
+} // namespace fa::io

@@ -1,0 +1,47 @@
+#pragma once
+// Explorer sessions as JSON: every parameter and seed of a run, the view, and how far it had
+// run, so opening one reproduces the same curves exactly. Reading is strict: a malformed or
+// incompatible file gives one clear message and no partial session.
+#include "core/explorer/LiveExplorer.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <stdexcept>
+
+namespace fa::io {
+
+struct Session {
+    ExplorerConfig config;
+    ViewOptions view;
+    double speed = 0.0; ///< observations per second, 0 = as fast as possible
+    long samples = 0;   ///< samples seen when saved; opening runs up to here
+};
+
+constexpr int kSessionVersion = 1;
+constexpr const char* kSessionFormat = "faexplorer-session";
+
+class SessionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+QByteArray sessionToJson(const Session& session);
+/// Throws SessionError naming the first problem (syntax, missing key, wrong type, refused value).
+Session sessionFromJson(const QByteArray& json);
+
+/// The checked top level of any session (format and version); throws SessionError.
+QJsonObject sessionRoot(const QByteArray& json);
+/// "explorer" or "posterior": which window mode a session file belongs to.
+QString sessionMode(const QString& path);
+/// At most 1 MiB; throws SessionError naming the path.
+QByteArray readSessionFile(const QString& path);
+/// Atomic write (temporary + rename); throws SessionError naming the path.
+void writeSessionFile(const QString& path, const QByteArray& json);
+
+/// Atomic write (temporary + rename). Throws SessionError naming the path.
+void saveSession(const QString& path, const Session& session);
+/// Throws SessionError naming the path and the problem.
+Session loadSession(const QString& path);
+
+} // namespace fa::io
