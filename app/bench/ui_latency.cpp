@@ -3,8 +3,8 @@
 // delay (a 0 ms timer posted every 20 ms, resizing the window every 100 ms), (2) the time from
 // Pause to the worker's acknowledgement, and (3) the time to close and destroy the window mid-run.
 // Prints one line per figure. Timing lives here, not in the tests.
-#include "ui/explorer/ControlPanel.h"
 #include "ui/common/MainWindow.h"
+#include "ui/explorer/ControlPanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -41,7 +41,10 @@ int main(int argc, char** argv) {
     resizer.setInterval(100);
     int k = 0;
     QObject::connect(&resizer, &QTimer::timeout, [&] { w->resize(1400 - 200 * (++k % 2), 800); });
-    QTimer::singleShot(500, [&] { probe.start(); resizer.start(); });
+    QTimer::singleShot(500, [&] {
+        probe.start();
+        resizer.start();
+    });
 
     // Pause / play cycles: the stats signal acknowledges the worker's state.
     QElapsedTimer pauseClock;
@@ -64,7 +67,10 @@ int main(int argc, char** argv) {
             waitingPause = false;
         }
     });
-    QTimer::singleShot(1000, [&] { cycler.start(); watch.start(); });
+    QTimer::singleShot(1000, [&] {
+        cycler.start();
+        watch.start();
+    });
 
     QTimer::singleShot(15000, [&] {
         probe.stop();
@@ -82,14 +88,16 @@ int main(int argc, char** argv) {
             const double closeMs = t.nsecsElapsed() / 1e6;
             auto stats = [](std::vector<double> v) {
                 std::sort(v.begin(), v.end());
-                return std::make_pair(v.empty() ? 0.0 : v[v.size() / 2], v.empty() ? 0.0 : v.back());
+                return std::make_pair(v.empty() ? 0.0 : v[v.size() / 2],
+                                      v.empty() ? 0.0 : v.back());
             };
             const auto [loopMed, loopMax] = stats(loopDelays);
             const auto [pauseMed, pauseMax] = stats(pauseDelays);
-            std::printf("D=%d event-loop delay: median %.1f ms, max %.1f ms over %zu probes (resizing every 100 ms)\n",
+            std::printf("D=%d event-loop delay: median %.1f ms, max %.1f ms over %zu probes "
+                        "(resizing every 100 ms)\n",
                         dim, loopMed, loopMax, loopDelays.size());
-            std::printf("D=%d pause acknowledged: median %.1f ms, max %.1f ms over %zu pauses\n", dim, pauseMed,
-                        pauseMax, pauseDelays.size());
+            std::printf("D=%d pause acknowledged: median %.1f ms, max %.1f ms over %zu pauses\n",
+                        dim, pauseMed, pauseMax, pauseDelays.size());
             std::printf("D=%d close + destroy mid-run at T=%ld: %.1f ms\n", dim, samples, closeMs);
             app.quit();
         });

@@ -65,8 +65,8 @@ long ArgParser::integer(const std::string& name, long fallback) const {
 int ArgParser::integerIn(const std::string& name, long fallback, long lo, long hi) const {
     const long v = integer(name, fallback);
     if (v < lo || v > hi)
-        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) + " and " +
-                                    std::to_string(hi));
+        throw std::invalid_argument("--" + name + " must be between " + std::to_string(lo) +
+                                    " and " + std::to_string(hi));
     return static_cast<int>(v);
 }
 
@@ -74,7 +74,8 @@ double ArgParser::real(const std::string& name, double fallback) const {
     return has(name) ? parseReal(name, m_values.at(name)) : fallback;
 }
 
-std::vector<long> ArgParser::integerList(const std::string& name, const std::vector<long>& fallback) const {
+std::vector<long> ArgParser::integerList(const std::string& name,
+                                         const std::vector<long>& fallback) const {
     if (!has(name))
         return fallback;
     std::vector<long> values;
@@ -88,12 +89,14 @@ std::vector<std::string> ArgParser::textList(const std::string& name,
     return has(name) ? split(m_values.at(name), ',') : fallback;
 }
 
-std::pair<double, double> ArgParser::range(const std::string& name, std::pair<double, double> fallback) const {
+std::pair<double, double> ArgParser::range(const std::string& name,
+                                           std::pair<double, double> fallback) const {
     if (!has(name))
         return fallback;
     const auto parts = split(m_values.at(name), ':');
     if (parts.size() != 2)
-        throw std::invalid_argument("--" + name + ": expected lo:hi, got '" + m_values.at(name) + "'");
+        throw std::invalid_argument("--" + name + ": expected lo:hi, got '" + m_values.at(name) +
+                                    "'");
     return {parseReal(name, parts[0]), parseReal(name, parts[1])};
 }
 

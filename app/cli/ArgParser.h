@@ -8,7 +8,7 @@
 namespace fa::cli {
 
 class ArgParser {
-public:
+  public:
     /// Parses argv[first..]; every option takes a value. Throws std::invalid_argument for an
     /// unknown option, a missing value or a repeated option.
     ArgParser(int argc, char** argv, int first, const std::set<std::string>& known);
@@ -20,11 +20,13 @@ public:
     int integerIn(const std::string& name, long fallback, long lo, long hi) const;
     double real(const std::string& name, double fallback) const;
     std::vector<long> integerList(const std::string& name, const std::vector<long>& fallback) const;
-    std::vector<std::string> textList(const std::string& name, const std::vector<std::string>& fallback) const;
+    std::vector<std::string> textList(const std::string& name,
+                                      const std::vector<std::string>& fallback) const;
     /// "lo:hi" pair such as the spectrum 1:10.
-    std::pair<double, double> range(const std::string& name, std::pair<double, double> fallback) const;
+    std::pair<double, double> range(const std::string& name,
+                                    std::pair<double, double> fallback) const;
 
-private:
+  private:
     std::map<std::string, std::string> m_values;
 };
 

@@ -1,6 +1,6 @@
 #include "app/cli/ArgParser.h"
-#include "core/io/AtomicFile.h"
 #include "app/cli/Commands.h"
+#include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 
 #include <cstdio>
@@ -32,8 +32,8 @@ int runBenchCommand(int argc, char** argv) {
         throw std::invalid_argument("--out FILE.csv is required");
     io::AtomicFile out(args.text("out", ""));
     const auto rows = runBench(c, [](const BenchRow& r) {
-        std::printf("%-10s %-20s D=%-8d K=%-3d %12.6g %s\n", r.kind.c_str(), r.name.c_str(), r.dim, r.latent,
-                    r.value, r.unit.c_str());
+        std::printf("%-10s %-20s D=%-8d K=%-3d %12.6g %s\n", r.kind.c_str(), r.name.c_str(), r.dim,
+                    r.latent, r.value, r.unit.c_str());
         std::fflush(stdout);
     });
     io::writeBenchCsv(out.stream(), rows);

@@ -1,8 +1,8 @@
 #include "app/cli/ArgParser.h"
-#include "core/io/AtomicFile.h"
 #include "app/cli/Commands.h"
-#include "core/io/CsvFormat.h"
 #include "app/cli/ProgressLine.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
 #include "core/math/Summary.h"
 
 #include <algorithm>
@@ -20,8 +20,8 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     if (dim < 2 || dim > 100'000'000)
         throw std::invalid_argument("--dim must be between 2 and 100000000");
     if (latent < 1 || latent >= dim)
-        throw std::invalid_argument("--latent K must satisfy 1 <= K < D (got K = " + std::to_string(latent) +
-                                    ", D = " + std::to_string(dim) + ")");
+        throw std::invalid_argument("--latent K must satisfy 1 <= K < D (got K = " +
+                                    std::to_string(latent) + ", D = " + std::to_string(dim) + ")");
     c.generator.dim = static_cast<int>(dim);
     c.generator.latent = static_cast<int>(latent);
     const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
@@ -33,14 +33,16 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     c.generator.spectrumHi = hi;
     const auto gen = parseGeneratorKind(args.text("generator", "exact"));
     if (!gen)
-        throw std::invalid_argument("--generator must be exact or haar (got '" + args.text("generator", "") + "')");
+        throw std::invalid_argument("--generator must be exact or haar (got '" +
+                                    args.text("generator", "") + "')");
     c.generator.kind = *gen;
     c.checkpoints = args.integerList("samples", {100, 1000, 10000, 100000});
     for (const long t : c.checkpoints)
         if (t <= 0)
             throw std::invalid_argument("--samples: every sample count must be positive");
     std::sort(c.checkpoints.begin(), c.checkpoints.end());
-    c.checkpoints.erase(std::unique(c.checkpoints.begin(), c.checkpoints.end()), c.checkpoints.end());
+    c.checkpoints.erase(std::unique(c.checkpoints.begin(), c.checkpoints.end()),
+                        c.checkpoints.end());
     const long trials = args.integer("trials", 10);
     if (trials < 1 || trials > 100000)
         throw std::invalid_argument("--trials must be between 1 and 100000");
@@ -51,10 +53,15 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     c.seed = static_cast<std::uint64_t>(seed);
     c.runBatch = c.runEm = c.runSga = false;
     for (const auto& a : args.textList("algorithms", {"batch", "em", "sga"})) {
-        if (a == "batch") c.runBatch = true;
-        else if (a == "em") c.runEm = true;
-        else if (a == "sga") c.runSga = true;
-        else throw std::invalid_argument("--algorithms: unknown algorithm '" + a + "' (use batch, em, sga)");
+        if (a == "batch")
+            c.runBatch = true;
+        else if (a == "em")
+            c.runEm = true;
+        else if (a == "sga")
+            c.runSga = true;
+        else
+            throw std::invalid_argument("--algorithms: unknown algorithm '" + a +
+                                        "' (use batch, em, sga)");
     }
     c.learningRate = args.real("lr", 0.001);
     if (!(c.learningRate > 0.0))
@@ -71,11 +78,12 @@ FaSweepConfig parseConfig(const ArgParser& args) {
 }
 
 void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
-    std::printf("fa-sweep D=%d K=%d spectrum [%g, %g] generator %s, %d trial(s): mean ± standard error\n",
-                c.generator.dim, c.generator.latent, c.generator.spectrumLo, c.generator.spectrumHi,
-                generatorName(c.generator.kind).c_str(), c.trials);
-    std::printf("%10s  %-6s  %-22s  %-22s  %-22s  %s\n", "samples", "algo", "rel_cov_dist", "w2_over_dim",
-                "rel_mean_dist", "ok/trials");
+    std::printf(
+        "fa-sweep D=%d K=%d spectrum [%g, %g] generator %s, %d trial(s): mean ± standard error\n",
+        c.generator.dim, c.generator.latent, c.generator.spectrumLo, c.generator.spectrumHi,
+        generatorName(c.generator.kind).c_str(), c.trials);
+    std::printf("%10s  %-6s  %-22s  %-22s  %-22s  %s\n", "samples", "algo", "rel_cov_dist",
+                "w2_over_dim", "rel_mean_dist", "ok/trials");
     for (const long t : c.checkpoints)
         for (const char* algo : {"batch", "em", "sga"}) {
             std::vector<double> cov, w2d, mean;
@@ -96,8 +104,8 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
                 std::snprintf(buf, sizeof buf, "%.4g ± %.2g", m.mean, m.stdErr);
                 return std::string(buf);
             };
-            std::printf("%10ld  %-6s  %-22s  %-22s  %-22s  %d/%d\n", t, algo, cell(cov).c_str(), cell(w2d).c_str(),
-                        cell(mean).c_str(), ok, count);
+            std::printf("%10ld  %-6s  %-22s  %-22s  %-22s  %d/%d\n", t, algo, cell(cov).c_str(),
+                        cell(w2d).c_str(), cell(mean).c_str(), ok, count);
         }
 }
 
@@ -105,8 +113,8 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
 
 int runFaSweepCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2,
-                         {"dim", "latent", "spectrum", "samples", "trials", "seed", "algorithms", "lr",
-                          "warmup", "generator", "batch-svd", "out"});
+                         {"dim", "latent", "spectrum", "samples", "trials", "seed", "algorithms",
+                          "lr", "warmup", "generator", "batch-svd", "out"});
     const FaSweepConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
@@ -114,8 +122,8 @@ int runFaSweepCommand(int argc, char** argv) {
     ProgressLine progress;
     const auto rows = runFaSweep(config, [&](const FaSweepProgress& p) {
         char buf[128];
-        std::snprintf(buf, sizeof buf, "fa-sweep: trial %d/%d, %ld/%ld samples", p.trial + 1, p.trials, p.samples,
-                      p.totalSamples);
+        std::snprintf(buf, sizeof buf, "fa-sweep: trial %d/%d, %ld/%ld samples", p.trial + 1,
+                      p.trials, p.samples, p.totalSamples);
         progress.update(buf);
     });
     progress.finish();

@@ -1,12 +1,12 @@
 #include "app/cli/ArgParser.h"
-#include "core/io/RegressionCsv.h"
-#include "core/io/AtomicFile.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ProgressLine.h"
+#include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
+#include "core/math/Summary.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/neural/PublishedNeural.h"
-#include "app/cli/ProgressLine.h"
-#include "core/math/Summary.h"
 
 #include <csignal>
 #include <cstdio>
@@ -17,7 +17,9 @@ namespace fa::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-extern "C" void onInterrupt(int) { g_interrupted = true; } // lock-free store only
+extern "C" void onInterrupt(int) {
+    g_interrupted = true;
+} // lock-free store only
 
 NeuralConfig parseConfig(const ArgParser& args) {
     NeuralConfig c;
@@ -28,8 +30,9 @@ NeuralConfig parseConfig(const ArgParser& args) {
     for (const auto& name : args.textList("method", {"vifa-gauss"})) {
         const auto m = parseNeuralMethod(name);
         if (!m)
-            throw std::invalid_argument("--method: unknown method '" + name +
-                                        "' (use vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace)");
+            throw std::invalid_argument(
+                "--method: unknown method '" + name +
+                "' (use vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace)");
         c.methods.push_back(*m);
     }
     c.fit.hidden.clear();
@@ -72,8 +75,8 @@ NeuralConfig parseConfig(const ArgParser& args) {
 }
 
 void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, bool interrupted) {
-    std::printf("neural %s, hidden %s, %zu row(s)%s: mean ± standard error over splits\n", c.dataset.c_str(),
-                rows.empty() ? "?" : rows.front().hidden.c_str(), rows.size(),
+    std::printf("neural %s, hidden %s, %zu row(s)%s: mean ± standard error over splits\n",
+                c.dataset.c_str(), rows.empty() ? "?" : rows.front().hidden.c_str(), rows.size(),
                 interrupted ? " (interrupted: finished splits only)" : "");
     std::printf("%-15s  %-20s  %-20s  %-10s  %s\n", "method", "test NMLL", "test RMSE", "ok/splits",
                 "report (NMLL, RMSE)");
@@ -92,12 +95,12 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
         const auto published = publishedNeural(c.dataset, shape.name(), neuralMethodName(m));
         char ref[64] = "-";
         if (published)
-            std::snprintf(ref, sizeof ref, "%.2f ± %.2f, %.2f ± %.2f", published->nmll, published->nmllSe,
-                          published->rmse, published->rmseSe);
+            std::snprintf(ref, sizeof ref, "%.2f ± %.2f, %.2f ± %.2f", published->nmll,
+                          published->nmllSe, published->rmse, published->rmseSe);
         char okText[32];
         std::snprintf(okText, sizeof okText, "%d/%zu", ok, nmll.size());
-        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-10s  %s\n", neuralMethodName(m).c_str(), a.mean,
-                    a.stdErr, b.mean, b.stdErr, okText, ref);
+        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-10s  %s\n",
+                    neuralMethodName(m).c_str(), a.mean, a.stdErr, b.mean, b.stdErr, okText, ref);
     }
 }
 
@@ -105,13 +108,16 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
 
 int runNeuralCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2,
-                         {"dataset", "target", "data-dir", "method", "hidden", "splits", "epochs", "search-trials",
-                          "folds", "latent", "batch", "samples", "predictive-samples", "threads", "lr", "optimizer",
-                          "max-grad-norm", "train-fraction", "init", "seed", "out"});
+                         {"dataset",   "target",        "data-dir",           "method",  "hidden",
+                          "splits",    "epochs",        "search-trials",      "folds",   "latent",
+                          "batch",     "samples",       "predictive-samples", "threads", "lr",
+                          "optimizer", "max-grad-norm", "train-fraction",     "init",    "seed",
+                          "out"});
     const NeuralConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
-    loadNeuralDataset(config.loader, config.dataset, config.target); // bad files are named before the run
+    loadNeuralDataset(config.loader, config.dataset,
+                      config.target); // bad files are named before the run
     io::AtomicFile out(args.text("out", ""));
     g_interrupted = false;
     const auto previous = std::signal(SIGINT, onInterrupt);
@@ -120,7 +126,8 @@ int runNeuralCommand(int argc, char** argv) {
         config, {},
         [&](const NeuralProgress& p) {
             char buf[160];
-            std::snprintf(buf, sizeof buf, "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps finished splits)",
+            std::snprintf(buf, sizeof buf,
+                          "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps finished splits)",
                           p.split + 1, p.splits, p.method.c_str(), p.stage.c_str());
             progress.update(buf);
         },

@@ -1,9 +1,9 @@
 #include "app/cli/ArgParser.h"
-#include "core/io/RegressionCsv.h"
-#include "core/io/AtomicFile.h"
 #include "app/cli/Commands.h"
-#include "core/io/CsvFormat.h"
 #include "core/bench/PosteriorBench.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
 
 #include <cstdio>
 #include <stdexcept>

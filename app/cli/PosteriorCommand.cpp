@@ -1,9 +1,9 @@
 #include "app/cli/ArgParser.h"
-#include "core/io/RegressionCsv.h"
-#include "core/io/AtomicFile.h"
 #include "app/cli/Commands.h"
-#include "core/io/CsvFormat.h"
 #include "app/cli/ProgressLine.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
 #include "core/math/Summary.h"
 
 #include <cstdio>
@@ -39,9 +39,12 @@ PosteriorConfig parseConfig(const ArgParser& args) {
             throw std::invalid_argument("--bias must be yes or no");
         s.bias = b == "yes";
     }
-    const std::string hyper = args.text("hyper", args.has("alpha") || args.has("beta") ? "manual" : "auto");
-    if (hyper == "thesis") s.hyper = HyperMode::Thesis;
-    else if (hyper == "evidence") s.hyper = HyperMode::Evidence;
+    const std::string hyper =
+        args.text("hyper", args.has("alpha") || args.has("beta") ? "manual" : "auto");
+    if (hyper == "thesis")
+        s.hyper = HyperMode::Thesis;
+    else if (hyper == "evidence")
+        s.hyper = HyperMode::Evidence;
     else if (hyper == "manual") {
         s.hyper = HyperMode::Manual;
         if (!args.has("alpha") || !args.has("beta"))
@@ -49,15 +52,17 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         s.alpha = positive(args, "alpha", 1.0);
         s.beta = positive(args, "beta", 1.0);
     } else if (hyper != "auto")
-        throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" + hyper + "')");
+        throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +
+                                    hyper + "')");
 
     c.methods.clear();
     bool anyVi = false;
     for (const auto& name : args.textList("method", {"vifa-gauss"})) {
         const auto m = parseMethod(name);
         if (!m)
-            throw std::invalid_argument("--method: unknown method '" + name +
-                                        "' (use vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag)");
+            throw std::invalid_argument(
+                "--method: unknown method '" + name +
+                "' (use vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag)");
         c.methods.push_back(*m);
         anyVi = anyVi || !isSgdMethod(*m);
     }
@@ -97,14 +102,16 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     return c;
 }
 
-void printSummary(const PosteriorConfig& c, const PosteriorProblem& first, const std::vector<PosteriorRow>& rows) {
-    std::printf("posterior %s: D=%ld, N_train=%ld, alpha=%.6g beta=%.6g (%s, trial 0), K=%d, %d epoch(s), "
-                "%d trial(s): mean ± standard error at the last epoch\n",
-                first.dataset.c_str(), static_cast<long>(first.dim()), static_cast<long>(first.data.Xtrain.rows()),
-                first.hyper.alpha, first.hyper.beta, hyperModeName(first.hyperMode).c_str(), c.run.latent, c.epochs,
-                c.trials);
-    std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %s\n", "method", "rel_mean_dist", "rel_cov_dist", "w2",
-                "w2_over_dim", "ok/trials");
+void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
+                  const std::vector<PosteriorRow>& rows) {
+    std::printf(
+        "posterior %s: D=%ld, N_train=%ld, alpha=%.6g beta=%.6g (%s, trial 0), K=%d, %d epoch(s), "
+        "%d trial(s): mean ± standard error at the last epoch\n",
+        first.dataset.c_str(), static_cast<long>(first.dim()),
+        static_cast<long>(first.data.Xtrain.rows()), first.hyper.alpha, first.hyper.beta,
+        hyperModeName(first.hyperMode).c_str(), c.run.latent, c.epochs, c.trials);
+    std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %s\n", "method", "rel_mean_dist",
+                "rel_cov_dist", "w2", "w2_over_dim", "ok/trials");
     for (const PosteriorMethod m : c.methods) {
         std::vector<double> mean, cov, w2, w2d;
         int ok = 0, count = 0;
@@ -123,32 +130,38 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first, const
             std::snprintf(buf, sizeof buf, "%.4g ± %.2g", s.mean, s.stdErr);
             return std::string(buf);
         };
-        std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %d/%d\n", methodName(m).c_str(), cell(mean).c_str(),
-                    cell(cov).c_str(), cell(w2).c_str(), cell(w2d).c_str(), ok, count);
+        std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %d/%d\n", methodName(m).c_str(),
+                    cell(mean).c_str(), cell(cov).c_str(), cell(w2).c_str(), cell(w2d).c_str(), ok,
+                    count);
     }
 }
 
 } // namespace
 
 int runPosteriorCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2,
-                         {"dataset", "target", "data-dir", "n", "inputs", "correlation", "train-fraction", "bias", "hyper", "alpha", "beta",
-                          "method", "latent", "epochs", "every", "trials", "seed", "batch", "samples", "lr-c",
-                          "lr-f", "lr-gamma", "optimizer", "max-grad-norm", "sigma", "sgd-lr", "sgd-batch",
-                          "lambda", "warmup-epochs", "fa-warmup", "sga-lr", "out"});
+    const ArgParser args(
+        argc, argv, 2,
+        {"dataset",        "target", "data-dir",  "n",        "inputs",        "correlation",
+         "train-fraction", "bias",   "hyper",     "alpha",    "beta",          "method",
+         "latent",         "epochs", "every",     "trials",   "seed",          "batch",
+         "samples",        "lr-c",   "lr-f",      "lr-gamma", "optimizer",     "max-grad-norm",
+         "sigma",          "sgd-lr", "sgd-batch", "lambda",   "warmup-epochs", "fa-warmup",
+         "sga-lr",         "out"});
     const PosteriorConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
     // Data, prior and shapes are checked before the long run (bad CSV cells are named here).
-    const PosteriorProblem first = preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
+    const PosteriorProblem first =
+        preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
     if (config.run.latent >= first.dim())
-        throw std::invalid_argument("--latent K must satisfy 1 <= K < D = " + std::to_string(first.dim()));
+        throw std::invalid_argument("--latent K must satisfy 1 <= K < D = " +
+                                    std::to_string(first.dim()));
     io::AtomicFile out(args.text("out", ""));
     ProgressLine progress;
     const auto rows = runPosterior(config, [&](const PosteriorProgress& p) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld", p.trial + 1, p.trials,
-                      p.method.c_str(), p.epoch, p.epochs);
+        std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld", p.trial + 1,
+                      p.trials, p.method.c_str(), p.epoch, p.epochs);
         progress.update(buf);
     });
     progress.finish();

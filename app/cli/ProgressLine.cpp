@@ -5,7 +5,8 @@
 
 namespace fa::cli {
 
-ProgressLine::ProgressLine() : m_tty(::isatty(STDERR_FILENO) != 0), m_last(std::chrono::steady_clock::now()) {}
+ProgressLine::ProgressLine()
+    : m_tty(::isatty(STDERR_FILENO) != 0), m_last(std::chrono::steady_clock::now()) {}
 
 void ProgressLine::update(const std::string& text) {
     const auto now = std::chrono::steady_clock::now();

@@ -7,12 +7,12 @@
 namespace fa::cli {
 
 class ProgressLine {
-public:
+  public:
     ProgressLine();
     void update(const std::string& text);
     void finish();
 
-private:
+  private:
     bool m_tty;
     bool m_shown = false;
     std::chrono::steady_clock::time_point m_last;

@@ -3,9 +3,9 @@
 // QT_QPA_PLATFORM=offscreen), saves the whole window after N samples, prints the run's
 // throughput on stdout and exits. --mode posterior opens the posterior lab instead; there
 // --after-epochs N sets how far it runs before the screenshot.
+#include "ui/common/MainWindow.h"
 #include "ui/neural/NeuralPage.h"
 #include "ui/posterior/PosteriorPage.h"
-#include "ui/common/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -51,15 +51,19 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Explore online factor analysis live.");
     parser.addHelpOption();
-    const QCommandLineOption screenshot("screenshot", "Save a screenshot of the window to PATH and exit.", "PATH");
-    const QCommandLineOption after("after-samples",
-                                   "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
+    const QCommandLineOption screenshot(
+        "screenshot", "Save a screenshot of the window to PATH and exit.", "PATH");
+    const QCommandLineOption after(
+        "after-samples",
+        "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
-    const QCommandLineOption mode("mode", "Start in this mode: explorer (default), posterior or neural.", "MODE");
-    const QCommandLineOption afterEpochs("after-epochs",
-                                         "With --screenshot in the posterior lab: epochs to run first (default: the "
-                                         "session's, else 2000).",
-                                         "N");
+    const QCommandLineOption mode(
+        "mode", "Start in this mode: explorer (default), posterior or neural.", "MODE");
+    const QCommandLineOption afterEpochs(
+        "after-epochs",
+        "With --screenshot in the posterior lab: epochs to run first (default: the "
+        "session's, else 2000).",
+        "N");
     parser.addOption(mode);
     parser.addOption(afterEpochs);
     parser.addOption(session);
@@ -68,7 +72,8 @@ int main(int argc, char** argv) {
     parser.process(app);
 
     const QString modeName = parser.value(mode);
-    if (parser.isSet(mode) && modeName != "explorer" && modeName != "posterior" && modeName != "neural") {
+    if (parser.isSet(mode) && modeName != "explorer" && modeName != "posterior" &&
+        modeName != "neural") {
         std::fprintf(stderr, "faexplorer: --mode must be explorer, posterior or neural\n");
         return 2;
     }
@@ -123,15 +128,18 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
             return 2;
         }
-        QObject::connect(window.posteriorPage(), &PosteriorPage::reachedEpoch, &app, [&](long reached) {
-            std::printf("faexplorer: posterior lab at epoch %ld\n", reached);
-            QTimer::singleShot(300, &app, save); // let the last frame paint
-        });
+        QObject::connect(window.posteriorPage(), &PosteriorPage::reachedEpoch, &app,
+                         [&](long reached) {
+                             std::printf("faexplorer: posterior lab at epoch %ld\n", reached);
+                             QTimer::singleShot(300, &app, save); // let the last frame paint
+                         });
         QTimer::singleShot(0, &window, [&] { window.posteriorPage()->runUntil(epochs); });
         app.exec();
         return code;
     }
-    const long n = parser.isSet(after) ? parser.value(after).toLong(&ok) : sessionSamples > 0 ? sessionSamples : 20000;
+    const long n = parser.isSet(after)  ? parser.value(after).toLong(&ok)
+                   : sessionSamples > 0 ? sessionSamples
+                                        : 20000;
     if (!ok || n < 0) {
         std::fprintf(stderr, "faexplorer: --after-samples needs a non-negative whole number\n");
         return 2;
@@ -139,8 +147,9 @@ int main(int argc, char** argv) {
     QObject::connect(&window, &MainWindow::reachedSamples, &app, [&] {
         QTimer::singleShot(200, &app, [&] { // let the last frame paint
             const WorkerStats s = window.latestStats();
-            std::printf("faexplorer: %ld samples in %.2f s of playing: %.0f obs/s\n", s.samplesWhilePlaying,
-                        s.runSeconds, s.runSeconds > 0 ? s.samplesWhilePlaying / s.runSeconds : 0.0);
+            std::printf("faexplorer: %ld samples in %.2f s of playing: %.0f obs/s\n",
+                        s.samplesWhilePlaying, s.runSeconds,
+                        s.runSeconds > 0 ? s.samplesWhilePlaying / s.runSeconds : 0.0);
             save();
         });
     });

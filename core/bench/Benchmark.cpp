@@ -1,11 +1,11 @@
 #include "core/bench/Benchmark.h"
 
-#include "core/fa/BatchFA.h"
-#include "core/metrics/DenseMetrics.h"
 #include "core/explorer/FaSweep.h"
+#include "core/fa/BatchFA.h"
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
 
 #include <chrono>
@@ -16,10 +16,13 @@
 namespace fa {
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 /// Observations per second, sampling included, over at least minSeconds.
-double throughput(OnlineFitter& fitter, const FAModel& model, std::uint64_t seed, double minSeconds) {
+double throughput(OnlineFitter& fitter, const FAModel& model, std::uint64_t seed,
+                  double minSeconds) {
     FASampler sampler(model);
     Rng rng(seed);
     Vector x(model.dim());
@@ -63,7 +66,8 @@ double naiveEmThroughput(const FAModel& model, int K, double minSeconds) {
             if (n > 100) {
                 const Matrix H = Sigma + B;
                 F = A * H.inverse();
-                psi = (d2 + ((F * H).cwiseProduct(F) - 2.0 * F.cwiseProduct(A)).rowwise().sum()).cwiseMax(1e-8);
+                psi = (d2 + ((F * H).cwiseProduct(F) - 2.0 * F.cwiseProduct(A)).rowwise().sum())
+                          .cwiseMax(1e-8);
             }
         }
         elapsed = since(t0);
@@ -94,7 +98,8 @@ void validate(const BenchConfig& config) {
         throw std::invalid_argument("minimum seconds must be positive");
 }
 
-std::vector<BenchRow> runBench(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {
+std::vector<BenchRow> runBench(const BenchConfig& config,
+                               const std::function<void(const BenchRow&)>& onRow) {
     validate(config);
     std::vector<BenchRow> rows;
     auto add = [&](const char* kind, const char* name, int dim, double value, const char* unit) {
@@ -107,7 +112,8 @@ std::vector<BenchRow> runBench(const BenchConfig& config, const std::function<vo
         spec.dim = D;
         spec.latent = config.latent;
         spec.kind = GeneratorKind::Haar;
-        const FAModel truth = generateModel(spec, deriveSeed(config.seed, static_cast<std::uint64_t>(D)));
+        const FAModel truth =
+            generateModel(spec, deriveSeed(config.seed, static_cast<std::uint64_t>(D)));
         OnlineOptions opts;
         opts.latent = config.latent;
         {
@@ -116,8 +122,8 @@ std::vector<BenchRow> runBench(const BenchConfig& config, const std::function<vo
             OnlineSGA sga(D, opts);
             add("throughput", "sga", D, throughput(sga, truth, 1, config.minSeconds), "obs/s");
             if (D <= 10000)
-                add("throughput", "em_naive_reference", D, naiveEmThroughput(truth, config.latent, config.minSeconds),
-                    "obs/s");
+                add("throughput", "em_naive_reference", D,
+                    naiveEmThroughput(truth, config.latent, config.minSeconds), "obs/s");
         }
         // An estimate to score: online EM after a short run, as the sweep would score it.
         OnlineEM em(D, opts);
@@ -144,7 +150,8 @@ std::vector<BenchRow> runBench(const BenchConfig& config, const std::function<vo
             add("metric", "w2_dense", D,
                 timeOnce([&] { ref->distance(estimate.c, estimate.denseCovariance()); }), "s");
             add("metric", "rel_cov_dense", D,
-                timeOnce([&] { relativeCovarianceDistance(estimate.denseCovariance(), trueCov); }), "s");
+                timeOnce([&] { relativeCovarianceDistance(estimate.denseCovariance(), trueCov); }),
+                "s");
         }
         add("metric", "w2_structured", D, timeOnce([&] { structuredW2(estimate, truth); }), "s");
         add("metric", "rel_cov_structured", D,

@@ -16,8 +16,8 @@ struct BenchRow {
 struct BenchConfig {
     std::vector<int> dims{100, 1000, 10000, 100000, 1000000};
     int latent = 10;
-    double minSeconds = 1.0;     ///< each throughput figure observes for at least this long
-    long batchSamples = 10000;   ///< samples per batch fit (D <= 1000 only)
+    double minSeconds = 1.0;   ///< each throughput figure observes for at least this long
+    long batchSamples = 10000; ///< samples per batch fit (D <= 1000 only)
     std::uint64_t seed = 0;
 };
 

@@ -10,8 +10,8 @@
 namespace fa {
 
 struct PosteriorBenchConfig {
-    int repeats = 200;   ///< timings of the exact posterior (median reported)
-    int runRepeats = 5;  ///< whole 5000-epoch runs (median reported)
+    int repeats = 200;                 ///< timings of the exact posterior (median reported)
+    int runRepeats = 5;                ///< whole 5000-epoch runs (median reported)
     DatasetLoader loader;              ///< fa::io::datasetLoader; without one only synthetic runs
     std::vector<std::string> datasets; ///< timed with the exact posterior (the bundled UCI sets)
 };

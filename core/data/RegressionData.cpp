@@ -23,9 +23,10 @@ RegressionData syntheticRegression(const SyntheticRecipe& recipe, std::uint64_t 
     Rng rng(seed);
     RegressionData data;
     data.name = "synthetic";
-    data.targetName = "y";
+    data.targetName = std::string(1, 'y'); // not = "y": GCC 12 -Wrestrict false positive (bug 105329)
     for (int j = 0; j < p; ++j)
-        data.inputNames.push_back(std::string(1, 'x').append(std::to_string(j + 1))); // not "x" + ...: GCC 12 -Wrestrict false positive
+        data.inputNames.push_back(std::string(1, 'x').append(
+            std::to_string(j + 1))); // not "x" + ...: GCC 12 -Wrestrict false positive
     data.X = rng.normalMatrix(recipe.samples, p) * L.transpose();
     Vector theta(p);
     rng.fillNormal(theta);
@@ -42,7 +43,8 @@ RegressionProblem prepareRegression(const RegressionData& data, const PrepareOpt
     const Eigen::Index n = data.size();
     std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), Eigen::Index{0});
-    const auto nTrain = static_cast<Eigen::Index>(std::llround(options.trainFraction * static_cast<double>(n)));
+    const auto nTrain =
+        static_cast<Eigen::Index>(std::llround(options.trainFraction * static_cast<double>(n)));
     if (nTrain < 2)
         throw std::invalid_argument("the training part needs at least two rows");
     if (nTrain < n) {

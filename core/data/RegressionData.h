@@ -24,7 +24,8 @@ struct RegressionData {
 /// Where a lab's real data comes from: a bundled set's name or a CSV path (and the CSV's target
 /// column) in, the data out with its name set. The engine reads no files itself: the programs
 /// hand it core/io's loader (fa::io::datasetLoader); tests may hand it data made in memory.
-using DatasetLoader = std::function<RegressionData(const std::string& dataset, const std::string& target)>;
+using DatasetLoader =
+    std::function<RegressionData(const std::string& dataset, const std::string& target)>;
 
 /// The synthetic recipe (report Table 1, Figure 1): x ~ N(0, [[1, rho], [rho, 1]]) in 2-D
 /// (more dimensions get the same correlation rho between every pair), theta_true ~ N(0, I/alpha),
@@ -46,14 +47,14 @@ struct RegressionProblem {
     Matrix Xtrain, Xtest;
     Vector ytrain, ytest;
     std::vector<std::string> parameterNames; ///< one per column of the design matrix
-    Vector xMean, xScale;                     ///< per input, from the training part
-    double yMean = 0.0, yScale = 1.0;         ///< target, from the training part
+    Vector xMean, xScale;                    ///< per input, from the training part
+    double yMean = 0.0, yScale = 1.0;        ///< target, from the training part
     Eigen::Index dim() const { return Xtrain.cols(); }
 };
 
 struct PrepareOptions {
-    bool standardise = true;    ///< inputs and target to zero mean, unit variance (train statistics)
-    bool bias = true;           ///< append a column of ones
+    bool standardise = true; ///< inputs and target to zero mean, unit variance (train statistics)
+    bool bias = true;        ///< append a column of ones
     double trainFraction = 1.0; ///< in (0, 1]; 1 keeps everything for training
     std::uint64_t splitSeed = 0;
 };

@@ -8,7 +8,9 @@ namespace fa {
 
 std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const ExplorerConfig& config) {
     const GeneratorSpec& g = config.generator;
-    auto row = [&](const std::string& algorithm, long samples) { return makeSweepRow(g, samples, 0, algorithm); };
+    auto row = [&](const std::string& algorithm, long samples) {
+        return makeSweepRow(g, samples, 0, algorithm);
+    };
     std::vector<FaSweepRow> rows;
     for (const auto& t : snapshot.traces) {
         for (const auto& p : t.points) {
@@ -30,7 +32,8 @@ std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const Explor
     }
     auto rank = [](const std::string& a) { return a == "batch" ? 0 : a == "em" ? 1 : 2; };
     std::stable_sort(rows.begin(), rows.end(), [&](const FaSweepRow& a, const FaSweepRow& b) {
-        return a.samples != b.samples ? a.samples < b.samples : rank(a.algorithm) < rank(b.algorithm);
+        return a.samples != b.samples ? a.samples < b.samples
+                                      : rank(a.algorithm) < rank(b.algorithm);
     });
     return rows;
 }

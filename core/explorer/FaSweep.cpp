@@ -1,9 +1,9 @@
 #include "core/explorer/FaSweep.h"
 
 #include "core/fa/BatchFA.h"
-#include "core/metrics/ModelScorer.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/metrics/ModelScorer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,7 +36,8 @@ void validate(const FaSweepConfig& config) {
         throw std::invalid_argument("choose at least one algorithm");
 }
 
-FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial, const std::string& algorithm) {
+FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial,
+                        const std::string& algorithm) {
     FaSweepRow r;
     r.dim = g.dim;
     r.latent = g.latent;

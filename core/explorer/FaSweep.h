@@ -38,12 +38,13 @@ struct FaSweepRow {
     int trial = 0;
     std::string algorithm; ///< batch, em or sga
     double relCovDist = 0, w2 = 0, w2OverDim = 0, relMeanDist = 0;
-    double seconds = 0;    ///< fitting time to reach this checkpoint (online: cumulative)
-    std::string status;    ///< ok, diverged, skipped or failed
+    double seconds = 0; ///< fitting time to reach this checkpoint (online: cumulative)
+    std::string status; ///< ok, diverged, skipped or failed
 };
 
 /// A row with the model columns filled in and every metric NaN, status empty.
-FaSweepRow makeSweepRow(const GeneratorSpec& generator, long samples, int trial, const std::string& algorithm);
+FaSweepRow makeSweepRow(const GeneratorSpec& generator, long samples, int trial,
+                        const std::string& algorithm);
 
 /// Dense D x D metrics up to this D; structured O(D K^2) ones above.
 constexpr int kDenseMetricsMaxDim = 1000;

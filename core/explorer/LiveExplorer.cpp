@@ -1,9 +1,9 @@
 #include "core/explorer/LiveExplorer.h"
 
 #include "core/fa/BatchFA.h"
-#include "core/metrics/DenseMetrics.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
 
 #include <algorithm>
@@ -57,14 +57,16 @@ void validate(const ExplorerConfig& c) {
     for (std::size_t i = 0; i < c.learningRateChanges.size(); ++i) {
         const auto& [at, eta] = c.learningRateChanges[i];
         if (at < 0 || at > c.totalSamples || (i > 0 && at < c.learningRateChanges[i - 1].first))
-            throw std::invalid_argument("learning-rate changes must be at ascending sample counts within the run");
+            throw std::invalid_argument(
+                "learning-rate changes must be at ascending sample counts within the run");
         if (!(eta > 0.0) || !std::isfinite(eta))
             throw std::invalid_argument("learning rates must be positive");
     }
     const double bytes = 8.0 * c.generator.dim * static_cast<double>(c.totalSamples);
     if (c.runBatch && c.generator.dim <= kBatchMaxDim && bytes > kMaxStoredBytes)
-        throw std::invalid_argument("batch refits would keep all " + std::to_string(c.totalSamples) +
-                                    " samples (" + std::to_string(static_cast<long>(bytes / 1e9)) +
+        throw std::invalid_argument("batch refits would keep all " +
+                                    std::to_string(c.totalSamples) + " samples (" +
+                                    std::to_string(static_cast<long>(bytes / 1e9)) +
                                     " GB) in memory: lower the samples or turn batch FA off");
 }
 
@@ -78,8 +80,8 @@ struct LiveExplorer::State {
     std::vector<long> checkpoints;
     std::size_t nextCheckpoint = 0;
     std::size_t nextRateChange = 0; // into config.learningRateChanges
-    Matrix stored; // every sample, one per column, when batch refits need them
-    Matrix chunk;  // otherwise a small reused buffer
+    Matrix stored;                  // every sample, one per column, when batch refits need them
+    Matrix chunk;                   // otherwise a small reused buffer
     std::uint64_t batchSeed = 0;
 
     ViewOptions view;
@@ -101,7 +103,8 @@ struct LiveExplorer::State {
     }
 };
 
-LiveExplorer::LiveExplorer(const ExplorerConfig& config) : m_config(config), m_state(std::make_unique<State>()) {
+LiveExplorer::LiveExplorer(const ExplorerConfig& config)
+    : m_config(config), m_state(std::make_unique<State>()) {
     validate(config);
     State& s = *m_state;
     const TrialSeeds seeds = trialSeeds(config.seed, 0);
@@ -156,7 +159,8 @@ void LiveExplorer::setLearningRate(double eta) {
 void LiveExplorer::applyRateChanges() {
     State& s = *m_state;
     const auto& changes = m_config.learningRateChanges;
-    for (; s.nextRateChange < changes.size() && changes[s.nextRateChange].first <= m_samples; ++s.nextRateChange)
+    for (; s.nextRateChange < changes.size() && changes[s.nextRateChange].first <= m_samples;
+         ++s.nextRateChange)
         for (auto& f : s.fitters)
             f->setLearningRate(changes[s.nextRateChange].second);
 }
@@ -172,8 +176,8 @@ void LiveExplorer::setView(const ViewOptions& view) {
     State& s = *m_state;
     ViewOptions v = view;
     v.blockSize = std::min(v.blockSize, D);
-    const bool sameCloud =
-        v.coordI == s.view.coordI && v.coordJ == s.view.coordJ && static_cast<std::size_t>(v.recent) == s.ring.size();
+    const bool sameCloud = v.coordI == s.view.coordI && v.coordJ == s.view.coordJ &&
+                           static_cast<std::size_t>(v.recent) == s.ring.size();
     s.view = v;
     if (!sameCloud) { // the kept points were in other coordinates
         s.ring.assign(static_cast<std::size_t>(v.recent), Eigen::Vector2d::Zero());
@@ -183,8 +187,9 @@ void LiveExplorer::setView(const ViewOptions& view) {
 
 void LiveExplorer::observeChunk(long n) {
     State& s = *m_state;
-    Eigen::Ref<Matrix> block = s.stored.size() > 0 ? Eigen::Ref<Matrix>(s.stored.middleCols(m_samples, n))
-                                                   : Eigen::Ref<Matrix>(s.chunk.leftCols(n));
+    Eigen::Ref<Matrix> block = s.stored.size() > 0
+                                   ? Eigen::Ref<Matrix>(s.stored.middleCols(m_samples, n))
+                                   : Eigen::Ref<Matrix>(s.chunk.leftCols(n));
     for (long j = 0; j < n; ++j) {
         s.sampler->draw(s.sampleRng, block.col(j));
         s.pushRecent(block(s.view.coordI, j), block(s.view.coordJ, j));
@@ -209,7 +214,8 @@ long LiveExplorer::advance(long n) {
         s.lastStep.reset();
     while (done < n && !finished()) {
         applyRateChanges();
-        long c = std::min({n - done, s.checkpoints[s.nextCheckpoint] - m_samples, static_cast<long>(s.chunk.cols())});
+        long c = std::min({n - done, s.checkpoints[s.nextCheckpoint] - m_samples,
+                           static_cast<long>(s.chunk.cols())});
         if (s.nextRateChange < m_config.learningRateChanges.size())
             c = std::min(c, m_config.learningRateChanges[s.nextRateChange].first - m_samples);
         observeChunk(c);
@@ -272,8 +278,9 @@ void LiveExplorer::record() {
         const FAModel m{f.mean(), f.loadings(), f.psi()};
         // Structured metrics at every D: they agree with the dense ones to 1e-8 and stay
         // O(D K^2), so recording never stalls the stream.
-        t.points.push_back({m_samples, structuredRelativeCovarianceDistance(m, s.truth), structuredW2(m, s.truth) / D,
-                            relativeMeanDistance(m.c, s.truth.c), s.fitSeconds[i]});
+        t.points.push_back({m_samples, structuredRelativeCovarianceDistance(m, s.truth),
+                            structuredW2(m, s.truth) / D, relativeMeanDistance(m.c, s.truth.c),
+                            s.fitSeconds[i]});
     }
     // Batch refits at each decade (100, 1000, ...) and at the end, as in the thesis figures.
     if (m_config.runBatch && s.stored.size() > 0 && m_samples >= 2) {
@@ -315,13 +322,16 @@ void LiveExplorer::poll() {
         if (fit.cancelled)
             throw std::runtime_error("cancelled");
         const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        CurvePoint p{T, structuredRelativeCovarianceDistance(fit.model, *truth), structuredW2(fit.model, *truth) / D,
+        CurvePoint p{T, structuredRelativeCovarianceDistance(fit.model, *truth),
+                     structuredW2(fit.model, *truth) / D,
                      relativeMeanDistance(fit.model.c, truth->c), seconds};
         return BatchOutcome{p, std::move(fit.model)};
     });
 }
 
-bool LiveExplorer::batchPending() const { return m_state->batchRunning.valid() || !m_state->batchQueue.empty(); }
+bool LiveExplorer::batchPending() const {
+    return m_state->batchRunning.valid() || !m_state->batchQueue.empty();
+}
 
 void LiveExplorer::waitForBatch() {
     while (batchPending()) {
@@ -344,7 +354,8 @@ ExplorerSnapshot LiveExplorer::snapshot() const {
             snap.traces[i].divergedAt = s.fitters[i]->divergedAt();
     }
     snap.view = s.view;
-    auto view = [&](const std::string& name, const Vector& c, const Matrix& F, const Vector& psi, bool valid) {
+    auto view = [&](const std::string& name, const Vector& c, const Matrix& F, const Vector& psi,
+                    bool valid) {
         ModelView v;
         v.name = name;
         v.valid = valid;
@@ -356,12 +367,15 @@ ExplorerSnapshot LiveExplorer::snapshot() const {
     };
     snap.models.push_back(view("truth", s.truth.c, s.truth.F, s.truth.psi, true));
     for (const auto& f : s.fitters)
-        snap.models.push_back(view(f->name(), f->mean(), f->loadings(), f->psi(), f->status() != FitStatus::Diverged));
+        snap.models.push_back(view(f->name(), f->mean(), f->loadings(), f->psi(),
+                                   f->status() != FitStatus::Diverged));
     if (s.latestBatch)
-        snap.models.push_back(view("batch", s.latestBatch->c, s.latestBatch->F, s.latestBatch->psi, true));
+        snap.models.push_back(
+            view("batch", s.latestBatch->c, s.latestBatch->F, s.latestBatch->psi, true));
     snap.recent.reserve(s.ringCount);
     for (std::size_t k = 0; k < s.ringCount; ++k)
-        snap.recent.push_back(s.ring[(s.ringHead + s.ring.size() - s.ringCount + k) % s.ring.size()]);
+        snap.recent.push_back(
+            s.ring[(s.ringHead + s.ring.size() - s.ringCount + k) % s.ring.size()]);
     snap.lastStep = s.lastStep;
     snap.batchPending = batchPending();
     snap.config = m_config;

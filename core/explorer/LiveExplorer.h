@@ -5,9 +5,9 @@
 // samples seen). Snapshots also carry small views for the 2D and heat-map panels and, in
 // step mode, what the last observation did. Qt-free; the GUI's worker thread drives it.
 #include "core/explorer/FaSweep.h"
-#include "core/metrics/MarginalViews.h"
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineFitter.h"
+#include "core/metrics/MarginalViews.h"
 
 #include <memory>
 #include <optional>
@@ -17,9 +17,9 @@
 namespace fa {
 
 struct ExplorerConfig {
-    GeneratorSpec generator;  ///< the true model
-    int fitLatent = 10;       ///< K of the fitted models (may differ from the true K)
-    std::uint64_t seed = 0;   ///< seeds as trial 0 of fa-sweep with this seed
+    GeneratorSpec generator; ///< the true model
+    int fitLatent = 10;      ///< K of the fitted models (may differ from the true K)
+    std::uint64_t seed = 0;  ///< seeds as trial 0 of fa-sweep with this seed
     bool runEm = true, runSga = true, runBatch = true;
     double learningRate = 0.001;
     long warmup = 100;
@@ -55,23 +55,23 @@ struct AlgorithmTrace {
 
 /// One model as the small views see it.
 struct ModelView {
-    std::string name; ///< truth, em, sga or batch
+    std::string name;  ///< truth, em, sga or batch
     bool valid = true; ///< false after divergence (nothing to draw)
     Marginal2 marginal;
-    Matrix block;      ///< leading covariance block
+    Matrix block; ///< leading covariance block
 };
 
 /// What one observation did, for the teaching display (step mode).
 struct StepTrace {
     long t = 0;
-    Vector xHead;     ///< the observation's first coordinates
+    Vector xHead; ///< the observation's first coordinates
     struct Fit {
         std::string name;
-        bool warmUp = false;     ///< F and psi stayed fixed
-        Vector m;                ///< E-step posterior mean m_t = Sigma F^T Psi^-1 (x - mean)
-        Matrix sigma;            ///< E-step posterior covariance (I + F^T Psi^-1 F)^-1
-        double relFChange = 0;   ///< ||F_t - F_{t-1}||_F / ||F_{t-1}||_F
-        double psiChange = 0;    ///< ||psi_t - psi_{t-1}||_2
+        bool warmUp = false;        ///< F and psi stayed fixed
+        Vector m;                   ///< E-step posterior mean m_t = Sigma F^T Psi^-1 (x - mean)
+        Matrix sigma;               ///< E-step posterior covariance (I + F^T Psi^-1 F)^-1
+        double relFChange = 0;      ///< ||F_t - F_{t-1}||_F / ||F_{t-1}||_F
+        double psiChange = 0;       ///< ||psi_t - psi_{t-1}||_2
         Eigen::Index psiArgMax = 0; ///< coordinate whose psi moved most
         double psiMaxChange = 0;    ///< its signed change
     };
@@ -85,15 +85,16 @@ struct ExplorerSnapshot {
     long dim = 0;
     std::vector<AlgorithmTrace> traces; ///< online algorithms first, batch last if enabled
     ViewOptions view;
-    std::vector<ModelView> models;      ///< truth first, then online fitters, then the latest batch fit
-    std::vector<Eigen::Vector2d> recent; ///< recent observations in the 2D view's coordinates, oldest first
-    std::optional<StepTrace> lastStep;  ///< set when the newest observation was a traced step
-    bool batchPending = false;          ///< a batch refit is running in the background
-    ExplorerConfig config;              ///< the run's parameters, with learning-rate changes so far
+    std::vector<ModelView> models; ///< truth first, then online fitters, then the latest batch fit
+    std::vector<Eigen::Vector2d>
+        recent; ///< recent observations in the 2D view's coordinates, oldest first
+    std::optional<StepTrace> lastStep; ///< set when the newest observation was a traced step
+    bool batchPending = false;         ///< a batch refit is running in the background
+    ExplorerConfig config;             ///< the run's parameters, with learning-rate changes so far
 };
 
 class LiveExplorer {
-public:
+  public:
     explicit LiveExplorer(const ExplorerConfig& config); ///< throws std::invalid_argument
     ~LiveExplorer(); ///< cancels a running batch refit and waits for it
 
@@ -115,7 +116,7 @@ public:
     void setView(const ViewOptions& view); ///< throws std::invalid_argument for bad coordinates
     ExplorerSnapshot snapshot() const;
 
-private:
+  private:
     struct State;
     void observeChunk(long n);
     void applyRateChanges();

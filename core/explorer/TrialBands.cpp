@@ -51,7 +51,8 @@ FaSweepConfig trialsSweep(const ExplorerConfig& c, int trials) {
     s.runEm = c.runEm;
     s.runSga = c.runSga;
     s.fitLatent = c.fitLatent;
-    s.learningRate = c.learningRateChanges.empty() ? c.learningRate : c.learningRateChanges.back().second;
+    s.learningRate =
+        c.learningRateChanges.empty() ? c.learningRate : c.learningRateChanges.back().second;
     s.warmup = c.warmup;
     return s;
 }

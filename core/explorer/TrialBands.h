@@ -16,7 +16,7 @@ struct BandPoint {
 };
 
 struct AlgorithmBand {
-    std::string algorithm; ///< batch, em or sga
+    std::string algorithm;         ///< batch, em or sga
     std::vector<BandPoint> points; ///< ascending samples
 };
 

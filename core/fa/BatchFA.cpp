@@ -21,7 +21,8 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
     const Matrix centered = X.colwise() - mean;
     const Vector variance = centered.rowwise().squaredNorm() / static_cast<double>(N);
     const double sqrtN = std::sqrt(static_cast<double>(N));
-    const double llConst = static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + static_cast<double>(K);
+    const double llConst =
+        static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + static_cast<double>(K);
     constexpr double kSmall = 1e-12;
 
     Vector psi = Vector::Ones(D);
@@ -36,9 +37,11 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
         }
         const Vector sqrtPsi = psi.array().sqrt() + kSmall;
         scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
-        const TruncatedSvd svd = options.svd == SvdMethod::Randomized
-            ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower, options.oversamples, rng)
-            : exactSvd(scaled, static_cast<int>(K));
+        const TruncatedSvd svd =
+            options.svd == SvdMethod::Randomized
+                ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower,
+                                options.oversamples, rng)
+                : exactSvd(scaled, static_cast<int>(K));
         const Vector s2 = svd.s.array().square();
         const double unexplained = scaled.squaredNorm() - s2.sum();
         // F = sqrt(psi) .* U sqrt(max(s^2 - 1, 0)): the optimal loadings for this psi.

@@ -12,13 +12,13 @@ enum class SvdMethod { Randomized, Exact };
 
 struct BatchFAOptions {
     int latent = 10;
-    double tol = 1e-2;       ///< stop when the log-likelihood gains less than this
+    double tol = 1e-2; ///< stop when the log-likelihood gains less than this
     int maxIter = 1000;
     SvdMethod svd = SvdMethod::Randomized;
-    int iteratedPower = 3;   ///< power iterations of the randomized SVD
+    int iteratedPower = 3; ///< power iterations of the randomized SVD
     int oversamples = 10;
-    double psiFloor = 1e-12; ///< scikit-learn's SMALL
-    std::uint64_t seed = 0;  ///< randomized SVD stream
+    double psiFloor = 1e-12;                   ///< scikit-learn's SMALL
+    std::uint64_t seed = 0;                    ///< randomized SVD stream
     const std::atomic<bool>* cancel = nullptr; ///< checked before each iteration
 };
 

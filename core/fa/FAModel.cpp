@@ -11,7 +11,7 @@ double FAModel::logDensity(const ConstVectorRef& x) const {
     const Vector d = x - c;
     const Matrix Fw = F.array().colwise() * invPsi.array(); // Psi^-1 F
     Matrix inner = Matrix::Identity(latent(), latent());
-    inner.noalias() += F.transpose() * Fw;                  // I + F^T Psi^-1 F
+    inner.noalias() += F.transpose() * Fw; // I + F^T Psi^-1 F
     const Eigen::LLT<Matrix> llt(inner);
     const Vector u = Fw.transpose() * d;
     const double quad = d.cwiseProduct(invPsi).dot(d) - u.dot(llt.solve(u));

@@ -24,11 +24,11 @@ struct FAModel {
 /// Draws theta = F h + c + sqrt(psi) .* eps without forming the covariance; allocation-free
 /// per draw.
 class FASampler {
-public:
+  public:
     explicit FASampler(const FAModel& model);
     void draw(Rng& rng, Eigen::Ref<Vector> out);
 
-private:
+  private:
     const FAModel& m_model;
     Vector m_sqrtPsi;
     Vector m_h, m_eps;

@@ -12,7 +12,9 @@ std::optional<GeneratorKind> parseGeneratorKind(const std::string& name) {
     return std::nullopt;
 }
 
-std::string generatorName(GeneratorKind kind) { return kind == GeneratorKind::Exact ? "exact" : "haar"; }
+std::string generatorName(GeneratorKind kind) {
+    return kind == GeneratorKind::Exact ? "exact" : "haar";
+}
 
 void validate(const GeneratorSpec& spec) {
     if (spec.dim < 2)

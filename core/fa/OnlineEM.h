@@ -6,14 +6,14 @@
 namespace fa {
 
 class OnlineEM : public OnlineFitter {
-public:
+  public:
     OnlineEM(Eigen::Index dim, const OnlineOptions& options);
     std::string name() const override { return "em"; }
 
-protected:
+  protected:
     void update(const Vector& d, bool warm) override;
 
-private:
+  private:
     Matrix m_A;  // running mean of d m^T, D x K
     Matrix m_B;  // running mean of m m^T, K x K
     Vector m_d2; // running mean of d .* d

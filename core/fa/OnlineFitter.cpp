@@ -11,9 +11,12 @@ namespace fa {
 
 std::string statusName(FitStatus status) {
     switch (status) {
-    case FitStatus::WarmUp: return "warm-up";
-    case FitStatus::Running: return "running";
-    case FitStatus::Diverged: return "diverged";
+    case FitStatus::WarmUp:
+        return "warm-up";
+    case FitStatus::Running:
+        return "running";
+    case FitStatus::Diverged:
+        return "diverged";
     }
     return "unknown";
 }

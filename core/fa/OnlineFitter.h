@@ -31,12 +31,12 @@ struct FitSnapshot {
 /// The E-step for one observation (thesis eq. 4.23): Sigma = (I + F^T Psi^-1 F)^-1,
 /// m = Sigma F^T Psi^-1 d. Buffers are reused, so no allocation per observation.
 class EStep {
-public:
+  public:
     void compute(const Matrix& F, const Vector& psi, const Vector& d);
     const Matrix& sigma() const { return m_sigma; }
     const Vector& m() const { return m_m; }
 
-private:
+  private:
     Matrix m_scaledF; // F .* psi^-1/2
     Matrix m_inner;   // I + F^T Psi^-1 F
     Matrix m_sigma;
@@ -45,7 +45,7 @@ private:
 };
 
 class OnlineFitter {
-public:
+  public:
     OnlineFitter(Eigen::Index dim, const OnlineOptions& options);
     virtual ~OnlineFitter() = default;
 
@@ -62,7 +62,7 @@ public:
     const Matrix& loadings() const { return m_F; }
     const Vector& psi() const { return m_psi; }
 
-protected:
+  protected:
     /// d = theta - running mean at step t; warm says whether F and psi must stay fixed.
     virtual void update(const Vector& d, bool warm) = 0;
     long clampPsi(Eigen::Ref<Vector> psi) const;

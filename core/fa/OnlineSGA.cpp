@@ -35,9 +35,12 @@ void OnlineSGA::gradients(const Matrix& F, const Vector& psi, const Vector& d, M
     gradF.noalias() = d * m.transpose();
     gradF -= b.FM;
     gradF.array().colwise() /= psi.array();
-    // grad_psi = 1/2 psi^-2 .* (d^2 - 2 d .* F m + rowsum(F M .* F)) - 1/2 psi^-1; grad_beta = grad_psi .* psi
+    // grad_psi = 1/2 psi^-2 .* (d^2 - 2 d .* F m + rowsum(F M .* F)) - 1/2 psi^-1; grad_beta =
+    // grad_psi .* psi
     gradBeta = 0.5 * ((d.array().square() - 2.0 * d.array() * b.Fm.array() +
-                       (b.FM.array() * F.array()).rowwise().sum()) / psi.array() - 1.0);
+                       (b.FM.array() * F.array()).rowwise().sum()) /
+                          psi.array() -
+                      1.0);
 }
 
 void OnlineSGA::update(const Vector& d, bool warm) {

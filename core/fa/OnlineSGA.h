@@ -6,7 +6,7 @@
 namespace fa {
 
 class OnlineSGA : public OnlineFitter {
-public:
+  public:
     OnlineSGA(Eigen::Index dim, const OnlineOptions& options);
     std::string name() const override { return "sga"; }
     void setLearningRate(double eta) override;
@@ -16,10 +16,10 @@ public:
     static void gradients(const Matrix& F, const Vector& psi, const Vector& d, Matrix& gradF,
                           Vector& gradBeta);
 
-protected:
+  protected:
     void update(const Vector& d, bool warm) override;
 
-private:
+  private:
     Vector m_beta;
     Matrix m_gradF;
     Vector m_gradBeta;

@@ -15,7 +15,8 @@ AtomicFile::AtomicFile(const std::string& path)
         throw std::runtime_error("cannot write '" + path + "': it is a directory");
     m_out.open(m_tmp, std::ios::out | std::ios::trunc);
     if (!m_out)
-        throw std::runtime_error("cannot write '" + path + "': the folder does not exist or is not writable");
+        throw std::runtime_error("cannot write '" + path +
+                                 "': the folder does not exist or is not writable");
 }
 
 AtomicFile::~AtomicFile() {

@@ -7,7 +7,7 @@
 namespace fa::io {
 
 class AtomicFile {
-public:
+  public:
     /// Opens the temporary now, so an unwritable path is reported before any long work.
     /// Throws std::runtime_error naming the path.
     explicit AtomicFile(const std::string& path);
@@ -19,7 +19,7 @@ public:
     /// Flushes and renames into place; throws std::runtime_error on failure.
     void commit();
 
-private:
+  private:
     std::string m_path, m_tmp;
     std::ofstream m_out;
     bool m_committed = false;

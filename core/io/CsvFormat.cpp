@@ -5,8 +5,9 @@
 
 namespace fa::io {
 
-const char* const kFaSweepHeader = "dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
-                                   "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status";
+const char* const kFaSweepHeader =
+    "dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
+    "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status";
 const char* const kPosteriorHeader =
     "dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status";
 const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds,status";
@@ -24,33 +25,35 @@ void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows) {
     out << kFaSweepHeader << '\n';
     for (const auto& r : rows)
         out << r.dim << ',' << r.latent << ',' << formatDouble(r.spectrumLo) << ','
-            << formatDouble(r.spectrumHi) << ',' << r.generator << ',' << r.samples << ',' << r.trial
-            << ',' << r.algorithm << ',' << formatDouble(r.relCovDist) << ',' << formatDouble(r.w2) << ','
-            << formatDouble(r.w2OverDim) << ',' << formatDouble(r.relMeanDist) << ','
-            << formatDouble(r.seconds) << ',' << r.status << '\n';
+            << formatDouble(r.spectrumHi) << ',' << r.generator << ',' << r.samples << ','
+            << r.trial << ',' << r.algorithm << ',' << formatDouble(r.relCovDist) << ','
+            << formatDouble(r.w2) << ',' << formatDouble(r.w2OverDim) << ','
+            << formatDouble(r.relMeanDist) << ',' << formatDouble(r.seconds) << ',' << r.status
+            << '\n';
 }
 
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows) {
     out << kPosteriorHeader << '\n';
     for (const auto& r : rows)
-        out << r.dataset << ',' << r.method << ',' << r.latent << ',' << r.trial << ',' << r.epoch << ','
-            << formatDouble(r.score.relMeanDist) << ',' << formatDouble(r.score.relCovDist) << ','
-            << formatDouble(r.score.w2) << ',' << formatDouble(r.score.w2OverDim) << ',' << formatDouble(r.seconds)
-            << ',' << r.status << '\n';
+        out << r.dataset << ',' << r.method << ',' << r.latent << ',' << r.trial << ',' << r.epoch
+            << ',' << formatDouble(r.score.relMeanDist) << ',' << formatDouble(r.score.relCovDist)
+            << ',' << formatDouble(r.score.w2) << ',' << formatDouble(r.score.w2OverDim) << ','
+            << formatDouble(r.seconds) << ',' << r.status << '\n';
 }
 
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
     out << kNeuralHeader << '\n';
     for (const auto& r : rows) // the hidden sizes hold commas ("50,50"), so that cell is quoted
-        out << r.dataset << ',' << r.method << ",\"" << r.hidden << "\"," << r.split << ',' << formatDouble(r.nmll)
-            << ',' << formatDouble(r.rmse) << ',' << formatDouble(r.seconds) << ',' << r.status << '\n';
+        out << r.dataset << ',' << r.method << ",\"" << r.hidden << "\"," << r.split << ','
+            << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ',' << formatDouble(r.seconds)
+            << ',' << r.status << '\n';
 }
 
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {
     out << kBenchHeader << '\n';
     for (const auto& r : rows)
-        out << r.kind << ',' << r.name << ',' << r.dim << ',' << r.latent << ',' << formatDouble(r.value)
-            << ',' << r.unit << '\n';
+        out << r.kind << ',' << r.name << ',' << r.dim << ',' << r.latent << ','
+            << formatDouble(r.value) << ',' << r.unit << '\n';
 }
 
 } // namespace fa::io

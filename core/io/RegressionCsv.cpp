@@ -45,8 +45,8 @@ bool parseNumber(const std::string& text, double& value) {
     if (text.empty())
         return false;
     for (const char ch : text)
-        if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '+' || ch == 'e' ||
-              ch == 'E'))
+        if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '+' ||
+              ch == 'e' || ch == 'E'))
             return false;
     errno = 0;
     char* end = nullptr;
@@ -114,14 +114,17 @@ RegressionData loadRegressionCsv(const std::string& path, const std::string& tar
         const auto cells = splitLine(line);
         if (cells.size() != header.size())
             refuse(path, row,
-                   "has " + std::to_string(cells.size()) + " cells, the header has " + std::to_string(header.size()));
+                   "has " + std::to_string(cells.size()) + " cells, the header has " +
+                       std::to_string(header.size()));
         std::vector<double> values(cells.size());
         for (std::size_t j = 0; j < cells.size(); ++j) {
             const std::string cell = trim(cells[j]);
             if (cell.empty())
-                refuse(path, row, "column '" + header[j] + "' is empty (missing values are not filled in)");
+                refuse(path, row,
+                       "column '" + header[j] + "' is empty (missing values are not filled in)");
             if (!parseNumber(cell, values[j]))
-                refuse(path, row, "column '" + header[j] + "': '" + cell + "' is not a finite number");
+                refuse(path, row,
+                       "column '" + header[j] + "': '" + cell + "' is not a finite number");
         }
         rows.push_back(std::move(values));
     }
@@ -186,7 +189,8 @@ std::string defaultDataDirectory() {
     return FAEXPLORER_DATA_SUBDIR; // relative to the working folder; a load then names it
 }
 
-RegressionData loadDataset(const std::string& dataset, const std::string& target, const std::string& dataDir) {
+RegressionData loadDataset(const std::string& dataset, const std::string& target,
+                           const std::string& dataDir) {
     if (isBuiltinDataset(dataset))
         return loadBuiltinDataset(dataset, dataDir.empty() ? defaultDataDirectory() : dataDir);
     return loadRegressionCsv(dataset, target);

@@ -26,7 +26,8 @@ RegressionData loadBuiltinDataset(const std::string& name, const std::string& da
 std::string defaultDataDirectory();
 
 /// A bundled set by name, otherwise a CSV path (target: its column, empty = the last).
-RegressionData loadDataset(const std::string& dataset, const std::string& target, const std::string& dataDir = {});
+RegressionData loadDataset(const std::string& dataset, const std::string& target,
+                           const std::string& dataDir = {});
 /// loadDataset with this data folder (empty = defaultDataDirectory()), for the engine's runners.
 DatasetLoader datasetLoader(const std::string& dataDir = {});
 

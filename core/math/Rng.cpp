@@ -11,15 +11,19 @@ std::uint64_t splitMix64(std::uint64_t& x) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+}
 
 /// Ziggurat for the unnormalised density f(x) = exp(-x^2 / 2): 128 strips of equal area V;
 /// strip i covers |x| < x[i] for f between f(x[i]) and f(x[i + 1]); strip 0 is the base with
 /// the tail beyond r = x[1].
 constexpr int kLayers = 128;
-constexpr double kR = 3.442619855899;        // start of the tail for 128 layers
-constexpr double kV = 9.91256303526217e-3;   // area of each strip
-double density(double x) { return std::exp(-0.5 * x * x); }
+constexpr double kR = 3.442619855899;      // start of the tail for 128 layers
+constexpr double kV = 9.91256303526217e-3; // area of each strip
+double density(double x) {
+    return std::exp(-0.5 * x * x);
+}
 
 struct ZigguratTables {
     std::array<double, kLayers + 1> x{}, f{};
@@ -64,13 +68,15 @@ std::uint64_t Rng::nextU64() {
     return result;
 }
 
-double Rng::uniform() { return static_cast<double>(nextU64() >> 11) * 0x1.0p-53; }
+double Rng::uniform() {
+    return static_cast<double>(nextU64() >> 11) * 0x1.0p-53;
+}
 
 double Rng::normal() {
     const auto& t = tables();
     const std::uint64_t bits = nextU64();
-    const int layer = static_cast<int>(bits & (kLayers - 1));                     // low 7 bits
-    const double u = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;           // high 53 bits, [-1, 1)
+    const int layer = static_cast<int>(bits & (kLayers - 1));           // low 7 bits
+    const double u = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0; // high 53 bits, [-1, 1)
     const double x = u * t.x[layer];
     if (std::abs(x) < t.x[layer + 1])
         return x; // inside the strip's rectangle that lies wholly under the density

@@ -16,7 +16,7 @@ class Rng;
 void shuffle(std::vector<Eigen::Index>& order, Rng& rng);
 
 class Rng {
-public:
+  public:
     explicit Rng(std::uint64_t seed);
 
     std::uint64_t nextU64();
@@ -28,7 +28,7 @@ public:
     void fillNormal(Eigen::Ref<Vector> out);
     Matrix normalMatrix(Eigen::Index rows, Eigen::Index cols);
 
-private:
+  private:
     double normalSlowPath(std::uint64_t bits, int layer, double x);
     std::uint64_t m_s[4];
 };

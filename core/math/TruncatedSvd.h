@@ -6,8 +6,8 @@
 namespace fa {
 
 struct TruncatedSvd {
-    Vector s;  ///< k largest singular values, descending
-    Matrix U;  ///< rows x k, left singular vectors
+    Vector s; ///< k largest singular values, descending
+    Matrix U; ///< rows x k, left singular vectors
 };
 
 /// Halko-Martinsson-Tropp randomized SVD as scikit-learn's randomized_svd runs it

@@ -13,11 +13,11 @@ double relativeCovarianceDistance(const ConstMatrixRef& estimate, const ConstMat
 /// W2 between N(mean, cov) and other Gaussians, caching cov^1/2 of this reference:
 /// W2^2 = ||mu1 - mu2||^2 + tr S1 + tr S2 - 2 tr (S1^1/2 S2 S1^1/2)^1/2.
 class DenseW2 {
-public:
+  public:
     DenseW2(const ConstVectorRef& mean, const ConstMatrixRef& cov);
     double distance(const ConstVectorRef& mean, const ConstMatrixRef& cov) const;
 
-private:
+  private:
     Vector m_mean;
     Matrix m_sqrtCov;
     double m_trace;

@@ -6,8 +6,8 @@
 
 namespace fa {
 
-Marginal2 marginal2(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi, Eigen::Index i,
-                    Eigen::Index j) {
+Marginal2 marginal2(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
+                    Eigen::Index i, Eigen::Index j) {
     if (i < 0 || j < 0 || i >= F.rows() || j >= F.rows())
         throw std::invalid_argument("marginal coordinates out of range");
     Marginal2 m;

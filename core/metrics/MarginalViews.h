@@ -13,8 +13,8 @@ struct Marginal2 {
 };
 
 /// The marginal of N(c, F F^T + diag(psi)) over coordinates i and j.
-Marginal2 marginal2(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi, Eigen::Index i,
-                    Eigen::Index j);
+Marginal2 marginal2(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
+                    Eigen::Index i, Eigen::Index j);
 
 /// The leading size x size block of F F^T + diag(psi).
 Matrix covarianceBlock(const ConstMatrixRef& F, const ConstVectorRef& psi, Eigen::Index size);

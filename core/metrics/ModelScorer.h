@@ -14,12 +14,12 @@ struct Scores {
 };
 
 class ModelScorer {
-public:
+  public:
     ModelScorer(const FAModel& truth, bool dense);
     ~ModelScorer();
     Scores score(const FAModel& estimate) const;
 
-private:
+  private:
     FAModel m_truth;
     bool m_dense;
     Matrix m_cov;

@@ -26,7 +26,8 @@ namespace {
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// G(t) = sum_d z_d z_d^T / (t^2 + lambda_d) at every node, row by row: O(D K^2) per node.
-std::vector<Matrix> exactGrams(const RowMatrix& Z, const Vector& lambda, const std::vector<double>& t2s) {
+std::vector<Matrix> exactGrams(const RowMatrix& Z, const Vector& lambda,
+                               const std::vector<double>& t2s) {
     std::vector<Matrix> grams;
     Matrix scaled;
     for (const double t2 : t2s) {
@@ -42,15 +43,16 @@ std::vector<Matrix> exactGrams(const RowMatrix& Z, const Vector& lambda, const s
 /// using 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
 /// The moments cost O(D K^2 order) once; all nodes then come from one GEMM whose size does
 /// not depend on D.
-std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Vector& lambda, const std::vector<double>& t2s,
-                                double width, int order) {
+std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Vector& lambda,
+                                const std::vector<double>& t2s, double width, int order) {
     const Eigen::Index D = Z.rows(), r = Z.cols();
     const Vector u = lambda.array().log();
     const double uMin = u.minCoeff();
     const auto bins = static_cast<Eigen::Index>(std::floor((u.maxCoeff() - uMin) / width)) + 1;
     std::vector<Eigen::Index> start(bins + 1, 0), binOf(D);
     for (Eigen::Index d = 0; d < D; ++d) {
-        binOf[d] = std::min<Eigen::Index>(static_cast<Eigen::Index>((u[d] - uMin) / width), bins - 1);
+        binOf[d] =
+            std::min<Eigen::Index>(static_cast<Eigen::Index>((u[d] - uMin) / width), bins - 1);
         ++start[binOf[d] + 1];
     }
     for (Eigen::Index b = 0; b < bins; ++b)
@@ -97,7 +99,8 @@ std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Vector& lambda, const 
             const double inv = 1.0 / (t2s[k] + centre[used[ub]]);
             double coef = inv;
             for (int j = 0; j <= order; ++j, coef *= -inv)
-                coefficients(static_cast<Eigen::Index>(ub) * (order + 1) + j, static_cast<Eigen::Index>(k)) = coef;
+                coefficients(static_cast<Eigen::Index>(ub) * (order + 1) + j,
+                             static_cast<Eigen::Index>(k)) = coef;
         }
     const Matrix all = moments * coefficients;
     std::vector<Matrix> grams;
@@ -111,8 +114,8 @@ double logAbsDet(const Matrix& M) {
     return lu.matrixLU().diagonal().array().abs().log().sum();
 }
 
-double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Matrix& innerInv, double logDetInner,
-                       double tailC, const W2QuadratureOptions& opt) {
+double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Matrix& innerInv,
+                       double logDetInner, double tailC, const W2QuadratureOptions& opt) {
     const Eigen::Index K = innerInv.rows();
     const double a = lambda.mean();
     const double sLo = 0.5 * std::log(lambda.minCoeff()) - opt.margin;
@@ -122,10 +125,11 @@ double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Matrix& i
     std::vector<double> t2s(nodes);
     for (int i = 0; i < nodes; ++i)
         t2s[i] = std::exp(2.0 * (sLo + i * h));
-    const std::vector<Matrix> grams = Z.rows() > opt.binAboveDim
-        ? binnedGrams(Z, lambda, t2s, opt.binWidth, opt.taylorOrder)
-        : exactGrams(Z, lambda, t2s);
-    // f(s) = (l(t) - g(t)) t at t = e^s, with g(t) = log(1 + c / (t^2 + a)) sharing l's c / t^2 tail.
+    const std::vector<Matrix> grams =
+        Z.rows() > opt.binAboveDim ? binnedGrams(Z, lambda, t2s, opt.binWidth, opt.taylorOrder)
+                                   : exactGrams(Z, lambda, t2s);
+    // f(s) = (l(t) - g(t)) t at t = e^s, with g(t) = log(1 + c / (t^2 + a)) sharing l's c / t^2
+    // tail.
     Matrix M;
     auto f = [&](int i) {
         const double t2 = t2s[i];
@@ -170,7 +174,8 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     Z.leftCols(K2) = F2.array().colwise() * sqrt1.array();
     Z.rightCols(K1) = F1s;
     // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2).
-    const double tailC = a.psi.dot(F2.rowwise().squaredNorm()) + b.psi.dot(F1.rowwise().squaredNorm()) +
+    const double tailC = a.psi.dot(F2.rowwise().squaredNorm()) +
+                         b.psi.dot(F1.rowwise().squaredNorm()) +
                          (F1.transpose() * F2).squaredNorm();
 
     const double cross = integrateLogDet(Z, lambda, innerInv, logDetInner, tailC, options);

@@ -4,12 +4,13 @@
 
 namespace fa {
 
-/// ||S1 - S2||_F / ||S2||_F from K x K Gram matrices (ALGORITHMS.md section 5); model 2 is the reference.
+/// ||S1 - S2||_F / ||S2||_F from K x K Gram matrices (ALGORITHMS.md section 5); model 2 is the
+/// reference.
 double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAModel& truth);
 
 struct W2QuadratureOptions {
-    double step = 0.4;    ///< trapezoid step in s = log t; error ~ exp(-pi^2 / step)
-    double margin = 9.0;  ///< nodes extend this far (in s) beyond the spread of sqrt(psi1 psi2)
+    double step = 0.4;   ///< trapezoid step in s = log t; error ~ exp(-pi^2 / step)
+    double margin = 9.0; ///< nodes extend this far (in s) beyond the spread of sqrt(psi1 psi2)
     /// Above this D, rows are binned by log(psi1 psi2) with a Taylor expansion per bin,
     /// so a quadrature node costs O(bins K^2) instead of O(D K^2).
     Eigen::Index binAboveDim = 20000;

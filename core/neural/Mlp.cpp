@@ -30,7 +30,8 @@ std::string MlpShape::name() const {
 MlpLikelihood::MlpLikelihood(Matrix X, Vector y, MlpShape shape, double beta)
     : m_X(std::move(X)), m_y(std::move(y)), m_shape(std::move(shape)), m_beta(beta) {
     if (m_X.rows() != m_y.size() || m_X.rows() == 0)
-        throw std::invalid_argument("the inputs and targets must have the same, positive, row count");
+        throw std::invalid_argument(
+            "the inputs and targets must have the same, positive, row count");
     if (m_X.cols() != m_shape.inputs)
         throw std::invalid_argument("the network's input count does not match the data");
     for (const int h : m_shape.hidden)
@@ -40,7 +41,8 @@ MlpLikelihood::MlpLikelihood(Matrix X, Vector y, MlpShape shape, double beta)
         throw std::invalid_argument("the noise precision beta must be positive");
 }
 
-double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta, std::span<const Eigen::Index> batch,
+double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta,
+                                    std::span<const Eigen::Index> batch,
                                     Eigen::Ref<Vector> grad) const {
     const auto m = static_cast<Eigen::Index>(batch.size());
     const std::size_t layers = m_shape.hidden.size();
@@ -94,7 +96,8 @@ double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta, std::span<const
             upstream.swap(m_swap);
         }
     }
-    return 0.5 * m_beta * sq / static_cast<double>(m) + 0.5 * std::log(2.0 * std::numbers::pi / m_beta);
+    return 0.5 * m_beta * sq / static_cast<double>(m) +
+           0.5 * std::log(2.0 * std::numbers::pi / m_beta);
 }
 
 Vector MlpLikelihood::predict(const ConstVectorRef& theta, const ConstMatrixRef& X) const {

@@ -20,7 +20,7 @@ struct MlpShape {
 };
 
 class MlpLikelihood final : public Likelihood {
-public:
+  public:
     /// X is N x inputs; beta the noise precision of y | x, theta ~ N(f(x; theta), 1/beta).
     MlpLikelihood(Matrix X, Vector y, MlpShape shape, double beta);
     Eigen::Index dim() const override { return m_shape.parameterCount(); }
@@ -37,7 +37,7 @@ public:
     /// scale for ReLU), drawn from seed.
     static Vector initialWeights(const MlpShape& shape, std::uint64_t seed);
 
-private:
+  private:
     Matrix m_X;
     Vector m_y;
     MlpShape m_shape;

@@ -17,10 +17,12 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
     m_testY = m_split.ytest.array() * m_split.yScale + m_split.yMean;
     m_order.resize(static_cast<std::size_t>(m_testY.size()));
     std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
-    std::sort(m_order.begin(), m_order.end(), [&](Eigen::Index a, Eigen::Index b) { return m_testY(a) < m_testY(b); });
+    std::sort(m_order.begin(), m_order.end(),
+              [&](Eigen::Index a, Eigen::Index b) { return m_testY(a) < m_testY(b); });
     for (const NeuralMethod m : config.methods)
-        m_fits.push_back(std::make_unique<NeuralFit>(m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
-                                                     deriveSeed(config.seed, static_cast<std::uint64_t>(m))));
+        m_fits.push_back(
+            std::make_unique<NeuralFit>(m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
+                                        deriveSeed(config.seed, static_cast<std::uint64_t>(m))));
     record();
 }
 
@@ -40,9 +42,10 @@ void NeuralLive::record() {
         const NeuralMethod method = m_config.methods[k];
         if (fit.diverged())
             continue;
-        const std::uint64_t seed = deriveSeed(m_config.seed, 5000 + static_cast<std::uint64_t>(m_epoch));
-        const Predictive train = fit.evaluate(m_split.Xtrain, m_trainY, m_split.yMean, m_split.yScale,
-                                              m_config.curveSamples, seed);
+        const std::uint64_t seed =
+            deriveSeed(m_config.seed, 5000 + static_cast<std::uint64_t>(m_epoch));
+        const Predictive train = fit.evaluate(m_split.Xtrain, m_trainY, m_split.yMean,
+                                              m_split.yScale, m_config.curveSamples, seed);
         const Predictive test = fit.evaluate(m_split.Xtest, m_testY, m_split.yMean, m_split.yScale,
                                              m_config.curveSamples, seed);
         m_curves[method].push_back({m_epoch, train.nmll, train.rmse, test.nmll, test.rmse});

@@ -42,17 +42,17 @@ struct NeuralLiveSnapshot {
 };
 
 class NeuralLive {
-public:
+  public:
     explicit NeuralLive(const NeuralLiveConfig& config); ///< throws std::invalid_argument
     void advance(long epochs);
     long epoch() const { return m_epoch; }
     NeuralLiveSnapshot snapshot() const;
     const NeuralLiveConfig& config() const { return m_config; }
 
-private:
+  private:
     NeuralLiveConfig m_config;
     RegressionProblem m_split;
-    Vector m_trainY, m_testY; // original scale
+    Vector m_trainY, m_testY;          // original scale
     std::vector<Eigen::Index> m_order; // test points sorted by target
     std::vector<std::unique_ptr<NeuralFit>> m_fits;
     std::map<NeuralMethod, std::vector<NeuralCurvePoint>> m_curves;

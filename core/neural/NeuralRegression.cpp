@@ -21,9 +21,13 @@ constexpr MethodInfo kMethods[] = {{NeuralMethod::VifaGauss, "vifa-gauss"},
                                    {NeuralMethod::VippcaGauss, "vippca-gauss"},
                                    {NeuralMethod::VippcaLaplace, "vippca-laplace"}};
 
-double logUniform(Rng& rng, double lo, double hi) { return std::exp(rng.uniform(std::log(lo), std::log(hi))); }
+double logUniform(Rng& rng, double lo, double hi) {
+    return std::exp(rng.uniform(std::log(lo), std::log(hi)));
+}
 
-Matrix rows(const Matrix& X, Eigen::Index first, Eigen::Index count) { return X.middleRows(first, count); }
+Matrix rows(const Matrix& X, Eigen::Index first, Eigen::Index count) {
+    return X.middleRows(first, count);
+}
 
 } // namespace
 
@@ -46,12 +50,14 @@ bool isPpca(NeuralMethod method) {
 }
 
 PriorKind neuralPrior(NeuralMethod method) {
-    return method == NeuralMethod::VifaLaplace || method == NeuralMethod::VippcaLaplace ? PriorKind::Laplace
-                                                                                        : PriorKind::Gaussian;
+    return method == NeuralMethod::VifaLaplace || method == NeuralMethod::VippcaLaplace
+               ? PriorKind::Laplace
+               : PriorKind::Gaussian;
 }
 
 Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
-                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples, std::uint64_t seed) {
+                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
+                      std::uint64_t seed) {
     if (samples < 1)
         throw std::invalid_argument("the predictive needs at least one sample");
     const Eigen::Index n = X.rows();
@@ -71,19 +77,22 @@ Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMat
     double nll = 0.0, sq = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
         // log (1/S) sum_s N(y_i; mu_is, var), by log-sum-exp.
-        const Eigen::ArrayXd logs = logNorm - 0.5 * (yOriginal(i) - mu.row(i).array()).square() / var;
+        const Eigen::ArrayXd logs =
+            logNorm - 0.5 * (yOriginal(i) - mu.row(i).array()).square() / var;
         const double top = logs.maxCoeff();
         nll -= top + std::log((logs - top).exp().sum()) - std::log(static_cast<double>(samples));
         sq += (p.mean(i) - yOriginal(i)) * (p.mean(i) - yOriginal(i));
-        p.sd(i) = std::sqrt(var + (mu.row(i).array() - p.mean(i)).square().mean()); // mixture variance
+        p.sd(i) =
+            std::sqrt(var + (mu.row(i).array() - p.mean(i)).square().mean()); // mixture variance
     }
     p.nmll = nll / static_cast<double>(n);
     p.rmse = std::sqrt(sq / static_cast<double>(n));
     return p;
 }
 
-NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, const NeuralHyper& hyper,
-                     const NeuralFitOptions& options, std::uint64_t seed) {
+NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method,
+                     const NeuralHyper& hyper, const NeuralFitOptions& options,
+                     std::uint64_t seed) {
     MlpShape shape;
     shape.inputs = static_cast<int>(X.cols());
     shape.hidden = options.hidden;
@@ -113,16 +122,18 @@ NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, cons
     m_vifa->setState(start);
 }
 
-Predictive NeuralFit::evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean, double yScale,
-                               int samples, std::uint64_t seed) const {
+Predictive NeuralFit::evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal,
+                               double yMean, double yScale, int samples, std::uint64_t seed) const {
     return predictive(*m_net, m_vifa->model(), X, yOriginal, yMean, yScale, samples, seed);
 }
 
-TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const NeuralFitOptions& options,
-                      int searchTrials, int folds, std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
+TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
+                      const NeuralFitOptions& options, int searchTrials, int folds,
+                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
     const Eigen::Index n = train.Xtrain.rows();
     if (searchTrials < 1 || folds < 2 || folds > n)
-        throw std::invalid_argument("the search needs at least one trial and 2 <= folds <= training rows");
+        throw std::invalid_argument(
+            "the search needs at least one trial and 2 <= folds <= training rows");
     // All candidates are drawn up front, so the result does not depend on the thread count.
     std::vector<NeuralHyper> candidates(static_cast<std::size_t>(searchTrials));
     Rng rng(seed);
@@ -144,7 +155,8 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const
                 Vector y(n - (hi - lo));
                 X << rows(train.Xtrain, 0, lo), rows(train.Xtrain, hi, n - hi);
                 y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
-                NeuralFit fit(X, y, method, candidates[c], options, deriveSeed(seed, 1000 + c * 100 + static_cast<std::size_t>(f)));
+                NeuralFit fit(X, y, method, candidates[c], options,
+                              deriveSeed(seed, 1000 + c * 100 + static_cast<std::size_t>(f)));
                 for (int e = 0; e < options.epochs && !fit.diverged(); ++e)
                     fit.runEpoch();
                 if (fit.diverged()) {
@@ -152,8 +164,9 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const
                     break;
                 }
                 // Validation NMLL on the standardised scale: the same ranking as the original one.
-                const Predictive p = fit.evaluate(rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo),
-                                                  0.0, 1.0, options.predictiveSamples, deriveSeed(seed, 99));
+                const Predictive p =
+                    fit.evaluate(rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo),
+                                 0.0, 1.0, options.predictiveSamples, deriveSeed(seed, 99));
                 total += p.nmll / folds;
             }
             score[c] = std::isfinite(total) ? total : std::numeric_limits<double>::infinity();
@@ -176,13 +189,15 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const
     return r;
 }
 
-RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset, const std::string& target) {
+RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,
+                                 const std::string& target) {
     if (!loader)
         throw std::invalid_argument("no data loader for the data set '" + dataset + "'");
     return loader(dataset, target);
 }
 
-RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed, int split) {
+RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed,
+                              int split) {
     PrepareOptions o;
     o.bias = false;
     o.trainFraction = trainFraction;
@@ -190,7 +205,8 @@ RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, 
     return prepareRegression(data, o);
 }
 
-std::vector<NeuralRow> runNeural(const NeuralConfig& config, const std::function<void(const NeuralRow&)>& onRow,
+std::vector<NeuralRow> runNeural(const NeuralConfig& config,
+                                 const std::function<void(const NeuralRow&)>& onRow,
                                  const std::function<void(const NeuralProgress&)>& progress,
                                  const std::atomic<bool>* cancel) {
     if (config.splits < 1 || config.methods.empty())
@@ -209,10 +225,11 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config, const std::function
             const auto start = std::chrono::steady_clock::now();
             if (progress)
                 progress({s, config.splits, name, "tuning"});
-            const std::uint64_t seed = deriveSeed(deriveSeed(config.seed, 1000 + static_cast<std::uint64_t>(s)),
-                                                  static_cast<std::uint64_t>(method));
-            const TuneResult tuned =
-                tuneNeural(p, method, config.fit, config.searchTrials, config.folds, seed, config.threads, cancel);
+            const std::uint64_t seed =
+                deriveSeed(deriveSeed(config.seed, 1000 + static_cast<std::uint64_t>(s)),
+                           static_cast<std::uint64_t>(method));
+            const TuneResult tuned = tuneNeural(p, method, config.fit, config.searchTrials,
+                                                config.folds, seed, config.threads, cancel);
             if (cancel && cancel->load())
                 return out;
             if (progress)
@@ -234,12 +251,14 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config, const std::function
             } else {
                 const Vector yTest = p.ytest.array() * p.yScale + p.yMean;
                 const Predictive pr =
-                    fit.evaluate(p.Xtest, yTest, p.yMean, p.yScale, config.fit.predictiveSamples, deriveSeed(seed, 2));
+                    fit.evaluate(p.Xtest, yTest, p.yMean, p.yScale, config.fit.predictiveSamples,
+                                 deriveSeed(seed, 2));
                 row.nmll = pr.nmll;
                 row.rmse = pr.rmse;
                 row.status = "ok";
             }
-            row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            row.seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (onRow)
                 onRow(row);
             out.push_back(std::move(row));

@@ -3,8 +3,8 @@
 // fit, its Monte Carlo predictive distribution (test NMLL and RMSE on the original target
 // scale), the seeded 90/10 splits, a random-search tuner with k-fold validation run on
 // several threads, and the whole split protocol as `faexplorer-cli neural` runs it.
-#include "core/neural/Mlp.h"
 #include "core/data/RegressionData.h"
+#include "core/neural/Mlp.h"
 #include "core/vi/Vifa.h"
 
 #include <atomic>
@@ -17,7 +17,8 @@
 namespace fa {
 
 enum class NeuralMethod { VifaGauss, VifaLaplace, VippcaGauss, VippcaLaplace };
-std::string neuralMethodName(NeuralMethod method); ///< vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace
+std::string
+neuralMethodName(NeuralMethod method); ///< vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace
 std::optional<NeuralMethod> parseNeuralMethod(const std::string& name);
 bool isPpca(NeuralMethod method);
 PriorKind neuralPrior(NeuralMethod method);
@@ -51,18 +52,19 @@ struct NeuralFitOptions {
 
 struct Predictive {
     double nmll = 0.0, rmse = 0.0; ///< on the original target scale
-    Vector mean, sd;               ///< predictive mean and standard deviation per point, original scale
+    Vector mean, sd; ///< predictive mean and standard deviation per point, original scale
 };
 
 /// Monte Carlo predictive of q over the weights: S draws theta_s, each giving
 /// N(y; f(x; theta_s) yScale + yMean, yScale^2 / beta); NMLL = -mean_n log (1/S sum_s ...),
 /// by log-sum-exp; RMSE of the sample-averaged mean. yOriginal on the original scale.
 Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
-                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples, std::uint64_t seed);
+                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
+                      std::uint64_t seed);
 
 /// One VIFA / VIPPCA fit on standardised training data, advanced an epoch at a time.
 class NeuralFit {
-public:
+  public:
     NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, const NeuralHyper& hyper,
               const NeuralFitOptions& options, std::uint64_t seed);
     void runEpoch() { m_vifa->runEpoch(); }
@@ -70,10 +72,10 @@ public:
     bool diverged() const { return m_vifa->diverged(); }
     FAModel model() const { return m_vifa->model(); }
     const MlpLikelihood& network() const { return *m_net; }
-    Predictive evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean, double yScale,
-                        int samples, std::uint64_t seed) const;
+    Predictive evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean,
+                        double yScale, int samples, std::uint64_t seed) const;
 
-private:
+  private:
     std::unique_ptr<MlpLikelihood> m_net;
     std::unique_ptr<Vifa> m_vifa;
 };
@@ -87,14 +89,14 @@ struct TuneResult {
     double validationNmll = 0.0;
     int trials = 0;
 };
-TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method, const NeuralFitOptions& options,
-                      int searchTrials, int folds, std::uint64_t seed, int threads,
-                      const std::atomic<bool>* cancel = nullptr);
+TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
+                      const NeuralFitOptions& options, int searchTrials, int folds,
+                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel = nullptr);
 
 struct NeuralConfig {
     std::string dataset = "boston"; ///< a bundled set or a CSV path
     std::string target;             ///< CSV target column; empty = last
-    DatasetLoader loader; ///< fa::io::datasetLoader
+    DatasetLoader loader;           ///< fa::io::datasetLoader
     std::vector<NeuralMethod> methods{NeuralMethod::VifaGauss};
     NeuralFitOptions fit;
     int splits = 20;
@@ -123,13 +125,16 @@ struct NeuralProgress {
 /// for testing. Per split and method: tune on the training part, refit on all of it with the
 /// best hyperparameters, score the test part. onRow sees each finished row; cancel stops
 /// between fits and returns the rows finished so far.
-std::vector<NeuralRow> runNeural(const NeuralConfig& config, const std::function<void(const NeuralRow&)>& onRow = {},
+std::vector<NeuralRow> runNeural(const NeuralConfig& config,
+                                 const std::function<void(const NeuralRow&)>& onRow = {},
                                  const std::function<void(const NeuralProgress&)>& progress = {},
                                  const std::atomic<bool>* cancel = nullptr);
 
 /// The data of split s as runNeural prepares it.
-RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed, int split);
+RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed,
+                              int split);
 /// The data set through the loader; throws std::invalid_argument without one.
-RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset, const std::string& target);
+RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,
+                                 const std::string& target);
 
 } // namespace fa

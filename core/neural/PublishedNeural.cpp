@@ -38,8 +38,8 @@ constexpr Entry kTable[] = {
 
 } // namespace
 
-std::optional<PublishedNeural> publishedNeural(const std::string& dataset, const std::string& hidden,
-                                               const std::string& method) {
+std::optional<PublishedNeural>
+publishedNeural(const std::string& dataset, const std::string& hidden, const std::string& method) {
     for (const auto& e : kTable)
         if (dataset == e.dataset && hidden == e.hidden && method == e.method)
             return e.figures;

@@ -12,7 +12,7 @@ struct PublishedNeural {
 
 /// dataset: boston, concrete, energy, yacht; hidden: "50" or "50,50"; method: vifa-gauss,
 /// vifa-laplace, vippca-gauss, vippca-laplace. Empty when the report has no such entry.
-std::optional<PublishedNeural> publishedNeural(const std::string& dataset, const std::string& hidden,
-                                               const std::string& method);
+std::optional<PublishedNeural>
+publishedNeural(const std::string& dataset, const std::string& hidden, const std::string& method);
 
 } // namespace fa

@@ -50,7 +50,8 @@ std::vector<PosteriorMethod> allPosteriorMethods() {
 }
 
 bool isSgdMethod(PosteriorMethod method) {
-    return method == PosteriorMethod::SgdEm || method == PosteriorMethod::SgdSga || method == PosteriorMethod::Swag;
+    return method == PosteriorMethod::SgdEm || method == PosteriorMethod::SgdSga ||
+           method == PosteriorMethod::Swag;
 }
 
 PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint64_t dataSeed) {
@@ -76,11 +77,16 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
             ch = '_'; // the name becomes a CSV cell
     p.data = prepareRegression(raw, prep);
     if (p.data.dim() < 2)
-        throw std::invalid_argument("the posterior needs at least two parameters (an input and a bias, or two inputs)");
+        throw std::invalid_argument(
+            "the posterior needs at least two parameters (an input and a bias, or two inputs)");
     p.hyperMode = setup.hyper.value_or(synthetic ? HyperMode::Manual : HyperMode::Evidence);
     switch (p.hyperMode) {
-    case HyperMode::Thesis: p.hyper = thesisHyperparameters(p.data.Xtrain, p.data.ytrain); break;
-    case HyperMode::Evidence: p.hyper = evidenceHyperparameters(p.data.Xtrain, p.data.ytrain).hyper; break;
+    case HyperMode::Thesis:
+        p.hyper = thesisHyperparameters(p.data.Xtrain, p.data.ytrain);
+        break;
+    case HyperMode::Evidence:
+        p.hyper = evidenceHyperparameters(p.data.Xtrain, p.data.ytrain).hyper;
+        break;
     case HyperMode::Manual:
         p.hyper = setup.hyper ? Hyperparameters{setup.alpha, setup.beta}
                               : Hyperparameters{setup.synthetic.alpha, setup.synthetic.beta};
@@ -92,14 +98,16 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
 
 PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorRunOptions& options,
                                const std::vector<PosteriorMethod>& methods, std::uint64_t seed)
-    : m_problem(problem), m_options(options), m_methods(methods), m_w2(problem.exact.mean, problem.exact.cov) {
+    : m_problem(problem), m_options(options), m_methods(methods),
+      m_w2(problem.exact.mean, problem.exact.cov) {
     if (methods.empty())
         throw std::invalid_argument("choose at least one approximation");
     const Eigen::Index dim = problem.dim();
     if (options.latent < 1 || options.latent >= dim)
-        throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D = " + std::to_string(dim));
-    m_likelihood = std::make_unique<LinearGaussianLikelihood>(problem.data.Xtrain, problem.data.ytrain,
-                                                              problem.hyper.beta);
+        throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D = " +
+                                    std::to_string(dim));
+    m_likelihood = std::make_unique<LinearGaussianLikelihood>(
+        problem.data.Xtrain, problem.data.ytrain, problem.hyper.beta);
     bool needSgd = false;
     for (const PosteriorMethod method : methods) {
         if (isSgdMethod(method)) {
@@ -184,8 +192,8 @@ std::vector<PosteriorTrial::Estimate> PosteriorTrial::estimates() const {
             const OnlineFitter& f = method == PosteriorMethod::SgdEm ? *m_em : *m_sga;
             e.model = {f.mean(), f.loadings(), f.psi()};
             e.status = m_sgd->diverged() || f.status() == FitStatus::Diverged ? "diverged"
-                       : f.status() == FitStatus::WarmUp                       ? "warmup"
-                                                                               : "ok";
+                       : f.status() == FitStatus::WarmUp                      ? "warmup"
+                                                                              : "ok";
         }
         out.push_back(std::move(e));
     }
@@ -216,13 +224,18 @@ void PosteriorTrial::setLambda(double lambda) {
         m_sgd->setLambda(lambda);
 }
 
-double PosteriorTrial::sgdLearningRate() const { return m_sgd ? m_sgd->options().learningRate : 0.0; }
+double PosteriorTrial::sgdLearningRate() const {
+    return m_sgd ? m_sgd->options().learningRate : 0.0;
+}
 
-double PosteriorTrial::lambda() const { return m_sgd ? m_sgd->options().lambda : 0.0; }
+double PosteriorTrial::lambda() const {
+    return m_sgd ? m_sgd->options().lambda : 0.0;
+}
 
-std::vector<PosteriorRow> runPosterior(const PosteriorConfig& config,
-                                       const std::function<void(const PosteriorProgress&)>& progress,
-                                       const std::atomic<bool>* cancel) {
+std::vector<PosteriorRow>
+runPosterior(const PosteriorConfig& config,
+             const std::function<void(const PosteriorProgress&)>& progress,
+             const std::atomic<bool>* cancel) {
     if (config.epochs < 1 || config.every < 1 || config.trials < 1)
         throw std::invalid_argument("epochs, checkpoint period and trials must be at least 1");
     std::vector<PosteriorRow> rows;
@@ -239,12 +252,13 @@ std::vector<PosteriorRow> runPosterior(const PosteriorConfig& config,
                     return rows;
                 const auto start = std::chrono::steady_clock::now();
                 t.runEpoch();
-                seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                seconds +=
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 if (epoch % config.every != 0 && epoch != config.epochs)
                     continue;
                 const auto e = t.estimates().front();
-                PosteriorRow row{problem.dataset, methodName(method), config.run.latent, trial, epoch,
-                                 t.score(e.model), seconds, e.status};
+                PosteriorRow row{problem.dataset, methodName(method), config.run.latent, trial,
+                                 epoch,           t.score(e.model),   seconds,           e.status};
                 rows.push_back(std::move(row));
                 if (progress)
                     progress({trial, config.trials, methodName(method), epoch, config.epochs});

@@ -2,11 +2,11 @@
 // The posterior lab: a regression problem with its exact posterior, and the FA-shaped
 // approximations run against it (VIFA / VIPPCA, and SGD iterates fitted by online EM, online
 // SGA or SWAG), scored over epochs. Shared by the CLI (`posterior`) and the window.
-#include "core/metrics/DenseMetrics.h"
-#include "core/vi/ExactPosterior.h"
+#include "core/data/RegressionData.h"
 #include "core/fa/FAModel.h"
 #include "core/fa/OnlineFitter.h"
-#include "core/data/RegressionData.h"
+#include "core/metrics/DenseMetrics.h"
+#include "core/vi/ExactPosterior.h"
 #include "core/vi/SgdTrainer.h"
 #include "core/vi/Vifa.h"
 
@@ -21,7 +21,8 @@
 namespace fa {
 
 enum class PosteriorMethod { VifaGauss, VifaLaplace, Vippca, SgdEm, SgdSga, Swag };
-std::string methodName(PosteriorMethod method); ///< vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag
+std::string
+methodName(PosteriorMethod method); ///< vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag
 std::optional<PosteriorMethod> parseMethod(const std::string& name);
 std::vector<PosteriorMethod> allPosteriorMethods();
 bool isSgdMethod(PosteriorMethod method);
@@ -34,10 +35,10 @@ struct PosteriorSetup {
     std::string target;                ///< CSV target column; empty = last column
     DatasetLoader loader;              ///< reads anything but synthetic (fa::io::datasetLoader)
     SyntheticRecipe synthetic;
-    double trainFraction = 0.0;       ///< 0 = auto
-    std::optional<bool> bias;         ///< unset = auto
-    std::optional<HyperMode> hyper;   ///< unset = auto
-    double alpha = 0.0, beta = 0.0;   ///< used when hyper == Manual
+    double trainFraction = 0.0;     ///< 0 = auto
+    std::optional<bool> bias;       ///< unset = auto
+    std::optional<HyperMode> hyper; ///< unset = auto
+    double alpha = 0.0, beta = 0.0; ///< used when hyper == Manual
 };
 
 struct PosteriorProblem {
@@ -57,12 +58,12 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
 /// problem's alpha, beta unless overridden here.
 struct PosteriorRunOptions {
     int latent = 1;
-    VifaOptions vifa;                 ///< latent, prior and precision are set per method
+    VifaOptions vifa; ///< latent, prior and precision are set per method
     double vippcaSigma = 0.01;
-    SgdOptions sgd;                   ///< lambda is alpha / beta unless lambdaOverride is set
+    SgdOptions sgd; ///< lambda is alpha / beta unless lambdaOverride is set
     std::optional<double> lambdaOverride;
-    int warmupEpochs = 10;            ///< SGD epochs before iterates reach the FA fitters
-    long faWarmup = 100;              ///< fitter updates during which F and psi stay fixed
+    int warmupEpochs = 10; ///< SGD epochs before iterates reach the FA fitters
+    long faWarmup = 100;   ///< fitter updates during which F and psi stay fixed
     double sgaLearningRate = 0.001;
     std::size_t recentIterates = 300; ///< kept for the window's point cloud
 };
@@ -74,7 +75,7 @@ struct PosteriorScore {
 /// One trial: every chosen method on one problem, advanced an epoch at a time. SGD-fed
 /// methods share one SGD trajectory (as in the thesis, where both fitters saw the same iterates).
 class PosteriorTrial {
-public:
+  public:
     PosteriorTrial(const PosteriorProblem& problem, const PosteriorRunOptions& options,
                    const std::vector<PosteriorMethod>& methods, std::uint64_t seed);
     ~PosteriorTrial();
@@ -98,7 +99,7 @@ public:
     double lambda() const;
     const std::vector<PosteriorMethod>& methods() const { return m_methods; }
 
-private:
+  private:
     const PosteriorProblem& m_problem;
     PosteriorRunOptions m_options;
     std::vector<PosteriorMethod> m_methods;
@@ -141,8 +142,9 @@ struct PosteriorProgress {
 /// Trials run in turn, each method on its own (so its seconds are its own). The same
 /// configuration gives the same rows apart from seconds. cancel, if set, stops between epochs
 /// and returns the rows so far.
-std::vector<PosteriorRow> runPosterior(const PosteriorConfig& config,
-                                       const std::function<void(const PosteriorProgress&)>& progress = {},
-                                       const std::atomic<bool>* cancel = nullptr);
+std::vector<PosteriorRow>
+runPosterior(const PosteriorConfig& config,
+             const std::function<void(const PosteriorProgress&)>& progress = {},
+             const std::atomic<bool>* cancel = nullptr);
 
 } // namespace fa

@@ -25,18 +25,22 @@ bool positiveDefinite(const Eigen::Matrix2d& S) {
 } // namespace
 
 PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
-    : m_config(config), m_problem(preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0))) {
-    m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods, deriveSeed(config.seed, 0));
+    : m_config(config),
+      m_problem(preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0))) {
+    m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods,
+                                               deriveSeed(config.seed, 0));
     m_lr = config.run.sgd.learningRate;
     m_lambda = config.run.lambdaOverride.value_or(m_problem.hyper.alpha / m_problem.hyper.beta);
     for (const auto& c : config.changes)
         if (c.epoch < 0 || !(c.sgdLearningRate > 0.0) || !(c.lambda >= 0.0))
-            throw std::invalid_argument("a recorded learning-rate or lambda change is out of range");
+            throw std::invalid_argument(
+                "a recorded learning-rate or lambda change is out of range");
     applyChangesAt(0);
 }
 
 void PosteriorLive::applyChangesAt(long epoch) {
-    while (m_nextChange < m_config.changes.size() && m_config.changes[m_nextChange].epoch <= epoch) {
+    while (m_nextChange < m_config.changes.size() &&
+           m_config.changes[m_nextChange].epoch <= epoch) {
         const auto& c = m_config.changes[m_nextChange++];
         m_lr = c.sgdLearningRate;
         m_lambda = c.lambda;
@@ -50,7 +54,8 @@ void PosteriorLive::advance(long epochs) {
         applyChangesAt(m_trial->epoch());
         const auto start = std::chrono::steady_clock::now();
         m_trial->runEpoch();
-        m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        m_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (m_trial->epoch() % m_stride == 0)
             record();
     }
@@ -94,7 +99,8 @@ void PosteriorLive::setLambda(double lambda) {
 PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
     const Eigen::Index dim = m_problem.dim();
     if (coordI < 0 || coordJ < 0 || coordI >= dim || coordJ >= dim || coordI == coordJ)
-        throw std::invalid_argument("choose two different parameters between 1 and " + std::to_string(dim));
+        throw std::invalid_argument("choose two different parameters between 1 and " +
+                                    std::to_string(dim));
     PosteriorLiveSnapshot s;
     s.epoch = m_trial->epoch();
     s.dataset = m_problem.dataset;
@@ -139,8 +145,8 @@ std::vector<PosteriorRow> PosteriorLive::rows() const {
         if (it == m_curves.end())
             continue;
         for (const auto& p : it->second)
-            out.push_back({m_problem.dataset, methodName(method), m_config.run.latent, 0, p.epoch, p.score, p.seconds,
-                           p.status});
+            out.push_back({m_problem.dataset, methodName(method), m_config.run.latent, 0, p.epoch,
+                           p.score, p.seconds, p.status});
     }
     return out;
 }

@@ -16,8 +16,9 @@ namespace fa {
 struct PosteriorLiveConfig {
     PosteriorSetup setup;
     PosteriorRunOptions run;
-    std::vector<PosteriorMethod> methods = {PosteriorMethod::VifaGauss, PosteriorMethod::VifaLaplace,
-                                            PosteriorMethod::SgdEm, PosteriorMethod::Swag};
+    std::vector<PosteriorMethod> methods = {PosteriorMethod::VifaGauss,
+                                            PosteriorMethod::VifaLaplace, PosteriorMethod::SgdEm,
+                                            PosteriorMethod::Swag};
     std::uint64_t seed = 0;
     struct Change {
         long epoch = 0; ///< applies before this epoch runs (0 = from the start)
@@ -42,7 +43,8 @@ struct PosteriorLiveSnapshot {
     Eigen::Index trainRows = 0;
     int coordI = 0, coordJ = 1;
     Marginal2 exactMarginal;
-    Vector exactMean, exactVariances, exactCovariances; ///< covariances: strict upper triangle, row-major
+    Vector exactMean, exactVariances,
+        exactCovariances; ///< covariances: strict upper triangle, row-major
     struct Approximation {
         PosteriorMethod method;
         std::string status;
@@ -58,7 +60,7 @@ struct PosteriorLiveSnapshot {
 };
 
 class PosteriorLive {
-public:
+  public:
     /// Prepares the problem (loads or generates data) and the approximations; throws
     /// std::invalid_argument with a message for the user.
     explicit PosteriorLive(const PosteriorLiveConfig& config);
@@ -77,7 +79,7 @@ public:
     /// Every recorded curve point as CSV rows (trial 0, seconds = time at that epoch).
     std::vector<PosteriorRow> rows() const;
 
-private:
+  private:
     void record();
     void applyChangesAt(long epoch);
 

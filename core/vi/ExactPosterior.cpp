@@ -45,9 +45,11 @@ EvidenceResult evidenceHyperparameters(const ConstMatrixRef& X, const ConstVecto
     return r;
 }
 
-GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h) {
+GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& y,
+                                 const Hyperparameters& h) {
     if (!(h.alpha > 0.0) || !(h.beta > 0.0))
-        throw std::invalid_argument("the prior precision alpha and noise precision beta must be positive");
+        throw std::invalid_argument(
+            "the prior precision alpha and noise precision beta must be positive");
     Matrix A = h.beta * (X.transpose() * X);
     A.diagonal().array() += h.alpha;
     const Eigen::LLT<Matrix> llt(A);
@@ -62,9 +64,12 @@ GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& 
 
 std::string hyperModeName(HyperMode mode) {
     switch (mode) {
-    case HyperMode::Thesis: return "thesis";
-    case HyperMode::Evidence: return "evidence";
-    case HyperMode::Manual: return "manual";
+    case HyperMode::Thesis:
+        return "thesis";
+    case HyperMode::Evidence:
+        return "evidence";
+    case HyperMode::Manual:
+        return "manual";
     }
     return "?";
 }

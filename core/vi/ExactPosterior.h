@@ -34,7 +34,8 @@ struct GaussianPosterior {
 };
 
 /// Cholesky of A; throws std::invalid_argument for alpha <= 0 or beta <= 0.
-GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h);
+GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& y,
+                                 const Hyperparameters& h);
 
 enum class HyperMode { Thesis, Evidence, Manual };
 std::string hyperModeName(HyperMode mode);

@@ -9,7 +9,7 @@
 namespace fa {
 
 class Likelihood {
-public:
+  public:
     virtual ~Likelihood() = default;
     /// Length of theta.
     virtual Eigen::Index dim() const = 0;
@@ -23,7 +23,7 @@ public:
 
 /// y = theta^T x + eps, eps ~ N(0, 1/beta).
 class LinearGaussianLikelihood final : public Likelihood {
-public:
+  public:
     LinearGaussianLikelihood(Matrix X, Vector y, double beta);
     Eigen::Index dim() const override { return m_X.cols(); }
     Eigen::Index size() const override { return m_X.rows(); }
@@ -37,7 +37,7 @@ public:
     const Matrix& X() const { return m_X; }
     const Vector& y() const { return m_y; }
 
-private:
+  private:
     Matrix m_X;
     Vector m_y;
     double m_beta;

@@ -9,7 +9,8 @@ namespace fa {
 SgdTrainer::SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& options)
     : m_X(X), m_y(y), m_options(options), m_rng(options.seed) {
     if (X.rows() != y.size() || X.rows() == 0)
-        throw std::invalid_argument("SGD: the design matrix and targets must have the same, positive, row count");
+        throw std::invalid_argument(
+            "SGD: the design matrix and targets must have the same, positive, row count");
     if (options.batch < 1)
         throw std::invalid_argument("SGD: the batch size must be at least 1");
     setLearningRate(options.learningRate);
@@ -59,7 +60,8 @@ void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
 }
 
 SwagEstimator::SwagEstimator(Eigen::Index dim, int rank)
-    : m_rank(rank), m_mean(Vector::Zero(dim)), m_sq(Vector::Zero(dim)), m_dev(Matrix::Zero(dim, rank)) {
+    : m_rank(rank), m_mean(Vector::Zero(dim)), m_sq(Vector::Zero(dim)),
+      m_dev(Matrix::Zero(dim, rank)) {
     if (rank < 1)
         throw std::invalid_argument("SWAG: the rank K must be at least 1");
 }

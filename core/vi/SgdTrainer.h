@@ -20,7 +20,7 @@ struct SgdOptions {
 };
 
 class SgdTrainer {
-public:
+  public:
     /// theta starts at N(0, 0.01 I) drawn from seed (a different start per trial).
     SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& options);
 
@@ -36,7 +36,7 @@ public:
     void setLambda(double lambda);
     const SgdOptions& options() const { return m_options; }
 
-private:
+  private:
     const Matrix& m_X;
     const Vector& m_y;
     SgdOptions m_options;
@@ -53,7 +53,7 @@ private:
 /// F = D_hat / sqrt(2 max(K - 1, 1)). Collected at every iterate (not once per epoch), to
 /// compare like with like with the online fitters.
 class SwagEstimator {
-public:
+  public:
     SwagEstimator(Eigen::Index dim, int rank);
     void observe(const ConstVectorRef& theta);
     long count() const { return m_count; }
@@ -62,7 +62,7 @@ public:
     Matrix loadings() const;
     Vector psi() const; ///< floored at 1e-12 so the Gaussian stays proper
 
-private:
+  private:
     int m_rank;
     long m_count = 0;
     Vector m_mean, m_sq;

@@ -9,7 +9,9 @@
 
 namespace fa {
 
-std::string priorName(PriorKind prior) { return prior == PriorKind::Gaussian ? "gaussian" : "laplace"; }
+std::string priorName(PriorKind prior) {
+    return prior == PriorKind::Gaussian ? "gaussian" : "laplace";
+}
 
 void validate(const VifaOptions& o) {
     if (o.latent < 1)
@@ -19,7 +21,8 @@ void validate(const VifaOptions& o) {
     if (o.ppca && !(o.sigma > 0.0))
         throw std::invalid_argument("VIPPCA: sigma must be positive");
     if (o.batch < 1 || o.samples < 1)
-        throw std::invalid_argument("VIFA: the batch size M and the sample count L must be at least 1");
+        throw std::invalid_argument(
+            "VIFA: the batch size M and the sample count L must be at least 1");
     if (!(o.lrC > 0.0) || !(o.lrF > 0.0) || !(o.lrGamma > 0.0))
         throw std::invalid_argument("VIFA: the learning rates must be positive");
     if (!(o.maxGradNorm >= 0.0))
@@ -31,7 +34,8 @@ Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
     validate(options);
     const Eigen::Index dim = likelihood.dim();
     if (options.latent >= dim && !options.ppca)
-        throw std::invalid_argument("VIFA: the latent dimension K must be below the parameter count D");
+        throw std::invalid_argument(
+            "VIFA: the latent dimension K must be below the parameter count D");
     m_c = Vector::Zero(dim);
     Rng initRng(deriveSeed(options.seed, 1));
     m_F = randomOrthonormalFrame(dim, std::min<Eigen::Index>(options.latent, dim), initRng);
@@ -50,7 +54,8 @@ Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
 }
 
 double Vifa::priorRate() const {
-    return m_options.prior == PriorKind::Gaussian ? m_options.precision : std::numbers::sqrt2 * m_options.precision;
+    return m_options.prior == PriorKind::Gaussian ? m_options.precision
+                                                  : std::numbers::sqrt2 * m_options.precision;
 }
 
 void Vifa::setLearningRates(double lrC, double lrF, double lrGamma) {
@@ -116,7 +121,8 @@ void Vifa::accumulate(std::span<const Eigen::Index> batch) {
         update();
 }
 
-void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v, double lr) const {
+void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v,
+                double lr) const {
     if (m_options.optimiser == OptimiserKind::Sgd) {
         param -= lr * grad;
         return;
@@ -167,7 +173,8 @@ void Vifa::runEpoch() {
     shuffle(m_order, m_rng);
     const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
     for (Eigen::Index start = 0; start + m <= n && !m_diverged; start += m)
-        accumulate(std::span<const Eigen::Index>(m_order.data() + start, static_cast<std::size_t>(m)));
+        accumulate(
+            std::span<const Eigen::Index>(m_order.data() + start, static_cast<std::size_t>(m)));
     ++m_epoch;
 }
 

@@ -6,8 +6,8 @@
 // learning rates for c, F and gamma = log psi, and optional clipping of each averaged
 // gradient's norm (the report's published code clips at 10).
 #include "core/fa/FAModel.h"
-#include "core/vi/Likelihood.h"
 #include "core/math/Rng.h"
+#include "core/vi/Likelihood.h"
 #include "core/vi/VifaTerms.h"
 
 #include <string>
@@ -39,7 +39,7 @@ struct VifaOptions {
 void validate(const VifaOptions& options);
 
 class Vifa {
-public:
+  public:
     /// Initial state: c = 0, F a random orthonormal frame (as the online fitters), psi = 1
     /// (VIPPCA: sigma).
     Vifa(const Likelihood& likelihood, const VifaOptions& options);
@@ -69,17 +69,18 @@ public:
     /// The exact part alone (entropy + prior), for tests.
     VifaGradients exactGradients() const;
 
-private:
+  private:
     void accumulate(std::span<const Eigen::Index> batch);
     void update();
-    void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v, double lr) const;
+    void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v,
+              double lr) const;
 
     const Likelihood& m_lik;
     VifaOptions m_options;
     Rng m_rng;
     Vector m_c, m_gamma, m_psi;
     Matrix m_F;
-    VifaGradients m_sum;       // sum over the L sampled likelihood gradients
+    VifaGradients m_sum; // sum over the L sampled likelihood gradients
     std::vector<Eigen::Index> m_order;
     Vector m_h, m_z, m_theta, m_g, m_sqrtPsiZ;
     // Adam moments, flattened per parameter group.

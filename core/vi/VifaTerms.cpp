@@ -18,9 +18,13 @@ void VifaGradients::setZero() {
     gamma.setZero();
 }
 
-double normalCdf(double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); }
+double normalCdf(double x) {
+    return 0.5 * std::erfc(-x / std::numbers::sqrt2);
+}
 
-double normalPdf(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi); }
+double normalPdf(double x) {
+    return std::exp(-0.5 * x * x) / std::sqrt(2.0 * std::numbers::pi);
+}
 
 double negEntropy(const ConstMatrixRef& F, const ConstVectorRef& psi) {
     // log det(Psi + F F^T) = sum log psi + log det(I + F^T Psi^-1 F).
@@ -43,13 +47,13 @@ void addNegEntropyGradients(const ConstMatrixRef& F, const ConstVectorRef& psi, 
     g.gamma.array() += -0.5 + 0.5 * (C.cwiseProduct(A)).rowwise().sum().array() * psi.array();
 }
 
-double gaussianPriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
-                         double alpha) {
+double gaussianPriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F,
+                         const ConstVectorRef& psi, double alpha) {
     return 0.5 * alpha * (c.squaredNorm() + F.squaredNorm() + psi.sum());
 }
 
-void addGaussianPriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
-                               double alpha, VifaGradients& g) {
+void addGaussianPriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F,
+                               const ConstVectorRef& psi, double alpha, VifaGradients& g) {
     g.c += alpha * c;
     g.F += alpha * F;
     g.gamma += 0.5 * alpha * psi;
@@ -60,7 +64,8 @@ double expectedAbs(double mu, double var) {
     return mu * (2.0 * normalCdf(mu / s) - 1.0) + 2.0 * s * normalPdf(mu / s);
 }
 
-double laplacePriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi, double rate) {
+double laplacePriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
+                        double rate) {
     const Vector zz = psi + F.rowwise().squaredNorm();
     double total = 0.0;
     for (Eigen::Index d = 0; d < c.size(); ++d)
@@ -68,8 +73,8 @@ double laplacePriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const 
     return rate * total;
 }
 
-void addLaplacePriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
-                              double rate, VifaGradients& g) {
+void addLaplacePriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F,
+                              const ConstVectorRef& psi, double rate, VifaGradients& g) {
     for (Eigen::Index d = 0; d < c.size(); ++d) {
         const double zz = psi(d) + F.row(d).squaredNorm();
         const double s = std::sqrt(zz);

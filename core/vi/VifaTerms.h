@@ -22,19 +22,21 @@ double negEntropy(const ConstMatrixRef& F, const ConstVectorRef& psi);
 void addNegEntropyGradients(const ConstMatrixRef& F, const ConstVectorRef& psi, VifaGradients& g);
 
 /// E_q[-log N(theta; 0, alpha^-1 I)] up to its constant: alpha/2 (|c|^2 + |F|_F^2 + sum psi).
-double gaussianPriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi, double alpha);
-void addGaussianPriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
-                               double alpha, VifaGradients& g);
+double gaussianPriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F,
+                         const ConstVectorRef& psi, double alpha);
+void addGaussianPriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F,
+                               const ConstVectorRef& psi, double alpha, VifaGradients& g);
 
 /// E|X| for X ~ N(mu, var): mu (2 Phi(mu/s) - 1) + 2 s phi(mu/s), s = sqrt(var) (report Theorem).
 double expectedAbs(double mu, double var);
 /// E_q[-log Laplace(theta; 0, b)] up to its constant, rate = 1/b: rate sum_d E|theta_d|, where
 /// theta_d ~ N(c_d, zz_d) and zz = psi + rowsum(F .* F).
-double laplacePriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi, double rate);
+double laplacePriorTerm(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
+                        double rate);
 /// Adds dc = rate (2 Phi(c/sqrt zz) - 1), dF = 2 rate ww .* F, dgamma = rate ww .* psi, with
 /// ww = phi(c/sqrt zz)/sqrt zz.
-void addLaplacePriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F, const ConstVectorRef& psi,
-                              double rate, VifaGradients& g);
+void addLaplacePriorGradients(const ConstVectorRef& c, const ConstMatrixRef& F,
+                              const ConstVectorRef& psi, double rate, VifaGradients& g);
 
 /// Standard normal cdf and pdf.
 double normalCdf(double x);

@@ -16,21 +16,23 @@ class TestCli : public QObject {
         p.start(FAEXPLORER_CLI, args);
         if (!p.waitForFinished(120000))
             return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     QTemporaryDir m_dir;
 
-private slots:
+  private slots:
     void faSweepWritesTheContractColumns() {
         const QString out = m_dir.filePath("sweep.csv");
-        const Result r = run({"fa-sweep", "--dim", "20", "--latent", "3", "--samples", "100,500", "--trials", "2",
-                              "--seed", "1", "--out", out});
+        const Result r = run({"fa-sweep", "--dim", "20", "--latent", "3", "--samples", "100,500",
+                              "--trials", "2", "--seed", "1", "--out", out});
         QCOMPARE(r.code, 0);
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.first(), QString("dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
-                                        "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status"));
+        QCOMPARE(lines.first(),
+                 QString("dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
+                         "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status"));
         QCOMPARE(lines.size(), 1 + 2 * 2 * 3);
         QVERIFY(lines[1].startsWith("20,3,1,10,exact,100,0,batch,"));
         QVERIFY(lines[1].endsWith(",ok"));
@@ -40,12 +42,13 @@ private slots:
     void sameArgumentsSameCsvApartFromSeconds() {
         auto csvWithoutSeconds = [&](const QString& name) {
             const QString out = m_dir.filePath(name);
-            run({"fa-sweep", "--dim", "15", "--latent", "2", "--samples", "200", "--trials", "2", "--seed", "3",
-                 "--generator", "haar", "--out", out});
+            run({"fa-sweep", "--dim", "15", "--latent", "2", "--samples", "200", "--trials", "2",
+                 "--seed", "3", "--generator", "haar", "--out", out});
             QFile f(out);
             f.open(QIODevice::ReadOnly);
             QStringList rows;
-            for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            for (const QString& line :
+                 QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
                 QStringList cells = line.split(',');
                 cells.removeAt(12); // seconds
                 rows << cells.join(',');
@@ -81,14 +84,15 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
     void unwritableOutputFailsBeforeWork() {
-        const Result r = run({"fa-sweep", "--dim", "10", "--latent", "2", "--out", "/nonexistent-folder/x.csv"});
+        const Result r =
+            run({"fa-sweep", "--dim", "10", "--latent", "2", "--out", "/nonexistent-folder/x.csv"});
         QVERIFY(r.code != 0);
         QVERIFY(r.err.contains("cannot write"));
     }
     void benchWritesRows() {
         const QString out = m_dir.filePath("bench.csv");
-        const Result r = run({"bench", "--dim", "30", "--latent", "3", "--min-seconds", "0.05", "--batch-samples", "200",
-                              "--out", out});
+        const Result r = run({"bench", "--dim", "30", "--latent", "3", "--min-seconds", "0.05",
+                              "--batch-samples", "200", "--out", out});
         QCOMPARE(r.code, 0);
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -114,11 +118,18 @@ private slots:
         return rows;
     }
     void posteriorWritesTheContractColumnsDeterministically() {
-        const QStringList args{"--method", "vifa-gauss,sgd-em,swag", "--epochs", "40", "--every", "20", "--trials", "2",
-                               "--n", "200", "--seed", "5"};
-        const QStringList a = posteriorCsv(args, "p1.csv", false), b = posteriorCsv(args, "p2.csv", true);
-        QCOMPARE(a.value(0), QString("dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,"
-                                     "seconds,status"));
+        const QStringList args{"--method", "vifa-gauss,sgd-em,swag",
+                               "--epochs", "40",
+                               "--every",  "20",
+                               "--trials", "2",
+                               "--n",      "200",
+                               "--seed",   "5"};
+        const QStringList a = posteriorCsv(args, "p1.csv", false),
+                          b = posteriorCsv(args, "p2.csv", true);
+        QCOMPARE(
+            a.value(0),
+            QString("dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,"
+                    "seconds,status"));
         QCOMPARE(a.size(), 1 + 2 * 3 * 2);
         QVERIFY2(a[1].startsWith("synthetic,vifa-gauss,1,0,20,"), qPrintable(a[1]));
         QVERIFY(a[4].startsWith("synthetic,sgd-em,1,0,40,"));
@@ -133,7 +144,8 @@ private slots:
     }
     void posteriorRunsOnRealDataAndCsvFiles() {
         const QStringList yacht =
-            posteriorCsv({"--dataset", "yacht", "--latent", "3", "--epochs", "5", "--trials", "1"}, "y.csv", true);
+            posteriorCsv({"--dataset", "yacht", "--latent", "3", "--epochs", "5", "--trials", "1"},
+                         "y.csv", true);
         QCOMPARE(yacht.size(), 1 + 5);
         QVERIFY(yacht[1].startsWith("yacht,vifa-gauss,3,0,1,"));
         const QString csv = m_dir.filePath("mine.csv");
@@ -141,9 +153,10 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("a,b,target,c\n1,2,3,4\n2,1,4,3\n3,5,1,2\n4,4,4,1\n5,2,2,2\n");
         f.close();
-        const QStringList mine = posteriorCsv({"--dataset", csv, "--target", "target", "--hyper", "thesis", "--epochs",
-                                               "2", "--trials", "1", "--batch", "2", "--train-fraction", "1"},
-                                              "m.csv", true);
+        const QStringList mine =
+            posteriorCsv({"--dataset", csv, "--target", "target", "--hyper", "thesis", "--epochs",
+                          "2", "--trials", "1", "--batch", "2", "--train-fraction", "1"},
+                         "m.csv", true);
         QVERIFY2(mine.size() == 3, qPrintable(mine.join('|')));
         QVERIFY(mine[1].startsWith("mine,vifa-gauss,1,0,1,"));
     }
@@ -163,7 +176,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         const QString out = m_dir.filePath("badp.csv");
-        const Result r = run(QStringList{"posterior", "--out", out, "--epochs", "2", "--trials", "1"} + args);
+        const Result r =
+            run(QStringList{"posterior", "--out", out, "--epochs", "2", "--trials", "1"} + args);
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
@@ -180,15 +194,31 @@ private slots:
         QVERIFY2(r.err.contains("row 3") && r.err.contains("'x2'"), qPrintable(r.err));
     }
     void neuralWritesTheContractColumnsDeterministically() {
-        const QStringList args{"neural", "--dataset", "yacht", "--hidden", "8,8", "--method", "vifa-gauss,vippca-gauss",
-                               "--splits", "2", "--epochs", "3", "--search-trials", "2", "--folds", "2", "--seed", "4"};
+        const QStringList args{"neural",
+                               "--dataset",
+                               "yacht",
+                               "--hidden",
+                               "8,8",
+                               "--method",
+                               "vifa-gauss,vippca-gauss",
+                               "--splits",
+                               "2",
+                               "--epochs",
+                               "3",
+                               "--search-trials",
+                               "2",
+                               "--folds",
+                               "2",
+                               "--seed",
+                               "4"};
         auto rows = [&](const QString& name) {
             const QString out = m_dir.filePath(name);
             const Result r = run(args + QStringList{"--out", out});
             QFile f(out);
             f.open(QIODevice::ReadOnly);
             QStringList lines;
-            for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            for (const QString& line :
+                 QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
                 QStringList cells = line.split(',');
                 cells.removeAt(cells.size() - 2); // seconds
                 lines << cells.join(',');
@@ -225,8 +255,9 @@ private slots:
     void neuralCtrlCKeepsFinishedRows() {
         const QString out = m_dir.filePath("interrupted.csv");
         QProcess p;
-        p.start(FAEXPLORER_CLI, {"neural", "--dataset", "yacht", "--hidden", "50,50", "--splits", "20", "--epochs",
-                                 "120", "--search-trials", "4", "--folds", "2", "--threads", "1", "--out", out});
+        p.start(FAEXPLORER_CLI,
+                {"neural", "--dataset", "yacht", "--hidden", "50,50", "--splits", "20", "--epochs",
+                 "120", "--search-trials", "4", "--folds", "2", "--threads", "1", "--out", out});
         QVERIFY(p.waitForStarted());
         QTest::qWait(2500); // at most a split or two finish (a few seconds each), far from all 20
         QCOMPARE(p.state(), QProcess::Running);
@@ -237,7 +268,8 @@ private slots:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-        QVERIFY(!lines.isEmpty() && lines.size() < 21); // the header, the finished splits, not all 20
+        QVERIFY(!lines.isEmpty() &&
+                lines.size() < 21); // the header, the finished splits, not all 20
         QCOMPARE(lines.first(), QString("dataset,method,hidden,split,nmll,rmse,seconds,status"));
         QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains("interrupted"));
     }

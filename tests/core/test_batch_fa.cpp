@@ -1,24 +1,28 @@
 // Batch FA (scikit-learn's SVD iteration): monotone likelihood, the reported likelihood against
 // a dense evaluation, recovery of the generating covariance, randomized against exact SVD.
 #include "core/fa/BatchFA.h"
+#include "core/fa/ModelGenerator.h"
+#include "core/math/TruncatedSvd.h"
 #include "core/metrics/DenseMetrics.h"
 #include "tests/support/DenseReference.h"
-#include "core/fa/ModelGenerator.h"
 #include "tests/support/TestModels.h"
-#include "core/math/TruncatedSvd.h"
 
 #include <QtTest>
 
 using namespace fa;
 
 namespace {
-Matrix samples(const FAModel& m, int n, std::uint64_t seed) { return test::drawSamples(m, n, seed); }
-FAModel model(int D, int K, std::uint64_t seed) { return test::makeModel(D, K, seed); }
+Matrix samples(const FAModel& m, int n, std::uint64_t seed) {
+    return test::drawSamples(m, n, seed);
+}
+FAModel model(int D, int K, std::uint64_t seed) {
+    return test::makeModel(D, K, seed);
+}
 } // namespace
 
 class TestBatchFA : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void likelihoodNeverDecreases() {
         const Matrix X = samples(model(15, 3, 1), 400, 2);
         BatchFAOptions o;
@@ -29,8 +33,12 @@ private slots:
         const BatchFAResult r = fitBatchFA(X, o);
         QVERIFY(r.logLikelihood.size() > 5);
         for (std::size_t i = 1; i < r.logLikelihood.size(); ++i)
-            QVERIFY2(r.logLikelihood[i] >= r.logLikelihood[i - 1] - 1e-9 * std::abs(r.logLikelihood[i - 1]),
-                     qPrintable(QString("iteration %1: %2 < %3").arg(i).arg(r.logLikelihood[i]).arg(r.logLikelihood[i - 1])));
+            QVERIFY2(r.logLikelihood[i] >=
+                         r.logLikelihood[i - 1] - 1e-9 * std::abs(r.logLikelihood[i - 1]),
+                     qPrintable(QString("iteration %1: %2 < %3")
+                                    .arg(i)
+                                    .arg(r.logLikelihood[i])
+                                    .arg(r.logLikelihood[i - 1])));
     }
     void reportedLikelihoodIsTheModelsLikelihood() {
         const Matrix X = samples(model(12, 2, 3), 500, 4);
@@ -39,7 +47,8 @@ private slots:
         o.svd = SvdMethod::Exact;
         const BatchFAResult r = fitBatchFA(X, o);
         QVERIFY(r.converged);
-        // The final iteration's log-likelihood belongs to the returned (F, psi) with the sample mean.
+        // The final iteration's log-likelihood belongs to the returned (F, psi) with the sample
+        // mean.
         double dense = 0.0;
         for (Eigen::Index j = 0; j < X.cols(); ++j)
             dense += test::denseLogDensity(X.col(j), r.model);
@@ -52,12 +61,14 @@ private slots:
         BatchFAOptions o;
         o.latent = 3;
         const BatchFAResult r = fitBatchFA(X, o);
-        const double dist = relativeCovarianceDistance(r.model.denseCovariance(), truth.denseCovariance());
+        const double dist =
+            relativeCovarianceDistance(r.model.denseCovariance(), truth.denseCovariance());
         QVERIFY2(dist < 0.03, qPrintable(QString("relative covariance distance %1").arg(dist)));
     }
     void randomizedSvdMatchesExactOnLowRankPlusNoise() {
         Rng r(7);
-        const Matrix X = r.normalMatrix(80, 5) * r.normalMatrix(5, 300) * 3.0 + 0.01 * r.normalMatrix(80, 300);
+        const Matrix X =
+            r.normalMatrix(80, 5) * r.normalMatrix(5, 300) * 3.0 + 0.01 * r.normalMatrix(80, 300);
         const TruncatedSvd exact = exactSvd(X, 5);
         Rng r2(8);
         const TruncatedSvd rand = randomizedSvd(X, 5, 3, 10, r2);

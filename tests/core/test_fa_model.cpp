@@ -1,7 +1,7 @@
 // FAModel: Woodbury log-density against the dense Cholesky formula; sampling moments.
-#include "tests/support/DenseReference.h"
 #include "core/fa/FAModel.h"
 #include "core/fa/ModelGenerator.h"
+#include "tests/support/DenseReference.h"
 
 #include <QtTest>
 
@@ -9,7 +9,7 @@ using namespace fa;
 
 class TestFAModel : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void logDensityMatchesDense_data() {
         QTest::addColumn<int>("dim");
         QTest::addColumn<int>("latent");

@@ -20,7 +20,7 @@ GeneratorSpec spec(int D, int K, double lo, double hi, GeneratorKind kind) {
 
 class TestGenerator : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void structureAndRanges_data() {
         QTest::addColumn<int>("kind");
         QTest::newRow("exact") << static_cast<int>(GeneratorKind::Exact);
@@ -28,7 +28,8 @@ private slots:
     }
     void structureAndRanges() {
         QFETCH(int, kind);
-        const auto g = generateModelDetailed(spec(60, 5, 1.0, 100.0, static_cast<GeneratorKind>(kind)), 3);
+        const auto g =
+            generateModelDetailed(spec(60, 5, 1.0, 100.0, static_cast<GeneratorKind>(kind)), 3);
         const Matrix gram = g.frame.transpose() * g.frame;
         QVERIFY((gram - Matrix::Identity(5, 5)).norm() < 1e-12);
         QVERIFY(g.s2.minCoeff() >= 1.0 && g.s2.maxCoeff() <= 100.0);
@@ -58,7 +59,8 @@ private slots:
         const int D = 24, K = 3, trials = 400;
         double fourth = 0.0, normF = 0.0, psiMean = 0.0;
         for (int t = 0; t < trials; ++t) {
-            const auto g = generateModelDetailed(spec(D, K, 1.0, 10.0, static_cast<GeneratorKind>(kind)), 1000 + t);
+            const auto g = generateModelDetailed(
+                spec(D, K, 1.0, 10.0, static_cast<GeneratorKind>(kind)), 1000 + t);
             fourth += g.frame.col(0).array().pow(4).sum();
             normF += g.model.F.squaredNorm();
             psiMean += g.model.psi.mean() / g.s2.maxCoeff();
@@ -67,17 +69,23 @@ private slots:
         normF /= trials;
         psiMean /= trials;
         const double expectedFourth = 3.0 / (D + 2);
-        QVERIFY2(std::abs(fourth - expectedFourth) < 0.1 * expectedFourth,
-                 qPrintable(QString("E sum v^4 = %1, expected %2").arg(fourth).arg(expectedFourth)));
-        QVERIFY2(std::abs(normF - K * 5.5) < 0.05 * K * 5.5, qPrintable(QString("E||F||^2 = %1").arg(normF)));
+        QVERIFY2(
+            std::abs(fourth - expectedFourth) < 0.1 * expectedFourth,
+            qPrintable(QString("E sum v^4 = %1, expected %2").arg(fourth).arg(expectedFourth)));
+        QVERIFY2(std::abs(normF - K * 5.5) < 0.05 * K * 5.5,
+                 qPrintable(QString("E||F||^2 = %1").arg(normF)));
         QVERIFY(std::abs(psiMean - 0.5) < 0.02); // psi / max s^2 ~ U(0, 1)
     }
     void refusesBadSpecs() {
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateModel(spec(10, 10, 1, 10, GeneratorKind::Haar), 0));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateModel(spec(10, 2, 0, 10, GeneratorKind::Haar), 0));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateModel(spec(10, 2, 5, 1, GeneratorKind::Haar), 0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 generateModel(spec(kExactGeneratorMaxDim + 1, 2, 1, 10, GeneratorKind::Exact), 0));
+                                 generateModel(spec(10, 10, 1, 10, GeneratorKind::Haar), 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 generateModel(spec(10, 2, 0, 10, GeneratorKind::Haar), 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 generateModel(spec(10, 2, 5, 1, GeneratorKind::Haar), 0));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            generateModel(spec(kExactGeneratorMaxDim + 1, 2, 1, 10, GeneratorKind::Exact), 0));
         QCOMPARE(parseGeneratorKind("haar").value(), GeneratorKind::Haar);
         QVERIFY(!parseGeneratorKind("qr").has_value());
     }

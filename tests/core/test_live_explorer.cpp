@@ -2,14 +2,14 @@
 // the same seeds scored with dense formulas, the step trace equals the dense E-step, the 2D
 // and block views equal entries of the dense covariance, the mass ellipses hold their mass,
 // learning-rate changes replay exactly, and trial bands equal hand-computed means and SEs.
-#include "core/fa/BatchFA.h"
-#include "core/metrics/DenseMetrics.h"
 #include "core/explorer/LiveExplorer.h"
-#include "core/metrics/MarginalViews.h"
+#include "core/explorer/TrialBands.h"
+#include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/metrics/DenseMetrics.h"
+#include "core/metrics/MarginalViews.h"
 #include "tests/support/TestModels.h"
-#include "core/explorer/TrialBands.h"
 
 #include <QtTest>
 #include <cmath>
@@ -44,7 +44,7 @@ const AlgorithmTrace& trace(const ExplorerSnapshot& s, const std::string& name) 
 
 class TestLiveExplorer : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void checkpointsAreLogSpaced() {
         QCOMPARE(logSpacedCheckpoints(1000, 1), (std::vector<long>{1, 10, 100, 1000}));
         QCOMPARE(logSpacedCheckpoints(50, 1), (std::vector<long>{1, 10, 50}));
@@ -79,9 +79,12 @@ private slots:
         const CurvePoint& g = trace(snap, "sga").points.back();
         QCOMPARE(e.samples, 1000L);
         const FAModel emModel = em.snapshot().model, sgaModel = sga.snapshot().model;
-        QVERIFY(std::abs(e.relCovDist - relativeCovarianceDistance(emModel.denseCovariance(), S)) < 1e-9);
-        QVERIFY(std::abs(g.relCovDist - relativeCovarianceDistance(sgaModel.denseCovariance(), S)) < 1e-9);
-        QVERIFY(std::abs(e.w2OverDim - denseW2(emModel.c, emModel.denseCovariance(), truth.c, S) / 16) < 1e-8);
+        QVERIFY(std::abs(e.relCovDist - relativeCovarianceDistance(emModel.denseCovariance(), S)) <
+                1e-9);
+        QVERIFY(std::abs(g.relCovDist - relativeCovarianceDistance(sgaModel.denseCovariance(), S)) <
+                1e-9);
+        QVERIFY(std::abs(e.w2OverDim -
+                         denseW2(emModel.c, emModel.denseCovariance(), truth.c, S) / 16) < 1e-8);
         QVERIFY(std::abs(e.relMeanDist - relativeMeanDistance(emModel.c, truth.c)) < 1e-12);
         // Batch refits at 100 and 1000, each on exactly the first T samples with its seed.
         const auto& batch = trace(snap, "batch").points;
@@ -90,7 +93,8 @@ private slots:
         bo.latent = 3;
         bo.seed = deriveSeed(seeds.batch, 1000);
         const FAModel refit = fitBatchFA(X, bo).model;
-        QVERIFY(std::abs(batch[1].relCovDist - relativeCovarianceDistance(refit.denseCovariance(), S)) < 1e-9);
+        QVERIFY(std::abs(batch[1].relCovDist -
+                         relativeCovarianceDistance(refit.denseCovariance(), S)) < 1e-9);
     }
 
     void chunkingDoesNotChangeTheRun() {
@@ -99,7 +103,8 @@ private slots:
         for (int i = 0; i < 2000 / 7 + 1; ++i)
             b.advance(7);
         const auto sa = a.snapshot(), sb = b.snapshot();
-        QCOMPARE(trace(sa, "sga").points.back().relCovDist, trace(sb, "sga").points.back().relCovDist);
+        QCOMPARE(trace(sa, "sga").points.back().relCovDist,
+                 trace(sb, "sga").points.back().relCovDist);
         QCOMPARE(trace(sa, "em").points.size(), trace(sb, "em").points.size());
     }
 
@@ -178,7 +183,8 @@ private slots:
             inside += z.squaredNorm() <= r2; // x = mean + L z has Mahalanobis radius |z|
         }
         const double p = levels[1], se = std::sqrt(p * (1 - p) / n);
-        QVERIFY2(std::abs(inside / double(n) - p) < 4 * se, qPrintable(QString::number(inside / double(n))));
+        QVERIFY2(std::abs(inside / double(n) - p) < 4 * se,
+                 qPrintable(QString::number(inside / double(n))));
         g.cov << 1.0, 2.0, 2.0, 1.0; // not positive definite: nothing to draw
         QVERIFY(massEllipse(g, 0.5).empty());
     }
@@ -202,7 +208,8 @@ private slots:
         for (int i = 0; i < 400; ++i) {
             sampler.draw(r, x);
             if (i >= 350)
-                QCOMPARE(snap.recent[static_cast<std::size_t>(i - 350)], Eigen::Vector2d(x[5], x[11]));
+                QCOMPARE(snap.recent[static_cast<std::size_t>(i - 350)],
+                         Eigen::Vector2d(x[5], x[11]));
         }
         v.coordJ = 5;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, live.setView(v));
@@ -225,11 +232,13 @@ private slots:
         for (int i = 0; i < 20; ++i)
             replay.advance(100);
         const ExplorerSnapshot b = replay.snapshot();
-        QCOMPARE(trace(b, "sga").points.back().relCovDist, trace(a, "sga").points.back().relCovDist);
+        QCOMPARE(trace(b, "sga").points.back().relCovDist,
+                 trace(a, "sga").points.back().relCovDist);
 
         LiveExplorer unchanged(c); // the change did matter, so the test can fail
         unchanged.advance(2000);
-        QVERIFY(trace(unchanged.snapshot(), "sga").points.back().relCovDist != trace(a, "sga").points.back().relCovDist);
+        QVERIFY(trace(unchanged.snapshot(), "sga").points.back().relCovDist !=
+                trace(a, "sga").points.back().relCovDist);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, live.setLearningRate(-1.0));
     }
 
@@ -250,7 +259,8 @@ private slots:
             QCOMPARE(r.dim, 16);
             QCOMPARE(r.status, std::string("ok"));
         }
-        const auto at100 = std::find_if(rows.begin(), rows.end(), [](const FaSweepRow& r) { return r.samples == 100; });
+        const auto at100 = std::find_if(rows.begin(), rows.end(),
+                                        [](const FaSweepRow& r) { return r.samples == 100; });
         QCOMPARE(at100->algorithm, std::string("batch"));
     }
 

@@ -1,9 +1,9 @@
 // Metrics: W2 identities and closed forms; dense against an independent eigen route;
 // structured (O(D K^2)) against dense; the binned quadrature against the exact one.
-#include "core/metrics/DenseMetrics.h"
-#include "tests/support/DenseReference.h"
 #include "core/fa/ModelGenerator.h"
+#include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
+#include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
 
 #include <QtTest>
@@ -18,7 +18,7 @@ FAModel model(int D, int K, std::uint64_t seed, double hi = 10.0) {
 
 class TestMetrics : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void w2IsZeroForIdenticalGaussians() {
         const FAModel m = model(30, 4, 1);
         const Matrix S = m.denseCovariance();
@@ -41,8 +41,8 @@ private slots:
         const Matrix S1 = Matrix::Constant(1, 1, 4.0), S2 = Matrix::Constant(1, 1, 0.25);
         QVERIFY(std::abs(denseW2(m1, S1, m2, S2) - std::sqrt(1.5 * 1.5 + 1.5 * 1.5)) < 1e-12);
         // The same through the structured form: psi carries the variance with a tiny factor.
-        const FAModel a{m1, Matrix::Constant(1, 1, 1.0), Vector::Constant(1, 3.0)};   // var 4
-        const FAModel b{m2, Matrix::Constant(1, 1, 0.3), Vector::Constant(1, 0.16)};  // var 0.25
+        const FAModel a{m1, Matrix::Constant(1, 1, 1.0), Vector::Constant(1, 3.0)};  // var 4
+        const FAModel b{m2, Matrix::Constant(1, 1, 0.3), Vector::Constant(1, 0.16)}; // var 0.25
         QVERIFY(std::abs(structuredW2(a, b) - std::sqrt(4.5)) < 1e-9);
     }
     void w2DiagonalClosedForm() {
@@ -52,17 +52,19 @@ private slots:
         const Vector a = (r.normalMatrix(D, 1).col(0).array().square() + 0.1).matrix();
         const Vector b = (r.normalMatrix(D, 1).col(0).array().square() + 0.1).matrix();
         const double expected = (a.cwiseSqrt() - b.cwiseSqrt()).norm();
-        QVERIFY(test::relDiff(denseW2(Vector::Zero(D), a.asDiagonal().toDenseMatrix(), Vector::Zero(D),
-                                      b.asDiagonal().toDenseMatrix()),
+        QVERIFY(test::relDiff(denseW2(Vector::Zero(D), a.asDiagonal().toDenseMatrix(),
+                                      Vector::Zero(D), b.asDiagonal().toDenseMatrix()),
                               expected) < 1e-10);
         // Structured with F = 0 columns (K = 1 of zeros) is the same diagonal problem.
-        const FAModel fa{Vector::Zero(D), Matrix::Zero(D, 1), a}, fb{Vector::Zero(D), Matrix::Zero(D, 1), b};
+        const FAModel fa{Vector::Zero(D), Matrix::Zero(D, 1), a},
+            fb{Vector::Zero(D), Matrix::Zero(D, 1), b};
         QVERIFY(test::relDiff(structuredW2(fa, fb), expected) < 1e-9);
     }
     void denseW2MatchesProductEigenvalues() {
         const FAModel a = model(40, 5, 5), b = model(40, 5, 6);
         const Matrix Sa = a.denseCovariance(), Sb = b.denseCovariance();
-        QVERIFY(test::relDiff(denseW2(a.c, Sa, b.c, Sb), test::w2ViaProductEigenvalues(a.c, Sa, b.c, Sb)) < 1e-9);
+        QVERIFY(test::relDiff(denseW2(a.c, Sa, b.c, Sb),
+                              test::w2ViaProductEigenvalues(a.c, Sa, b.c, Sb)) < 1e-9);
     }
     void structuredMatchesDense_data() {
         QTest::addColumn<int>("dim");
@@ -80,25 +82,33 @@ private slots:
         QFETCH(int, k2);
         QFETCH(double, spectrumHi);
         for (std::uint64_t seed = 0; seed < 3; ++seed) {
-            const FAModel a = model(dim, k1, 100 + seed, spectrumHi), b = model(dim, k2, 200 + seed, spectrumHi);
+            const FAModel a = model(dim, k1, 100 + seed, spectrumHi),
+                          b = model(dim, k2, 200 + seed, spectrumHi);
             const Matrix Sa = a.denseCovariance(), Sb = b.denseCovariance();
             const double dense = denseW2(a.c, Sa, b.c, Sb);
             const double structured = structuredW2(a, b);
             QVERIFY2(test::relDiff(structured, dense) < 1e-8,
-                     qPrintable(QString("W2 structured %1 dense %2").arg(structured, 0, 'g', 16).arg(dense, 0, 'g', 16)));
-            QVERIFY(test::relDiff(structuredRelativeCovarianceDistance(a, b), relativeCovarianceDistance(Sa, Sb)) < 1e-8);
+                     qPrintable(QString("W2 structured %1 dense %2")
+                                    .arg(structured, 0, 'g', 16)
+                                    .arg(dense, 0, 'g', 16)));
+            QVERIFY(test::relDiff(structuredRelativeCovarianceDistance(a, b),
+                                  relativeCovarianceDistance(Sa, Sb)) < 1e-8);
         }
     }
     void structuredMatchesDenseForCloseModels() {
-        // An estimate near the truth: W2 is small against the traces, the hard case for cancellation.
+        // An estimate near the truth: W2 is small against the traces, the hard case for
+        // cancellation.
         const FAModel truth = model(200, 10, 7);
         FAModel est = truth;
         Rng r(8);
         est.F += 0.02 * r.normalMatrix(200, 10);
         est.psi = (est.psi.array() * (1.0 + 0.05 * r.normalMatrix(200, 1).col(0).array())).matrix();
-        const double dense = denseW2(truth.c, truth.denseCovariance(), est.c, est.denseCovariance());
+        const double dense =
+            denseW2(truth.c, truth.denseCovariance(), est.c, est.denseCovariance());
         QVERIFY2(test::relDiff(structuredW2(est, truth), dense) < 1e-6,
-                 qPrintable(QString("%1 vs %2").arg(structuredW2(est, truth), 0, 'g', 12).arg(dense, 0, 'g', 12)));
+                 qPrintable(QString("%1 vs %2")
+                                .arg(structuredW2(est, truth), 0, 'g', 12)
+                                .arg(dense, 0, 'g', 12)));
     }
     void binnedQuadratureMatchesExact() {
         const FAModel a = model(3000, 10, 9), b = model(3000, 10, 10);
@@ -110,7 +120,8 @@ private slots:
     void relativeDistances() {
         const Vector a = Vector::Constant(4, 2.0), b = Vector::Constant(4, 1.0);
         QCOMPARE(relativeMeanDistance(a, b), 1.0);
-        QCOMPARE(relativeCovarianceDistance(Matrix::Identity(3, 3) * 3.0, Matrix::Identity(3, 3)), 2.0);
+        QCOMPARE(relativeCovarianceDistance(Matrix::Identity(3, 3) * 3.0, Matrix::Identity(3, 3)),
+                 2.0);
     }
 };
 

@@ -1,9 +1,9 @@
 // The network behind neural VIFA: backpropagation against central finite differences for every
 // layer; the predictive NMLL and RMSE against hand and closed-form computations on the
 // original target scale; the tuner's independence of the thread count; a fit that learns.
+#include "core/math/Rng.h"
 #include "core/neural/Mlp.h"
 #include "core/neural/NeuralRegression.h"
-#include "core/math/Rng.h"
 
 #include <QtTest>
 
@@ -14,7 +14,9 @@ using namespace fa;
 
 namespace {
 
-double relErr(const Vector& a, const Vector& b) { return (a - b).norm() / b.norm(); }
+double relErr(const Vector& a, const Vector& b) {
+    return (a - b).norm() / b.norm();
+}
 
 Matrix randomMatrix(Eigen::Index r, Eigen::Index c, std::uint64_t seed) {
     Rng rng(seed);
@@ -25,7 +27,7 @@ Matrix randomMatrix(Eigen::Index r, Eigen::Index c, std::uint64_t seed) {
 
 class TestNeural : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void parameterCountAndLayout() {
         MlpShape s;
         s.inputs = 13;
@@ -57,12 +59,14 @@ private slots:
         const std::vector<Eigen::Index> batch = {0, 2, 3, 7, 11, 19};
         Vector grad(theta.size());
         net.meanNegLogLik(theta, batch, grad);
-        // Reference: the mean NLL from predict() (the forward pass alone), differentiated numerically.
+        // Reference: the mean NLL from predict() (the forward pass alone), differentiated
+        // numerically.
         const auto f = [&](const Vector& t) {
             const Vector out = net.predict(t, X);
             double s = 0.0;
             for (const auto n : batch)
-                s += 0.5 * 1.7 * (out(n) - y(n)) * (out(n) - y(n)) - 0.5 * std::log(1.7 / (2 * std::numbers::pi));
+                s += 0.5 * 1.7 * (out(n) - y(n)) * (out(n) - y(n)) -
+                     0.5 * std::log(1.7 / (2 * std::numbers::pi));
             return s / double(batch.size());
         };
         Vector fd(theta.size());
@@ -87,8 +91,9 @@ private slots:
         QVERIFY(std::abs(net.meanNegLogLik(theta, batch, unused) - f(theta)) < 1e-12);
     }
     void nmllAndRmseByHand() {
-        // Network 1 -> 1 -> 1: f(x) = w2 relu(w1 x + b1) + b2 with (w1, b1, w2, b2) = (2, -1, 3, 0.5);
-        // q concentrated on that theta (no factors' effect: F = 0, psi tiny), so every draw is it.
+        // Network 1 -> 1 -> 1: f(x) = w2 relu(w1 x + b1) + b2 with (w1, b1, w2, b2) = (2, -1, 3,
+        // 0.5); q concentrated on that theta (no factors' effect: F = 0, psi tiny), so every draw
+        // is it.
         MlpShape shape;
         shape.inputs = 1;
         shape.hidden = {1};
@@ -130,11 +135,14 @@ private slots:
         double nll = 0.0;
         for (Eigen::Index i = 0; i < 6; ++i) {
             Eigen::Vector3d x(X(i, 0), X(i, 1), 1.0);
-            const double mu = yScale * x.dot(q.c) + yMean, var = yScale * yScale * (1 / beta + x.dot(S * x));
-            nll += 0.5 * std::log(2 * std::numbers::pi * var) + 0.5 * (yOriginal(i) - mu) * (yOriginal(i) - mu) / var;
+            const double mu = yScale * x.dot(q.c) + yMean,
+                         var = yScale * yScale * (1 / beta + x.dot(S * x));
+            nll += 0.5 * std::log(2 * std::numbers::pi * var) +
+                   0.5 * (yOriginal(i) - mu) * (yOriginal(i) - mu) / var;
             QVERIFY(std::abs(p.sd(i) - std::sqrt(var)) < 0.02 * std::sqrt(var));
         }
-        QVERIFY2(std::abs(p.nmll - nll / 6) < 0.01, qPrintable(QString("%1 vs %2").arg(p.nmll).arg(nll / 6)));
+        QVERIFY2(std::abs(p.nmll - nll / 6) < 0.01,
+                 qPrintable(QString("%1 vs %2").arg(p.nmll).arg(nll / 6)));
     }
     void tunerDoesNotDependOnThreads() {
         SyntheticRecipe r;
@@ -168,7 +176,8 @@ private slots:
         NeuralFitOptions f;
         f.hidden = {20};
         f.epochs = 60;
-        f.reportInit = false; // a network-scaled start: this checks learning, not the report's start
+        f.reportInit =
+            false; // a network-scaled start: this checks learning, not the report's start
         NeuralHyper h;
         h.priorPrecision = 1.0;
         h.noisePrecision = 100.0; // the true noise sd is 0.1

@@ -1,11 +1,11 @@
 // Online SGA and EM: gradients against finite differences, both algorithms against plain
 // dense transcriptions of thesis Algorithms 1 and 2, convergence, warm-up and divergence.
-#include "tests/support/DenseReference.h"
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
 #include "core/math/SmallSpd.h"
 #include "core/metrics/DenseMetrics.h"
+#include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
 
 #include <QtTest>
@@ -13,10 +13,13 @@
 using namespace fa;
 
 namespace {
-FAModel smallModel(int D, int K, std::uint64_t seed, double hi = 10.0) { return test::makeModel(D, K, seed, hi); }
+FAModel smallModel(int D, int K, std::uint64_t seed, double hi = 10.0) {
+    return test::makeModel(D, K, seed, hi);
+}
 
 /// Feeds the same n samples of truth to every observer (fitters and dense references).
-template <class... Observers> void feed(const FAModel& truth, int n, std::uint64_t seed, Observers&... observers) {
+template <class... Observers>
+void feed(const FAModel& truth, int n, std::uint64_t seed, Observers&... observers) {
     const Matrix X = test::drawSamples(truth, n, seed);
     for (int j = 0; j < n; ++j)
         (observers.observe(X.col(j)), ...);
@@ -29,7 +32,8 @@ struct ReferenceEM {
     long t = 0, warmup;
     ReferenceEM(const Matrix& F0, long warm)
         : F(F0), A(Matrix::Zero(F0.rows(), F0.cols())), B(Matrix::Zero(F0.cols(), F0.cols())),
-          psi(Vector::Ones(F0.rows())), mean(Vector::Zero(F0.rows())), d2(Vector::Zero(F0.rows())), warmup(warm) {}
+          psi(Vector::Ones(F0.rows())), mean(Vector::Zero(F0.rows())), d2(Vector::Zero(F0.rows())),
+          warmup(warm) {}
     void observe(const Vector& x) {
         ++t;
         mean += (x - mean) / t;
@@ -45,7 +49,8 @@ struct ReferenceEM {
             return;
         const Matrix H = Sigma + B;
         F = A * H.inverse();
-        const Matrix full = Matrix(d2.asDiagonal()) - 2.0 * F * A.transpose() + F * H * F.transpose();
+        const Matrix full =
+            Matrix(d2.asDiagonal()) - 2.0 * F * A.transpose() + F * H * F.transpose();
         psi = full.diagonal();
     }
 };
@@ -58,7 +63,8 @@ struct ReferenceSGA {
     double eta;
     long t = 0, warmup;
     ReferenceSGA(const Matrix& F0, double lr, long warm)
-        : F(F0), beta(Vector::Zero(F0.rows())), mean(Vector::Zero(F0.rows())), eta(lr), warmup(warm) {}
+        : F(F0), beta(Vector::Zero(F0.rows())), mean(Vector::Zero(F0.rows())), eta(lr),
+          warmup(warm) {}
     void observe(const Vector& x) {
         ++t;
         mean += (x - mean) / t;
@@ -80,7 +86,7 @@ struct ReferenceSGA {
 
 class TestOnline : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sgaGradientsMatchFiniteDifferences() {
         const FAModel m = smallModel(7, 2, 4);
         Rng r(8);
@@ -101,8 +107,10 @@ private slots:
                 Fp(i, k) += h;
                 Fm(i, k) -= h;
                 const double fd = (logp(Fp, beta) - logp(Fm, beta)) / (2 * h);
-                QVERIFY2(std::abs(fd - gF(i, k)) < 1e-6 * std::max(1.0, std::abs(fd)),
-                         qPrintable(QString("dF(%1,%2): fd %3 vs %4").arg(i).arg(k).arg(fd).arg(gF(i, k))));
+                QVERIFY2(
+                    std::abs(fd - gF(i, k)) < 1e-6 * std::max(1.0, std::abs(fd)),
+                    qPrintable(
+                        QString("dF(%1,%2): fd %3 vs %4").arg(i).arg(k).arg(fd).arg(gF(i, k))));
             }
         for (Eigen::Index i = 0; i < beta.size(); ++i) {
             Vector bp = beta, bm = beta;
@@ -151,7 +159,8 @@ private slots:
         o.initSeed = 6;
         OnlineEM em(20, o);
         feed(truth, 20000, 7, em);
-        const double dist = relativeCovarianceDistance(em.snapshot().model.denseCovariance(), truth.denseCovariance());
+        const double dist = relativeCovarianceDistance(em.snapshot().model.denseCovariance(),
+                                                       truth.denseCovariance());
         QVERIFY2(dist < 0.1, qPrintable(QString("relative covariance distance %1").arg(dist)));
         QCOMPARE(em.status(), FitStatus::Running);
     }

@@ -2,10 +2,10 @@
 // equations by QR of the augmented least-squares system, the covariance by SVD), the thesis and
 // evidence rules for alpha and beta, SGD's fixed point, SWAG against hand moments, and the
 // lab's runner (checkpoints, statuses, determinism, shared SGD trajectory).
-#include "core/io/RegressionCsv.h"
-#include "core/vi/ExactPosterior.h"
-#include "core/posterior/PosteriorLab.h"
 #include "core/data/RegressionData.h"
+#include "core/io/RegressionCsv.h"
+#include "core/posterior/PosteriorLab.h"
+#include "core/vi/ExactPosterior.h"
 #include "core/vi/SgdTrainer.h"
 
 #include <QtTest>
@@ -36,7 +36,7 @@ RegressionData smallData(int n, int p, std::uint64_t seed) {
 
 class TestPosterior : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void oneDimensionalPosteriorByHand() {
         Matrix X(3, 1);
         X << 1, 2, 3;
@@ -61,7 +61,8 @@ private slots:
         Matrix A = alpha * Matrix::Identity(6, 6);
         for (Eigen::Index n = 0; n < 50; ++n)
             A += beta * d.X.row(n).transpose() * d.X.row(n);
-        const Matrix S = A.jacobiSvd(Eigen::ComputeFullU | Eigen::ComputeFullV).solve(Matrix::Identity(6, 6));
+        const Matrix S =
+            A.jacobiSvd(Eigen::ComputeFullU | Eigen::ComputeFullV).solve(Matrix::Identity(6, 6));
         QVERIFY((p.cov - S).norm() < 1e-12 * S.norm());
     }
     void thesisRuleByHand() {
@@ -96,7 +97,8 @@ private slots:
                                 Expect{"concrete", 7.93720035898, 2.57758957338},
                                 Expect{"energy", 6.27628029839, 11.8065843719},
                                 Expect{"yacht", 9.82864316732, 2.85914675503}}) {
-            const RegressionProblem p = prepareRegression(loadBuiltinDataset(e.name, defaultDataDirectory()), {});
+            const RegressionProblem p =
+                prepareRegression(loadBuiltinDataset(e.name, defaultDataDirectory()), {});
             const Hyperparameters h = evidenceHyperparameters(p.Xtrain, p.ytrain).hyper;
             QVERIFY2(std::abs(h.alpha / e.alpha - 1) < 1e-8, e.name);
             QVERIFY2(std::abs(h.beta / e.beta - 1) < 1e-8, e.name);
@@ -106,7 +108,8 @@ private slots:
         const RegressionData d = smallData(10, 2, 1);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, exactPosterior(d.X, d.y, {0.0, 1.0}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, exactPosterior(d.X, d.y, {1.0, -1.0}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, thesisHyperparameters(d.X, Vector::Ones(10)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 thesisHyperparameters(d.X, Vector::Ones(10)));
     }
     void sgdSettlesAtTheRidgeSolution() {
         const RegressionData d = smallData(200, 3, 9);
@@ -167,7 +170,8 @@ private slots:
         QCOMPARE(a[0].method, std::string("vifa-gauss"));
         QCOMPARE(a[0].epoch, 10L);
         QCOMPARE(a[3].method, std::string("sgd-em"));
-        // 10 warm-up epochs (6 steps each) feed nothing; by epoch 10 the fitter has seen no iterate.
+        // 10 warm-up epochs (6 steps each) feed nothing; by epoch 10 the fitter has seen no
+        // iterate.
         QCOMPARE(a[3].status, std::string("warmup"));
         QCOMPARE(a[5].epoch, 30L);
         QVERIFY(std::abs(a[5].score.w2OverDim - a[5].score.w2 / 2.0) < 1e-15);
@@ -188,7 +192,8 @@ private slots:
         }
         const auto eb = both.estimates(), ea = alone.estimates();
         QCOMPARE(eb[0].model.c, ea[0].model.c);
-        QVERIFY((eb[1].model.c - ea[0].model.c).norm() < 1e-12 * ea[0].model.c.norm()); // SWAG: same running mean
+        QVERIFY((eb[1].model.c - ea[0].model.c).norm() <
+                1e-12 * ea[0].model.c.norm()); // SWAG: same running mean
         SgdOptions s = o.sgd;
         s.lambda = p.hyper.alpha / p.hyper.beta;
         s.seed = deriveSeed(21, 2);
@@ -218,7 +223,8 @@ private slots:
     void realDataGetsBiasSplitAndEvidence() {
         PosteriorSetup setup;
         setup.dataset = "yacht";
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, preparePosteriorProblem(setup, 0)); // no loader
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 preparePosteriorProblem(setup, 0)); // no loader
         setup.loader = io::datasetLoader();
         const PosteriorProblem p = preparePosteriorProblem(setup, 0);
         QCOMPARE(p.dim(), Eigen::Index{7}); // 6 inputs + bias

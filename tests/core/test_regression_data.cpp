@@ -1,8 +1,8 @@
 // Regression data: the CSV loader on good and malformed files (each refusal names the row and
 // column), the bundled UCI sets against their README spot checks, standardisation and splits
 // against hand computations, and the synthetic recipe's moments.
-#include "core/io/RegressionCsv.h"
 #include "core/data/RegressionData.h"
+#include "core/io/RegressionCsv.h"
 
 #include <QtTest>
 
@@ -29,7 +29,7 @@ class TestRegressionData : public QObject {
         return {};
     }
 
-private slots:
+  private slots:
     void loadsAGoodFile() {
         const auto path = write("good.csv", "a, b ,y\n1,2,3\n4,5.5,-6e-1\n\n7,8,9\n");
         const RegressionData d = loadRegressionCsv(path);
@@ -53,21 +53,36 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("target");
         QTest::addColumn<QStringList>("mustMention");
-        QTest::newRow("empty cell") << "a,y\n1,2\n3,\n" << "" << QStringList{"row 3", "'y'", "empty"};
-        QTest::newRow("NA") << "a,y\n1,2\nNA,4\n" << "" << QStringList{"row 3", "'a'", "'NA'"};
-        QTest::newRow("nan") << "a,y\n1,2\n3,nan\n" << "" << QStringList{"row 3", "'y'", "'nan'"};
-        QTest::newRow("inf") << "a,y\n1,inf\n3,4\n" << "" << QStringList{"row 2", "'inf'"};
-        QTest::newRow("text") << "a,y\n1,2\n3,4\n5,six\n" << "" << QStringList{"row 4", "'six'"};
-        QTest::newRow("trailing junk") << "a,y\n1,2x\n3,4\n" << "" << QStringList{"row 2", "'2x'"};
-        QTest::newRow("short row") << "a,b,y\n1,2,3\n4,5\n" << "" << QStringList{"row 3", "2 cells", "3"};
-        QTest::newRow("long row") << "a,y\n1,2,3\n4,5\n" << "" << QStringList{"row 2", "3 cells"};
-        QTest::newRow("duplicate name") << "a,a,y\n1,2,3\n4,5,6\n" << "" << QStringList{"row 1", "'a'", "twice"};
-        QTest::newRow("unnamed column") << "a,,y\n1,2,3\n4,5,6\n" << "" << QStringList{"row 1", "column 2"};
-        QTest::newRow("unknown target") << "a,y\n1,2\n3,4\n" << "z" << QStringList{"'z'"};
-        QTest::newRow("one row") << "a,y\n1,2\n" << "" << QStringList{"two data rows"};
-        QTest::newRow("header only") << "a,y\n" << "" << QStringList{"two data rows"};
-        QTest::newRow("empty file") << "" << "" << QStringList{"empty"};
-        QTest::newRow("one column") << "y\n1\n2\n" << "" << QStringList{"input"};
+        QTest::newRow("empty cell") << "a,y\n1,2\n3,\n"
+                                    << "" << QStringList{"row 3", "'y'", "empty"};
+        QTest::newRow("NA") << "a,y\n1,2\nNA,4\n"
+                            << "" << QStringList{"row 3", "'a'", "'NA'"};
+        QTest::newRow("nan") << "a,y\n1,2\n3,nan\n"
+                             << "" << QStringList{"row 3", "'y'", "'nan'"};
+        QTest::newRow("inf") << "a,y\n1,inf\n3,4\n"
+                             << "" << QStringList{"row 2", "'inf'"};
+        QTest::newRow("text") << "a,y\n1,2\n3,4\n5,six\n"
+                              << "" << QStringList{"row 4", "'six'"};
+        QTest::newRow("trailing junk") << "a,y\n1,2x\n3,4\n"
+                                       << "" << QStringList{"row 2", "'2x'"};
+        QTest::newRow("short row") << "a,b,y\n1,2,3\n4,5\n"
+                                   << "" << QStringList{"row 3", "2 cells", "3"};
+        QTest::newRow("long row") << "a,y\n1,2,3\n4,5\n"
+                                  << "" << QStringList{"row 2", "3 cells"};
+        QTest::newRow("duplicate name") << "a,a,y\n1,2,3\n4,5,6\n"
+                                        << "" << QStringList{"row 1", "'a'", "twice"};
+        QTest::newRow("unnamed column") << "a,,y\n1,2,3\n4,5,6\n"
+                                        << "" << QStringList{"row 1", "column 2"};
+        QTest::newRow("unknown target") << "a,y\n1,2\n3,4\n"
+                                        << "z" << QStringList{"'z'"};
+        QTest::newRow("one row") << "a,y\n1,2\n"
+                                 << "" << QStringList{"two data rows"};
+        QTest::newRow("header only") << "a,y\n"
+                                     << "" << QStringList{"two data rows"};
+        QTest::newRow("empty file") << ""
+                                    << "" << QStringList{"empty"};
+        QTest::newRow("one column") << "y\n1\n2\n"
+                                    << "" << QStringList{"input"};
     }
     void refusesMalformedFiles() {
         QFETCH(QString, text);
@@ -89,9 +104,9 @@ private slots:
             Eigen::Index rows, inputs;
             double targetMean, firstTarget;
         };
-        for (const Expect& e : {Expect{"boston", 506, 13, 22.5328, 24.0}, Expect{"concrete", 1030, 8, 35.8180, 79.99},
-                                Expect{"energy", 768, 8, 22.3072, 15.55},
-                                Expect{"yacht", 308, 6, 10.4954, 0.11}}) {
+        for (const Expect& e :
+             {Expect{"boston", 506, 13, 22.5328, 24.0}, Expect{"concrete", 1030, 8, 35.8180, 79.99},
+              Expect{"energy", 768, 8, 22.3072, 15.55}, Expect{"yacht", 308, 6, 10.4954, 0.11}}) {
             const RegressionData d = loadBuiltinDataset(e.name, defaultDataDirectory());
             QCOMPARE(d.size(), e.rows);
             QCOMPARE(d.inputs(), e.inputs);

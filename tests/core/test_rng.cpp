@@ -10,7 +10,7 @@ using namespace fa;
 
 class TestRng : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sameSeedSameStream() {
         Rng a(42), b(42), c(43);
         bool differs = false;

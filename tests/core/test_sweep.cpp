@@ -1,9 +1,9 @@
 // The fa-sweep runner: determinism, row layout, batch limits, divergence isolation, refusal
 // of bad configs, and its online results against a hand-run of the same seeds.
-#include "core/metrics/DenseMetrics.h"
-#include "core/fa/BatchFA.h"
 #include "core/explorer/FaSweep.h"
+#include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
+#include "core/metrics/DenseMetrics.h"
 
 #include <QtTest>
 
@@ -23,7 +23,7 @@ FaSweepConfig smallConfig() {
 
 class TestSweep : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sameConfigSameRows() {
         const auto a = runFaSweep(smallConfig()), b = runFaSweep(smallConfig());
         QCOMPARE(a.size(), std::size_t(2 * 3 * 3));
@@ -66,7 +66,8 @@ private slots:
             sampler.draw(r, x);
             em.observe(x);
         }
-        const double expected = relativeCovarianceDistance(em.snapshot().model.denseCovariance(), truth.denseCovariance());
+        const double expected = relativeCovarianceDistance(em.snapshot().model.denseCovariance(),
+                                                           truth.denseCovariance());
         QCOMPARE(rows[7].algorithm, std::string("em"));
         QCOMPARE(rows[7].samples, 600L);
         QVERIFY(std::abs(rows[7].relCovDist - expected) < 1e-12);

@@ -2,11 +2,11 @@
 // formulas (entropy by a dense log-determinant, priors by dense traces, the likelihood
 // expectation in closed form for the linear-Gaussian case); the Laplace E|theta| formula against
 // numerical integration; and VIFA with K = D - 1 recovering the exact posterior.
+#include "core/data/RegressionData.h"
+#include "core/fa/ModelGenerator.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/vi/ExactPosterior.h"
 #include "core/vi/Likelihood.h"
-#include "core/fa/ModelGenerator.h"
-#include "core/data/RegressionData.h"
 #include "core/vi/Vifa.h"
 #include "core/vi/VifaTerms.h"
 
@@ -64,7 +64,9 @@ Vector centralDifferences(const std::function<double(const Vector&)>& f, const V
     return g;
 }
 
-double relErr(const Vector& a, const Vector& b) { return (a - b).norm() / b.norm(); }
+double relErr(const Vector& a, const Vector& b) {
+    return (a - b).norm() / b.norm();
+}
 
 Vector randomState(const Layout& L, std::uint64_t seed) {
     Rng rng(seed);
@@ -96,7 +98,7 @@ double numericExpectedAbs(double mu, double var) {
 
 class TestVifa : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void negEntropyMatchesDenseLogDet() {
         const Layout L{7, 3};
         const Vector x = randomState(L, 1);
@@ -108,7 +110,8 @@ private slots:
         VifaGradients g;
         g.resize(L.D, L.K);
         addNegEntropyGradients(L.F(x), L.psi(x), g);
-        const Vector fd = centralDifferences([&](const Vector& v) { return denseNegEntropy(L.F(v), L.psi(v)); }, x);
+        const Vector fd = centralDifferences(
+            [&](const Vector& v) { return denseNegEntropy(L.F(v), L.psi(v)); }, x);
         QVERIFY(g.c.isZero());
         QVERIFY2(relErr(L.pack(g), fd) < 1e-7, qPrintable(QString::number(relErr(L.pack(g), fd))));
     }
@@ -120,7 +123,8 @@ private slots:
         g.resize(L.D, L.K);
         addGaussianPriorGradients(L.c(x), L.F(x), L.psi(x), alpha, g);
         const Vector fd = centralDifferences(
-            [&](const Vector& v) { return denseGaussianPrior(L.c(v), L.F(v), L.psi(v), alpha); }, x);
+            [&](const Vector& v) { return denseGaussianPrior(L.c(v), L.F(v), L.psi(v), alpha); },
+            x);
         QVERIFY(relErr(L.pack(g), fd) < 1e-8);
         QVERIFY(std::abs(gaussianPriorTerm(L.c(x), L.F(x), L.psi(x), alpha) -
                          denseGaussianPrior(L.c(x), L.F(x), L.psi(x), alpha)) < 1e-12);
@@ -201,13 +205,14 @@ private slots:
                     priorTerm = denseGaussianPrior(L.c(v), L.F(v), L.psi(v), alpha);
                 else
                     for (Eigen::Index d = 0; d < L.D; ++d)
-                        priorTerm += rate * expectedAbs(L.c(v)(d), S(d, d)); // checked by integration above
-                return N * lik.expectedMeanNegLogLik(L.c(v), S, batch) + denseNegEntropy(L.F(v), L.psi(v)) +
-                       priorTerm;
+                        priorTerm +=
+                            rate * expectedAbs(L.c(v)(d), S(d, d)); // checked by integration above
+                return N * lik.expectedMeanNegLogLik(L.c(v), S, batch) +
+                       denseNegEntropy(L.F(v), L.psi(v)) + priorTerm;
             };
             const Vector fd = centralDifferences(objective, x);
-            QVERIFY2(relErr(mean, fd) < 1e-6,
-                     qPrintable(QString::fromStdString(priorName(prior)) + ": " + QString::number(relErr(mean, fd))));
+            QVERIFY2(relErr(mean, fd) < 1e-6, qPrintable(QString::fromStdString(priorName(prior)) +
+                                                         ": " + QString::number(relErr(mean, fd))));
         }
     }
     void likelihoodGradientMatchesFiniteDifferences() {
@@ -241,7 +246,8 @@ private slots:
         recipe.inputs = 3;
         for (const std::uint64_t seed : {1u, 2u, 3u}) {
             const RegressionData data = syntheticRegression(recipe, seed);
-            const GaussianPosterior exact = exactPosterior(data.X, data.y, {recipe.alpha, recipe.beta});
+            const GaussianPosterior exact =
+                exactPosterior(data.X, data.y, {recipe.alpha, recipe.beta});
             const LinearGaussianLikelihood lik(data.X, data.y, recipe.beta);
             VifaOptions o;
             o.latent = 2;
@@ -257,8 +263,13 @@ private slots:
             const FAModel q = vifa.model();
             const double relCov = relativeCovarianceDistance(q.denseCovariance(), exact.cov);
             const double relMean = relativeMeanDistance(q.c, exact.mean);
-            QVERIFY2(relCov < 0.05, qPrintable(QString("seed %1: relative covariance distance %2").arg(seed).arg(relCov)));
-            QVERIFY2(relMean < 0.01, qPrintable(QString("seed %1: relative mean distance %2").arg(seed).arg(relMean)));
+            QVERIFY2(
+                relCov < 0.05,
+                qPrintable(
+                    QString("seed %1: relative covariance distance %2").arg(seed).arg(relCov)));
+            QVERIFY2(
+                relMean < 0.01,
+                qPrintable(QString("seed %1: relative mean distance %2").arg(seed).arg(relMean)));
             QVERIFY(!vifa.diverged());
         }
     }

@@ -26,14 +26,18 @@ inline double denseLogDensity(const Vector& x, const FAModel& m) {
 
 /// W2 via eigenvalues of S1 S2 computed by a general (non-symmetric) eigen-solver: a
 /// different route from the engine's symmetric S1^1/2 S2 S1^1/2 form.
-inline double w2ViaProductEigenvalues(const Vector& m1, const Matrix& S1, const Vector& m2, const Matrix& S2) {
+inline double w2ViaProductEigenvalues(const Vector& m1, const Matrix& S1, const Vector& m2,
+                                      const Matrix& S2) {
     const Eigen::EigenSolver<Matrix> es(S1 * S2, false);
     double cross = 0.0;
     for (Eigen::Index i = 0; i < es.eigenvalues().size(); ++i)
         cross += std::sqrt(std::max(es.eigenvalues()[i].real(), 0.0));
-    return std::sqrt(std::max((m1 - m2).squaredNorm() + S1.trace() + S2.trace() - 2.0 * cross, 0.0));
+    return std::sqrt(
+        std::max((m1 - m2).squaredNorm() + S1.trace() + S2.trace() - 2.0 * cross, 0.0));
 }
 
-inline double relDiff(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); }
+inline double relDiff(double a, double b) {
+    return std::abs(a - b) / std::max(std::abs(b), 1e-300);
+}
 
 } // namespace fa::test

@@ -1,13 +1,13 @@
 // The explorer window, headless: it runs a fixed number of samples in its worker, pauses, and
 // its views hold exactly the engine's numbers; Step, Reset, sessions (saved and reopened
 // reproduce the same curves), exports, trials, and refused input.
+#include "core/io/CsvFormat.h"
 #include "ui/common/BandChartView.h"
 #include "ui/common/ContourView.h"
+#include "ui/common/MainWindow.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
-#include "core/io/CsvFormat.h"
 #include "ui/explorer/ErrorChartView.h"
-#include "ui/common/MainWindow.h"
 #include "ui/explorer/StepPanel.h"
 #include "ui/explorer/TrialsPanel.h"
 
@@ -35,12 +35,14 @@ bool waitFor(MainWindow& w, long samples) {
     w.runUntil(samples);
     return spy.wait(20000);
 }
-QList<QPointF> points(const QXYSeries* s) { return s ? s->points() : QList<QPointF>{}; }
+QList<QPointF> points(const QXYSeries* s) {
+    return s ? s->points() : QList<QPointF>{};
+}
 } // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true); // never touch the user's own settings
         QCoreApplication::setOrganizationName("FA Explorer tests");
@@ -74,7 +76,8 @@ private slots:
         }
         // The 2D view's true 86 % contour lies on Mahalanobis radius 2 of the true marginal,
         // taken here from the dense covariance.
-        const fa::FAModel truth = fa::generateModel(smallConfig().generator, fa::trialSeeds(4, 0).model);
+        const fa::FAModel truth =
+            fa::generateModel(smallConfig().generator, fa::trialSeeds(4, 0).model);
         const fa::Matrix S = truth.denseCovariance();
         Eigen::Matrix2d S2;
         S2 << S(0, 0), S(0, 1), S(1, 0), S(1, 1);
@@ -196,7 +199,8 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.first(), QString(fa::io::kFaSweepHeader));
-        const int expected = w.covarianceChart()->series("em")->count() + w.covarianceChart()->series("sga")->count() + 2;
+        const int expected = w.covarianceChart()->series("em")->count() +
+                             w.covarianceChart()->series("sga")->count() + 2;
         QCOMPARE(lines.size() - 1, expected);
         // The row for EM at T = 1000 carries the chart's value (shortest round-trip digits).
         const double em1000 = w.covarianceChart()->series("em")->points().last().y();
@@ -255,12 +259,14 @@ private slots:
         QVERIFY(m);
         QCOMPARE(m->points().last().x(), 1000.0);
         QVERIFY(std::abs(m->points().last().y() - mean) < 1e-12);
-        QVERIFY(std::abs(t->covarianceChart()->band("em")->upperSeries()->points().last().y() - (mean + se)) < 1e-12);
+        QVERIFY(std::abs(t->covarianceChart()->band("em")->upperSeries()->points().last().y() -
+                         (mean + se)) < 1e-12);
         // Trial 0 is the live run: its EM row equals the live curve's value at T = 1000.
         QVERIFY(waitFor(w, 1000));
         for (const auto& r : t->rows())
             if (r.trial == 0 && r.algorithm == "em" && r.samples == 1000)
-                QVERIFY(std::abs(r.relCovDist - w.covarianceChart()->series("em")->points().last().y()) < 1e-9);
+                QVERIFY(std::abs(r.relCovDist -
+                                 w.covarianceChart()->series("em")->points().last().y()) < 1e-9);
         QTemporaryDir dir;
         QVERIFY(w.exportTrials(dir.filePath("trials.csv")));
     }

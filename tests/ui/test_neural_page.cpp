@@ -1,11 +1,11 @@
 // The neural lab in the window, headless: live curves agree with the plotted predictive (RMSE
 // recomputed from the drawn means and truth), the truth is the split's test targets, the splits
 // table fills with the report's figures beside ours and exports, cancel keeps finished rows.
-#include "core/io/RegressionCsv.h"
+#include "core/data/RegressionData.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
 #include "ui/common/MainWindow.h"
 #include "ui/neural/NeuralPage.h"
-#include "core/data/RegressionData.h"
 
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -23,7 +23,7 @@ class TestNeuralPage : public QObject {
         return spy.wait(60000);
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("FA Explorer tests");
@@ -33,8 +33,10 @@ private slots:
         NeuralPage page; // defaults: Yacht, 1 x 50, VIFA and VIPPCA with the Gaussian prior
         QVERIFY(runTo(page, 4));
         QCOMPARE(page.latestSnapshot()->epoch, 4L);
-        // The truth points are the 31 test targets of the 90/10 split, ascending, each a Yacht target.
-        const fa::RegressionData yacht = fa::io::loadBuiltinDataset("yacht", fa::io::defaultDataDirectory());
+        // The truth points are the 31 test targets of the 90/10 split, ascending, each a Yacht
+        // target.
+        const fa::RegressionData yacht =
+            fa::io::loadBuiltinDataset("yacht", fa::io::defaultDataDirectory());
         const QList<QPointF> truth = page.truthSeries()->points();
         QCOMPARE(truth.size(), 31);
         for (int i = 0; i < truth.size(); ++i) {
@@ -50,9 +52,11 @@ private slots:
             double sq = 0.0;
             for (int i = 0; i < truth.size(); ++i)
                 sq += (mean->at(i).y() - truth[i].y()) * (mean->at(i).y() - truth[i].y());
-            QVERIFY2(std::abs(rmse->at(4).y() - std::sqrt(sq / truth.size())) < 1e-9 * rmse->at(4).y(),
+            QVERIFY2(std::abs(rmse->at(4).y() - std::sqrt(sq / truth.size())) <
+                         1e-9 * rmse->at(4).y(),
                      qPrintable(method));
-            QVERIFY(page.curve(method, "test-nmll")->at(4).y() < page.curve(method, "test-nmll")->at(0).y());
+            QVERIFY(page.curve(method, "test-nmll")->at(4).y() <
+                    page.curve(method, "test-nmll")->at(0).y());
         }
     }
 
@@ -101,7 +105,8 @@ private slots:
         f.write("a,y\n1,2\n,3\n");
         f.close();
         QVERIFY(!page.openCsv(bad));
-        QVERIFY2(page.lastError().contains("row 3") && page.lastError().contains("'a'"), qPrintable(page.lastError()));
+        QVERIFY2(page.lastError().contains("row 3") && page.lastError().contains("'a'"),
+                 qPrintable(page.lastError()));
     }
 
     void windowRoutesToTheNeuralLab() {

@@ -1,15 +1,15 @@
 // The posterior lab in the window, headless: its views hold the numbers of an independently
 // computed exact posterior (normal equations solved here), the SGD sliders act live on the
 // iterate cloud, bad CSV files change nothing, sessions replay the same curves, exports write.
-#include "ui/posterior/ComparisonScatter.h"
-#include "ui/common/ContourView.h"
+#include "core/data/RegressionData.h"
+#include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
+#include "ui/common/ContourView.h"
 #include "ui/common/MainWindow.h"
+#include "ui/posterior/ComparisonScatter.h"
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/PosteriorCurveChart.h"
 #include "ui/posterior/PosteriorPage.h"
-#include "core/data/RegressionData.h"
-#include "core/math/Rng.h"
 
 #include <QCheckBox>
 #include <QSlider>
@@ -35,7 +35,8 @@ struct Reference {
 Reference syntheticPosterior(int rows) {
     fa::SyntheticRecipe r;
     r.samples = rows;
-    const fa::RegressionData d = fa::syntheticRegression(r, fa::deriveSeed(fa::deriveSeed(0, 0), 1));
+    const fa::RegressionData d =
+        fa::syntheticRegression(r, fa::deriveSeed(fa::deriveSeed(0, 0), 1));
     fa::Matrix A = r.beta * d.X.transpose() * d.X + r.alpha * fa::Matrix::Identity(2, 2);
     const fa::Vector b = r.beta * d.X.transpose() * d.y;
     return {A.inverse() * b, A.inverse()};
@@ -58,7 +59,7 @@ class TestPosteriorPage : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-private slots:
+  private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("FA Explorer tests");
@@ -100,17 +101,20 @@ private slots:
 
     void sgdSlidersActLive() {
         PosteriorPage page;
-        QVERIFY(runTo(page, 60)); // SGD at eta = 0.01 has forgotten its start (slowest rate 0.01 per step)
+        QVERIFY(runTo(
+            page, 60)); // SGD at eta = 0.01 has forgotten its start (slowest rate 0.01 per step)
         const double before = cloudSpread(*page.latestSnapshot());
         // Ten times the learning rate: the stationary spread of SGD grows about tenfold.
-        page.controls()->learningRateSlider()->setValue(page.controls()->learningRateSlider()->value() + 100);
+        page.controls()->learningRateSlider()->setValue(
+            page.controls()->learningRateSlider()->value() + 100);
         QVERIFY(runTo(page, 80));
         const auto after = page.latestSnapshot();
         QVERIFY(std::abs(after->sgdLearningRate - 0.1) < 1e-12);
         QVERIFY2(cloudSpread(*after) > 4.0 * before,
                  qPrintable(QString("%1 -> %2").arg(before).arg(cloudSpread(*after))));
         // A huge lambda pulls the iterates toward zero, away from the posterior mean.
-        page.controls()->lambdaSlider()->setValue(350); // lambda = 10^3.5, still a stable step at eta = 0.1
+        page.controls()->lambdaSlider()->setValue(
+            350); // lambda = 10^3.5, still a stable step at eta = 0.1
         QVERIFY(runTo(page, 100));
         const auto pulled = page.latestSnapshot();
         QVERIFY(std::abs(pulled->lambda - std::pow(10.0, 3.5)) < 1e-6);
@@ -129,7 +133,8 @@ private slots:
         f.write("a,b,y\n1,2,3\n4,oops,6\n");
         f.close();
         QVERIFY(!page.openCsv(bad));
-        QVERIFY2(page.lastError().contains("row 3") && page.lastError().contains("'b'"), qPrintable(page.lastError()));
+        QVERIFY2(page.lastError().contains("row 3") && page.lastError().contains("'b'"),
+                 qPrintable(page.lastError()));
         QVERIFY(runTo(page, 10));
         QCOMPARE(page.latestSnapshot()->dataset, std::string("synthetic"));
     }
@@ -143,7 +148,11 @@ private slots:
         fa::Rng rng(3);
         for (int i = 0; i < 60; ++i) {
             const double size = rng.normal(), rooms = rng.normal();
-            f.write(QString("%1,%2,%3\n").arg(size).arg(rooms).arg(2 * size - rooms + 0.3 * rng.normal()).toUtf8());
+            f.write(QString("%1,%2,%3\n")
+                        .arg(size)
+                        .arg(rooms)
+                        .arg(2 * size - rooms + 0.3 * rng.normal())
+                        .toUtf8());
         }
         f.close();
         QVERIFY(page.openCsv(good));
@@ -188,7 +197,8 @@ private slots:
             PosteriorPage page;
             page.controls()->methodBox(fa::PosteriorMethod::VifaLaplace)->setChecked(true);
             QVERIFY(runTo(page, 15));
-            page.controls()->learningRateSlider()->setValue(page.controls()->learningRateSlider()->value() - 50);
+            page.controls()->learningRateSlider()->setValue(
+                page.controls()->learningRateSlider()->value() - 50);
             QVERIFY(runTo(page, 40));
             QVERIFY(page.saveSession(path));
             for (const QPointF& p : page.curveChart(3)->series("sgd-em")->points())
@@ -210,7 +220,8 @@ private slots:
         const QString broken = m_dir.filePath("broken.json");
         QFile f(broken);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"format": "faexplorer-session", "version": 1, "mode": "posterior", "data": {}})");
+        f.write(
+            R"({"format": "faexplorer-session", "version": 1, "mode": "posterior", "data": {}})");
         f.close();
         QVERIFY(!reopened.openSession(broken));
         QVERIFY(reopened.lastError().contains("data.dataset"));
@@ -226,8 +237,10 @@ private slots:
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.first(), QString("dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,"
-                                        "seconds,status"));
+        QCOMPARE(
+            lines.first(),
+            QString("dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,"
+                    "seconds,status"));
         QCOMPARE(lines.size(), 1 + 3 * 12); // three methods, every epoch
         QVERIFY(lines[1].startsWith("synthetic,vifa-gauss,1,0,1,"));
         QTemporaryDir charts;

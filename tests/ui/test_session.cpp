@@ -29,7 +29,9 @@ Session sample() {
     s.samples = 12345;
     return s;
 }
-QJsonObject sampleJson() { return QJsonDocument::fromJson(sessionToJson(sample())).object(); }
+QJsonObject sampleJson() {
+    return QJsonDocument::fromJson(sessionToJson(sample())).object();
+}
 QString refusal(const QJsonObject& o) {
     try {
         sessionFromJson(QJsonDocument(o).toJson());
@@ -42,7 +44,7 @@ QString refusal(const QJsonObject& o) {
 
 class TestSession : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void roundTripKeepsEveryField() {
         QTemporaryDir dir;
         const QString path = dir.filePath("s.json");
@@ -80,7 +82,8 @@ private slots:
         };
         QVERIFY(refused("{ not json").contains("not valid JSON"));
         QVERIFY(refused("[1, 2]").contains("not a JSON object"));
-        QVERIFY(refused(R"({"format": "something-else", "version": 1})").contains("not an FA Explorer session"));
+        QVERIFY(refused(R"({"format": "something-else", "version": 1})")
+                    .contains("not an FA Explorer session"));
         QVERIFY(refused("").contains("not valid JSON"));
     }
 

@@ -9,8 +9,10 @@
 #include <QtCharts/QLogValueAxis>
 #include <cmath>
 
-BandChartView::BandChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
-    : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis), m_y(new QLogValueAxis) {
+BandChartView::BandChartView(const QString& title, const QString& yLabel, Metric metric,
+                             QWidget* parent)
+    : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis),
+      m_y(new QLogValueAxis) {
     setChart(makeLogLogChart(title, yLabel, m_x, m_y));
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 260);
@@ -30,7 +32,8 @@ BandChartView::Curve& BandChartView::curveFor(const std::string& algorithm) {
     c.mean->setPen(QPen(colourFor(algorithm), 2));
     c.mean->setPointsVisible(true);
     c.mean->setName(displayName(algorithm) + " mean");
-    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(c.area), static_cast<QAbstractSeries*>(c.mean)}) {
+    for (QAbstractSeries* s :
+         {static_cast<QAbstractSeries*>(c.area), static_cast<QAbstractSeries*>(c.mean)}) {
         chart()->addSeries(s);
         s->attachAxis(m_x);
         s->attachAxis(m_y);
@@ -75,8 +78,11 @@ void BandChartView::showBands(const std::vector<fa::AlgorithmBand>& bands, long 
         c.upper->replace(upper);
         c.lower->replace(lower);
     }
-    m_x->setRange(1, std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(totalSamples, 10))))));
+    m_x->setRange(
+        1,
+        std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(totalSamples, 10))))));
     if (hi > 0.0)
         // Widened a hair so the decade labels at both ends are not dropped by rounding.
-        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))), 1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
+                      1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
 }

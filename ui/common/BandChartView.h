@@ -13,14 +13,15 @@ class QLogValueAxis;
 
 class BandChartView : public QChartView {
     Q_OBJECT
-public:
+  public:
     using Metric = std::function<fa::MeanStdErr(const fa::BandPoint&)>;
-    BandChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent = nullptr);
+    BandChartView(const QString& title, const QString& yLabel, Metric metric,
+                  QWidget* parent = nullptr);
     void showBands(const std::vector<fa::AlgorithmBand>& bands, long totalSamples);
     QLineSeries* meanSeries(const QString& algorithm) const;
     QAreaSeries* band(const QString& algorithm) const;
 
-private:
+  private:
     struct Curve {
         QLineSeries *mean, *upper, *lower;
         QAreaSeries* area;

@@ -27,7 +27,8 @@ ContourView::ContourView(QWidget* parent)
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 300);
-    setToolTip("Contours of N(c, F Fᵀ + Ψ) restricted to two coordinates. The ellipse (x − c)ᵀ S⁻¹ (x − c) = r² "
+    setToolTip("Contours of N(c, F Fᵀ + Ψ) restricted to two coordinates. The ellipse (x − c)ᵀ S⁻¹ "
+               "(x − c) = r² "
                "holds mass 1 − exp(−r²/2): r = 1, 2, 3 give 39 %, 86 %, 99 %.");
 }
 
@@ -62,7 +63,9 @@ QLineSeries* ContourView::contour(const QString& model, int level) const {
     return it->second[static_cast<std::size_t>(level)];
 }
 
-void ContourView::setCloudName(const QString& name) { m_points->setName(name); }
+void ContourView::setCloudName(const QString& name) {
+    m_points->setName(name);
+}
 
 void ContourView::useShortNames(bool on) {
     m_shortNames = on;
@@ -125,7 +128,8 @@ void ContourView::showScene(const ContourScene& scene) {
     }
     if (!(tx1 > tx0) || !(ty1 > ty0))
         return;
-    const double cx = (tx0 + tx1) / 2, cy = (ty0 + ty1) / 2, hx = (tx1 - tx0) * 2, hy = (ty1 - ty0) * 2;
+    const double cx = (tx0 + tx1) / 2, cy = (ty0 + ty1) / 2, hx = (tx1 - tx0) * 2,
+                 hy = (ty1 - ty0) * 2;
     x0 = std::max(x0, cx - hx), x1 = std::min(x1, cx + hx);
     y0 = std::max(y0, cy - hy), y1 = std::min(y1, cy + hy);
     const double px = 0.08 * (x1 - x0), py = 0.08 * (y1 - y0);

@@ -19,13 +19,13 @@ struct ContourScene {
         fa::Marginal2 marginal;
     };
     std::vector<Model> models;
-    std::string reference;               ///< the model the axes are fitted to (truth, exact)
-    std::vector<Eigen::Vector2d> cloud;  ///< recent observations or iterates
+    std::string reference;              ///< the model the axes are fitted to (truth, exact)
+    std::vector<Eigen::Vector2d> cloud; ///< recent observations or iterates
 };
 
 class ContourView : public QChartView {
     Q_OBJECT
-public:
+  public:
     explicit ContourView(QWidget* parent = nullptr);
     void showSnapshot(const fa::ExplorerSnapshot& snapshot);
     void showScene(const ContourScene& scene);
@@ -35,7 +35,7 @@ public:
     QLineSeries* contour(const QString& model, int level) const;
     QScatterSeries* observations() const { return m_points; }
 
-private:
+  private:
     std::vector<QLineSeries*>& seriesFor(const std::string& model);
     QValueAxis *m_x, *m_y;
     QScatterSeries* m_points;

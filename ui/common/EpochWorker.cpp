@@ -69,7 +69,8 @@ void EpochWorker::setSpeed(double epochsPerSecond) {
 void EpochWorker::tick() {
     long budget = std::numeric_limits<long>::max();
     if (m_speed > 0.0 && m_stopAt < 0) // stay on the line epochs = base + speed * t
-        budget = m_speedBase + static_cast<long>(m_speed * m_speedClock.elapsed() / 1000.0) - epoch();
+        budget =
+            m_speedBase + static_cast<long>(m_speed * m_speedClock.elapsed() / 1000.0) - epoch();
     if (m_stopAt >= 0)
         budget = std::min(budget, m_stopAt - epoch());
     QElapsedTimer slice;

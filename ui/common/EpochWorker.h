@@ -8,23 +8,23 @@
 
 class EpochWorker : public QObject {
     Q_OBJECT
-public:
+  public:
     EpochWorker();
 
-public slots:
+  public slots:
     void play();
     void pause();
     void step(long epochs);
-    void runUntil(long epoch); ///< as fast as possible, pausing exactly there
+    void runUntil(long epoch);             ///< as fast as possible, pausing exactly there
     void setSpeed(double epochsPerSecond); ///< 0: as fast as possible
 
-signals:
+  signals:
     void runningChanged(bool running);
     void failed(QString message);  ///< a run could not start; the previous one stays
     void refused(QString message); ///< a live change was refused; the run goes on
     void reachedEpoch(long epoch);
 
-protected:
+  protected:
     virtual bool hasRun() const = 0;
     virtual long epoch() const = 0;
     virtual void advance(long epochs) = 0;
@@ -34,7 +34,7 @@ protected:
     /// Stops playing and forgets a pending run-until (a new run is being configured).
     void stopForNewRun();
 
-private:
+  private:
     void tick();
     void stopRunning();
 

@@ -13,7 +13,8 @@ inline QSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
     return b;
 }
 
-inline QDoubleSpinBox* realBox(double lo, double hi, double value, int decimals, const QString& tip) {
+inline QDoubleSpinBox* realBox(double lo, double hi, double value, int decimals,
+                               const QString& tip) {
     auto* b = new QDoubleSpinBox;
     b->setRange(lo, hi);
     b->setDecimals(decimals);

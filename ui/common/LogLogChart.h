@@ -3,7 +3,8 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QLogValueAxis>
 
-inline QChart* makeLogLogChart(const QString& title, const QString& yLabel, QLogValueAxis* x, QLogValueAxis* y) {
+inline QChart* makeLogLogChart(const QString& title, const QString& yLabel, QLogValueAxis* x,
+                               QLogValueAxis* y) {
     auto* c = new QChart;
     c->setTitle(title);
     c->legend()->setAlignment(Qt::AlignBottom);

@@ -8,10 +8,10 @@
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
 #include "ui/explorer/ErrorChartView.h"
-#include "ui/neural/NeuralPage.h"
-#include "ui/posterior/PosteriorPage.h"
 #include "ui/explorer/StepPanel.h"
 #include "ui/explorer/TrialsPanel.h"
+#include "ui/neural/NeuralPage.h"
+#include "ui/posterior/PosteriorPage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,7 +30,8 @@
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_controls(new ControlPanel),
-      m_covChart(new ErrorChartView("Relative covariance distance ‖Ŝ − S‖_F / ‖S‖_F", "relative distance",
+      m_covChart(new ErrorChartView("Relative covariance distance ‖Ŝ − S‖_F / ‖S‖_F",
+                                    "relative distance",
                                     [](const fa::CurvePoint& p) { return p.relCovDist; })),
       m_w2Chart(new ErrorChartView("2-Wasserstein distance / D", "W₂ / D",
                                    [](const fa::CurvePoint& p) { return p.w2OverDim; })),
@@ -39,7 +40,8 @@ MainWindow::MainWindow(QWidget* parent)
           fa::ExplorerConfig c = m_controls->config();
           return c;
       })),
-      m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage), m_neural(new NeuralPage), m_worker(new ExplorerWorker) {
+      m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage),
+      m_neural(new NeuralPage), m_worker(new ExplorerWorker) {
     setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
 
     auto* live = new QWidget;
@@ -53,10 +55,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_modes->addTab(modeLayout({m_controls, m_stepPanel}, m_tabs), "FA explorer");
     m_modes->addTab(m_posterior, "Posterior lab");
     m_modes->addTab(m_neural, "Neural lab");
-    m_modes->setTabToolTip(2, "VIFA / VIPPCA over a small network's weights on UCI data: NMLL, RMSE, predictive (Ctrl+3)");
+    m_modes->setTabToolTip(2, "VIFA / VIPPCA over a small network's weights on UCI data: NMLL, "
+                              "RMSE, predictive (Ctrl+3)");
     m_modes->setTabToolTip(0, "Online EM and SGA against batch FA on a generated model (Ctrl+1)");
-    m_modes->setTabToolTip(1, "FA approximations of a Bayesian linear regression posterior: VIFA, VIPPCA, SGD "
-                              "iterates + online FA, SWAG (Ctrl+2)");
+    m_modes->setTabToolTip(
+        1, "FA approximations of a Bayesian linear regression posterior: VIFA, VIPPCA, SGD "
+           "iterates + online FA, SWAG (Ctrl+2)");
     m_modes->setDocumentMode(true);
     setCentralWidget(m_modes);
 
@@ -67,7 +71,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_playAction->setToolTip("Play / pause the stream of samples (Space)");
     m_stepAction = bar->addAction("Step", this, &MainWindow::stepOne);
     m_stepAction->setShortcut(Qt::Key_Right);
-    m_stepAction->setToolTip("Observe the next observation(s) — the step size in 'Run and view' — and explain the last (→)");
+    m_stepAction->setToolTip("Observe the next observation(s) — the step size in 'Run and view' — "
+                             "and explain the last (→)");
     m_resetAction = bar->addAction("Reset", this, &MainWindow::reset);
     m_resetAction->setShortcut(QKeySequence("Ctrl+R"));
     m_resetAction->setToolTip("New run from the current parameters (Ctrl+R)");
@@ -78,9 +83,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_elapsedLabel = new QLabel;
     m_statusLabel = new QLabel;
     m_samplesLabel->setToolTip("Samples seen T / samples in the run");
-    m_rateLabel->setToolTip("Observations per second over the last half second (EM and SGA both see each one)");
+    m_rateLabel->setToolTip(
+        "Observations per second over the last half second (EM and SGA both see each one)");
     m_elapsedLabel->setToolTip("Time spent playing in this run");
-    m_statusLabel->setToolTip("warm-up: F and ψ fixed while running averages settle; diverged at t: NaN/Inf appeared at observation t");
+    m_statusLabel->setToolTip("warm-up: F and ψ fixed while running averages settle; diverged at "
+                              "t: NaN/Inf appeared at observation t");
     for (QLabel* l : {m_samplesLabel, m_rateLabel, m_elapsedLabel, m_statusLabel})
         statusBar()->addPermanentWidget(l);
 
@@ -95,30 +102,37 @@ MainWindow::MainWindow(QWidget* parent)
         statusBar()->showMessage(m_lastError);
         m_latest.reset();
     });
-    connect(m_worker, &ExplorerWorker::refused, this,
-            [this](const QString& message) { statusBar()->showMessage("Refused: " + message, 8000); });
-    connect(m_controls, &ControlPanel::structureChanged, this, &MainWindow::reset);
-    connect(m_controls, &ControlPanel::learningRateChanged, this,
-            [this](double eta) { QMetaObject::invokeMethod(m_worker, "setLearningRate", Q_ARG(double, eta)); });
-    connect(m_controls, &ControlPanel::speedChanged, this,
-            [this](double v) { QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v)); });
-    connect(m_controls, &ControlPanel::viewChanged, this, [this] {
-        QMetaObject::invokeMethod(m_worker, "setView", Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
+    connect(m_worker, &ExplorerWorker::refused, this, [this](const QString& message) {
+        statusBar()->showMessage("Refused: " + message, 8000);
     });
-    connect(m_trials, &TrialsPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_controls, &ControlPanel::structureChanged, this, &MainWindow::reset);
+    connect(m_controls, &ControlPanel::learningRateChanged, this, [this](double eta) {
+        QMetaObject::invokeMethod(m_worker, "setLearningRate", Q_ARG(double, eta));
+    });
+    connect(m_controls, &ControlPanel::speedChanged, this, [this](double v) {
+        QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v));
+    });
+    connect(m_controls, &ControlPanel::viewChanged, this, [this] {
+        QMetaObject::invokeMethod(m_worker, "setView",
+                                  Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
+    });
+    connect(m_trials, &TrialsPanel::message, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     auto wireLab = [this](auto* page, int lab) {
-        connect(page, &std::remove_pointer_t<decltype(page)>::message, this,
-                [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
+        connect(
+            page, &std::remove_pointer_t<decltype(page)>::message, this,
+            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
         connect(page, &std::remove_pointer_t<decltype(page)>::statusChanged, this,
                 [this, lab](const QString& epoch, const QString& state) {
                     m_labEpoch[lab] = epoch;
                     m_labState[lab] = state;
                     showModeStatus();
                 });
-        connect(page, &std::remove_pointer_t<decltype(page)>::runningChanged, this, [this, lab](bool running) {
-            m_labRunning[lab] = running;
-            showModeStatus();
-        });
+        connect(page, &std::remove_pointer_t<decltype(page)>::runningChanged, this,
+                [this, lab](bool running) {
+                    m_labRunning[lab] = running;
+                    showModeStatus();
+                });
     };
     wireLab(m_posterior, 0);
     wireLab(m_neural, 1);
@@ -143,11 +157,14 @@ void MainWindow::buildMenus() {
     file->addAction("&Open session…", QKeySequence::Open, this, &MainWindow::openSessionDialog)
         ->setToolTip("Open a saved session (JSON) and replay it to where it was saved");
     file->addAction("&Save session…", QKeySequence::Save, this, &MainWindow::saveSessionDialog)
-        ->setToolTip("Save every parameter, seed and learning-rate change, so opening reproduces these curves");
+        ->setToolTip("Save every parameter, seed and learning-rate change, so opening reproduces "
+                     "these curves");
     file->addSeparator();
-    file->addAction("&Export curves as CSV…", QKeySequence("Ctrl+E"), this, &MainWindow::exportCurvesDialog);
+    file->addAction("&Export curves as CSV…", QKeySequence("Ctrl+E"), this,
+                    &MainWindow::exportCurvesDialog);
     file->addAction("Export &trials as CSV…", this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Export trials", "fa-trials.csv", "CSV files (*.csv)");
+        const QString path = QFileDialog::getSaveFileName(this, "Export trials", "fa-trials.csv",
+                                                          "CSV files (*.csv)");
         if (!path.isEmpty() && !exportTrials(path))
             QMessageBox::warning(this, "Export trials", m_lastError);
     });
@@ -168,14 +185,18 @@ void MainWindow::buildMenus() {
     run->addAction("&Cancel trials", QKeySequence("Ctrl+."), m_trials, &TrialsPanel::cancel);
 
     QMenu* modeMenu = menuBar()->addMenu("&Mode");
-    modeMenu->addAction("&FA explorer", QKeySequence("Ctrl+1"), this, [this] { setPosteriorMode(false); });
-    modeMenu->addAction("&Posterior lab", QKeySequence("Ctrl+2"), this, [this] { setPosteriorMode(true); });
-    modeMenu->addAction("&Neural lab", QKeySequence("Ctrl+3"), this, [this] { setMode(Mode::Neural); });
+    modeMenu->addAction("&FA explorer", QKeySequence("Ctrl+1"), this,
+                        [this] { setPosteriorMode(false); });
+    modeMenu->addAction("&Posterior lab", QKeySequence("Ctrl+2"), this,
+                        [this] { setPosteriorMode(true); });
+    modeMenu->addAction("&Neural lab", QKeySequence("Ctrl+3"), this,
+                        [this] { setMode(Mode::Neural); });
     modeMenu->addAction("Open regression &CSV…", QKeySequence("Ctrl+Shift+O"), this, [this] {
         if (mode() != Mode::Neural)
             setPosteriorMode(true);
         if (mode() == Mode::Neural) {
-            const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
+            const QString path =
+                QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
             if (!path.isEmpty() && !m_neural->openCsv(path))
                 QMessageBox::warning(this, "Open CSV", m_neural->lastError());
         } else {
@@ -185,16 +206,19 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About FA Explorer", this, [this] {
-        QMessageBox::about(this, "About FA Explorer",
-                           "<b>FA Explorer</b> — online factor analysis, live.<br><br>"
-                           "Online EM and online SGA (Algorithms 1–2 of the thesis) race a batch refit on samples "
-                           "from a generated FA model N(c, F Fᵀ + Ψ).<br><br>"
-                           "The posterior lab fits FA-shaped Gaussians to the exact posterior of Bayesian linear "
-                           "regression: VIFA and VIPPCA (Gaussian or Laplace prior), and SGD iterates summarised by "
-                           "online EM, online SGA or SWAG.<br><br>"
-                           "Ctrl+1 / Ctrl+2: explorer / posterior lab · "
-                           "Space: play / pause · →: step · Ctrl+R: reset · Ctrl+T: trials · "
-                           "Ctrl+S / Ctrl+O: save / open session · Ctrl+E: export CSV · Ctrl+Shift+E: export charts");
+        QMessageBox::about(
+            this, "About FA Explorer",
+            "<b>FA Explorer</b> — online factor analysis, live.<br><br>"
+            "Online EM and online SGA (Algorithms 1–2 of the thesis) race a batch refit on samples "
+            "from a generated FA model N(c, F Fᵀ + Ψ).<br><br>"
+            "The posterior lab fits FA-shaped Gaussians to the exact posterior of Bayesian linear "
+            "regression: VIFA and VIPPCA (Gaussian or Laplace prior), and SGD iterates summarised "
+            "by "
+            "online EM, online SGA or SWAG.<br><br>"
+            "Ctrl+1 / Ctrl+2: explorer / posterior lab · "
+            "Space: play / pause · →: step · Ctrl+R: reset · Ctrl+T: trials · "
+            "Ctrl+S / Ctrl+O: save / open session · Ctrl+E: export CSV · Ctrl+Shift+E: export "
+            "charts");
     });
 }
 
@@ -208,7 +232,8 @@ void MainWindow::restoreSettings() {
     c.generator.latent = s.value("params/latent").toInt();
     c.generator.spectrumLo = s.value("params/spectrumLo").toDouble();
     c.generator.spectrumHi = s.value("params/spectrumHi").toDouble();
-    c.generator.kind = s.value("params/generator").toString() == "haar" ? fa::GeneratorKind::Haar : fa::GeneratorKind::Exact;
+    c.generator.kind = s.value("params/generator").toString() == "haar" ? fa::GeneratorKind::Haar
+                                                                        : fa::GeneratorKind::Exact;
     c.seed = s.value("params/seed").toULongLong();
     c.fitLatent = s.value("params/fitLatent").toInt();
     c.runEm = s.value("params/em", true).toBool();
@@ -224,7 +249,8 @@ void MainWindow::restoreSettings() {
         v.coordI = s.value("view/coordI", 0).toInt();
         v.coordJ = s.value("view/coordJ", 1).toInt();
         v.blockSize = s.value("view/blockSize", 40).toInt();
-        if (v.coordI != v.coordJ && v.coordI >= 0 && v.coordJ >= 0 && std::max(v.coordI, v.coordJ) < c.generator.dim)
+        if (v.coordI != v.coordJ && v.coordI >= 0 && v.coordJ >= 0 &&
+            std::max(v.coordI, v.coordJ) < c.generator.dim)
             m_controls->setViewOptions(v);
         m_controls->setSpeed(std::max(0.0, s.value("view/speed", 0.0).toDouble()));
     } catch (const std::exception&) {
@@ -273,7 +299,9 @@ MainWindow::Mode MainWindow::mode() const {
                                                    : Mode::Explorer;
 }
 
-void MainWindow::setMode(Mode mode) { m_modes->setCurrentIndex(static_cast<int>(mode)); }
+void MainWindow::setMode(Mode mode) {
+    m_modes->setCurrentIndex(static_cast<int>(mode));
+}
 
 void MainWindow::showModeStatus() {
     if (mode() != Mode::Explorer) {
@@ -337,7 +365,8 @@ void MainWindow::onStats(WorkerStats stats) {
     if (mode() != Mode::Explorer)
         return; // the status bar shows the lab in view
     m_playAction->setText(stats.running ? "Pause" : "Play");
-    m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.obsPerSecond, 0, 'f', 0) : "paused");
+    m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.obsPerSecond, 0, 'f', 0)
+                                       : "paused");
     m_elapsedLabel->setText(QString("%1 s").arg(stats.runSeconds, 0, 'f', 1));
 }
 

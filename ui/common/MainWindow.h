@@ -25,7 +25,7 @@ class TrialsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override; ///< stops the worker thread
 
@@ -55,22 +55,24 @@ public:
     /// Writes every chart as PNG and SVG into the folder; returns the files written.
     QStringList exportCharts(const QString& folder);
     QString lastError() const { return m_lastError; }
-    long latestSessionSamples() const { return m_sessionSamples; } ///< samples the last opened session replays
+    long latestSessionSamples() const {
+        return m_sessionSamples;
+    } ///< samples the last opened session replays
 
-public slots:
+  public slots:
     void reset();
     void togglePlay();
     void stepOne(); ///< one Step: the panel's step size (default one observation)
     /// Plays until exactly this many samples, then emits reachedSamples (tests, --screenshot).
     void runUntil(long samples);
 
-signals:
+  signals:
     void reachedSamples(long samples);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     void buildMenus();
     void start(const fa::ExplorerConfig& config);
     void onSnapshot(SnapshotPtr snapshot);

@@ -10,33 +10,41 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_dim = intBox(2, 1000000, 100, "Observation dimension D of the true model θ = F h + c + ε.");
     m_latent = intBox(1, 1000, 10, "True latent dimension K: F is D × K, covariance F Fᵀ + Ψ.");
-    m_specLo = realBox(1e-6, 1e9, 1.0, 4, "Spectrum lower bound a: each row of F is scaled by s, s² ~ U(a, b).");
-    m_specHi = realBox(1e-6, 1e9, 10.0, 4, "Spectrum upper bound b; ψ ~ U(0, max s²). [1, 10⁴] makes SGA blow up.");
+    m_specLo = realBox(1e-6, 1e9, 1.0, 4,
+                       "Spectrum lower bound a: each row of F is scaled by s, s² ~ U(a, b).");
+    m_specHi = realBox(1e-6, 1e9, 10.0, 4,
+                       "Spectrum upper bound b; ψ ~ U(0, max s²). [1, 10⁴] makes SGA blow up.");
     m_generator = new QComboBox;
     m_generator->addItem("exact (Algorithm 3, O(D³))", "exact");
     m_generator->addItem("haar (QR frame, O(D K²))", "haar");
-    m_generator->setToolTip("exact: top-K eigenvectors of A Aᵀ (D ≤ 2000). haar: the same distribution of frames "
-                            "from the QR of a D × K Gaussian matrix.");
-    m_seed = intBox(0, 1000000000, 0, "Seed of the model, the samples and the initial F (trial 0 of fa-sweep).");
+    m_generator->setToolTip(
+        "exact: top-K eigenvectors of A Aᵀ (D ≤ 2000). haar: the same distribution of frames "
+        "from the QR of a D × K Gaussian matrix.");
+    m_seed = intBox(0, 1000000000, 0,
+                    "Seed of the model, the samples and the initial F (trial 0 of fa-sweep).");
     m_fitLatent = intBox(1, 1000, 10, "K of the fitted models; may differ from the true K.");
 
     m_em = new QCheckBox("online EM");
     m_em->setChecked(true);
-    m_em->setToolTip("Thesis Algorithm 2: one E-step per observation, running sufficient statistics;\n"
-                     "F = Ā H⁻¹, ψ = d²̄ − rowsum(F ⊙ Ā).");
+    m_em->setToolTip(
+        "Thesis Algorithm 2: one E-step per observation, running sufficient statistics;\n"
+        "F = Ā H⁻¹, ψ = d²̄ − rowsum(F ⊙ Ā).");
     m_sga = new QCheckBox("online SGA");
     m_sga->setChecked(true);
-    m_sga->setToolTip("Thesis Algorithm 1: gradient ascent on log N(θₜ; θ̄, F Fᵀ + Ψ) in F and log ψ.");
+    m_sga->setToolTip(
+        "Thesis Algorithm 1: gradient ascent on log N(θₜ; θ̄, F Fᵀ + Ψ) in F and log ψ.");
     m_batch = new QCheckBox("batch FA at each decade");
     m_batch->setChecked(true);
-    m_batch->setToolTip("scikit-learn's SVD-based FactorAnalysis refitted on the first T samples at T = 100, 1000, …");
-    m_lr = realBox(1e-7, 10.0, 0.001, 7, "SGA learning rate η (thesis: 0.001). Takes effect immediately.");
+    m_batch->setToolTip("scikit-learn's SVD-based FactorAnalysis refitted on the first T samples "
+                        "at T = 100, 1000, …");
+    m_lr = realBox(1e-7, 10.0, 0.001, 7,
+                   "SGA learning rate η (thesis: 0.001). Takes effect immediately.");
     m_lr->setSingleStep(0.0005);
-    m_warmup = intBox(0, 1000000, 100, "Warm-up: for the first observations only running averages update.");
+    m_warmup = intBox(0, 1000000, 100,
+                      "Warm-up: for the first observations only running averages update.");
     m_total = intBox(10, 100000000, 100000, "Samples in the run.");
 
     auto* model = new QGroupBox("True model");
@@ -56,16 +64,19 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     ff->addRow("learning rate", m_lr);
     ff->addRow("warm-up", m_warmup);
     ff->addRow("samples", m_total);
-    m_speed = intBox(0, 10000000, 0, "Observations per second while playing; 0 runs as fast as the CPU allows.\n"
-                                     "Slow speeds (1–50) let you watch single observations move the fits.");
+    m_speed = intBox(0, 10000000, 0,
+                     "Observations per second while playing; 0 runs as fast as the CPU allows.\n"
+                     "Slow speeds (1–50) let you watch single observations move the fits.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setSingleStep(10);
     m_speed->setSuffix(" obs/s");
-    m_stepN = intBox(1, 1000000, 1, "Observations per Step (→). The last one is explained in 'Last step'.");
+    m_stepN = intBox(1, 1000000, 1,
+                     "Observations per Step (→). The last one is explained in 'Last step'.");
     m_coordI = intBox(1, 100, 1, "First coordinate of the 2D view (horizontal axis).");
     m_coordJ = intBox(1, 100, 2, "Second coordinate of the 2D view (vertical axis).");
-    m_block = intBox(2, 200, 40, "The heat maps show the leading block of this size of the D × D covariance\n"
-                                 "(the whole matrix when D is smaller).");
+    m_block = intBox(2, 200, 40,
+                     "The heat maps show the leading block of this size of the D × D covariance\n"
+                     "(the whole matrix when D is smaller).");
     auto* view = new QGroupBox("Run and view");
     auto* vf = new QFormLayout(view);
     vf->addRow("speed", m_speed);
@@ -113,14 +124,18 @@ void ControlPanel::setViewOptions(const fa::ViewOptions& v) {
     m_block->setValue(v.blockSize);
 }
 
-double ControlPanel::speed() const { return m_speed->value(); }
+double ControlPanel::speed() const {
+    return m_speed->value();
+}
 
 void ControlPanel::setSpeed(double obsPerSecond) {
     const QSignalBlocker b(m_speed);
     m_speed->setValue(static_cast<int>(obsPerSecond));
 }
 
-long ControlPanel::stepCount() const { return m_stepN->value(); }
+long ControlPanel::stepCount() const {
+    return m_stepN->value();
+}
 
 fa::ExplorerConfig ControlPanel::config() const {
     fa::ExplorerConfig c;
@@ -128,7 +143,8 @@ fa::ExplorerConfig ControlPanel::config() const {
     c.generator.latent = m_latent->value();
     c.generator.spectrumLo = m_specLo->value();
     c.generator.spectrumHi = m_specHi->value();
-    c.generator.kind = m_generator->currentData().toString() == "haar" ? fa::GeneratorKind::Haar : fa::GeneratorKind::Exact;
+    c.generator.kind = m_generator->currentData().toString() == "haar" ? fa::GeneratorKind::Haar
+                                                                       : fa::GeneratorKind::Exact;
     c.seed = static_cast<std::uint64_t>(m_seed->value());
     c.fitLatent = m_fitLatent->value();
     c.runEm = m_em->isChecked();
@@ -141,11 +157,12 @@ fa::ExplorerConfig ControlPanel::config() const {
 }
 
 void ControlPanel::setConfig(const fa::ExplorerConfig& c) {
-    const QSignalBlocker blockers[] = {QSignalBlocker(m_dim), QSignalBlocker(m_latent), QSignalBlocker(m_specLo),
-                                       QSignalBlocker(m_specHi), QSignalBlocker(m_generator), QSignalBlocker(m_seed),
-                                       QSignalBlocker(m_fitLatent), QSignalBlocker(m_em), QSignalBlocker(m_sga),
-                                       QSignalBlocker(m_batch), QSignalBlocker(m_lr), QSignalBlocker(m_warmup),
-                                       QSignalBlocker(m_total)};
+    const QSignalBlocker blockers[] = {
+        QSignalBlocker(m_dim),       QSignalBlocker(m_latent),    QSignalBlocker(m_specLo),
+        QSignalBlocker(m_specHi),    QSignalBlocker(m_generator), QSignalBlocker(m_seed),
+        QSignalBlocker(m_fitLatent), QSignalBlocker(m_em),        QSignalBlocker(m_sga),
+        QSignalBlocker(m_batch),     QSignalBlocker(m_lr),        QSignalBlocker(m_warmup),
+        QSignalBlocker(m_total)};
     m_dim->setValue(c.generator.dim);
     m_coordI->setMaximum(c.generator.dim);
     m_coordJ->setMaximum(c.generator.dim);

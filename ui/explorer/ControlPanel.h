@@ -11,23 +11,23 @@ class QSpinBox;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ControlPanel(QWidget* parent = nullptr);
     fa::ExplorerConfig config() const;
     void setConfig(const fa::ExplorerConfig& config);
     fa::ViewOptions viewOptions() const;
     void setViewOptions(const fa::ViewOptions& view);
-    double speed() const;  ///< observations per second; 0 = as fast as possible
+    double speed() const; ///< observations per second; 0 = as fast as possible
     void setSpeed(double obsPerSecond);
     long stepCount() const; ///< observations per Step
 
-signals:
-    void structureChanged();             ///< anything that needs a reset
-    void learningRateChanged(double eta); ///< acts live
+  signals:
+    void structureChanged();                ///< anything that needs a reset
+    void learningRateChanged(double eta);   ///< acts live
     void speedChanged(double obsPerSecond); ///< acts live
-    void viewChanged();                   ///< 2D coordinates or block size; acts live
+    void viewChanged();                     ///< 2D coordinates or block size; acts live
 
-private:
+  private:
     QSpinBox *m_dim, *m_latent, *m_fitLatent, *m_seed, *m_warmup, *m_total;
     QSpinBox *m_speed, *m_stepN, *m_coordI, *m_coordJ, *m_block;
     QDoubleSpinBox *m_specLo, *m_specHi, *m_lr;

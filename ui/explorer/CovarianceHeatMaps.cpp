@@ -12,7 +12,8 @@ CovarianceHeatMaps::CovarianceHeatMaps(QWidget* parent) : QWidget(parent) {
     setMinimumSize(360, 300);
     setAutoFillBackground(true);
     setPalette(QPalette(Qt::white));
-    setToolTip("Leading block of the covariance S = F Fᵀ + Ψ: the truth, each estimate Ŝ, and Ŝ − S below it. "
+    setToolTip("Leading block of the covariance S = F Fᵀ + Ψ: the truth, each estimate Ŝ, and Ŝ − "
+               "S below it. "
                "One colour scale for all: ± the largest off-diagonal |S_ij| of the true block\n"
                "(variances beyond it are drawn at full colour). Hover a cell for its value.");
 }
@@ -42,8 +43,10 @@ void CovarianceHeatMaps::showSnapshot(const fa::ExplorerSnapshot& snap) {
     if (!(m_scale > 0.0) || !std::isfinite(m_scale))
         m_scale = 1.0;
     const long B = truth.rows();
-    m_caption = B < snap.dim ? QString("Covariance, coordinates 1–%1 of %2 (leading block)").arg(B).arg(snap.dim)
-                             : QString("Covariance, all %1 coordinates").arg(snap.dim);
+    m_caption =
+        B < snap.dim
+            ? QString("Covariance, coordinates 1–%1 of %2 (leading block)").arg(B).arg(snap.dim)
+            : QString("Covariance, all %1 coordinates").arg(snap.dim);
     auto image = [&](const fa::Matrix& m) {
         QImage img(static_cast<int>(m.cols()), static_cast<int>(m.rows()), QImage::Format_RGB32);
         for (int r = 0; r < m.rows(); ++r)
@@ -88,7 +91,9 @@ void CovarianceHeatMaps::layoutPanels(QRectF area) {
     const int estimates = m_columns - 1;
     for (std::size_t k = 0; k < m_panels.size(); ++k) {
         const int idx = static_cast<int>(k);
-        m_panels[k].rect = idx == 0 ? slot(0, 0) : idx <= estimates ? slot(0, idx) : slot(1, idx - estimates);
+        m_panels[k].rect = idx == 0           ? slot(0, 0)
+                           : idx <= estimates ? slot(0, idx)
+                                              : slot(1, idx - estimates);
     }
     const QRectF under = slot(1, 0);
     m_colourBar = QRectF(under.center().x() - 9, under.top() + 4, 18, under.height() - 8);
@@ -107,23 +112,27 @@ void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
         p.setPen(QColor(120, 120, 120));
         p.drawRect(panel.rect);
         p.setPen(Qt::black);
-        p.drawText(QRectF(panel.rect.left() - 20, panel.rect.top() - 16, panel.rect.width() + 40, 15),
-                   Qt::AlignHCenter | Qt::AlignBottom, fm.elidedText(panel.title, Qt::ElideRight,
-                                                                   static_cast<int>(panel.rect.width()) + 40));
+        p.drawText(
+            QRectF(panel.rect.left() - 20, panel.rect.top() - 16, panel.rect.width() + 40, 15),
+            Qt::AlignHCenter | Qt::AlignBottom,
+            fm.elidedText(panel.title, Qt::ElideRight, static_cast<int>(panel.rect.width()) + 40));
     }
     // Colour bar: +scale at the top, -scale at the bottom.
     const int h = static_cast<int>(m_colourBar.height());
     for (int y = 0; y < h; ++y) {
         p.setPen(colourOf(m_scale * (1.0 - 2.0 * y / std::max(1, h - 1)), m_scale));
-        p.drawLine(QPointF(m_colourBar.left(), m_colourBar.top() + y), QPointF(m_colourBar.right(), m_colourBar.top() + y));
+        p.drawLine(QPointF(m_colourBar.left(), m_colourBar.top() + y),
+                   QPointF(m_colourBar.right(), m_colourBar.top() + y));
     }
     p.setPen(QColor(120, 120, 120));
     p.drawRect(m_colourBar);
     p.setPen(Qt::black);
     const double lx = m_colourBar.right() + 4;
-    p.drawText(QPointF(lx, m_colourBar.top() + fm.ascent() / 2.0), QString("+%1").arg(m_scale, 0, 'g', 3));
+    p.drawText(QPointF(lx, m_colourBar.top() + fm.ascent() / 2.0),
+               QString("+%1").arg(m_scale, 0, 'g', 3));
     p.drawText(QPointF(lx, m_colourBar.center().y() + fm.ascent() / 2.0), "0");
-    p.drawText(QPointF(lx, m_colourBar.bottom() + fm.ascent() / 2.0), QString("−%1").arg(m_scale, 0, 'g', 3));
+    p.drawText(QPointF(lx, m_colourBar.bottom() + fm.ascent() / 2.0),
+               QString("−%1").arg(m_scale, 0, 'g', 3));
 }
 
 void CovarianceHeatMaps::mouseMoveEvent(QMouseEvent* event) {
@@ -132,10 +141,18 @@ void CovarianceHeatMaps::mouseMoveEvent(QMouseEvent* event) {
         if (!panel.rect.contains(pos) || panel.values.size() == 0)
             continue;
         const auto n = panel.values.rows();
-        const int r = std::clamp(static_cast<int>((pos.y() - panel.rect.top()) / panel.rect.height() * n), 0, int(n) - 1);
-        const int c = std::clamp(static_cast<int>((pos.x() - panel.rect.left()) / panel.rect.width() * n), 0, int(n) - 1);
+        const int r =
+            std::clamp(static_cast<int>((pos.y() - panel.rect.top()) / panel.rect.height() * n), 0,
+                       int(n) - 1);
+        const int c =
+            std::clamp(static_cast<int>((pos.x() - panel.rect.left()) / panel.rect.width() * n), 0,
+                       int(n) - 1);
         QToolTip::showText(event->globalPosition().toPoint(),
-                           QString("%1  [%2, %3] = %4").arg(panel.title).arg(r + 1).arg(c + 1).arg(panel.values(r, c), 0, 'g', 4),
+                           QString("%1  [%2, %3] = %4")
+                               .arg(panel.title)
+                               .arg(r + 1)
+                               .arg(c + 1)
+                               .arg(panel.values(r, c), 0, 'g', 4),
                            this);
         return;
     }

@@ -10,7 +10,7 @@
 
 class CovarianceHeatMaps : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit CovarianceHeatMaps(QWidget* parent = nullptr);
     void showSnapshot(const fa::ExplorerSnapshot& snapshot);
     /// The shared colour scale: colours span [-scale, +scale].
@@ -18,11 +18,11 @@ public:
     /// Colour of a value on the shared scale (diverging blue - white - red).
     static QColor colourOf(double value, double scale);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
 
-private:
+  private:
     struct Panel {
         QString title;
         fa::Matrix values;

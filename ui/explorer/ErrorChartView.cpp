@@ -8,8 +8,10 @@
 #include <QtCharts/QScatterSeries>
 #include <cmath>
 
-ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
-    : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis), m_y(new QLogValueAxis) {
+ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metric metric,
+                               QWidget* parent)
+    : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis),
+      m_y(new QLogValueAxis) {
     setChart(makeLogLogChart(title, yLabel, m_x, m_y));
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 260);
@@ -58,8 +60,10 @@ void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
         }
         seriesFor(trace.name)->replace(points); // one replace per frame (QT-NOTES.md)
     }
-    m_x->setRange(1, std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(snapshot.totalSamples, 10))))));
+    m_x->setRange(1, std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(
+                                                       snapshot.totalSamples, 10))))));
     if (hi > 0.0)
         // Widened a hair so the decade labels at both ends are not dropped by rounding.
-        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))), 1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
+                      1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
 }

@@ -12,14 +12,15 @@ class QXYSeries;
 
 class ErrorChartView : public QChartView {
     Q_OBJECT
-public:
+  public:
     using Metric = std::function<double(const fa::CurvePoint&)>;
-    ErrorChartView(const QString& title, const QString& yLabel, Metric metric, QWidget* parent = nullptr);
+    ErrorChartView(const QString& title, const QString& yLabel, Metric metric,
+                   QWidget* parent = nullptr);
     void showSnapshot(const fa::ExplorerSnapshot& snapshot);
     /// The series drawn for an algorithm (em, sga, batch), for tests and export.
     QXYSeries* series(const QString& algorithm) const;
 
-private:
+  private:
     QXYSeries* seriesFor(const std::string& algorithm);
     Metric m_metric;
     QLogValueAxis* m_x;

@@ -4,7 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
-ExplorerWorker::ExplorerWorker() : m_tick(this), m_batchPoll(this) { // parented: moveToThread takes them along
+ExplorerWorker::ExplorerWorker()
+    : m_tick(this), m_batchPoll(this) { // parented: moveToThread takes them along
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<fa::ExplorerConfig>();
     qRegisterMetaType<fa::ViewOptions>();
@@ -122,7 +123,8 @@ void ExplorerWorker::tick() {
     slice.start();
     long budget = std::numeric_limits<long>::max();
     if (m_speed > 0.0 && m_stopAt < 0) // obs/s limit: stay on the line samples = base + speed * t
-        budget = m_speedBase + static_cast<long>(m_speed * m_speedClock.elapsed() / 1000.0) - m_explorer->samples();
+        budget = m_speedBase + static_cast<long>(m_speed * m_speedClock.elapsed() / 1000.0) -
+                 m_explorer->samples();
     if (m_stopAt >= 0)
         budget = std::min(budget, m_stopAt - m_explorer->samples());
     long chunk = 64;
@@ -132,7 +134,8 @@ void ExplorerWorker::tick() {
             break;
         budget -= done;
     }
-    const bool stop = m_explorer->finished() || (m_stopAt >= 0 && m_explorer->samples() >= m_stopAt);
+    const bool stop =
+        m_explorer->finished() || (m_stopAt >= 0 && m_explorer->samples() >= m_stopAt);
     if (m_rateClock.elapsed() >= 500) {
         m_rate = (m_explorer->samples() - m_rateSamples) * 1000.0 / m_rateClock.elapsed();
         m_rateSamples = m_explorer->samples();
@@ -166,7 +169,8 @@ void ExplorerWorker::publish(bool force) {
     stats.obsPerSecond = m_rate;
     stats.running = m_running;
     stats.runSeconds = m_runSeconds + (m_running ? m_playClock.elapsed() / 1000.0 : 0.0);
-    stats.samplesWhilePlaying = m_playedSamples + (m_running ? m_explorer->samples() - m_playStartSamples : 0);
+    stats.samplesWhilePlaying =
+        m_playedSamples + (m_running ? m_explorer->samples() - m_playStartSamples : 0);
     emit statsChanged(stats);
     if (!m_running && m_explorer->batchPending() && !m_batchPoll.isActive())
         m_batchPoll.start();

@@ -14,8 +14,8 @@ Q_DECLARE_METATYPE(fa::ExplorerConfig)
 Q_DECLARE_METATYPE(fa::ViewOptions)
 
 struct WorkerStats {
-    double obsPerSecond = 0.0;   ///< over the last half second of running
-    double runSeconds = 0.0;     ///< time spent playing in this run
+    double obsPerSecond = 0.0;    ///< over the last half second of running
+    double runSeconds = 0.0;      ///< time spent playing in this run
     long samplesWhilePlaying = 0; ///< samples observed while playing (not stepping)
     bool running = false;
 };
@@ -23,11 +23,12 @@ Q_DECLARE_METATYPE(WorkerStats)
 
 class ExplorerWorker : public QObject {
     Q_OBJECT
-public:
+  public:
     ExplorerWorker();
 
-public slots:
-    void configure(const fa::ExplorerConfig& config, const fa::ViewOptions& view); ///< new run, paused at 0
+  public slots:
+    void configure(const fa::ExplorerConfig& config,
+                   const fa::ViewOptions& view); ///< new run, paused at 0
     void play();
     void pause();
     void step(long n);           ///< observe exactly n samples (the last one traced), then pause
@@ -36,13 +37,13 @@ public slots:
     void setSpeed(double obsPerSecond); ///< 0: as fast as possible
     void setView(const fa::ViewOptions& view);
 
-signals:
+  signals:
     void snapshotReady(SnapshotPtr snapshot);
     void statsChanged(WorkerStats stats);
     void failed(QString message);  ///< the run could not start
     void refused(QString message); ///< a live change was refused; the run goes on
 
-private:
+  private:
     void tick();
     void pollBatch();
     void publish(bool force);

@@ -2,16 +2,16 @@
 #include "ui/common/MainWindow.h"
 
 #include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
 #include "ui/common/BandChartView.h"
 #include "ui/common/ContourView.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
-#include "core/io/CsvFormat.h"
 #include "ui/explorer/ErrorChartView.h"
+#include "ui/explorer/TrialsPanel.h"
 #include "ui/neural/NeuralPage.h"
 #include "ui/posterior/PosteriorPage.h"
 #include "ui/session/SessionFile.h"
-#include "ui/explorer/TrialsPanel.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -46,7 +46,8 @@ bool MainWindow::openSession(const QString& path) {
     }
     fa::ExplorerConfig shown = s.config;
     if (!shown.learningRateChanges.empty())
-        shown.learningRate = shown.learningRateChanges.back().second; // the rate in force at the end
+        shown.learningRate =
+            shown.learningRateChanges.back().second; // the rate in force at the end
     m_controls->setConfig(shown);
     m_controls->setViewOptions(s.view);
     m_controls->setSpeed(s.speed);
@@ -55,15 +56,18 @@ bool MainWindow::openSession(const QString& path) {
     start(s.config); // with its learning-rate changes, replayed at their sample counts
     if (s.samples > 0)
         runUntil(s.samples);
-    statusBar()->showMessage(QString("Opened %1 (replaying %2 samples)").arg(QDir::toNativeSeparators(path)).arg(s.samples),
+    statusBar()->showMessage(QString("Opened %1 (replaying %2 samples)")
+                                 .arg(QDir::toNativeSeparators(path))
+                                 .arg(s.samples),
                              8000);
     return true;
 }
 
 bool MainWindow::saveSession(const QString& path) {
     if (mode() == Mode::Neural) {
-        fail("Cannot save a session", "sessions hold the FA explorer and the posterior lab; the neural lab's "
-                                      "results are saved with Export (Ctrl+E)");
+        fail("Cannot save a session",
+             "sessions hold the FA explorer and the posterior lab; the neural lab's "
+             "results are saved with Export (Ctrl+E)");
         return false;
     }
     if (posteriorMode()) {
@@ -149,15 +153,16 @@ QStringList MainWindow::exportCharts(const QString& folder) {
         fail("Cannot export the charts", QString("the folder '%1' does not exist").arg(folder));
         return written;
     }
-    const std::vector<std::pair<QString, QWidget*>> charts = mode() == Mode::Neural ? m_neural->charts()
-        : posteriorMode()
-        ? m_posterior->charts()
-        : std::vector<std::pair<QString, QWidget*>>{{"covariance-distance", m_covChart},
-                                                    {"w2-over-d", m_w2Chart},
-                                                    {"contours-2d", m_contours},
-                                                    {"covariance-heatmaps", m_heatMaps},
-                                                    {"trials-covariance", m_trials->covarianceChart()},
-                                                    {"trials-w2", m_trials->wassersteinChart()}};
+    const std::vector<std::pair<QString, QWidget*>> charts =
+        mode() == Mode::Neural ? m_neural->charts()
+        : posteriorMode()      ? m_posterior->charts()
+                               : std::vector<std::pair<QString, QWidget*>>{
+                                     {"covariance-distance", m_covChart},
+                                     {"w2-over-d", m_w2Chart},
+                                     {"contours-2d", m_contours},
+                                     {"covariance-heatmaps", m_heatMaps},
+                                     {"trials-covariance", m_trials->covarianceChart()},
+                                     {"trials-w2", m_trials->wassersteinChart()}};
     for (const auto& [name, widget] : charts) {
         const QSize size = widget->size().isEmpty() ? QSize(640, 480) : widget->size();
         if (widget->size().isEmpty() || !widget->isVisible())
@@ -182,19 +187,23 @@ QStringList MainWindow::exportCharts(const QString& folder) {
         painter.end();
         written << svg;
     }
-    statusBar()->showMessage(QString("Exported %1 files to %2").arg(written.size()).arg(QDir::toNativeSeparators(folder)),
+    statusBar()->showMessage(QString("Exported %1 files to %2")
+                                 .arg(written.size())
+                                 .arg(QDir::toNativeSeparators(folder)),
                              8000);
     return written;
 }
 
 void MainWindow::openSessionDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open session", {}, "FA Explorer sessions (*.json)");
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Open session", {}, "FA Explorer sessions (*.json)");
     if (!path.isEmpty() && !openSession(path))
         QMessageBox::warning(this, "Open session", m_lastError + "\n\nNothing was changed.");
 }
 
 void MainWindow::saveSessionDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, "Save session", "session.json", "FA Explorer sessions (*.json)");
+    const QString path = QFileDialog::getSaveFileName(this, "Save session", "session.json",
+                                                      "FA Explorer sessions (*.json)");
     if (!path.isEmpty() && !saveSession(path))
         QMessageBox::warning(this, "Save session", m_lastError);
 }
@@ -202,8 +211,8 @@ void MainWindow::saveSessionDialog() {
 void MainWindow::exportCurvesDialog() {
     const QString path = QFileDialog::getSaveFileName(this, "Export curves",
                                                       mode() == Mode::Neural ? "neural-splits.csv"
-                                                      : posteriorMode()      ? "posterior-curves.csv"
-                                                                             : "fa-curves.csv",
+                                                      : posteriorMode() ? "posterior-curves.csv"
+                                                                        : "fa-curves.csv",
                                                       "CSV files (*.csv)");
     if (!path.isEmpty() && !exportCurves(path))
         QMessageBox::warning(this, "Export curves", m_lastError);

@@ -36,21 +36,26 @@ StepPanel::StepPanel(QWidget* parent) : QGroupBox("Last step", parent), m_body(n
                "  Σ = (I + Fᵀ Ψ⁻¹ F)⁻¹,   m_t = Σ Fᵀ Ψ⁻¹ d\n"
                "Online EM then sets F = Ā H⁻¹, ψ = d²̄ − rowsum(F ⊙ Ā) from running averages;\n"
                "online SGA moves F and log ψ by η times the gradient of log N(x_t; θ̄, F Fᵀ + Ψ).");
-    m_body->setText("Press <b>Step</b> (→) to observe one sample and see what it does to each fit.");
+    m_body->setText(
+        "Press <b>Step</b> (→) to observe one sample and see what it does to each fit.");
 }
 
-QString StepPanel::text() const { return m_body->text(); }
+QString StepPanel::text() const {
+    return m_body->text();
+}
 
 void StepPanel::showSnapshot(const fa::ExplorerSnapshot& snap) {
     if (!snap.lastStep || snap.lastStep->t != snap.samples) {
         if (snap.samples == 0)
-            m_body->setText("Press <b>Step</b> (→) to observe one sample and see what it does to each fit.");
+            m_body->setText(
+                "Press <b>Step</b> (→) to observe one sample and see what it does to each fit.");
         return; // keep the last step's explanation while running
     }
     const fa::StepTrace& s = *snap.lastStep;
     QString html = QString("<b>t = %1</b><br>x<sub>t</sub> = %2").arg(s.t).arg(numbers(s.xHead));
     for (const auto& f : s.fits) {
-        html += QString("<hr><b style='color:%1'>%2</b>").arg(colourFor(f.name).name(), displayName(f.name));
+        html += QString("<hr><b style='color:%1'>%2</b>")
+                    .arg(colourFor(f.name).name(), displayName(f.name));
         if (!f.sigma.allFinite()) {
             html += "<br>diverged: no E-step";
             continue;
@@ -61,8 +66,10 @@ void StepPanel::showSnapshot(const fa::ExplorerSnapshot& snap) {
         else
             html += QString("<br>diag Σ = %1").arg(numbers(f.sigma.diagonal()));
         if (f.warmUp) {
-            html += f.name == "em" ? "<br>warm-up: F and ψ stay fixed; the running statistics Ā, B̄, d²̄ accumulate"
-                                   : "<br>warm-up: F and ψ stay fixed; only the running mean moves";
+            html +=
+                f.name == "em"
+                    ? "<br>warm-up: F and ψ stay fixed; the running statistics Ā, B̄, d²̄ accumulate"
+                    : "<br>warm-up: F and ψ stay fixed; only the running mean moves";
             continue;
         }
         html += QString("<br>‖ΔF‖/‖F‖ = %1<br>‖Δψ‖ = %2 (largest: ψ<sub>%3</sub> %4%5)")

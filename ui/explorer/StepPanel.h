@@ -9,11 +9,11 @@ class QLabel;
 
 class StepPanel : public QGroupBox {
     Q_OBJECT
-public:
+  public:
     explicit StepPanel(QWidget* parent = nullptr);
     void showSnapshot(const fa::ExplorerSnapshot& snapshot);
     QString text() const; ///< the shown text (tests)
 
-private:
+  private:
     QLabel* m_body;
 };

@@ -14,18 +14,21 @@
 
 TrialsPanel::TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig, QWidget* parent)
     : QWidget(parent), m_currentConfig(std::move(currentConfig)), m_trials(new QSpinBox),
-      m_start(new QPushButton("Run trials")), m_cancel(new QPushButton("Cancel")), m_progress(new QProgressBar),
-      m_status(new QLabel),
-      m_cov(new BandChartView("Relative covariance distance, mean ± SE over trials", "relative distance",
+      m_start(new QPushButton("Run trials")), m_cancel(new QPushButton("Cancel")),
+      m_progress(new QProgressBar), m_status(new QLabel),
+      m_cov(new BandChartView("Relative covariance distance, mean ± SE over trials",
+                              "relative distance",
                               [](const fa::BandPoint& p) { return p.relCovDist; })),
       m_w2(new BandChartView("2-Wasserstein distance / D, mean ± SE over trials", "W₂ / D",
                              [](const fa::BandPoint& p) { return p.w2OverDim; })) {
     m_trials->setRange(2, 1000);
     m_trials->setValue(10);
-    m_trials->setToolTip("Independent trials: each draws its own true model, samples and initial F\n"
-                         "(trial seeds as in faexplorer-cli fa-sweep --seed; trial 1 is the live run).");
-    m_start->setToolTip("Repeat the current parameters over N trials in the background (Ctrl+T).\n"
-                        "Batch FA is refitted at 10, 20, 50, 100, … samples. Band: mean ± standard error.");
+    m_trials->setToolTip(
+        "Independent trials: each draws its own true model, samples and initial F\n"
+        "(trial seeds as in faexplorer-cli fa-sweep --seed; trial 1 is the live run).");
+    m_start->setToolTip(
+        "Repeat the current parameters over N trials in the background (Ctrl+T).\n"
+        "Batch FA is refitted at 10, 20, 50, 100, … samples. Band: mean ± standard error.");
     m_cancel->setToolTip("Stop the trials; finished trials stay on the chart.");
     m_cancel->setEnabled(false);
     m_progress->setRange(0, 1000);
@@ -48,7 +51,8 @@ TrialsPanel::TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig, QWid
     layout->addLayout(bar);
     layout->addWidget(m_status);
     layout->addLayout(charts, 1);
-    m_status->setText("Runs the window's parameters N times and shades mean ± standard error, as in the thesis figures.");
+    m_status->setText("Runs the window's parameters N times and shades mean ± standard error, as "
+                      "in the thesis figures.");
 }
 
 TrialsPanel::~TrialsPanel() {
@@ -78,7 +82,9 @@ void TrialsPanel::start() {
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
     m_progress->setFormat("%p %");
-    m_status->setText(QString("Running %1 trials of %2 samples…").arg(m_trialsRequested).arg(m_runningConfig.totalSamples));
+    m_status->setText(QString("Running %1 trials of %2 samples…")
+                          .arg(m_trialsRequested)
+                          .arg(m_runningConfig.totalSamples));
     m_thread = QThread::create([this, sweep] {
         QElapsedTimer throttle;
         throttle.start();
@@ -86,9 +92,11 @@ void TrialsPanel::start() {
             if (throttle.elapsed() < 100)
                 return; // ten progress updates a second are plenty
             throttle.restart();
-            const double done = (p.trial + static_cast<double>(p.samples) / p.totalSamples) / p.trials;
+            const double done =
+                (p.trial + static_cast<double>(p.samples) / p.totalSamples) / p.trials;
             QMetaObject::invokeMethod(
-                this, [this, done, trial = p.trial + 1, trials = p.trials] {
+                this,
+                [this, done, trial = p.trial + 1, trials = p.trials] {
                     m_progress->setValue(static_cast<int>(done * 1000));
                     m_progress->setFormat(QString("trial %1 of %2 — %p %").arg(trial).arg(trials));
                 },
@@ -144,14 +152,15 @@ void TrialsPanel::onThreadFinished() {
     if (!m_error.isEmpty())
         m_status->setText("⚠ Trials failed: " + m_error);
     else
-        m_status->setText(QString("%1 of %2 trials complete%3. D = %4, K = %5, spectrum [%6, %7], seed %8.")
-                              .arg(done)
-                              .arg(m_trialsRequested)
-                              .arg(cancelled ? " (cancelled)" : "")
-                              .arg(m_rowsConfig.generator.dim)
-                              .arg(m_rowsConfig.fitLatent)
-                              .arg(m_rowsConfig.generator.spectrumLo)
-                              .arg(m_rowsConfig.generator.spectrumHi)
-                              .arg(m_rowsConfig.seed));
+        m_status->setText(
+            QString("%1 of %2 trials complete%3. D = %4, K = %5, spectrum [%6, %7], seed %8.")
+                .arg(done)
+                .arg(m_trialsRequested)
+                .arg(cancelled ? " (cancelled)" : "")
+                .arg(m_rowsConfig.generator.dim)
+                .arg(m_rowsConfig.fitLatent)
+                .arg(m_rowsConfig.generator.spectrumLo)
+                .arg(m_rowsConfig.generator.spectrumHi)
+                .arg(m_rowsConfig.seed));
     emit finished(done, cancelled);
 }

@@ -19,8 +19,9 @@ class QThread;
 
 class TrialsPanel : public QWidget {
     Q_OBJECT
-public:
-    explicit TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig, QWidget* parent = nullptr);
+  public:
+    explicit TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig,
+                         QWidget* parent = nullptr);
     ~TrialsPanel() override; ///< cancels a running sweep and waits for it
 
     bool running() const { return m_thread != nullptr; }
@@ -30,15 +31,15 @@ public:
     BandChartView* covarianceChart() const { return m_cov; }
     BandChartView* wassersteinChart() const { return m_w2; }
 
-public slots:
+  public slots:
     void start();
     void cancel();
 
-signals:
+  signals:
     void finished(int trialsCompleted, bool cancelled);
     void message(QString text);
 
-private:
+  private:
     void onThreadFinished();
 
     std::function<fa::ExplorerConfig()> m_currentConfig;
@@ -52,7 +53,7 @@ private:
     std::mutex m_resultMutex;
     std::vector<fa::FaSweepRow> m_result; // written by the sweep thread
     QString m_error;
-    std::vector<fa::FaSweepRow> m_rows;   // shown
+    std::vector<fa::FaSweepRow> m_rows; // shown
     fa::ExplorerConfig m_rowsConfig, m_runningConfig;
     int m_trialsRequested = 0;
 };

@@ -32,15 +32,20 @@ namespace {
 // Colours per neural method, from the shared palette.
 std::string paletteKey(fa::NeuralMethod m) {
     switch (m) {
-    case fa::NeuralMethod::VifaGauss: return "vifa-gauss";
-    case fa::NeuralMethod::VifaLaplace: return "vifa-laplace";
-    case fa::NeuralMethod::VippcaGauss: return "swag"; // cyan
-    case fa::NeuralMethod::VippcaLaplace: return "sgd-sga"; // green
+    case fa::NeuralMethod::VifaGauss:
+        return "vifa-gauss";
+    case fa::NeuralMethod::VifaLaplace:
+        return "vifa-laplace";
+    case fa::NeuralMethod::VippcaGauss:
+        return "swag"; // cyan
+    case fa::NeuralMethod::VippcaLaplace:
+        return "sgd-sga"; // green
     }
     return "exact";
 }
 
-QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const QString& xLabel, const QString& yLabel) {
+QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const QString& xLabel,
+                      const QString& yLabel) {
     auto* c = new QChart;
     c->setTitle(title);
     c->legend()->setAlignment(Qt::AlignBottom);
@@ -62,43 +67,54 @@ NeuralPage::NeuralPage(QWidget* parent)
     : QWidget(parent), m_tabs(new QTabWidget), m_worker(new NeuralWorker),
       m_splitsPanel(new NeuralSplitsPanel(m_worker)) {
     m_dataset = new QComboBox;
-    for (const auto& [key, label] : std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
-                                                                           {"energy", "Energy efficiency (heating)"},
-                                                                           {"boston", "Boston housing"},
-                                                                           {"concrete", "Concrete strength"}})
+    for (const auto& [key, label] :
+         std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
+                                                  {"energy", "Energy efficiency (heating)"},
+                                                  {"boston", "Boston housing"},
+                                                  {"concrete", "Concrete strength"}})
         m_dataset->addItem(label, key);
-    m_dataset->setToolTip("UCI set (standardised with the training part's statistics; no bias column: the network "
-                          "has its own biases). Open CSV… (Ctrl+Shift+O in this mode) uses any CSV's last column as target.");
+    m_dataset->setToolTip(
+        "UCI set (standardised with the training part's statistics; no bias column: the network "
+        "has its own biases). Open CSV… (Ctrl+Shift+O in this mode) uses any CSV's last column as "
+        "target.");
     auto* open = new QPushButton("Open CSV…");
     m_hidden = new QComboBox;
     m_hidden->addItem("1 × 50 ReLU (small)", "50");
     m_hidden->addItem("2 × 50 ReLU (large)", "50,50");
-    m_hidden->setToolTip("The report's SmallNN and LargeNN; VIFA overfits the large one, VIPPCA repairs it.");
+    m_hidden->setToolTip(
+        "The report's SmallNN and LargeNN; VIFA overfits the large one, VIPPCA repairs it.");
     auto* methods = new QGroupBox("Methods");
     auto* ml = new QVBoxLayout(methods);
-    for (const auto m : {fa::NeuralMethod::VifaGauss, fa::NeuralMethod::VifaLaplace, fa::NeuralMethod::VippcaGauss,
-                         fa::NeuralMethod::VippcaLaplace}) {
+    for (const auto m : {fa::NeuralMethod::VifaGauss, fa::NeuralMethod::VifaLaplace,
+                         fa::NeuralMethod::VippcaGauss, fa::NeuralMethod::VippcaLaplace}) {
         auto* box = new QCheckBox(QString::fromStdString(fa::neuralMethodName(m)));
         box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
         QPalette pal = box->palette();
         pal.setColor(QPalette::WindowText, colourFor(paletteKey(m)));
         box->setPalette(pal);
-        box->setToolTip(fa::isPpca(m) ? "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed" : "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned");
+        box->setToolTip(fa::isPpca(m) ? "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed"
+                                      : "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned");
         ml->addWidget(box);
         m_methods.emplace_back(m, box);
     }
-    m_prior = realBox(1e-4, 1e4, 1.0, 4, "Prior precision α (Laplace: rate √2 α). The splits table tunes it.");
-    m_noise = realBox(1e-3, 1e6, 25.0, 3, "Noise precision β of the standardised target (25: noise sd = 0.2 target sd).");
+    m_prior = realBox(1e-4, 1e4, 1.0, 4,
+                      "Prior precision α (Laplace: rate √2 α). The splits table tunes it.");
+    m_noise =
+        realBox(1e-3, 1e6, 25.0, 3,
+                "Noise precision β of the standardised target (25: noise sd = 0.2 target sd).");
     m_sigma = realBox(1e-6, 10, 0.05, 4, "VIPPCA's fixed variance σ.");
-    m_lr = realBox(1e-6, 1, 0.01, 5, "Learning rate (c, F and log ψ alike), Adam by default as the report's code.");
+    m_lr = realBox(1e-6, 1, 0.01, 5,
+                   "Learning rate (c, F and log ψ alike), Adam by default as the report's code.");
     m_optimiser = new QComboBox;
     m_optimiser->addItem("Adam", "adam");
     m_optimiser->addItem("SGD", "sgd");
     m_init = new QComboBox;
     m_init->addItem("report (c = 0, ψ = 1)", "report");
     m_init->addItem("scaled (He-style c, ψ = 0.01)", "scaled");
-    m_init->setToolTip("Start of q. The report's code starts every weight at mean 0 and variance 1: VIFA on the large "
-                       "network then stays near the prior and predicts the mean (report Table 3), VIPPCA's fixed small σ "
+    m_init->setToolTip("Start of q. The report's code starts every weight at mean 0 and variance "
+                       "1: VIFA on the large "
+                       "network then stays near the prior and predicts the mean (report Table 3), "
+                       "VIPPCA's fixed small σ "
                        "avoids that. Starting at a network-scaled point removes VIFA's failure.");
     m_latent = intBox(1, 100, 1, "Latent dimension K of q.");
     m_batch = intBox(1, 100000, 10, "Mini-batch size M.");
@@ -128,12 +144,15 @@ NeuralPage::NeuralPage(QWidget* parent)
     f->addRow("speed", m_speed);
     f->addRow("step", m_step);
 
-    m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis, m_rmseY = new QValueAxis;
+    m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis,
+    m_rmseY = new QValueAxis;
     m_predX = new QValueAxis, m_predY = new QValueAxis;
-    m_nmllChart = chartView("Negative mean log-likelihood (dashed: train, solid: test)", m_nmllX, m_nmllY, "epoch", "NMLL");
-    m_rmseChart = chartView("RMSE, original units (dashed: train, solid: test)", m_rmseX, m_rmseY, "epoch", "RMSE");
-    m_predChart = chartView("Test predictive: mean ± 2 sd against the truth (sorted)", m_predX, m_predY,
-                            "test point (by target)", "target");
+    m_nmllChart = chartView("Negative mean log-likelihood (dashed: train, solid: test)", m_nmllX,
+                            m_nmllY, "epoch", "NMLL");
+    m_rmseChart = chartView("RMSE, original units (dashed: train, solid: test)", m_rmseX, m_rmseY,
+                            "epoch", "RMSE");
+    m_predChart = chartView("Test predictive: mean ± 2 sd against the truth (sorted)", m_predX,
+                            m_predY, "test point (by target)", "target");
     m_truth = new QScatterSeries;
     m_truth->setName("truth");
     m_truth->setMarkerSize(6);
@@ -143,7 +162,6 @@ NeuralPage::NeuralPage(QWidget* parent)
     m_truth->attachAxis(m_predY);
     m_nmllChart->chart()->legend()->hide();
     m_rmseChart->chart()->legend()->hide();
-
 
     auto* live = new QWidget;
     auto* lg = new QGridLayout(live);
@@ -179,9 +197,11 @@ NeuralPage::NeuralPage(QWidget* parent)
     connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);
     connect(m_splitsPanel, &NeuralSplitsPanel::message, this, &NeuralPage::message);
     connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
+        const QString path =
+            QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
         if (!path.isEmpty() && !openCsv(path))
-            QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
+            QMessageBox::warning(this, "Open CSV",
+                                 m_lastError + "\n\nThe current run is unchanged.");
     });
     auto restart = [this] {
         if (!m_quiet)
@@ -218,12 +238,14 @@ fa::NeuralLiveConfig NeuralPage::config() const {
     for (const auto& [m, box] : m_methods)
         if (box->isChecked())
             c.methods.push_back(m);
-    c.fit.hidden = m_hidden->currentData().toString() == "50,50" ? std::vector<int>{50, 50} : std::vector<int>{50};
+    c.fit.hidden = m_hidden->currentData().toString() == "50,50" ? std::vector<int>{50, 50}
+                                                                 : std::vector<int>{50};
     c.fit.latent = m_latent->value();
     c.fit.batch = m_batch->value();
     c.fit.samples = m_L->value();
     c.fit.learningRate = m_lr->value();
-    c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd : fa::OptimiserKind::Adam;
+    c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
+                                                                     : fa::OptimiserKind::Adam;
     c.fit.reportInit = m_init->currentData().toString() == "report";
     c.hyper.priorPrecision = m_prior->value();
     c.hyper.noisePrecision = m_noise->value();
@@ -268,21 +290,30 @@ void NeuralPage::reset() {
     QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::NeuralLiveConfig, config()));
 }
 
-void NeuralPage::togglePlay() { QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play"); }
+void NeuralPage::togglePlay() {
+    QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
+}
 
-void NeuralPage::stepOnce() { QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_step->value())); }
+void NeuralPage::stepOnce() {
+    QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_step->value()));
+}
 
 void NeuralPage::runUntil(long epoch) {
     m_waitFor = epoch;
     QMetaObject::invokeMethod(m_worker, "runUntil", Q_ARG(long, epoch));
 }
 
-void NeuralPage::runSplits() { m_splitsPanel->run(config()); }
+void NeuralPage::runSplits() {
+    m_splitsPanel->run(config());
+}
 
-void NeuralPage::cancelSplits() { m_splitsPanel->cancel(); }
+void NeuralPage::cancelSplits() {
+    m_splitsPanel->cancel();
+}
 
-QLineSeries* NeuralPage::series(std::map<std::string, QLineSeries*>& pool, QChartView* view, const std::string& key,
-                                const QColor& colour, Qt::PenStyle style, const QString& name) {
+QLineSeries* NeuralPage::series(std::map<std::string, QLineSeries*>& pool, QChartView* view,
+                                const std::string& key, const QColor& colour, Qt::PenStyle style,
+                                const QString& name) {
     if (auto it = pool.find(key); it != pool.end())
         return it->second;
     auto* s = new QLineSeries;
@@ -334,15 +365,21 @@ void NeuralPage::redraw() {
             trainN.append({e, p.trainNmll}), testN.append({e, p.testNmll});
             trainR.append({e, p.trainRmse}), testR.append({e, p.testRmse});
             if (p.epoch > 0) { // the untrained start would flatten everything else
-                nlo = std::min({nlo, p.trainNmll, p.testNmll}), nhi = std::max({nhi, p.trainNmll, p.testNmll});
-                rlo = std::min({rlo, p.trainRmse, p.testRmse}), rhi = std::max({rhi, p.trainRmse, p.testRmse});
+                nlo = std::min({nlo, p.trainNmll, p.testNmll}),
+                nhi = std::max({nhi, p.trainNmll, p.testNmll});
+                rlo = std::min({rlo, p.trainRmse, p.testRmse}),
+                rhi = std::max({rhi, p.trainRmse, p.testRmse});
             }
         }
         const QString label = QString::fromStdString(name);
-        series(m_curves, m_nmllChart, name + "/train-nmll", colour, Qt::DashLine, label + " train")->replace(trainN);
-        series(m_curves, m_nmllChart, name + "/test-nmll", colour, Qt::SolidLine, label + " test")->replace(testN);
-        series(m_curves, m_rmseChart, name + "/train-rmse", colour, Qt::DashLine, label + " train")->replace(trainR);
-        series(m_curves, m_rmseChart, name + "/test-rmse", colour, Qt::SolidLine, label + " test")->replace(testR);
+        series(m_curves, m_nmllChart, name + "/train-nmll", colour, Qt::DashLine, label + " train")
+            ->replace(trainN);
+        series(m_curves, m_nmllChart, name + "/test-nmll", colour, Qt::SolidLine, label + " test")
+            ->replace(testN);
+        series(m_curves, m_rmseChart, name + "/train-rmse", colour, Qt::DashLine, label + " train")
+            ->replace(trainR);
+        series(m_curves, m_rmseChart, name + "/test-rmse", colour, Qt::SolidLine, label + " test")
+            ->replace(testR);
         QList<QPointF> mean, lo, hi;
         for (Eigen::Index i = 0; i < m.mean.size(); ++i) {
             const double x = static_cast<double>(i);
@@ -350,8 +387,10 @@ void NeuralPage::redraw() {
             lo.append({x, m.mean(i) - 2 * m.sd(i)});
             hi.append({x, m.mean(i) + 2 * m.sd(i)});
         }
-        series(m_pred, m_predChart, name + "/mean", colour, Qt::SolidLine, label + " mean")->replace(mean);
-        series(m_pred, m_predChart, name + "/lo", colour, Qt::DotLine, label + " ± 2 sd")->replace(lo);
+        series(m_pred, m_predChart, name + "/mean", colour, Qt::SolidLine, label + " mean")
+            ->replace(mean);
+        series(m_pred, m_predChart, name + "/lo", colour, Qt::DotLine, label + " ± 2 sd")
+            ->replace(lo);
         series(m_pred, m_predChart, name + "/hi", colour, Qt::DotLine, "")->replace(hi);
     }
     QList<QPointF> truth;
@@ -370,14 +409,16 @@ void NeuralPage::redraw() {
         m_rmseY->applyNiceNumbers();
     }
     if (s.testTruth.size() > 0) {
-        const double tlo = s.testTruth.minCoeff(), thi = s.testTruth.maxCoeff(), pad = 0.25 * (thi - tlo);
+        const double tlo = s.testTruth.minCoeff(), thi = s.testTruth.maxCoeff(),
+                     pad = 0.25 * (thi - tlo);
         m_predX->setRange(-1, static_cast<double>(s.testTruth.size()));
         m_predY->setRange(tlo - pad, thi + pad);
         m_predY->applyNiceNumbers();
     }
-    m_predChart->chart()->setTitle(QString("%1, network %2 (%3 weights): test predictive, mean ± 2 sd, sorted by target")
-                                       .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
-                                       .arg(s.parameters));
+    m_predChart->chart()->setTitle(
+        QString("%1, network %2 (%3 weights): test predictive, mean ± 2 sd, sorted by target")
+            .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
+            .arg(s.parameters));
     QStringList last;
     for (const auto& m : s.methods)
         if (!m.curve.empty())
@@ -390,15 +431,23 @@ void NeuralPage::redraw() {
 }
 
 std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {
-    return {{"neural-nmll", m_nmllChart}, {"neural-rmse", m_rmseChart}, {"neural-predictive", m_predChart},
+    return {{"neural-nmll", m_nmllChart},
+            {"neural-rmse", m_rmseChart},
+            {"neural-predictive", m_predChart},
             {"neural-table", m_splitsPanel->table()}};
 }
 
-bool NeuralPage::exportRows(const QString& path) { return m_splitsPanel->exportRows(path); }
+bool NeuralPage::exportRows(const QString& path) {
+    return m_splitsPanel->exportRows(path);
+}
 
-QTableWidget* NeuralPage::table() const { return m_splitsPanel->table(); }
+QTableWidget* NeuralPage::table() const {
+    return m_splitsPanel->table();
+}
 
-const std::vector<fa::NeuralRow>& NeuralPage::splitRows() const { return m_splitsPanel->rows(); }
+const std::vector<fa::NeuralRow>& NeuralPage::splitRows() const {
+    return m_splitsPanel->rows();
+}
 
 void NeuralPage::setSplitSettings(int splits, int searchTrials, int folds, int epochs) {
     m_splitsPanel->setSettings(splits, searchTrials, folds, epochs);

@@ -25,14 +25,16 @@ class QValueAxis;
 
 class NeuralPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit NeuralPage(QWidget* parent = nullptr);
     ~NeuralPage() override;
 
     fa::NeuralLiveConfig config() const;
     void setMethods(const std::vector<fa::NeuralMethod>& methods);
     NeuralSnapshotPtr latestSnapshot() const { return m_latest; }
-    QLineSeries* curve(const QString& method, const QString& which) const; ///< which: train-nmll, test-nmll, train-rmse, test-rmse
+    QLineSeries*
+    curve(const QString& method,
+          const QString& which) const; ///< which: train-nmll, test-nmll, train-rmse, test-rmse
     QLineSeries* predictiveMean(const QString& method) const;
     QTableWidget* table() const;
     QScatterSeries* truthSeries() const { return m_truth; }
@@ -45,7 +47,7 @@ public:
     bool running() const { return m_running; }
     bool openCsv(const QString& path);
 
-public slots:
+  public slots:
     void reset();
     void togglePlay();
     void stepOnce();
@@ -53,18 +55,19 @@ public slots:
     void runSplits();
     void cancelSplits();
 
-signals:
+  signals:
     void reachedEpoch(long epoch);
     void splitsDone();
     void message(const QString& text, int timeoutMs);
     void statusChanged(const QString& epochText, const QString& stateText);
     void runningChanged(bool running);
 
-private:
+  private:
     void onSnapshot(NeuralSnapshotPtr snapshot);
     void redraw();
-    QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view, const std::string& key,
-                        const QColor& colour, Qt::PenStyle style, const QString& name);
+    QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view,
+                        const std::string& key, const QColor& colour, Qt::PenStyle style,
+                        const QString& name);
 
     QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
     std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;

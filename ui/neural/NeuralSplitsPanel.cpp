@@ -2,9 +2,9 @@
 
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
-#include "ui/common/FormWidgets.h"
-#include "core/neural/PublishedNeural.h"
 #include "core/math/Summary.h"
+#include "core/neural/PublishedNeural.h"
+#include "ui/common/FormWidgets.h"
 
 #include <QDir>
 #include <QFormLayout>
@@ -17,24 +17,32 @@
 #include <QVBoxLayout>
 
 namespace {
-QString cell(const fa::MeanStdErr& m) { return QString("%1 ± %2").arg(m.mean, 0, 'f', 2).arg(m.stdErr, 0, 'f', 2); }
-QString cell(double mean, double se) { return QString("%1 ± %2").arg(mean, 0, 'f', 2).arg(se, 0, 'f', 2); }
+QString cell(const fa::MeanStdErr& m) {
+    return QString("%1 ± %2").arg(m.mean, 0, 'f', 2).arg(m.stdErr, 0, 'f', 2);
+}
+QString cell(double mean, double se) {
+    return QString("%1 ± %2").arg(mean, 0, 'f', 2).arg(se, 0, 'f', 2);
+}
 } // namespace
 
-NeuralSplitsPanel::NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent) : QWidget(parent), m_worker(worker) {
+NeuralSplitsPanel::NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent)
+    : QWidget(parent), m_worker(worker) {
     m_splits = intBox(1, 20, 5, "Splits in the table (the report: 20).");
     m_trials = intBox(1, 1000, 10, "Random-search trials per split and method.");
     m_folds = intBox(2, 20, 3, "Folds of the tuner's cross-validation.");
-    m_epochs = intBox(1, 100000, 120, "Epochs per fit in the splits table (report: 120; Boston 200).");
+    m_epochs =
+        intBox(1, 100000, 120, "Epochs per fit in the splits table (report: 120; Boston 200).");
     m_table = new QTableWidget(0, 8);
-    m_table->setHorizontalHeaderLabels({"data set", "network", "method", "splits", "test NMLL", "test RMSE",
-                                        "report NMLL", "report RMSE"});
+    m_table->setHorizontalHeaderLabels({"data set", "network", "method", "splits", "test NMLL",
+                                        "test RMSE", "report NMLL", "report RMSE"});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setToolTip("Mean ± standard error over the finished splits; the report's figures (20 splits) beside.");
+    m_table->setToolTip(
+        "Mean ± standard error over the finished splits; the report's figures (20 splits) beside.");
     m_progress = new QProgressBar;
-    m_label = new QLabel("Run the report's protocol: tune by random search with k-fold validation, refit, "
-                         "score the test part; one row per method, filled as splits finish.");
+    m_label = new QLabel(
+        "Run the report's protocol: tune by random search with k-fold validation, refit, "
+        "score the test part; one row per method, filled as splits finish.");
     m_label->setWordWrap(true);
     m_run = new QPushButton("Run splits");
     m_run->setToolTip("Runs in the background on two threads; the live view stays usable");
@@ -62,22 +70,25 @@ NeuralSplitsPanel::NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent) : QW
         m_rows.push_back(row);
         refresh();
     });
-    connect(worker, &NeuralWorker::splitProgress, this, [this](int done, int total, const QString& stage) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-        if (!stage.isEmpty())
-            m_label->setText(stage);
-    });
-    connect(worker, &NeuralWorker::splitsFinished, this, [this](bool cancelled, const QString& error) {
-        m_run->setEnabled(true);
-        m_cancel->setEnabled(false);
-        m_label->setText(!error.isEmpty() ? "⚠ " + error
-                         : cancelled     ? QString("Cancelled; %1 finished row(s) kept.").arg(m_rows.size())
-                                         : QString("Done: %1 row(s).").arg(m_rows.size()));
-        if (!error.isEmpty())
-            m_lastError = error;
-        emit finished();
-    });
+    connect(worker, &NeuralWorker::splitProgress, this,
+            [this](int done, int total, const QString& stage) {
+                m_progress->setRange(0, total);
+                m_progress->setValue(done);
+                if (!stage.isEmpty())
+                    m_label->setText(stage);
+            });
+    connect(
+        worker, &NeuralWorker::splitsFinished, this, [this](bool cancelled, const QString& error) {
+            m_run->setEnabled(true);
+            m_cancel->setEnabled(false);
+            m_label->setText(!error.isEmpty() ? "⚠ " + error
+                             : cancelled
+                                 ? QString("Cancelled; %1 finished row(s) kept.").arg(m_rows.size())
+                                 : QString("Done: %1 row(s).").arg(m_rows.size()));
+            if (!error.isEmpty())
+                m_lastError = error;
+            emit finished();
+        });
 }
 
 void NeuralSplitsPanel::setSettings(int splits, int searchTrials, int folds, int epochs) {
@@ -113,7 +124,9 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     QMetaObject::invokeMethod(m_worker, "runSplits", Q_ARG(fa::NeuralConfig, c));
 }
 
-void NeuralSplitsPanel::cancel() { QMetaObject::invokeMethod(m_worker, "cancelSplits"); }
+void NeuralSplitsPanel::cancel() {
+    QMetaObject::invokeMethod(m_worker, "cancelSplits");
+}
 
 void NeuralSplitsPanel::refresh() {
     m_table->setRowCount(0);
@@ -123,7 +136,8 @@ void NeuralSplitsPanel::refresh() {
         std::string dataset, hidden;
         for (const auto& r : m_rows)
             if (r.method == name)
-                nmll.push_back(r.nmll), rmse.push_back(r.rmse), dataset = r.dataset, hidden = r.hidden;
+                nmll.push_back(r.nmll), rmse.push_back(r.rmse), dataset = r.dataset,
+                                                                hidden = r.hidden;
         if (nmll.empty())
             continue;
         const int row = m_table->rowCount();

@@ -14,7 +14,7 @@ class QTableWidget;
 
 class NeuralSplitsPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent = nullptr);
 
     /// Starts the protocol for the live run's data, network, methods and fit settings.
@@ -27,12 +27,12 @@ public:
     bool exportRows(const QString& csvPath);
     QString lastError() const { return m_lastError; }
 
-signals:
+  signals:
     void runRequested(); ///< the Run button: the page answers with run(its config)
     void finished();
     void message(const QString& text, int timeoutMs);
 
-private:
+  private:
     void refresh();
 
     NeuralWorker* m_worker;

@@ -56,7 +56,8 @@ void NeuralWorker::runSplits(fa::NeuralConfig config) {
                                        QString("split %1/%2, %3: %4")
                                            .arg(p.split + 1)
                                            .arg(p.splits)
-                                           .arg(QString::fromStdString(p.method), QString::fromStdString(p.stage)));
+                                           .arg(QString::fromStdString(p.method),
+                                                QString::fromStdString(p.stage)));
                 },
                 &m_cancel);
         } catch (const std::exception& e) {

@@ -2,8 +2,8 @@
 // Trains the neural lab (fa::NeuralLive) in its own thread (QThread; slots called queued) and
 // publishes snapshots at most ~30 times a second; runs the split protocol (fa::runNeural) for
 // the comparison table on another thread, one row at a time.
-#include "ui/common/EpochWorker.h"
 #include "core/neural/NeuralLive.h"
+#include "ui/common/EpochWorker.h"
 
 #include <atomic>
 #include <memory>
@@ -17,28 +17,28 @@ Q_DECLARE_METATYPE(fa::NeuralRow)
 
 class NeuralWorker : public EpochWorker {
     Q_OBJECT
-public:
+  public:
     NeuralWorker();
     ~NeuralWorker() override; ///< cancels and joins a split run
 
-public slots:
+  public slots:
     void configure(fa::NeuralLiveConfig config); ///< new run, paused at epoch 0
     void runSplits(fa::NeuralConfig config);
     void cancelSplits();
 
-signals:
+  signals:
     void snapshotReady(NeuralSnapshotPtr snapshot);
     void splitRow(fa::NeuralRow row);
     void splitProgress(int done, int total, QString stage);
     void splitsFinished(bool cancelled, QString error);
 
-protected:
+  protected:
     bool hasRun() const override { return m_live != nullptr; }
     long epoch() const override { return m_live->epoch(); }
     void advance(long epochs) override { m_live->advance(epochs); }
     void emitSnapshot() override;
 
-private:
+  private:
     std::unique_ptr<fa::NeuralLive> m_live;
     std::thread m_splits;
     std::atomic<bool> m_cancel{false};

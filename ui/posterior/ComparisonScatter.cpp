@@ -11,12 +11,15 @@
 namespace {
 const fa::Vector& pick(ComparisonScatter::Quantity q, const fa::Vector& mean, const fa::Vector& var,
                        const fa::Vector& cov) {
-    return q == ComparisonScatter::Quantity::Means ? mean : q == ComparisonScatter::Quantity::Variances ? var : cov;
+    return q == ComparisonScatter::Quantity::Means       ? mean
+           : q == ComparisonScatter::Quantity::Variances ? var
+                                                         : cov;
 }
 } // namespace
 
 ComparisonScatter::ComparisonScatter(Quantity quantity, QWidget* parent)
-    : QChartView(parent), m_quantity(quantity), m_x(new QValueAxis), m_y(new QValueAxis), m_identity(new QLineSeries) {
+    : QChartView(parent), m_quantity(quantity), m_x(new QValueAxis), m_y(new QValueAxis),
+      m_identity(new QLineSeries) {
     auto* c = new QChart;
     c->setTitle(quantity == Quantity::Means       ? "Posterior means"
                 : quantity == Quantity::Variances ? "Posterior variances"
@@ -36,8 +39,9 @@ ComparisonScatter::ComparisonScatter(Quantity quantity, QWidget* parent)
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(260, 220);
-    setToolTip("Each point is one entry: its exact-posterior value (x) against an approximation's (y). "
-               "Points on the dashed identity line are exact.");
+    setToolTip(
+        "Each point is one entry: its exact-posterior value (x) against an approximation's (y). "
+        "Points on the dashed identity line are exact.");
 }
 
 QScatterSeries* ComparisonScatter::seriesFor(const std::string& method) {
@@ -60,12 +64,14 @@ QScatterSeries* ComparisonScatter::series(const QString& method) const {
 }
 
 void ComparisonScatter::showSnapshot(const fa::PosteriorLiveSnapshot& snap) {
-    const fa::Vector& truth = pick(m_quantity, snap.exactMean, snap.exactVariances, snap.exactCovariances);
+    const fa::Vector& truth =
+        pick(m_quantity, snap.exactMean, snap.exactVariances, snap.exactCovariances);
     for (auto& [name, s] : m_series)
         s->clear();
     double lo = INFINITY, hi = -INFINITY, size = 0.0;
     for (Eigen::Index k = 0; k < truth.size(); ++k)
-        lo = std::min(lo, truth(k)), hi = std::max(hi, truth(k)), size = std::max(size, std::abs(truth(k)));
+        lo = std::min(lo, truth(k)), hi = std::max(hi, truth(k)),
+        size = std::max(size, std::abs(truth(k)));
     // The truth's range, or its magnitude when it is a single value (one covariance in 2-D).
     const double scale = std::isfinite(hi - lo) ? std::max({hi - lo, size, 1e-300}) : 1.0;
     const double tlo = lo, thi = hi;

@@ -12,14 +12,14 @@ class QValueAxis;
 
 class ComparisonScatter : public QChartView {
     Q_OBJECT
-public:
+  public:
     enum class Quantity { Means, Variances, Covariances };
     explicit ComparisonScatter(Quantity quantity, QWidget* parent = nullptr);
     void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
     QScatterSeries* series(const QString& method) const; ///< by fa::methodName, for tests
     QLineSeries* identity() const { return m_identity; }
 
-private:
+  private:
     QScatterSeries* seriesFor(const std::string& method);
     Quantity m_quantity;
     QValueAxis *m_x, *m_y;

@@ -18,11 +18,14 @@
 
 namespace {
 // Log-scale sliders: position p in [lo, hi] hundredths of a decade.
-constexpr int kLrLo = -500, kLrHi = 0;         // 1e-5 .. 1
+constexpr int kLrLo = -500, kLrHi = 0;           // 1e-5 .. 1
 constexpr int kLambdaLo = -400, kLambdaHi = 400; // 1e-4 .. 1e4
-double fromSlider(int p) { return std::pow(10.0, p / 100.0); }
+double fromSlider(int p) {
+    return std::pow(10.0, p / 100.0);
+}
 int toSlider(double v, int lo, int hi) {
-    return std::clamp(static_cast<int>(std::lround(100.0 * std::log10(std::max(v, 1e-300)))), lo, hi);
+    return std::clamp(static_cast<int>(std::lround(100.0 * std::log10(std::max(v, 1e-300)))), lo,
+                      hi);
 }
 QSlider* logSlider(int lo, int hi, const QString& tip) {
     auto* s = new QSlider(Qt::Horizontal);
@@ -41,16 +44,19 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_dataset->addItem("Concrete strength (8 inputs)", "concrete");
     m_dataset->addItem("Energy efficiency, heating (8 inputs)", "energy");
     m_dataset->addItem("Yacht hydrodynamics (6 inputs)", "yacht");
-    m_dataset->setToolTip("Synthetic: x ~ N(0, [[1, .5], [.5, 1]]), θ ~ N(0, I/α), y = θᵀx + ε, ε ~ N(0, 1/β), "
-                          "α = 0.01, β = 0.1, N rows, no bias.\nUCI sets: standardised, bias column, 50/50 split "
-                          "(the posterior uses the training half).");
+    m_dataset->setToolTip(
+        "Synthetic: x ~ N(0, [[1, .5], [.5, 1]]), θ ~ N(0, I/α), y = θᵀx + ε, ε ~ N(0, 1/β), "
+        "α = 0.01, β = 0.1, N rows, no bias.\nUCI sets: standardised, bias column, 50/50 split "
+        "(the posterior uses the training half).");
     auto* open = new QPushButton("Open CSV…");
-    open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below (Mode menu: Ctrl+Shift+O)");
+    open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below "
+                     "(Mode menu: Ctrl+Shift+O)");
     m_target = new QComboBox;
     m_target->setToolTip("The column to predict (CSV files only); every other column is an input.");
     m_samples = intBox(10, 1000000, 1000, "Rows N of the synthetic data set.");
-    m_trainFraction = realBox(0.0, 1.0, 0.0, 2, "Share of rows used for training (and for the exact posterior); "
-                                               "0 = automatic: all for synthetic data, half for real data.");
+    m_trainFraction = realBox(0.0, 1.0, 0.0, 2,
+                              "Share of rows used for training (and for the exact posterior); "
+                              "0 = automatic: all for synthetic data, half for real data.");
     m_trainFraction->setSpecialValueText("auto");
     m_trainFraction->setSingleStep(0.05);
 
@@ -59,10 +65,11 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_hyper->addItem("thesis rule", "thesis");
     m_hyper->addItem("evidence maximisation", "evidence");
     m_hyper->addItem("by hand", "manual");
-    m_hyper->setToolTip("Prior precision α and noise precision β of the exact posterior.\n"
-                        "automatic: the synthetic recipe's α, β; evidence maximisation for real data.\n"
-                        "thesis rule: β = 1/var(y), α = 0.01 mean diag(β XᵀX).\n"
-                        "evidence maximisation: MacKay's fixed point, as scikit-learn's BayesianRidge.");
+    m_hyper->setToolTip(
+        "Prior precision α and noise precision β of the exact posterior.\n"
+        "automatic: the synthetic recipe's α, β; evidence maximisation for real data.\n"
+        "thesis rule: β = 1/var(y), α = 0.01 mean diag(β XᵀX).\n"
+        "evidence maximisation: MacKay's fixed point, as scikit-learn's BayesianRidge.");
     m_alpha = realBox(1e-8, 1e8, 0.01, 6, "Prior precision α (by hand).");
     m_beta = realBox(1e-8, 1e8, 0.1, 6, "Noise precision β (by hand).");
     m_priorLabel = new QLabel;
@@ -71,12 +78,15 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     auto* methods = new QGroupBox("Approximations");
     auto* ml = new QVBoxLayout(methods);
     const std::vector<std::pair<fa::PosteriorMethod, QString>> tips = {
-        {fa::PosteriorMethod::VifaGauss, "VIFA (report Algorithm 1) with the Gaussian prior N(0, α⁻¹I)"},
-        {fa::PosteriorMethod::VifaLaplace, "VIFA with a Laplace prior of the same variance (rate √2 α)"},
+        {fa::PosteriorMethod::VifaGauss,
+         "VIFA (report Algorithm 1) with the Gaussian prior N(0, α⁻¹I)"},
+        {fa::PosteriorMethod::VifaLaplace,
+         "VIFA with a Laplace prior of the same variance (rate √2 α)"},
         {fa::PosteriorMethod::Vippca, "VIPPCA: Ψ = σI fixed, only c and F learned"},
         {fa::PosteriorMethod::SgdEm, "Online EM (thesis Algorithm 2) fitted to the SGD iterates"},
         {fa::PosteriorMethod::SgdSga, "Online SGA (thesis Algorithm 1) fitted to the SGD iterates"},
-        {fa::PosteriorMethod::Swag, "SWAG: running mean, diagonal variance and last-K deviations of the iterates"},
+        {fa::PosteriorMethod::Swag,
+         "SWAG: running mean, diagonal variance and last-K deviations of the iterates"},
     };
     for (const auto& [method, tip] : tips) {
         auto* box = new QCheckBox(displayName(fa::methodName(method)));
@@ -84,14 +94,16 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         QPalette pal = box->palette();
         pal.setColor(QPalette::WindowText, colourFor(fa::methodName(method)));
         box->setPalette(pal);
-        box->setChecked(method == fa::PosteriorMethod::VifaGauss || method == fa::PosteriorMethod::SgdEm ||
+        box->setChecked(method == fa::PosteriorMethod::VifaGauss ||
+                        method == fa::PosteriorMethod::SgdEm ||
                         method == fa::PosteriorMethod::Swag);
         ml->addWidget(box);
         m_methods.emplace_back(method, box);
         connect(box, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     }
     m_latent = intBox(1, 1000, 1, "Latent dimension K of every FA approximation (K < D).");
-    m_seed = intBox(0, 1000000000, 0, "Seed of the data (synthetic), the split, SGD and VIFA's draws.");
+    m_seed =
+        intBox(0, 1000000000, 0, "Seed of the data (synthetic), the split, SGD and VIFA's draws.");
 
     m_batch = intBox(1, 1000000, 100, "VIFA mini-batch size M.");
     m_L = intBox(1, 10000, 10, "L: VIFA averages this many mini-batch gradients per update.");
@@ -101,17 +113,22 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_optimiser = new QComboBox;
     m_optimiser->addItem("SGD (report)", "sgd");
     m_optimiser->addItem("Adam", "adam");
-    m_maxNorm = realBox(0, 1e9, 10, 2, "Each averaged gradient is clipped to this norm (report code: 10); 0 = off.");
+    m_maxNorm =
+        realBox(0, 1e9, 10, 2,
+                "Each averaged gradient is clipped to this norm (report code: 10); 0 = off.");
     m_maxNorm->setSpecialValueText("off");
     m_sigma = realBox(1e-8, 100, 0.01, 6, "VIPPCA's fixed variance σ (Ψ = σI).");
 
     m_sgdBatch = intBox(1, 1000000, 32, "SGD mini-batch size (thesis: 32).");
-    m_warmupEpochs = intBox(0, 100000, 10, "SGD epochs before iterates reach the FA fitters (thesis: 10).");
-    m_lrSlider = logSlider(kLrLo, kLrHi, "SGD learning rate, live (log scale). Larger rates widen the iterate cloud.");
+    m_warmupEpochs =
+        intBox(0, 100000, 10, "SGD epochs before iterates reach the FA fitters (thesis: 10).");
+    m_lrSlider = logSlider(
+        kLrLo, kLrHi, "SGD learning rate, live (log scale). Larger rates widen the iterate cloud.");
     m_lrSlider->setValue(toSlider(0.01, kLrLo, kLrHi));
-    m_lambdaSlider = logSlider(kLambdaLo, kLambdaHi,
-                               "L2 strength λ of the SGD loss, live (log scale). λ = α/β makes the loss's minimum the "
-                               "posterior mean; other values move the cloud away from it.");
+    m_lambdaSlider = logSlider(
+        kLambdaLo, kLambdaHi,
+        "L2 strength λ of the SGD loss, live (log scale). λ = α/β makes the loss's minimum the "
+        "posterior mean; other values move the cloud away from it.");
     m_lrLabel = new QLabel;
     m_lambdaLabel = new QLabel;
     m_resetLambda = new QPushButton("λ = α/β");
@@ -119,7 +136,8 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
 
     m_coordI = intBox(1, 100000, 1, "First parameter shown in the 2D contour view.");
     m_coordJ = intBox(1, 100000, 2, "Second parameter shown in the 2D contour view.");
-    m_speed = intBox(0, 10000000, 250, "Epochs per second while playing; 0 runs as fast as the CPU allows.");
+    m_speed = intBox(0, 10000000, 250,
+                     "Epochs per second while playing; 0 runs as fast as the CPU allows.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setSuffix(" epochs/s");
     m_speed->setSingleStep(50);
@@ -171,8 +189,9 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     vw->addRow("step", m_step);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    for (QWidget* w : {static_cast<QWidget*>(data), static_cast<QWidget*>(methods), static_cast<QWidget*>(vifa),
-                       static_cast<QWidget*>(sgd), static_cast<QWidget*>(view)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(data), static_cast<QWidget*>(methods), static_cast<QWidget*>(vifa),
+          static_cast<QWidget*>(sgd), static_cast<QWidget*>(view)})
         layout->addWidget(w);
 
     connect(open, &QPushButton::clicked, this, &PosteriorControls::openCsvRequested);
@@ -182,7 +201,8 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     connect(m_optimiser, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     for (QSpinBox* b : {m_samples, m_latent, m_batch, m_L, m_sgdBatch, m_warmupEpochs, m_seed})
         connect(b, &QSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
-    for (QDoubleSpinBox* b : {m_alpha, m_beta, m_trainFraction, m_lrC, m_lrF, m_lrGamma, m_sigma, m_maxNorm})
+    for (QDoubleSpinBox* b :
+         {m_alpha, m_beta, m_trainFraction, m_lrC, m_lrF, m_lrGamma, m_sigma, m_maxNorm})
         connect(b, &QDoubleSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
     connect(m_lrSlider, &QSlider::valueChanged, this, [this](int p) {
         m_lrLabel->setText(QString("learning rate η = %1").arg(fromSlider(p), 0, 'g', 3));
@@ -205,7 +225,8 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     connect(m_coordI, &QSpinBox::valueChanged, this, coordsChanged);
     connect(m_coordJ, &QSpinBox::valueChanged, this, coordsChanged);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { emit speedChanged(v); });
-    m_lrLabel->setText(QString("learning rate η = %1").arg(fromSlider(m_lrSlider->value()), 0, 'g', 3));
+    m_lrLabel->setText(
+        QString("learning rate η = %1").arg(fromSlider(m_lrSlider->value()), 0, 'g', 3));
     m_lambdaLabel->setText("L2 strength λ");
     updateEnabled();
 }
@@ -218,7 +239,8 @@ void PosteriorControls::emitStructure() {
 
 void PosteriorControls::updateEnabled() {
     const QString data = m_dataset->currentData().toString();
-    m_target->setEnabled(data != "synthetic" && m_target->count() > 0 && m_dataset->currentIndex() >= 5);
+    m_target->setEnabled(data != "synthetic" && m_target->count() > 0 &&
+                         m_dataset->currentIndex() >= 5);
     m_samples->setEnabled(data == "synthetic");
     const bool manual = m_hyper->currentData().toString() == "manual";
     m_alpha->setEnabled(manual);
@@ -278,9 +300,12 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
     s.synthetic.samples = m_samples->value();
     s.trainFraction = m_trainFraction->value();
     const QString hyper = m_hyper->currentData().toString();
-    if (hyper == "thesis") s.hyper = fa::HyperMode::Thesis;
-    else if (hyper == "evidence") s.hyper = fa::HyperMode::Evidence;
-    else if (hyper == "manual") s.hyper = fa::HyperMode::Manual;
+    if (hyper == "thesis")
+        s.hyper = fa::HyperMode::Thesis;
+    else if (hyper == "evidence")
+        s.hyper = fa::HyperMode::Evidence;
+    else if (hyper == "manual")
+        s.hyper = fa::HyperMode::Manual;
     s.alpha = m_alpha->value();
     s.beta = m_beta->value();
     c.methods.clear();
@@ -294,7 +319,8 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
     r.vifa.lrC = m_lrC->value();
     r.vifa.lrF = m_lrF->value();
     r.vifa.lrGamma = m_lrGamma->value();
-    r.vifa.optimiser = m_optimiser->currentData().toString() == "adam" ? fa::OptimiserKind::Adam : fa::OptimiserKind::Sgd;
+    r.vifa.optimiser = m_optimiser->currentData().toString() == "adam" ? fa::OptimiserKind::Adam
+                                                                       : fa::OptimiserKind::Sgd;
     r.vifa.maxGradNorm = m_maxNorm->value();
     r.vippcaSigma = m_sigma->value();
     r.sgd.batch = m_sgdBatch->value();
@@ -319,8 +345,10 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     }
     m_samples->setValue(c.setup.synthetic.samples);
     m_trainFraction->setValue(c.setup.trainFraction);
-    const char* hyper = !c.setup.hyper ? "auto" : *c.setup.hyper == fa::HyperMode::Thesis ? "thesis"
-                                              : *c.setup.hyper == fa::HyperMode::Evidence ? "evidence" : "manual";
+    const char* hyper = !c.setup.hyper                              ? "auto"
+                        : *c.setup.hyper == fa::HyperMode::Thesis   ? "thesis"
+                        : *c.setup.hyper == fa::HyperMode::Evidence ? "evidence"
+                                                                    : "manual";
     m_hyper->setCurrentIndex(m_hyper->findData(hyper));
     if (c.setup.alpha > 0.0)
         m_alpha->setValue(c.setup.alpha);
@@ -345,21 +373,30 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_quiet = false;
 }
 
-int PosteriorControls::coordI() const { return m_coordI->value() - 1; }
-int PosteriorControls::coordJ() const { return m_coordJ->value() - 1; }
-long PosteriorControls::stepEpochs() const { return m_step->value(); }
-double PosteriorControls::speed() const { return m_speed->value(); }
+int PosteriorControls::coordI() const {
+    return m_coordI->value() - 1;
+}
+int PosteriorControls::coordJ() const {
+    return m_coordJ->value() - 1;
+}
+long PosteriorControls::stepEpochs() const {
+    return m_step->value();
+}
+double PosteriorControls::speed() const {
+    return m_speed->value();
+}
 
 void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
     m_quiet = true;
     m_defaultLambda = s.hyper.alpha / s.hyper.beta;
-    m_priorLabel->setText(QString("in use (%1): α = %2, β = %3, λ = α/β = %4; D = %5, %6 training rows")
-                              .arg(QString::fromStdString(fa::hyperModeName(s.hyperMode)))
-                              .arg(s.hyper.alpha, 0, 'g', 4)
-                              .arg(s.hyper.beta, 0, 'g', 4)
-                              .arg(m_defaultLambda, 0, 'g', 4)
-                              .arg(s.exactMean.size())
-                              .arg(s.trainRows));
+    m_priorLabel->setText(
+        QString("in use (%1): α = %2, β = %3, λ = α/β = %4; D = %5, %6 training rows")
+            .arg(QString::fromStdString(fa::hyperModeName(s.hyperMode)))
+            .arg(s.hyper.alpha, 0, 'g', 4)
+            .arg(s.hyper.beta, 0, 'g', 4)
+            .arg(m_defaultLambda, 0, 'g', 4)
+            .arg(s.exactMean.size())
+            .arg(s.trainRows));
     const int d = static_cast<int>(s.exactMean.size());
     m_coordI->setMaximum(d);
     m_coordJ->setMaximum(d);

@@ -16,7 +16,7 @@ class QSpinBox;
 
 class PosteriorControls : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit PosteriorControls(QWidget* parent = nullptr);
 
     fa::PosteriorLiveConfig config() const;
@@ -35,23 +35,24 @@ public:
     QSlider* lambdaSlider() const { return m_lambdaSlider; }
     QCheckBox* methodBox(fa::PosteriorMethod method) const;
 
-signals:
-    void structureChanged();  ///< restart with config()
+  signals:
+    void structureChanged(); ///< restart with config()
     void learningRateChanged(double eta);
     void lambdaChanged(double lambda);
     void coordinatesChanged(int i, int j);
     void speedChanged(double epochsPerSecond);
     void openCsvRequested();
 
-private:
+  private:
     bool showCsv(const QString& path, QString* error); ///< useCsv without emitting
     void updateEnabled();
     void emitStructure();
 
     QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser;
-    QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma, *m_maxNorm;
-    QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_seed, *m_coordI, *m_coordJ,
-        *m_speed, *m_step;
+    QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma,
+        *m_maxNorm;
+    QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_seed,
+        *m_coordI, *m_coordJ, *m_speed, *m_step;
     std::vector<std::pair<fa::PosteriorMethod, QCheckBox*>> m_methods;
     QSlider *m_lrSlider, *m_lambdaSlider;
     QLabel *m_lrLabel, *m_lambdaLabel, *m_priorLabel;

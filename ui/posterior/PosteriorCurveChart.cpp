@@ -7,7 +7,8 @@
 #include <QtCharts/QValueAxis>
 #include <cmath>
 
-PosteriorCurveChart::PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric, QWidget* parent)
+PosteriorCurveChart::PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric,
+                                         QWidget* parent)
     : QChartView(parent), m_metric(std::move(metric)), m_x(new QValueAxis), m_y(new QLogValueAxis) {
     auto* c = new QChart;
     c->setTitle(title);
@@ -62,5 +63,6 @@ void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot
     }
     m_x->setRange(0, std::max<double>(10, static_cast<double>(snapshot.epoch)));
     if (hi > 0.0)
-        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))), 1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+        m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
+                      1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
 }

@@ -12,13 +12,14 @@ class QValueAxis;
 
 class PosteriorCurveChart : public QChartView {
     Q_OBJECT
-public:
+  public:
     using Metric = std::function<double(const fa::PosteriorScore&)>;
-    PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric, QWidget* parent = nullptr);
+    PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric,
+                        QWidget* parent = nullptr);
     void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
     QLineSeries* series(const QString& method) const; ///< by fa::methodName, for tests and export
 
-private:
+  private:
     QLineSeries* seriesFor(const std::string& method);
     Metric m_metric;
     QValueAxis* m_x;

@@ -1,11 +1,11 @@
 #include "ui/posterior/PosteriorPage.h"
 
-#include "core/io/RegressionCsv.h"
 #include "core/io/AtomicFile.h"
-#include "ui/posterior/ComparisonScatter.h"
-#include "ui/common/ContourView.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
+#include "ui/common/ContourView.h"
 #include "ui/common/ModeLayout.h"
+#include "ui/posterior/ComparisonScatter.h"
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/PosteriorCurveChart.h"
 #include "ui/session/PosteriorSessionFile.h"
@@ -19,26 +19,27 @@
 #include <QVBoxLayout>
 
 PosteriorPage::PosteriorPage(QWidget* parent)
-    : QWidget(parent), m_controls(new PosteriorControls), m_contours(new ContourView), m_tabs(new QTabWidget),
-      m_worker(new PosteriorWorker) {
+    : QWidget(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
+      m_tabs(new QTabWidget), m_worker(new PosteriorWorker) {
     m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
     m_contours->setMinimumSize(420, 360);
-    m_contours->setToolTip("Contours of the exact posterior N(m, S) and of each approximation, restricted to two "
-                           "parameters: 39 / 86 / 99 % probability mass. Grey points: the last 300 SGD iterates.");
+    m_contours->setToolTip(
+        "Contours of the exact posterior N(m, S) and of each approximation, restricted to two "
+        "parameters: 39 / 86 / 99 % probability mass. Grey points: the last 300 SGD iterates.");
     m_curves = {
         new PosteriorCurveChart("Mean: ‖ĉ − m‖ / ‖m‖", "relative distance",
                                 [](const fa::PosteriorScore& s) { return s.relMeanDist; }),
         new PosteriorCurveChart("Covariance: ‖Ŝ − S‖_F / ‖S‖_F", "relative distance",
                                 [](const fa::PosteriorScore& s) { return s.relCovDist; }),
-        new PosteriorCurveChart("2-Wasserstein W₂", "W₂", [](const fa::PosteriorScore& s) { return s.w2; }),
+        new PosteriorCurveChart("2-Wasserstein W₂", "W₂",
+                                [](const fa::PosteriorScore& s) { return s.w2; }),
         new PosteriorCurveChart("Scaled W₂ / D (report Table 1)", "W₂ / D",
                                 [](const fa::PosteriorScore& s) { return s.w2OverDim; }),
     };
     m_scatters = {new ComparisonScatter(ComparisonScatter::Quantity::Means),
                   new ComparisonScatter(ComparisonScatter::Quantity::Variances),
                   new ComparisonScatter(ComparisonScatter::Quantity::Covariances)};
-
 
     auto* live = new QWidget;
     auto* liveLayout = new QHBoxLayout(live);
@@ -68,7 +69,8 @@ PosteriorPage::PosteriorPage(QWidget* parent)
         fail("Cannot start this run", why);
         emit statusChanged("", "⚠ " + why);
     });
-    connect(m_worker, &PosteriorWorker::refused, this, [this](const QString& why) { emit message("Refused: " + why, 8000); });
+    connect(m_worker, &PosteriorWorker::refused, this,
+            [this](const QString& why) { emit message("Refused: " + why, 8000); });
     connect(m_worker, &PosteriorWorker::reachedEpoch, this, [this](long epoch) {
         if (m_waitFor >= 0 && epoch >= m_waitFor) {
             m_waitFor = -1;
@@ -79,15 +81,18 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     });
     connect(m_controls, &PosteriorControls::structureChanged, this, &PosteriorPage::reset);
     connect(m_controls, &PosteriorControls::openCsvRequested, this, &PosteriorPage::openCsvDialog);
-    connect(m_controls, &PosteriorControls::learningRateChanged, this,
-            [this](double eta) { QMetaObject::invokeMethod(m_worker, "setSgdLearningRate", Q_ARG(double, eta)); });
-    connect(m_controls, &PosteriorControls::lambdaChanged, this,
-            [this](double lambda) { QMetaObject::invokeMethod(m_worker, "setLambda", Q_ARG(double, lambda)); });
+    connect(m_controls, &PosteriorControls::learningRateChanged, this, [this](double eta) {
+        QMetaObject::invokeMethod(m_worker, "setSgdLearningRate", Q_ARG(double, eta));
+    });
+    connect(m_controls, &PosteriorControls::lambdaChanged, this, [this](double lambda) {
+        QMetaObject::invokeMethod(m_worker, "setLambda", Q_ARG(double, lambda));
+    });
     connect(m_controls, &PosteriorControls::coordinatesChanged, this, [this](int i, int j) {
         QMetaObject::invokeMethod(m_worker, "setCoordinates", Q_ARG(int, i), Q_ARG(int, j));
     });
-    connect(m_controls, &PosteriorControls::speedChanged, this,
-            [this](double v) { QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v)); });
+    connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) {
+        QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v));
+    });
     m_thread.start();
 
     m_redraw.setInterval(33); // at most ~30 redraws a second
@@ -101,14 +106,16 @@ PosteriorPage::~PosteriorPage() {
     m_thread.wait();
 }
 
-PosteriorCurveChart* PosteriorPage::curveChart(int metric) const { return m_curves.at(static_cast<std::size_t>(metric)); }
+PosteriorCurveChart* PosteriorPage::curveChart(int metric) const {
+    return m_curves.at(static_cast<std::size_t>(metric));
+}
 
 ComparisonScatter* PosteriorPage::comparison(int quantity) const {
     return m_scatters.at(static_cast<std::size_t>(quantity));
 }
 
 std::vector<std::pair<QString, QWidget*>> PosteriorPage::charts() const {
-    return {{"posterior-contours-2d", m_contours}, {"posterior-rel-mean", m_curves[0]},
+    return {{"posterior-contours-2d", m_contours},  {"posterior-rel-mean", m_curves[0]},
             {"posterior-rel-cov", m_curves[1]},     {"posterior-w2", m_curves[2]},
             {"posterior-w2-over-d", m_curves[3]},   {"posterior-means", m_scatters[0]},
             {"posterior-variances", m_scatters[1]}, {"posterior-covariances", m_scatters[2]}};
@@ -123,11 +130,17 @@ void PosteriorPage::start(const fa::PosteriorLiveConfig& config) {
     QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::PosteriorLiveConfig, config));
 }
 
-void PosteriorPage::reset() { start(m_controls->config()); }
+void PosteriorPage::reset() {
+    start(m_controls->config());
+}
 
-void PosteriorPage::togglePlay() { QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play"); }
+void PosteriorPage::togglePlay() {
+    QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
+}
 
-void PosteriorPage::stepOnce() { QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepEpochs())); }
+void PosteriorPage::stepOnce() {
+    QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepEpochs()));
+}
 
 void PosteriorPage::runUntil(long epoch) {
     m_waitFor = epoch;
@@ -145,7 +158,11 @@ void PosteriorPage::redraw() {
     m_dirty = false;
     const fa::PosteriorLiveSnapshot& s = *m_latest;
     ContourScene scene;
-    const auto name = [&](int k) { return QString("θ%1 (%2)").arg(k + 1).arg(QString::fromStdString(s.parameterNames[static_cast<std::size_t>(k)])); };
+    const auto name = [&](int k) {
+        return QString("θ%1 (%2)")
+            .arg(k + 1)
+            .arg(QString::fromStdString(s.parameterNames[static_cast<std::size_t>(k)]));
+    };
     scene.title = QString("%1: posterior of %2 and %3, 39 / 86 / 99 % mass")
                       .arg(QString::fromStdString(s.dataset), name(s.coordI), name(s.coordJ));
     scene.xLabel = name(s.coordI);
@@ -166,7 +183,8 @@ void PosteriorPage::redraw() {
         if (a.status != "ok")
             states << QString("%1: %2").arg(QString::fromStdString(fa::methodName(a.method)),
                                             QString::fromStdString(a.status));
-    emit statusChanged(QString("epoch %1").arg(s.epoch), states.isEmpty() ? "all approximations running" : states.join("   "));
+    emit statusChanged(QString("epoch %1").arg(s.epoch),
+                       states.isEmpty() ? "all approximations running" : states.join("   "));
 }
 
 void PosteriorPage::fail(const QString& what, const QString& why) {
@@ -187,12 +205,15 @@ bool PosteriorPage::openCsv(const QString& path) {
         fail("Cannot use this CSV file", error);
         return false;
     }
-    emit message("Opened " + QDir::toNativeSeparators(path) + " (target: the last column; change it under 'target')", 8000);
+    emit message("Opened " + QDir::toNativeSeparators(path) +
+                     " (target: the last column; change it under 'target')",
+                 8000);
     return true;
 }
 
 void PosteriorPage::openCsvDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {},
+                                                      "CSV files (*.csv);;All files (*)");
     if (!path.isEmpty() && !openCsv(path))
         QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
 }
@@ -202,9 +223,11 @@ bool PosteriorPage::openSession(const QString& path) {
     try {
         s = fa::io::loadPosteriorSession(path);
         s.config.setup.loader = fa::io::datasetLoader();
-        fa::PosteriorLive probe(s.config); // data and parameters are checked before anything changes
+        fa::PosteriorLive probe(
+            s.config); // data and parameters are checked before anything changes
         if (std::max(s.coordI, s.coordJ) >= probe.problem().dim())
-            throw std::invalid_argument("the view's parameters exceed the data set's parameter count");
+            throw std::invalid_argument(
+                "the view's parameters exceed the data set's parameter count");
     } catch (const std::exception& e) {
         fail("Cannot open the session", QString::fromUtf8(e.what()));
         return false;
@@ -215,11 +238,15 @@ bool PosteriorPage::openSession(const QString& path) {
     m_controls->setConfig(shown);
     m_sessionEpochs = s.epochs;
     QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, s.speed));
-    QMetaObject::invokeMethod(m_worker, "setCoordinates", Q_ARG(int, s.coordI), Q_ARG(int, s.coordJ));
+    QMetaObject::invokeMethod(m_worker, "setCoordinates", Q_ARG(int, s.coordI),
+                              Q_ARG(int, s.coordJ));
     QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::PosteriorLiveConfig, s.config));
     if (s.epochs > 0)
         runUntil(s.epochs);
-    emit message(QString("Opened %1 (replaying %2 epochs)").arg(QDir::toNativeSeparators(path)).arg(s.epochs), 8000);
+    emit message(QString("Opened %1 (replaying %2 epochs)")
+                     .arg(QDir::toNativeSeparators(path))
+                     .arg(s.epochs),
+                 8000);
     return true;
 }
 
@@ -229,8 +256,9 @@ bool PosteriorPage::saveSession(const QString& path) {
         return false;
     }
     fa::io::PosteriorSession s;
-    QMetaObject::invokeMethod(m_worker, [this] { return m_worker->currentConfig(); }, Qt::BlockingQueuedConnection,
-                              &s.config);
+    QMetaObject::invokeMethod(
+        m_worker, [this] { return m_worker->currentConfig(); }, Qt::BlockingQueuedConnection,
+        &s.config);
     s.coordI = m_latest->coordI;
     s.coordJ = m_latest->coordJ;
     s.speed = m_controls->speed();
@@ -251,7 +279,8 @@ bool PosteriorPage::exportCurves(const QString& path) {
         return false;
     }
     std::vector<fa::PosteriorRow> rows;
-    QMetaObject::invokeMethod(m_worker, [this] { return m_worker->currentRows(); }, Qt::BlockingQueuedConnection, &rows);
+    QMetaObject::invokeMethod(
+        m_worker, [this] { return m_worker->currentRows(); }, Qt::BlockingQueuedConnection, &rows);
     try {
         fa::io::AtomicFile file(path.toStdString());
         fa::io::writePosteriorCsv(file.stream(), rows);

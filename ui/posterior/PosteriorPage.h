@@ -19,7 +19,7 @@ class QTabWidget;
 
 class PosteriorPage : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit PosteriorPage(QWidget* parent = nullptr);
     ~PosteriorPage() override; ///< stops the worker thread
 
@@ -40,20 +40,20 @@ public:
     QString lastError() const { return m_lastError; }
     long latestSessionEpochs() const { return m_sessionEpochs; }
 
-public slots:
+  public slots:
     void reset();
     void togglePlay();
     void stepOnce();
     void runUntil(long epoch); ///< as fast as possible, then reachedEpoch
     void openCsvDialog();
 
-signals:
+  signals:
     void reachedEpoch(long epoch);
     void message(const QString& text, int timeoutMs);
     void statusChanged(const QString& epochText, const QString& stateText);
     void runningChanged(bool running);
 
-private:
+  private:
     void start(const fa::PosteriorLiveConfig& config);
     void onSnapshot(PosteriorSnapshotPtr snapshot);
     void redraw();

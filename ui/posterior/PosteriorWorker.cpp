@@ -69,5 +69,6 @@ void PosteriorWorker::setCoordinates(int i, int j) {
 }
 
 void PosteriorWorker::emitSnapshot() {
-    emit snapshotReady(std::make_shared<const fa::PosteriorLiveSnapshot>(m_live->snapshot(m_i, m_j)));
+    emit snapshotReady(
+        std::make_shared<const fa::PosteriorLiveSnapshot>(m_live->snapshot(m_i, m_j)));
 }

@@ -9,7 +9,9 @@
 
 namespace fa::io {
 
-[[noreturn]] inline void fail(const QString& message) { throw SessionError(message.toStdString()); }
+[[noreturn]] inline void fail(const QString& message) {
+    throw SessionError(message.toStdString());
+}
 
 inline QJsonValue require(const QJsonObject& o, const QString& section, const QString& key) {
     if (!o.contains(key))
@@ -25,7 +27,8 @@ inline QJsonObject object(const QJsonObject& o, const QString& key) {
 }
 
 // Whole numbers must be exact in a double (|n| < 2^53); seeds may also be decimal strings.
-inline long long whole(const QJsonObject& o, const QString& section, const QString& key, long long lo, long long hi) {
+inline long long whole(const QJsonObject& o, const QString& section, const QString& key,
+                       long long lo, long long hi) {
     const QJsonValue v = require(o, section, key);
     long long n = 0;
     bool ok = false;

@@ -20,14 +20,15 @@ QString text(const QJsonObject& o, const QString& section, const QString& key) {
 QByteArray posteriorSessionToJson(const PosteriorSession& s) {
     const PosteriorLiveConfig& c = s.config;
     const PosteriorSetup& d = c.setup;
-    QJsonObject data{{"dataset", QString::fromStdString(d.dataset)},
-                     {"target", QString::fromStdString(d.target)},
-                     {"syntheticRows", d.synthetic.samples},
-                     {"trainFraction", d.trainFraction},
-                     {"hyper", d.hyper ? QString::fromStdString(hyperModeName(*d.hyper)) : QString("auto")},
-                     {"alpha", d.alpha},
-                     {"beta", d.beta},
-                     {"seed", QString::number(c.seed)}};
+    QJsonObject data{
+        {"dataset", QString::fromStdString(d.dataset)},
+        {"target", QString::fromStdString(d.target)},
+        {"syntheticRows", d.synthetic.samples},
+        {"trainFraction", d.trainFraction},
+        {"hyper", d.hyper ? QString::fromStdString(hyperModeName(*d.hyper)) : QString("auto")},
+        {"alpha", d.alpha},
+        {"beta", d.beta},
+        {"seed", QString::number(c.seed)}};
     QJsonArray methods;
     for (const PosteriorMethod m : c.methods)
         methods.append(QString::fromStdString(methodName(m)));
@@ -77,10 +78,14 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     if (!(d.trainFraction >= 0.0 && d.trainFraction <= 1.0))
         fail("'data.trainFraction' must lie in [0, 1] (0 = automatic)");
     const QString hyper = text(data, "data", "hyper");
-    if (hyper == "thesis") d.hyper = HyperMode::Thesis;
-    else if (hyper == "evidence") d.hyper = HyperMode::Evidence;
-    else if (hyper == "manual") d.hyper = HyperMode::Manual;
-    else if (hyper != "auto") fail("'data.hyper' must be auto, thesis, evidence or manual");
+    if (hyper == "thesis")
+        d.hyper = HyperMode::Thesis;
+    else if (hyper == "evidence")
+        d.hyper = HyperMode::Evidence;
+    else if (hyper == "manual")
+        d.hyper = HyperMode::Manual;
+    else if (hyper != "auto")
+        fail("'data.hyper' must be auto, thesis, evidence or manual");
     d.alpha = real(data, "data", "alpha");
     d.beta = real(data, "data", "beta");
     if (d.hyper == HyperMode::Manual && !(d.alpha > 0.0 && d.beta > 0.0))
@@ -132,10 +137,11 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         long last = 0;
         for (const QJsonValue& item : v.toArray()) {
             const QJsonArray a = item.toArray();
-            if (!item.isArray() || a.size() != 3 || !a[0].isDouble() || !a[1].isDouble() || !a[2].isDouble() ||
-                a[0].toDouble() != std::floor(a[0].toDouble()) || a[0].toDouble() < last || !(a[1].toDouble() > 0.0) ||
-                !(a[2].toDouble() >= 0.0))
-                fail("'run.changes' must be a list of [epoch, learning rate > 0, lambda >= 0] in epoch order");
+            if (!item.isArray() || a.size() != 3 || !a[0].isDouble() || !a[1].isDouble() ||
+                !a[2].isDouble() || a[0].toDouble() != std::floor(a[0].toDouble()) ||
+                a[0].toDouble() < last || !(a[1].toDouble() > 0.0) || !(a[2].toDouble() >= 0.0))
+                fail("'run.changes' must be a list of [epoch, learning rate > 0, lambda >= 0] in "
+                     "epoch order");
             last = static_cast<long>(a[0].toDouble());
             c.changes.push_back({last, a[1].toDouble(), a[2].toDouble()});
         }
@@ -150,7 +156,9 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     s.speed = root.contains("speed") ? real(root, "session", "speed") : 250.0;
     if (s.speed < 0)
         fail("'speed' must not be negative");
-    s.epochs = root.contains("epochs") ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000)) : 0;
+    s.epochs = root.contains("epochs")
+                   ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
+                   : 0;
     return s;
 }
 

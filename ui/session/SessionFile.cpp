@@ -22,10 +22,12 @@ QJsonObject sessionRoot(const QByteArray& json) {
     if (root.value("format").toString() != kSessionFormat)
         fail(QString("not an FA Explorer session (\"format\" is not \"%1\")").arg(kSessionFormat));
     const QJsonValue version = root.value("version");
-    if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) || version.toDouble() < 1)
+    if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
+        version.toDouble() < 1)
         fail("the session has no valid \"version\"");
     if (version.toInt() > kSessionVersion)
-        fail(QString("the session was written by a newer FA Explorer (format version %1); this one reads version %2")
+        fail(QString("the session was written by a newer FA Explorer (format version %1); this one "
+                     "reads version %2")
                  .arg(version.toInt())
                  .arg(kSessionVersion));
     return root;
@@ -54,7 +56,8 @@ QString sessionMode(const QString& path) {
     try {
         return sessionRoot(readSessionFile(path)).value("mode").toString("explorer");
     } catch (const SessionError& e) {
-        throw SessionError(QString("'%1': %2").arg(path, QString::fromUtf8(e.what())).toStdString());
+        throw SessionError(
+            QString("'%1': %2").arg(path, QString::fromUtf8(e.what())).toStdString());
     }
 }
 
@@ -81,21 +84,18 @@ QByteArray sessionToJson(const Session& s) {
                      {"coordJ", s.view.coordJ + 1},
                      {"blockSize", s.view.blockSize},
                      {"recent", s.view.recent}};
-    QJsonObject root{{"format", kSessionFormat},
-                     {"version", kSessionVersion},
-                     {"mode", "explorer"},
-                     {"model", model},
-                     {"fitting", fitting},
-                     {"view", view},
-                     {"speed", s.speed},
-                     {"samples", static_cast<double>(s.samples)}};
+    QJsonObject root{{"format", kSessionFormat}, {"version", kSessionVersion},
+                     {"mode", "explorer"},       {"model", model},
+                     {"fitting", fitting},       {"view", view},
+                     {"speed", s.speed},         {"samples", static_cast<double>(s.samples)}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
 Session sessionFromJson(const QByteArray& json) {
     const QJsonObject root = sessionRoot(json);
     if (root.value("mode").toString("explorer") != "explorer")
-        fail(QString("this FA Explorer cannot open '%1' sessions").arg(root.value("mode").toString()));
+        fail(QString("this FA Explorer cannot open '%1' sessions")
+                 .arg(root.value("mode").toString()));
 
     Session s;
     ExplorerConfig& c = s.config;
@@ -125,9 +125,10 @@ Session sessionFromJson(const QByteArray& json) {
     c.learningRate = real(fitting, "fitting", "learningRate");
     c.warmup = static_cast<long>(whole(fitting, "fitting", "warmup", 0, 1'000'000'000));
     c.totalSamples = static_cast<long>(whole(fitting, "fitting", "totalSamples", 1, 1'000'000'000));
-    c.pointsPerDecade = fitting.contains("pointsPerDecade")
-        ? static_cast<int>(whole(fitting, "fitting", "pointsPerDecade", 1, 1000))
-        : 20;
+    c.pointsPerDecade =
+        fitting.contains("pointsPerDecade")
+            ? static_cast<int>(whole(fitting, "fitting", "pointsPerDecade", 1, 1000))
+            : 20;
     if (fitting.contains("learningRateChanges")) {
         const QJsonValue v = fitting.value("learningRateChanges");
         if (!v.isArray())
@@ -153,7 +154,9 @@ Session sessionFromJson(const QByteArray& json) {
     s.speed = root.contains("speed") ? real(root, "session", "speed") : 0.0;
     if (s.speed < 0)
         fail("'speed' must not be negative");
-    s.samples = root.contains("samples") ? static_cast<long>(whole(root, "session", "samples", 0, c.totalSamples)) : 0;
+    s.samples = root.contains("samples")
+                    ? static_cast<long>(whole(root, "session", "samples", 0, c.totalSamples))
+                    : 0;
     try {
         validate(c);
     } catch (const std::invalid_argument& e) {
@@ -162,7 +165,9 @@ Session sessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void saveSession(const QString& path, const Session& session) { writeSessionFile(path, sessionToJson(session)); }
+void saveSession(const QString& path, const Session& session) {
+    writeSessionFile(path, sessionToJson(session));
+}
 
 Session loadSession(const QString& path) {
     const QByteArray json = readSessionFile(path);

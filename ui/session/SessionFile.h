@@ -22,7 +22,7 @@ constexpr int kSessionVersion = 1;
 constexpr const char* kSessionFormat = "faexplorer-session";
 
 class SessionError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
