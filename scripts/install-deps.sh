@@ -9,6 +9,7 @@ packages=(
   qt6-qpa-plugins libgl-dev libgl1-mesa-dri     # platform plugins (xcb, offscreen)
   libeigen3-dev                                 # the engine's linear algebra
   xvfb xauth fonts-dejavu-core                  # headless runs and screenshots
+  clang-format                                  # the format check the tests run
 )
 
 missing=()

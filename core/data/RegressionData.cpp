@@ -23,7 +23,8 @@ RegressionData syntheticRegression(const SyntheticRecipe& recipe, std::uint64_t 
     Rng rng(seed);
     RegressionData data;
     data.name = "synthetic";
-    data.targetName = std::string(1, 'y'); // not = "y": GCC 12 -Wrestrict false positive (bug 105329)
+    data.targetName =
+        std::string(1, 'y'); // not = "y": GCC 12 -Wrestrict false positive (bug 105329)
     for (int j = 0; j < p; ++j)
         data.inputNames.push_back(std::string(1, 'x').append(
             std::to_string(j + 1))); // not "x" + ...: GCC 12 -Wrestrict false positive

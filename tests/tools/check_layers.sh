@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The layering the folders promise, checked on the sources and on the built CLI:
+#  - core/ (the engine and its file library) includes no Qt header and nothing from ui/ or app/;
+#  - ui/ includes nothing from app/;
+#  - the CLI, which links only core/ and core/io/, loads no Qt library;
+#  - no source file is over 400 lines.
+# Usage: check_layers.sh SOURCE_DIR CLI_BINARY
+set -u
+src=$1
+cli=$2
+fail=0
+complain() { echo "check_layers: $*" >&2; fail=1; }
+
+hits=$(grep -rnE '^\s*#\s*include\s*[<"](Q[A-Za-z]+|Qt[A-Za-z]*/)' "$src/core" --include='*.h' --include='*.cpp')
+[ -n "$hits" ] && complain "Qt header in the engine:"$'\n'"$hits"
+hits=$(grep -rnE '^\s*#\s*include\s*"(ui|app)/' "$src/core" --include='*.h' --include='*.cpp')
+[ -n "$hits" ] && complain "the engine includes from ui/ or app/:"$'\n'"$hits"
+hits=$(grep -rnE '^\s*#\s*include\s*"app/' "$src/ui" --include='*.h' --include='*.cpp')
+[ -n "$hits" ] && complain "ui/ includes from app/:"$'\n'"$hits"
+hits=$(grep -rnE '^\s*#\s*include\s*"[A-Za-z]+\.h"' "$src/core" "$src/ui" "$src/app" --include='*.h' --include='*.cpp')
+[ -n "$hits" ] && complain "an include without its folder:"$'\n'"$hits"
+
+if ! command -v ldd >/dev/null; then
+  complain "ldd not found"
+elif ldd "$cli" | grep -qi 'libQt'; then
+  complain "$cli links Qt:"$'\n'"$(ldd "$cli" | grep -i libQt)"
+fi
+
+big=$(find "$src/core" "$src/ui" "$src/app" "$src/tests" -name '*.cpp' -o -name '*.h' | xargs wc -l |
+      awk '$2 != "total" && $1 > 400 {print "  " $2 " (" $1 " lines)"}')
+[ -n "$big" ] && complain "source files over 400 lines:"$'\n'"$big"
+
+[ $fail -eq 0 ] && echo "check_layers: core is Qt-free, no include reaches up a layer, the CLI loads no Qt, no file over 400 lines"
+exit $fail
