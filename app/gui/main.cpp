@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
             return 2;
         }
-        QObject::connect(window.neuralPage(), &NeuralPage::reachedEpoch, &app, [&](long reached) {
+        QObject::connect(window.neuralPage(), &LabPage::reached, &app, [&](long reached) {
             std::printf("faexplorer: neural lab at epoch %ld\n", reached);
             QTimer::singleShot(300, &app, save);
         });
@@ -128,11 +128,10 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
             return 2;
         }
-        QObject::connect(window.posteriorPage(), &PosteriorPage::reachedEpoch, &app,
-                         [&](long reached) {
-                             std::printf("faexplorer: posterior lab at epoch %ld\n", reached);
-                             QTimer::singleShot(300, &app, save); // let the last frame paint
-                         });
+        QObject::connect(window.posteriorPage(), &LabPage::reached, &app, [&](long reached) {
+            std::printf("faexplorer: posterior lab at epoch %ld\n", reached);
+            QTimer::singleShot(300, &app, save); // let the last frame paint
+        });
         QTimer::singleShot(0, &window, [&] { window.posteriorPage()->runUntil(epochs); });
         app.exec();
         return code;
@@ -146,10 +145,10 @@ int main(int argc, char** argv) {
     }
     QObject::connect(&window, &MainWindow::reachedSamples, &app, [&] {
         QTimer::singleShot(200, &app, [&] { // let the last frame paint
-            const WorkerStats s = window.latestStats();
+            const LabStats s = window.latestStats();
             std::printf("faexplorer: %ld samples in %.2f s of playing: %.0f obs/s\n",
-                        s.samplesWhilePlaying, s.runSeconds,
-                        s.runSeconds > 0 ? s.samplesWhilePlaying / s.runSeconds : 0.0);
+                        s.unitsWhilePlaying, s.runSeconds,
+                        s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
             save();
         });
     });

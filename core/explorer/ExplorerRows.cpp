@@ -1,4 +1,5 @@
-// A live run's curves as fa-sweep rows, so the window's CSV export matches the CLI's columns.
+// A live run's snapshot as other readers take it: fa-sweep rows (so the window's CSV export
+// matches the CLI's columns) and the generic lab snapshot with a status line.
 #include "core/explorer/LiveExplorer.h"
 
 #include <algorithm>
@@ -36,6 +37,27 @@ std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const Explor
                                       : rank(a.algorithm) < rank(b.algorithm);
     });
     return rows;
+}
+
+std::shared_ptr<const LabSnapshot> LiveExplorer::labSnapshot() const {
+    auto snap = std::make_shared<ExplorerSnapshot>(snapshot());
+    snap->position = snap->samples;
+    snap->length = snap->totalSamples;
+    std::string status;
+    for (const AlgorithmTrace& t : snap->traces) {
+        if (t.name == "batch") {
+            if (snap->batchPending)
+                status += (status.empty() ? "" : "   ") + std::string("batch: refitting…");
+            continue;
+        }
+        std::string state = statusName(t.status);
+        if (t.status == FitStatus::Diverged)
+            state += " at t = " + std::to_string(t.divergedAt);
+        status +=
+            (status.empty() ? "" : "   ") + std::string(t.name == "em" ? "EM: " : "SGA: ") + state;
+    }
+    snap->status = status;
+    return snap;
 }
 
 } // namespace fa

@@ -382,4 +382,11 @@ ExplorerSnapshot LiveExplorer::snapshot() const {
     return snap;
 }
 
+long LiveExplorer::step(long n) {
+    if (n < 1)
+        return 0;
+    const long done = advance(n - 1);
+    return done + stepTraced(); // the display explains the last observation of the step
+}
+
 } // namespace fa

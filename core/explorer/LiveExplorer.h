@@ -7,6 +7,7 @@
 #include "core/explorer/FaSweep.h"
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineFitter.h"
+#include "core/lab/LiveRun.h"
 #include "core/metrics/MarginalViews.h"
 
 #include <memory>
@@ -79,7 +80,7 @@ struct StepTrace {
 };
 
 /// Immutable value handed from the worker to the views.
-struct ExplorerSnapshot {
+struct ExplorerSnapshot : LabSnapshot {
     long samples = 0;
     long totalSamples = 0;
     long dim = 0;
@@ -93,23 +94,29 @@ struct ExplorerSnapshot {
     ExplorerConfig config;             ///< the run's parameters, with learning-rate changes so far
 };
 
-class LiveExplorer {
+class LiveExplorer : public LiveRun {
   public:
     explicit LiveExplorer(const ExplorerConfig& config); ///< throws std::invalid_argument
-    ~LiveExplorer(); ///< cancels a running batch refit and waits for it
+    ~LiveExplorer() override; ///< cancels a running batch refit and waits for it
 
     /// Observes up to n more samples (never past totalSamples); returns how many.
-    long advance(long n);
+    long advance(long n) override;
+    /// Observes n samples, the last one traced (StepTrace), as the teaching display steps.
+    long step(long n) override;
     /// Observes one sample and records what it did (StepTrace); returns 0 at the end.
     long stepTraced();
     /// True when the stream is done; batch refits may still be running (batchPending).
-    bool finished() const { return m_samples >= m_config.totalSamples; }
     bool batchPending() const;
+    bool backgroundPending() const override { return batchPending(); }
     /// Collects finished batch refits and starts queued ones; never blocks.
-    void poll();
+    void poll() override;
     /// Blocks until every queued batch refit has finished (tests, headless runs).
     void waitForBatch();
     long samples() const { return m_samples; }
+    long position() const override { return m_samples; }
+    long length() const override { return m_config.totalSamples; }
+    std::string unit() const override { return "samples"; }
+    std::shared_ptr<const LabSnapshot> labSnapshot() const override;
     const ExplorerConfig& config() const { return m_config; }
     /// Takes effect from the next observation and is recorded in config().learningRateChanges.
     void setLearningRate(double eta);

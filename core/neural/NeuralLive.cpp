@@ -1,6 +1,7 @@
 #include "core/neural/NeuralLive.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 
@@ -26,7 +27,7 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
     record();
 }
 
-void NeuralLive::advance(long epochs) {
+long NeuralLive::advance(long epochs) {
     for (long e = 0; e < epochs; ++e) {
         for (auto& fit : m_fits)
             if (!fit->diverged())
@@ -34,6 +35,21 @@ void NeuralLive::advance(long epochs) {
         ++m_epoch;
         record();
     }
+    return std::max(0L, epochs);
+}
+
+std::shared_ptr<const LabSnapshot> NeuralLive::labSnapshot() const {
+    auto s = std::make_shared<NeuralLiveSnapshot>(snapshot());
+    s->position = s->epoch;
+    char cell[96];
+    for (const auto& m : s->methods)
+        if (!m.curve.empty()) {
+            std::snprintf(cell, sizeof cell, "%s: test NMLL %.2f, RMSE %.2f%s",
+                          neuralMethodName(m.method).c_str(), m.curve.back().testNmll,
+                          m.curve.back().testRmse, m.diverged ? " (diverged)" : "");
+            s->status += (s->status.empty() ? "" : "   ") + std::string(cell);
+        }
+    return s;
 }
 
 void NeuralLive::record() {

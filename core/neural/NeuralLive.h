@@ -2,6 +2,7 @@
 // Neural VIFA as the window runs it: one split of a data set, several methods with chosen
 // hyperparameters trained side by side an epoch at a time, with train and test NMLL / RMSE
 // curves and the test predictive (mean +- 2 sd against the truth) in small snapshots.
+#include "core/lab/LiveRun.h"
 #include "core/neural/NeuralRegression.h"
 
 #include <map>
@@ -27,7 +28,7 @@ struct NeuralCurvePoint {
     double trainNmll = 0.0, trainRmse = 0.0, testNmll = 0.0, testRmse = 0.0;
 };
 
-struct NeuralLiveSnapshot {
+struct NeuralLiveSnapshot : LabSnapshot {
     long epoch = 0;
     std::string dataset, hidden;
     Eigen::Index parameters = 0, trainRows = 0, testRows = 0;
@@ -41,11 +42,14 @@ struct NeuralLiveSnapshot {
     std::vector<Method> methods;
 };
 
-class NeuralLive {
+class NeuralLive : public LiveRun {
   public:
     explicit NeuralLive(const NeuralLiveConfig& config); ///< throws std::invalid_argument
-    void advance(long epochs);
+    long advance(long epochs) override;                  ///< returns epochs (the lab is open-ended)
     long epoch() const { return m_epoch; }
+    long position() const override { return m_epoch; }
+    std::string unit() const override { return "epochs"; }
+    std::shared_ptr<const LabSnapshot> labSnapshot() const override;
     NeuralLiveSnapshot snapshot() const;
     const NeuralLiveConfig& config() const { return m_config; }
 

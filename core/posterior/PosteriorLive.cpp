@@ -1,5 +1,6 @@
 #include "core/posterior/PosteriorLive.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -49,7 +50,7 @@ void PosteriorLive::applyChangesAt(long epoch) {
     }
 }
 
-void PosteriorLive::advance(long epochs) {
+long PosteriorLive::advance(long epochs) {
     for (long e = 0; e < epochs; ++e) {
         applyChangesAt(m_trial->epoch());
         const auto start = std::chrono::steady_clock::now();
@@ -59,6 +60,27 @@ void PosteriorLive::advance(long epochs) {
         if (m_trial->epoch() % m_stride == 0)
             record();
     }
+    return std::max(0L, epochs);
+}
+
+void PosteriorLive::setCoordinates(int coordI, int coordJ) {
+    const Eigen::Index dim = m_problem.dim();
+    if (coordI < 0 || coordJ < 0 || coordI >= dim || coordJ >= dim || coordI == coordJ)
+        throw std::invalid_argument("choose two different parameters between 1 and " +
+                                    std::to_string(dim));
+    m_coordI = coordI;
+    m_coordJ = coordJ;
+}
+
+std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
+    auto s = std::make_shared<PosteriorLiveSnapshot>(snapshot(m_coordI, m_coordJ));
+    s->position = s->epoch;
+    for (const auto& a : s->approximations)
+        if (a.status != "ok")
+            s->status += (s->status.empty() ? "" : "   ") + methodName(a.method) + ": " + a.status;
+    if (s->status.empty())
+        s->status = "all approximations running";
+    return s;
 }
 
 void PosteriorLive::record() {

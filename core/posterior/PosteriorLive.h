@@ -4,6 +4,7 @@
 // snapshots (2D marginals, the iterate cloud, the comparison scatter data) for the views.
 // Live changes of the SGD learning rate and lambda are recorded with their epoch, so a saved
 // session replays them exactly.
+#include "core/lab/LiveRun.h"
 #include "core/metrics/MarginalViews.h"
 #include "core/posterior/PosteriorLab.h"
 
@@ -34,7 +35,7 @@ struct PosteriorCurvePoint {
     std::string status;
 };
 
-struct PosteriorLiveSnapshot {
+struct PosteriorLiveSnapshot : LabSnapshot {
     long epoch = 0;
     std::string dataset;
     std::vector<std::string> parameterNames;
@@ -59,7 +60,7 @@ struct PosteriorLiveSnapshot {
     double sgdLearningRate = 0.0, lambda = 0.0;
 };
 
-class PosteriorLive {
+class PosteriorLive : public LiveRun {
   public:
     /// Prepares the problem (loads or generates data) and the approximations; throws
     /// std::invalid_argument with a message for the user.
@@ -67,9 +68,15 @@ class PosteriorLive {
     PosteriorLive(const PosteriorLive&) = delete; // the trial refers to m_problem
     PosteriorLive& operator=(const PosteriorLive&) = delete;
 
-    void advance(long epochs);
+    long advance(long epochs) override; ///< returns epochs (the lab is open-ended)
     long epoch() const { return m_trial->epoch(); }
+    long position() const override { return epoch(); }
+    std::string unit() const override { return "epochs"; }
     PosteriorLiveSnapshot snapshot(int coordI, int coordJ) const;
+    /// The snapshot at the coordinates set by setCoordinates (default the first two).
+    std::shared_ptr<const LabSnapshot> labSnapshot() const override;
+    /// The 2D view's parameters; throws std::invalid_argument unless two different ones < dim.
+    void setCoordinates(int coordI, int coordJ);
 
     /// Live changes, recorded in config().changes.
     void setSgdLearningRate(double eta);
@@ -91,6 +98,7 @@ class PosteriorLive {
     long m_stride = 1;
     double m_seconds = 0.0;
     double m_lr = 0.0, m_lambda = 0.0; // SGD's current settings, also when no SGD method runs
+    int m_coordI = 0, m_coordJ = 1;
 };
 
 } // namespace fa

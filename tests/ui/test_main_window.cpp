@@ -10,6 +10,7 @@
 #include "ui/explorer/ErrorChartView.h"
 #include "ui/explorer/StepPanel.h"
 #include "ui/explorer/TrialsPanel.h"
+#include "ui/session/SessionFile.h"
 
 #include <QSpinBox>
 #include <QStatusBar>
@@ -289,20 +290,31 @@ class TestMainWindow : public QObject {
         QVERIFY(!t->running());
     }
 
-    void refusedParametersShowAnErrorAndDoNotCrash() {
+    void refusedParametersKeepThePreviousRun() {
         MainWindow w;
-        fa::ExplorerConfig bad = smallConfig();
+        const fa::ExplorerConfig good = smallConfig();
+        w.controls()->setConfig(good);
+        w.reset();
+        QTRY_VERIFY(w.latestSnapshot() && w.latestSnapshot()->dim == good.generator.dim);
+        w.stepOne();
+        QTRY_VERIFY(w.latestSnapshot()->samples >= 1);
+        const long before = w.latestSnapshot()->samples;
+        fa::ExplorerConfig bad = good;
         bad.generator.dim = 2500; // the exact generator refuses D > 2000
         w.controls()->setConfig(bad);
         w.reset();
         QTRY_VERIFY(w.statusBar()->currentMessage().contains("Cannot start"));
         QVERIFY(w.statusBar()->currentMessage().contains("haar"));
-        w.togglePlay(); // nothing to play: no crash
-        w.stepOne();
-        QTest::qWait(50);
+        // The fields show what runs, and the run is the one from before, where it was.
+        QTRY_COMPARE(w.controls()->config().generator.dim, good.generator.dim);
+        QCOMPARE(w.latestSnapshot()->dim, good.generator.dim);
+        QCOMPARE(w.latestSnapshot()->samples, before);
+        w.stepOne(); // the kept run still steps
+        QTRY_VERIFY(w.latestSnapshot()->samples > before);
         QTemporaryDir dir;
-        QVERIFY(!w.saveSession(dir.filePath("s.json"))); // nothing to save, said so
-        QVERIFY(w.lastError().contains("no run"));
+        QVERIFY(w.saveSession(dir.filePath("s.json"))); // the kept run is what gets saved
+        const fa::io::Session saved = fa::io::loadSession(dir.filePath("s.json"));
+        QCOMPARE(saved.config.generator.dim, good.generator.dim);
     }
 };
 

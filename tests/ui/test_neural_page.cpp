@@ -18,7 +18,7 @@ class TestNeuralPage : public QObject {
     QTemporaryDir m_dir;
 
     static bool runTo(NeuralPage& page, long epoch) {
-        QSignalSpy spy(&page, &NeuralPage::reachedEpoch);
+        QSignalSpy spy(&page, &LabPage::reached);
         page.runUntil(epoch);
         return spy.wait(60000);
     }
@@ -113,7 +113,7 @@ class TestNeuralPage : public QObject {
         MainWindow w;
         w.setMode(MainWindow::Mode::Neural);
         QVERIFY(w.mode() == MainWindow::Mode::Neural);
-        QSignalSpy reached(w.neuralPage(), &NeuralPage::reachedEpoch);
+        QSignalSpy reached(w.neuralPage(), &LabPage::reached);
         w.neuralPage()->runUntil(2);
         QVERIFY(reached.wait(30000));
         QVERIFY(!w.saveSession(m_dir.filePath("x.json"))); // sessions are for the other two modes

@@ -21,7 +21,7 @@
 namespace {
 
 bool runTo(PosteriorPage& page, long epoch) {
-    QSignalSpy spy(&page, &PosteriorPage::reachedEpoch);
+    QSignalSpy spy(&page, &LabPage::reached);
     page.runUntil(epoch);
     return spy.wait(30000);
 }
@@ -167,7 +167,7 @@ class TestPosteriorPage : public QObject {
         QVERIFY(page.saveSession(session));
         PosteriorPage reopened;
         QSignalSpy messages(&reopened, &PosteriorPage::message);
-        QSignalSpy reached(&reopened, &PosteriorPage::reachedEpoch);
+        QSignalSpy reached(&reopened, &LabPage::reached);
         QVERIFY(reopened.openSession(session));
         QVERIFY(reached.wait(20000));
         QCOMPARE(reopened.latestSnapshot()->dataset, std::string("houses"));
@@ -206,7 +206,7 @@ class TestPosteriorPage : public QObject {
             expected.push_back(page.curveChart(1)->series("vifa-laplace")->points().back().y());
         }
         PosteriorPage reopened;
-        QSignalSpy reached(&reopened, &PosteriorPage::reachedEpoch);
+        QSignalSpy reached(&reopened, &LabPage::reached);
         QVERIFY(reopened.openSession(path));
         QVERIFY(reached.wait(30000));
         QCOMPARE(reopened.latestSnapshot()->epoch, 40L);

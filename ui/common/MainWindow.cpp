@@ -41,7 +41,7 @@ MainWindow::MainWindow(QWidget* parent)
           return c;
       })),
       m_tabs(new QTabWidget), m_modes(new QTabWidget), m_posterior(new PosteriorPage),
-      m_neural(new NeuralPage), m_worker(new ExplorerWorker) {
+      m_neural(new NeuralPage), m_worker(new LabWorker) {
     setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
 
     auto* live = new QWidget;
@@ -93,49 +93,56 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &ExplorerWorker::snapshotReady, this, &MainWindow::onSnapshot);
-    connect(m_worker, &ExplorerWorker::statsChanged, this, &MainWindow::onStats);
-    connect(m_worker, &ExplorerWorker::failed, this, [this](const QString& message) {
-        m_statusLabel->setText("⚠ " + message);
-        m_statusLabel->setStyleSheet("color: #b00020");
+    connect(m_worker, &LabWorker::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(m_worker, &LabWorker::statsChanged, this, &MainWindow::onStats);
+    connect(m_worker, &LabWorker::started, this, [this] { m_applied = m_pending; });
+    connect(m_worker, &LabWorker::failed, this, [this](const QString& message) {
         m_lastError = "Cannot start this run: " + message;
-        statusBar()->showMessage(m_lastError);
-        m_latest.reset();
+        if (m_latest) { // the previous run goes on: the fields show what it uses
+            m_controls->setConfig(m_applied);
+            m_lastError += " (the previous run is kept)";
+        } else {
+            m_statusLabel->setText("⚠ " + message);
+            m_statusLabel->setStyleSheet("color: #b00020");
+        }
+        statusBar()->showMessage(m_lastError, 15000);
     });
-    connect(m_worker, &ExplorerWorker::refused, this, [this](const QString& message) {
+    connect(m_worker, &LabWorker::refused, this, [this](const QString& message) {
         statusBar()->showMessage("Refused: " + message, 8000);
+    });
+    connect(m_worker, &LabWorker::reached, this, [this](long samples) {
+        if (m_waitFor >= 0 && samples >= m_waitFor) {
+            m_waitFor = -1;
+            m_dirty = true;
+            redraw();
+            emit reachedSamples(samples);
+        }
     });
     connect(m_controls, &ControlPanel::structureChanged, this, &MainWindow::reset);
     connect(m_controls, &ControlPanel::learningRateChanged, this, [this](double eta) {
-        QMetaObject::invokeMethod(m_worker, "setLearningRate", Q_ARG(double, eta));
+        post([eta](LabWorker& w) {
+            w.apply([eta](fa::LiveRun& run) {
+                static_cast<fa::LiveExplorer&>(run).setLearningRate(eta);
+            });
+        });
     });
-    connect(m_controls, &ControlPanel::speedChanged, this, [this](double v) {
-        QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v));
-    });
+    connect(m_controls, &ControlPanel::speedChanged, this,
+            [this](double v) { post([v](LabWorker& w) { w.setSpeed(v); }); });
     connect(m_controls, &ControlPanel::viewChanged, this, [this] {
-        QMetaObject::invokeMethod(m_worker, "setView",
-                                  Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
+        post([view = m_controls->viewOptions()](LabWorker& w) {
+            w.apply(
+                [view](fa::LiveRun& run) { static_cast<fa::LiveExplorer&>(run).setView(view); });
+        });
     });
     connect(m_trials, &TrialsPanel::message, this,
             [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    auto wireLab = [this](auto* page, int lab) {
-        connect(
-            page, &std::remove_pointer_t<decltype(page)>::message, this,
-            [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
-        connect(page, &std::remove_pointer_t<decltype(page)>::statusChanged, this,
-                [this, lab](const QString& epoch, const QString& state) {
-                    m_labEpoch[lab] = epoch;
-                    m_labState[lab] = state;
-                    showModeStatus();
-                });
-        connect(page, &std::remove_pointer_t<decltype(page)>::runningChanged, this,
-                [this, lab](bool running) {
-                    m_labRunning[lab] = running;
-                    showModeStatus();
-                });
-    };
-    wireLab(m_posterior, 0);
-    wireLab(m_neural, 1);
+    for (LabPage* page : std::initializer_list<LabPage*>{m_posterior, m_neural}) {
+        connect(page, &LabPage::message, this, [this](const QString& text, int timeout) {
+            statusBar()->showMessage(text, timeout);
+        });
+        connect(page, &LabPage::statusChanged, this, &MainWindow::showModeStatus);
+        connect(page, &LabPage::runningChanged, this, &MainWindow::showModeStatus);
+    }
     connect(m_modes, &QTabWidget::currentChanged, this, [this] { showModeStatus(); });
     m_thread.start();
 
@@ -222,75 +229,24 @@ void MainWindow::buildMenus() {
     });
 }
 
-void MainWindow::restoreSettings() {
-    QSettings s;
-    restoreGeometry(s.value("window/geometry").toByteArray());
-    if (!s.contains("params/dim"))
-        return;
-    fa::ExplorerConfig c = m_controls->config();
-    c.generator.dim = s.value("params/dim").toInt();
-    c.generator.latent = s.value("params/latent").toInt();
-    c.generator.spectrumLo = s.value("params/spectrumLo").toDouble();
-    c.generator.spectrumHi = s.value("params/spectrumHi").toDouble();
-    c.generator.kind = s.value("params/generator").toString() == "haar" ? fa::GeneratorKind::Haar
-                                                                        : fa::GeneratorKind::Exact;
-    c.seed = s.value("params/seed").toULongLong();
-    c.fitLatent = s.value("params/fitLatent").toInt();
-    c.runEm = s.value("params/em", true).toBool();
-    c.runSga = s.value("params/sga", true).toBool();
-    c.runBatch = s.value("params/batch", true).toBool();
-    c.learningRate = s.value("params/learningRate").toDouble();
-    c.warmup = s.value("params/warmup").toLongLong();
-    c.totalSamples = s.value("params/totalSamples").toLongLong();
-    try {
-        fa::validate(c);
-        m_controls->setConfig(c);
-        fa::ViewOptions v;
-        v.coordI = s.value("view/coordI", 0).toInt();
-        v.coordJ = s.value("view/coordJ", 1).toInt();
-        v.blockSize = s.value("view/blockSize", 40).toInt();
-        if (v.coordI != v.coordJ && v.coordI >= 0 && v.coordJ >= 0 &&
-            std::max(v.coordI, v.coordJ) < c.generator.dim)
-            m_controls->setViewOptions(v);
-        m_controls->setSpeed(std::max(0.0, s.value("view/speed", 0.0).toDouble()));
-    } catch (const std::exception&) {
-        // stale or edited settings: keep the defaults
-    }
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    const fa::ExplorerConfig c = m_controls->config();
-    s.setValue("params/dim", c.generator.dim);
-    s.setValue("params/latent", c.generator.latent);
-    s.setValue("params/spectrumLo", c.generator.spectrumLo);
-    s.setValue("params/spectrumHi", c.generator.spectrumHi);
-    s.setValue("params/generator", QString::fromStdString(fa::generatorName(c.generator.kind)));
-    s.setValue("params/seed", QVariant::fromValue<qulonglong>(c.seed));
-    s.setValue("params/fitLatent", c.fitLatent);
-    s.setValue("params/em", c.runEm);
-    s.setValue("params/sga", c.runSga);
-    s.setValue("params/batch", c.runBatch);
-    s.setValue("params/learningRate", c.learningRate);
-    s.setValue("params/warmup", QVariant::fromValue<qlonglong>(c.warmup));
-    s.setValue("params/totalSamples", QVariant::fromValue<qlonglong>(c.totalSamples));
-    const fa::ViewOptions v = m_controls->viewOptions();
-    s.setValue("view/coordI", v.coordI);
-    s.setValue("view/coordJ", v.coordJ);
-    s.setValue("view/blockSize", v.blockSize);
-    s.setValue("view/speed", m_controls->speed());
-    QMainWindow::closeEvent(event);
-}
-
 void MainWindow::start(const fa::ExplorerConfig& config) {
     m_statusLabel->setStyleSheet({});
     m_lastError.clear();
     m_running = false;
     m_waitFor = -1;
-    QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, m_controls->speed()));
-    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::ExplorerConfig, config),
-                              Q_ARG(fa::ViewOptions, m_controls->viewOptions()));
+    m_pending = config;
+    post([speed = m_controls->speed()](LabWorker& w) { w.setSpeed(speed); });
+    post([config, view = m_controls->viewOptions()](LabWorker& w) {
+        w.configure([config, view] {
+            auto explorer = std::make_unique<fa::LiveExplorer>(config);
+            try {
+                explorer->setView(view);
+            } catch (const std::invalid_argument&) {
+                // coordinates from a larger D: keep the explorer's default view
+            }
+            return explorer;
+        });
+    });
 }
 
 MainWindow::Mode MainWindow::mode() const {
@@ -305,12 +261,14 @@ void MainWindow::setMode(Mode mode) {
 
 void MainWindow::showModeStatus() {
     if (mode() != Mode::Explorer) {
-        const int lab = mode() == Mode::Posterior ? 0 : 1;
-        m_playAction->setText(m_labRunning[lab] ? "Pause" : "Play");
-        m_samplesLabel->setText(m_labEpoch[lab]);
-        m_rateLabel->setText(m_labRunning[lab] ? "running" : "paused");
-        m_elapsedLabel->clear();
-        m_statusLabel->setText(m_labState[lab]);
+        const LabPage* page =
+            mode() == Mode::Posterior ? static_cast<LabPage*>(m_posterior) : m_neural;
+        const QStringList texts = page->statusTexts();
+        m_playAction->setText(page->running() ? "Pause" : "Play");
+        m_samplesLabel->setText(texts.value(0));
+        m_rateLabel->setText(texts.value(1));
+        m_elapsedLabel->setText(texts.value(2));
+        m_statusLabel->setText(texts.value(3));
     } else {
         onStats(m_stats);
         m_dirty = true; // the next frame rewrites T and the fit states
@@ -332,7 +290,7 @@ void MainWindow::togglePlay() {
     else if (posteriorMode())
         m_posterior->togglePlay();
     else
-        QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
+        post([running = m_running](LabWorker& w) { running ? w.pause() : w.play(); });
 }
 
 void MainWindow::stepOne() {
@@ -341,16 +299,17 @@ void MainWindow::stepOne() {
     else if (posteriorMode())
         m_posterior->stepOnce();
     else
-        QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepCount()));
+        post([n = m_controls->stepCount()](LabWorker& w) { w.step(n); });
 }
 
 void MainWindow::runUntil(long samples) {
     m_waitFor = samples;
-    QMetaObject::invokeMethod(m_worker, "runUntil", Q_ARG(long, samples));
+    post([samples](LabWorker& w) { w.runUntil(samples); });
 }
 
-void MainWindow::onSnapshot(SnapshotPtr snapshot) {
-    m_latest = std::move(snapshot); // a newer snapshot simply replaces a pending one
+void MainWindow::onSnapshot(LabSnapshotPtr snapshot) {
+    // a newer snapshot simply replaces a pending one
+    m_latest = std::static_pointer_cast<const fa::ExplorerSnapshot>(std::move(snapshot));
     m_dirty = true;
     if (m_waitFor >= 0 && m_latest->samples >= m_waitFor) {
         m_waitFor = -1;
@@ -359,13 +318,13 @@ void MainWindow::onSnapshot(SnapshotPtr snapshot) {
     }
 }
 
-void MainWindow::onStats(WorkerStats stats) {
+void MainWindow::onStats(LabStats stats) {
     m_stats = stats;
     m_running = stats.running;
     if (mode() != Mode::Explorer)
         return; // the status bar shows the lab in view
     m_playAction->setText(stats.running ? "Pause" : "Play");
-    m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.obsPerSecond, 0, 'f', 0)
+    m_rateLabel->setText(stats.running ? QString("%1 obs/s").arg(stats.unitsPerSecond, 0, 'f', 0)
                                        : "paused");
     m_elapsedLabel->setText(QString("%1 s").arg(stats.runSeconds, 0, 'f', 1));
 }

@@ -4,12 +4,15 @@
 // tab; transport controls in the toolbar, run state in the status bar. Fitting runs in a
 // worker thread; the window keeps only the latest snapshot and redraws it at most 30 times a
 // second.
-#include "ui/explorer/ExplorerWorker.h"
+#include "core/explorer/LiveExplorer.h"
+#include "ui/common/LabWorker.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QThread>
 #include <QTimer>
+
+using SnapshotPtr = std::shared_ptr<const fa::ExplorerSnapshot>;
 
 class ContourView;
 class ControlPanel;
@@ -45,7 +48,7 @@ class MainWindow : public QMainWindow {
     bool posteriorMode() const { return mode() == Mode::Posterior; }
     void setPosteriorMode(bool on) { setMode(on ? Mode::Posterior : Mode::Explorer); }
     SnapshotPtr latestSnapshot() const { return m_latest; }
-    WorkerStats latestStats() const { return m_stats; }
+    LabStats latestStats() const { return m_stats; }
 
     /// File operations; each returns false and shows the reason (status bar, lastError()).
     bool openSession(const QString& path);
@@ -75,8 +78,12 @@ class MainWindow : public QMainWindow {
   private:
     void buildMenus();
     void start(const fa::ExplorerConfig& config);
-    void onSnapshot(SnapshotPtr snapshot);
-    void onStats(WorkerStats stats);
+    void onSnapshot(LabSnapshotPtr snapshot);
+    void onStats(LabStats stats);
+    template <class F> void post(F&& f) {
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, f = std::forward<F>(f)] { f(*w); }, Qt::QueuedConnection);
+    }
     void redraw();
     void restoreSettings();
     void fail(const QString& what, const QString& why);
@@ -97,14 +104,13 @@ class MainWindow : public QMainWindow {
     QTabWidget* m_modes;
     PosteriorPage* m_posterior;
     NeuralPage* m_neural;
-    QString m_labEpoch[2], m_labState[2]; // posterior lab, neural lab
-    bool m_labRunning[2] = {false, false};
     QAction *m_playAction, *m_stepAction, *m_resetAction;
     QLabel *m_samplesLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
     QThread m_thread;
-    ExplorerWorker* m_worker;
+    LabWorker* m_worker;
     SnapshotPtr m_latest;
-    WorkerStats m_stats;
+    LabStats m_stats;
+    fa::ExplorerConfig m_pending, m_applied; // asked for; last that started
     QString m_lastError;
     long m_sessionSamples = 0;
     bool m_dirty = false;

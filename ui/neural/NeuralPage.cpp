@@ -64,8 +64,7 @@ QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const 
 } // namespace
 
 NeuralPage::NeuralPage(QWidget* parent)
-    : QWidget(parent), m_tabs(new QTabWidget), m_worker(new NeuralWorker),
-      m_splitsPanel(new NeuralSplitsPanel(m_worker)) {
+    : LabPage(parent), m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
     m_dataset = new QComboBox;
     for (const auto& [key, label] :
          std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
@@ -174,25 +173,6 @@ NeuralPage::NeuralPage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({form, methods}, m_tabs));
 
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &NeuralWorker::snapshotReady, this, &NeuralPage::onSnapshot);
-    connect(m_worker, &NeuralWorker::runningChanged, this, [this](bool r) {
-        m_running = r;
-        emit runningChanged(r);
-    });
-    connect(m_worker, &NeuralWorker::failed, this, [this](const QString& why) {
-        m_lastError = "Cannot start this run: " + why;
-        emit message("⚠ " + m_lastError, 15000);
-    });
-    connect(m_worker, &NeuralWorker::reachedEpoch, this, [this](long epoch) {
-        if (m_waitFor >= 0 && epoch >= m_waitFor) {
-            m_waitFor = -1;
-            m_dirty = true;
-            redraw();
-            emit reachedEpoch(epoch);
-        }
-    });
     connect(m_splitsPanel, &NeuralSplitsPanel::runRequested, this, &NeuralPage::runSplits);
     connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);
     connect(m_splitsPanel, &NeuralSplitsPanel::message, this, &NeuralPage::message);
@@ -217,49 +197,7 @@ NeuralPage::NeuralPage(QWidget* parent)
         connect(b, &QDoubleSpinBox::valueChanged, this, restart);
     for (QSpinBox* b : {m_latent, m_batch, m_L, m_split, m_seed})
         connect(b, &QSpinBox::valueChanged, this, restart);
-    connect(m_speed, &QSpinBox::valueChanged, this,
-            [this](int v) { QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v)); });
-    m_thread.start();
-    m_redraw.setInterval(33);
-    connect(&m_redraw, &QTimer::timeout, this, &NeuralPage::redraw);
-    m_redraw.start();
-    reset();
-}
-
-NeuralPage::~NeuralPage() {
-    m_thread.quit();
-    m_thread.wait();
-}
-
-fa::NeuralLiveConfig NeuralPage::config() const {
-    fa::NeuralLiveConfig c;
-    c.dataset = m_dataset->currentData().toString().toStdString();
-    c.methods.clear();
-    for (const auto& [m, box] : m_methods)
-        if (box->isChecked())
-            c.methods.push_back(m);
-    c.fit.hidden = m_hidden->currentData().toString() == "50,50" ? std::vector<int>{50, 50}
-                                                                 : std::vector<int>{50};
-    c.fit.latent = m_latent->value();
-    c.fit.batch = m_batch->value();
-    c.fit.samples = m_L->value();
-    c.fit.learningRate = m_lr->value();
-    c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
-                                                                     : fa::OptimiserKind::Adam;
-    c.fit.reportInit = m_init->currentData().toString() == "report";
-    c.hyper.priorPrecision = m_prior->value();
-    c.hyper.noisePrecision = m_noise->value();
-    c.hyper.sigma = m_sigma->value();
-    c.split = m_split->value();
-    c.seed = static_cast<std::uint64_t>(m_seed->value());
-    return c;
-}
-
-void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
-    m_quiet = true;
-    for (const auto& [m, box] : m_methods)
-        box->setChecked(std::find(methods.begin(), methods.end(), m) != methods.end());
-    m_quiet = false;
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     reset();
 }
 
@@ -267,8 +205,7 @@ bool NeuralPage::openCsv(const QString& path) {
     try {
         fa::io::loadRegressionCsv(path.toStdString());
     } catch (const std::exception& e) {
-        m_lastError = "Cannot use this CSV file: " + QString::fromUtf8(e.what());
-        emit message("⚠ " + m_lastError, 15000);
+        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
         return false;
     }
     m_quiet = true;
@@ -284,23 +221,26 @@ bool NeuralPage::openCsv(const QString& path) {
 }
 
 void NeuralPage::reset() {
-    m_lastError.clear();
-    m_waitFor = -1;
-    QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, m_speed->value()));
-    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::NeuralLiveConfig, config()));
+    setSpeed(m_speed->value());
+    startRun([config = config()]() mutable {
+        if (!config.loader)
+            config.loader = fa::io::datasetLoader();
+        return std::make_unique<fa::NeuralLive>(config);
+    });
 }
 
-void NeuralPage::togglePlay() {
-    QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
+long NeuralPage::stepSize() const {
+    return m_step->value();
 }
 
-void NeuralPage::stepOnce() {
-    QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_step->value()));
-}
-
-void NeuralPage::runUntil(long epoch) {
-    m_waitFor = epoch;
-    QMetaObject::invokeMethod(m_worker, "runUntil", Q_ARG(long, epoch));
+QStringList NeuralPage::statusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (latestLabSnapshot()) {
+        texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
+        texts[1] = running() ? "running" : "paused";
+        texts[2].clear();
+    }
+    return texts;
 }
 
 void NeuralPage::runSplits() {
@@ -339,16 +279,8 @@ QLineSeries* NeuralPage::predictiveMean(const QString& method) const {
     return it == m_pred.end() ? nullptr : it->second;
 }
 
-void NeuralPage::onSnapshot(NeuralSnapshotPtr snapshot) {
-    m_latest = std::move(snapshot);
-    m_dirty = true;
-}
-
-void NeuralPage::redraw() {
-    if (!m_dirty || !m_latest)
-        return;
-    m_dirty = false;
-    const fa::NeuralLiveSnapshot& s = *m_latest;
+void NeuralPage::showSnapshot(const fa::LabSnapshot& snapshot) {
+    const auto& s = static_cast<const fa::NeuralLiveSnapshot&>(snapshot);
     for (auto& [k, ser] : m_curves)
         ser->clear();
     for (auto& [k, ser] : m_pred)
@@ -419,15 +351,6 @@ void NeuralPage::redraw() {
         QString("%1, network %2 (%3 weights): test predictive, mean ± 2 sd, sorted by target")
             .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
             .arg(s.parameters));
-    QStringList last;
-    for (const auto& m : s.methods)
-        if (!m.curve.empty())
-            last << QString("%1: test NMLL %2, RMSE %3%4")
-                        .arg(QString::fromStdString(fa::neuralMethodName(m.method)))
-                        .arg(m.curve.back().testNmll, 0, 'f', 2)
-                        .arg(m.curve.back().testRmse, 0, 'f', 2)
-                        .arg(m.diverged ? " (diverged)" : "");
-    emit statusChanged(QString("epoch %1").arg(s.epoch), last.join("   "));
 }
 
 std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {

@@ -4,11 +4,10 @@
 // predictive (mean +- 2 sd against the truth, points sorted by target). Splits: the report's
 // protocol (tuning, 90/10 splits) in the background, filling a mean +- SE table beside the
 // published figures.
-#include "ui/neural/NeuralWorker.h"
+#include "core/neural/NeuralLive.h"
+#include "ui/common/LabPage.h"
 
-#include <QThread>
-#include <QTimer>
-#include <QWidget>
+using NeuralSnapshotPtr = std::shared_ptr<const fa::NeuralLiveSnapshot>;
 
 class QCheckBox;
 class QComboBox;
@@ -23,15 +22,16 @@ class QChartView;
 class NeuralSplitsPanel;
 class QValueAxis;
 
-class NeuralPage : public QWidget {
+class NeuralPage : public LabPage {
     Q_OBJECT
   public:
     explicit NeuralPage(QWidget* parent = nullptr);
-    ~NeuralPage() override;
 
     fa::NeuralLiveConfig config() const;
     void setMethods(const std::vector<fa::NeuralMethod>& methods);
-    NeuralSnapshotPtr latestSnapshot() const { return m_latest; }
+    NeuralSnapshotPtr latestSnapshot() const {
+        return std::static_pointer_cast<const fa::NeuralLiveSnapshot>(latestLabSnapshot());
+    }
     QLineSeries*
     curve(const QString& method,
           const QString& which) const; ///< which: train-nmll, test-nmll, train-rmse, test-rmse
@@ -41,30 +41,24 @@ class NeuralPage : public QWidget {
     /// The splits table's settings (tests and scripted use).
     void setSplitSettings(int splits, int searchTrials, int folds, int epochs);
     const std::vector<fa::NeuralRow>& splitRows() const;
-    std::vector<std::pair<QString, QWidget*>> charts() const;
+    std::vector<std::pair<QString, QWidget*>> charts() const override;
+    QStringList statusTexts() const override;
     bool exportRows(const QString& csvPath);
-    QString lastError() const { return m_lastError; }
-    bool running() const { return m_running; }
     bool openCsv(const QString& path);
 
   public slots:
-    void reset();
-    void togglePlay();
-    void stepOnce();
-    void runUntil(long epoch);
+    void reset() override;
     void runSplits();
     void cancelSplits();
 
   signals:
-    void reachedEpoch(long epoch);
     void splitsDone();
-    void message(const QString& text, int timeoutMs);
-    void statusChanged(const QString& epochText, const QString& stateText);
-    void runningChanged(bool running);
+
+  protected:
+    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    long stepSize() const override;
 
   private:
-    void onSnapshot(NeuralSnapshotPtr snapshot);
-    void redraw();
     QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view,
                         const std::string& key, const QColor& colour, Qt::PenStyle style,
                         const QString& name);
@@ -78,12 +72,7 @@ class NeuralPage : public QWidget {
     QScatterSeries* m_truth;
     std::map<std::string, QLineSeries*> m_curves, m_pred;
     QTabWidget* m_tabs;
-    QThread m_thread;
-    NeuralWorker* m_worker;
     NeuralSplitsPanel* m_splitsPanel;
-    NeuralSnapshotPtr m_latest;
-    QString m_lastError, m_csvPath;
-    long m_waitFor = -1;
-    bool m_dirty = false, m_running = false, m_quiet = false;
-    QTimer m_redraw;
+    QString m_csvPath;
+    bool m_quiet = false;
 };

@@ -1,5 +1,8 @@
 #include "ui/neural/NeuralSplitsPanel.h"
 
+#include "core/io/RegressionCsv.h"
+#include "ui/common/BackgroundJob.h"
+
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/math/Summary.h"
@@ -25,8 +28,8 @@ QString cell(double mean, double se) {
 }
 } // namespace
 
-NeuralSplitsPanel::NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent)
-    : QWidget(parent), m_worker(worker) {
+NeuralSplitsPanel::NeuralSplitsPanel(QWidget* parent)
+    : QWidget(parent), m_job(new BackgroundJob(this)) {
     m_splits = intBox(1, 20, 5, "Splits in the table (the report: 20).");
     m_trials = intBox(1, 1000, 10, "Random-search trials per split and method.");
     m_folds = intBox(2, 20, 3, "Folds of the tuner's cross-validation.");
@@ -66,29 +69,17 @@ NeuralSplitsPanel::NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent)
 
     connect(m_run, &QPushButton::clicked, this, &NeuralSplitsPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &NeuralSplitsPanel::cancel);
-    connect(worker, &NeuralWorker::splitRow, this, [this](const fa::NeuralRow& row) {
-        m_rows.push_back(row);
-        refresh();
+    connect(m_job, &BackgroundJob::finished, this, [this](bool cancelled, const QString& error) {
+        m_run->setEnabled(true);
+        m_cancel->setEnabled(false);
+        m_label->setText(!error.isEmpty() ? "⚠ " + error
+                         : cancelled
+                             ? QString("Cancelled; %1 finished row(s) kept.").arg(m_rows.size())
+                             : QString("Done: %1 row(s).").arg(m_rows.size()));
+        if (!error.isEmpty())
+            m_lastError = error;
+        emit finished();
     });
-    connect(worker, &NeuralWorker::splitProgress, this,
-            [this](int done, int total, const QString& stage) {
-                m_progress->setRange(0, total);
-                m_progress->setValue(done);
-                if (!stage.isEmpty())
-                    m_label->setText(stage);
-            });
-    connect(
-        worker, &NeuralWorker::splitsFinished, this, [this](bool cancelled, const QString& error) {
-            m_run->setEnabled(true);
-            m_cancel->setEnabled(false);
-            m_label->setText(!error.isEmpty() ? "⚠ " + error
-                             : cancelled
-                                 ? QString("Cancelled; %1 finished row(s) kept.").arg(m_rows.size())
-                                 : QString("Done: %1 row(s).").arg(m_rows.size()));
-            if (!error.isEmpty())
-                m_lastError = error;
-            emit finished();
-        });
 }
 
 void NeuralSplitsPanel::setSettings(int splits, int searchTrials, int folds, int epochs) {
@@ -106,6 +97,8 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     }
     fa::NeuralConfig c;
     c.dataset = live.dataset;
+    c.target = live.target;
+    c.loader = live.loader ? live.loader : fa::io::datasetLoader();
     c.methods = live.methods;
     c.fit = live.fit;
     c.fit.epochs = m_epochs->value();
@@ -121,11 +114,36 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     m_cancel->setEnabled(true);
     m_progress->setRange(0, c.splits * static_cast<int>(c.methods.size()));
     m_progress->setValue(0);
-    QMetaObject::invokeMethod(m_worker, "runSplits", Q_ARG(fa::NeuralConfig, c));
+    const int total = c.splits * static_cast<int>(c.methods.size());
+    // The protocol runs on the job's thread (and c.threads more for the search); rows and
+    // progress come back to this thread one at a time.
+    m_job->start([this, c, total](const std::atomic<bool>& cancel) {
+        int done = 0;
+        fa::runNeural(
+            c,
+            [&](const fa::NeuralRow& row) {
+                ++done;
+                m_job->deliver([this, row, done, total] {
+                    m_rows.push_back(row);
+                    refresh();
+                    m_progress->setRange(0, total);
+                    m_progress->setValue(done);
+                });
+            },
+            [&](const fa::NeuralProgress& p) {
+                const QString stage =
+                    QString("split %1/%2, %3: %4")
+                        .arg(p.split + 1)
+                        .arg(p.splits)
+                        .arg(QString::fromStdString(p.method), QString::fromStdString(p.stage));
+                m_job->deliver([this, stage] { m_label->setText(stage); });
+            },
+            &cancel);
+    });
 }
 
 void NeuralSplitsPanel::cancel() {
-    QMetaObject::invokeMethod(m_worker, "cancelSplits");
+    m_job->cancel();
 }
 
 void NeuralSplitsPanel::refresh() {

@@ -1,11 +1,12 @@
 #pragma once
 // The neural lab's splits table: the report's protocol (random search with k-fold validation,
-// refit, test scores) run in the background by the worker, one row per method with mean +- SE
+// refit, test scores) run in the background (BackgroundJob), one row per method with mean +- SE
 // over the finished splits and the report's Table 2/3 figures beside; progress, cancel, export.
-#include "ui/neural/NeuralWorker.h"
+#include "core/neural/NeuralLive.h"
 
 #include <QWidget>
 
+class BackgroundJob;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -15,7 +16,7 @@ class QTableWidget;
 class NeuralSplitsPanel : public QWidget {
     Q_OBJECT
   public:
-    explicit NeuralSplitsPanel(NeuralWorker* worker, QWidget* parent = nullptr);
+    explicit NeuralSplitsPanel(QWidget* parent = nullptr);
 
     /// Starts the protocol for the live run's data, network, methods and fit settings.
     void run(const fa::NeuralLiveConfig& live);
@@ -35,7 +36,7 @@ class NeuralSplitsPanel : public QWidget {
   private:
     void refresh();
 
-    NeuralWorker* m_worker;
+    BackgroundJob* m_job;
     QSpinBox *m_splits, *m_trials, *m_folds, *m_epochs;
     QTableWidget* m_table;
     QProgressBar* m_progress;

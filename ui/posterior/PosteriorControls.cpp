@@ -1,4 +1,5 @@
 #include "ui/posterior/PosteriorControls.h"
+#include "ui/posterior/LogSlider.h"
 
 #include "ui/common/AlgorithmStyle.h"
 #include "ui/common/FormWidgets.h"
@@ -16,26 +17,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-namespace {
-// Log-scale sliders: position p in [lo, hi] hundredths of a decade.
-constexpr int kLrLo = -500, kLrHi = 0;           // 1e-5 .. 1
-constexpr int kLambdaLo = -400, kLambdaHi = 400; // 1e-4 .. 1e4
-double fromSlider(int p) {
-    return std::pow(10.0, p / 100.0);
-}
-int toSlider(double v, int lo, int hi) {
-    return std::clamp(static_cast<int>(std::lround(100.0 * std::log10(std::max(v, 1e-300)))), lo,
-                      hi);
-}
-QSlider* logSlider(int lo, int hi, const QString& tip) {
-    auto* s = new QSlider(Qt::Horizontal);
-    s->setRange(lo, hi);
-    s->setSingleStep(10);
-    s->setPageStep(100);
-    s->setToolTip(tip);
-    return s;
-}
-} // namespace
+using namespace logslider;
 
 PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_dataset = new QComboBox;
@@ -289,88 +271,6 @@ bool PosteriorControls::showCsv(const QString& path, QString* error) {
     m_quiet = false;
     updateEnabled();
     return true;
-}
-
-fa::PosteriorLiveConfig PosteriorControls::config() const {
-    fa::PosteriorLiveConfig c;
-    fa::PosteriorSetup& s = c.setup;
-    s.dataset = m_dataset->currentData().toString().toStdString();
-    if (m_dataset->currentIndex() >= 5)
-        s.target = m_target->currentText().toStdString();
-    s.synthetic.samples = m_samples->value();
-    s.trainFraction = m_trainFraction->value();
-    const QString hyper = m_hyper->currentData().toString();
-    if (hyper == "thesis")
-        s.hyper = fa::HyperMode::Thesis;
-    else if (hyper == "evidence")
-        s.hyper = fa::HyperMode::Evidence;
-    else if (hyper == "manual")
-        s.hyper = fa::HyperMode::Manual;
-    s.alpha = m_alpha->value();
-    s.beta = m_beta->value();
-    c.methods.clear();
-    for (const auto& [method, box] : m_methods)
-        if (box->isChecked())
-            c.methods.push_back(method);
-    fa::PosteriorRunOptions& r = c.run;
-    r.latent = m_latent->value();
-    r.vifa.batch = m_batch->value();
-    r.vifa.samples = m_L->value();
-    r.vifa.lrC = m_lrC->value();
-    r.vifa.lrF = m_lrF->value();
-    r.vifa.lrGamma = m_lrGamma->value();
-    r.vifa.optimiser = m_optimiser->currentData().toString() == "adam" ? fa::OptimiserKind::Adam
-                                                                       : fa::OptimiserKind::Sgd;
-    r.vifa.maxGradNorm = m_maxNorm->value();
-    r.vippcaSigma = m_sigma->value();
-    r.sgd.batch = m_sgdBatch->value();
-    r.sgd.learningRate = fromSlider(m_lrSlider->value());
-    r.warmupEpochs = m_warmupEpochs->value();
-    c.seed = static_cast<std::uint64_t>(m_seed->value());
-    return c;
-}
-
-void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
-    m_quiet = true;
-    const QString dataset = QString::fromStdString(c.setup.dataset);
-    const int builtin = m_dataset->findData(dataset);
-    if (builtin >= 0 && builtin < 5) {
-        m_dataset->setCurrentIndex(builtin);
-    } else {
-        showCsv(dataset, nullptr); // the caller checked the file; this fills the target list
-        m_quiet = true;
-        const int t = m_target->findText(QString::fromStdString(c.setup.target));
-        if (t >= 0)
-            m_target->setCurrentIndex(t);
-    }
-    m_samples->setValue(c.setup.synthetic.samples);
-    m_trainFraction->setValue(c.setup.trainFraction);
-    const char* hyper = !c.setup.hyper                              ? "auto"
-                        : *c.setup.hyper == fa::HyperMode::Thesis   ? "thesis"
-                        : *c.setup.hyper == fa::HyperMode::Evidence ? "evidence"
-                                                                    : "manual";
-    m_hyper->setCurrentIndex(m_hyper->findData(hyper));
-    if (c.setup.alpha > 0.0)
-        m_alpha->setValue(c.setup.alpha);
-    if (c.setup.beta > 0.0)
-        m_beta->setValue(c.setup.beta);
-    for (const auto& [method, box] : m_methods)
-        box->setChecked(std::find(c.methods.begin(), c.methods.end(), method) != c.methods.end());
-    m_latent->setValue(c.run.latent);
-    m_batch->setValue(c.run.vifa.batch);
-    m_L->setValue(c.run.vifa.samples);
-    m_lrC->setValue(c.run.vifa.lrC);
-    m_lrF->setValue(c.run.vifa.lrF);
-    m_lrGamma->setValue(c.run.vifa.lrGamma);
-    m_optimiser->setCurrentIndex(c.run.vifa.optimiser == fa::OptimiserKind::Adam ? 1 : 0);
-    m_maxNorm->setValue(c.run.vifa.maxGradNorm);
-    m_sigma->setValue(c.run.vippcaSigma);
-    m_sgdBatch->setValue(c.run.sgd.batch);
-    m_lrSlider->setValue(toSlider(c.run.sgd.learningRate, kLrLo, kLrHi));
-    m_warmupEpochs->setValue(c.run.warmupEpochs);
-    m_seed->setValue(static_cast<int>(c.seed));
-    updateEnabled();
-    m_quiet = false;
 }
 
 int PosteriorControls::coordI() const {

@@ -19,8 +19,8 @@
 #include <QVBoxLayout>
 
 PosteriorPage::PosteriorPage(QWidget* parent)
-    : QWidget(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
-      m_tabs(new QTabWidget), m_worker(new PosteriorWorker) {
+    : LabPage(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
+      m_tabs(new QTabWidget) {
     m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
     m_contours->setMinimumSize(420, 360);
@@ -58,52 +58,19 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({m_controls}, m_tabs));
 
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &PosteriorWorker::snapshotReady, this, &PosteriorPage::onSnapshot);
-    connect(m_worker, &PosteriorWorker::runningChanged, this, [this](bool running) {
-        m_running = running;
-        emit runningChanged(running);
-    });
-    connect(m_worker, &PosteriorWorker::failed, this, [this](const QString& why) {
-        fail("Cannot start this run", why);
-        emit statusChanged("", "⚠ " + why);
-    });
-    connect(m_worker, &PosteriorWorker::refused, this,
-            [this](const QString& why) { emit message("Refused: " + why, 8000); });
-    connect(m_worker, &PosteriorWorker::reachedEpoch, this, [this](long epoch) {
-        if (m_waitFor >= 0 && epoch >= m_waitFor) {
-            m_waitFor = -1;
-            m_dirty = true;
-            redraw();
-            emit reachedEpoch(epoch);
-        }
-    });
     connect(m_controls, &PosteriorControls::structureChanged, this, &PosteriorPage::reset);
     connect(m_controls, &PosteriorControls::openCsvRequested, this, &PosteriorPage::openCsvDialog);
     connect(m_controls, &PosteriorControls::learningRateChanged, this, [this](double eta) {
-        QMetaObject::invokeMethod(m_worker, "setSgdLearningRate", Q_ARG(double, eta));
+        changeLive([eta](fa::PosteriorLive& live) { live.setSgdLearningRate(eta); });
     });
     connect(m_controls, &PosteriorControls::lambdaChanged, this, [this](double lambda) {
-        QMetaObject::invokeMethod(m_worker, "setLambda", Q_ARG(double, lambda));
+        changeLive([lambda](fa::PosteriorLive& live) { live.setLambda(lambda); });
     });
     connect(m_controls, &PosteriorControls::coordinatesChanged, this, [this](int i, int j) {
-        QMetaObject::invokeMethod(m_worker, "setCoordinates", Q_ARG(int, i), Q_ARG(int, j));
+        changeLive([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); });
     });
-    connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) {
-        QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, v));
-    });
-    m_thread.start();
-
-    m_redraw.setInterval(33); // at most ~30 redraws a second
-    connect(&m_redraw, &QTimer::timeout, this, &PosteriorPage::redraw);
-    m_redraw.start();
+    connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) { setSpeed(v); });
     reset();
-}
-
-PosteriorPage::~PosteriorPage() {
-    m_thread.quit();
-    m_thread.wait();
 }
 
 PosteriorCurveChart* PosteriorPage::curveChart(int metric) const {
@@ -121,42 +88,52 @@ std::vector<std::pair<QString, QWidget*>> PosteriorPage::charts() const {
             {"posterior-variances", m_scatters[1]}, {"posterior-covariances", m_scatters[2]}};
 }
 
-void PosteriorPage::start(const fa::PosteriorLiveConfig& config) {
-    m_lastError.clear();
-    m_waitFor = -1;
-    QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, m_controls->speed()));
-    QMetaObject::invokeMethod(m_worker, "setCoordinates", Q_ARG(int, m_controls->coordI()),
-                              Q_ARG(int, m_controls->coordJ()));
-    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::PosteriorLiveConfig, config));
+void PosteriorPage::start(fa::PosteriorLiveConfig config, int coordI, int coordJ) {
+    m_pending = config;
+    setSpeed(m_controls->speed());
+    startRun([config = std::move(config), coordI, coordJ]() mutable {
+        if (!config.setup.loader)
+            config.setup.loader = fa::io::datasetLoader();
+        auto live = std::make_unique<fa::PosteriorLive>(config);
+        try {
+            live->setCoordinates(coordI, coordJ);
+        } catch (const std::invalid_argument&) {
+            // a view from a data set with more parameters: keep the first two
+        }
+        return live;
+    });
 }
 
 void PosteriorPage::reset() {
-    start(m_controls->config());
+    start(m_controls->config(), m_controls->coordI(), m_controls->coordJ());
 }
 
-void PosteriorPage::togglePlay() {
-    QMetaObject::invokeMethod(m_worker, m_running ? "pause" : "play");
+long PosteriorPage::stepSize() const {
+    return m_controls->stepEpochs();
 }
 
-void PosteriorPage::stepOnce() {
-    QMetaObject::invokeMethod(m_worker, "step", Q_ARG(long, m_controls->stepEpochs()));
+void PosteriorPage::runStarted() {
+    m_applied = m_pending;
 }
 
-void PosteriorPage::runUntil(long epoch) {
-    m_waitFor = epoch;
-    QMetaObject::invokeMethod(m_worker, "runUntil", Q_ARG(long, epoch));
+void PosteriorPage::runFailed(const QString& why) {
+    LabPage::runFailed(why);
+    if (latestLabSnapshot())
+        m_controls->setConfig(m_applied); // the fields show what runs
 }
 
-void PosteriorPage::onSnapshot(PosteriorSnapshotPtr snapshot) {
-    m_latest = std::move(snapshot);
-    m_dirty = true;
+QStringList PosteriorPage::statusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (latestLabSnapshot()) {
+        texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
+        texts[1] = running() ? "running" : "paused";
+        texts[2].clear();
+    }
+    return texts;
 }
 
-void PosteriorPage::redraw() {
-    if (!m_dirty || !m_latest)
-        return;
-    m_dirty = false;
-    const fa::PosteriorLiveSnapshot& s = *m_latest;
+void PosteriorPage::showSnapshot(const fa::LabSnapshot& snapshot) {
+    const auto& s = static_cast<const fa::PosteriorLiveSnapshot&>(snapshot);
     ContourScene scene;
     const auto name = [&](int k) {
         return QString("θ%1 (%2)")
@@ -178,18 +155,6 @@ void PosteriorPage::redraw() {
     for (ComparisonScatter* c : m_scatters)
         c->showSnapshot(s);
     m_controls->showRun(s);
-    QStringList states;
-    for (const auto& a : s.approximations)
-        if (a.status != "ok")
-            states << QString("%1: %2").arg(QString::fromStdString(fa::methodName(a.method)),
-                                            QString::fromStdString(a.status));
-    emit statusChanged(QString("epoch %1").arg(s.epoch),
-                       states.isEmpty() ? "all approximations running" : states.join("   "));
-}
-
-void PosteriorPage::fail(const QString& what, const QString& why) {
-    m_lastError = what + ": " + why;
-    emit message("⚠ " + m_lastError, 15000);
 }
 
 bool PosteriorPage::openCsv(const QString& path) {
@@ -237,10 +202,8 @@ bool PosteriorPage::openSession(const QString& path) {
         shown.run.sgd.learningRate = shown.changes.back().sgdLearningRate;
     m_controls->setConfig(shown);
     m_sessionEpochs = s.epochs;
-    QMetaObject::invokeMethod(m_worker, "setSpeed", Q_ARG(double, s.speed));
-    QMetaObject::invokeMethod(m_worker, "setCoordinates", Q_ARG(int, s.coordI),
-                              Q_ARG(int, s.coordJ));
-    QMetaObject::invokeMethod(m_worker, "configure", Q_ARG(fa::PosteriorLiveConfig, s.config));
+    start(s.config, s.coordI, s.coordJ);
+    setSpeed(s.speed);
     if (s.epochs > 0)
         runUntil(s.epochs);
     emit message(QString("Opened %1 (replaying %2 epochs)")
@@ -251,18 +214,20 @@ bool PosteriorPage::openSession(const QString& path) {
 }
 
 bool PosteriorPage::saveSession(const QString& path) {
-    if (!m_latest) {
+    const PosteriorSnapshotPtr latest = latestSnapshot();
+    if (!latest) {
         fail("Cannot save the session", "there is no run (its parameters were refused)");
         return false;
     }
     fa::io::PosteriorSession s;
-    QMetaObject::invokeMethod(
-        m_worker, [this] { return m_worker->currentConfig(); }, Qt::BlockingQueuedConnection,
-        &s.config);
-    s.coordI = m_latest->coordI;
-    s.coordJ = m_latest->coordJ;
+    inspectRun([&](const fa::LiveRun* run) {
+        if (run)
+            s.config = static_cast<const fa::PosteriorLive*>(run)->config();
+    });
+    s.coordI = latest->coordI;
+    s.coordJ = latest->coordJ;
     s.speed = m_controls->speed();
-    s.epochs = m_latest->epoch;
+    s.epochs = latest->epoch;
     try {
         fa::io::savePosteriorSession(path, s);
     } catch (const fa::io::SessionError& e) {
@@ -274,13 +239,15 @@ bool PosteriorPage::saveSession(const QString& path) {
 }
 
 bool PosteriorPage::exportCurves(const QString& path) {
-    if (!m_latest) {
+    if (!latestLabSnapshot()) {
         fail("Cannot export", "there is no run");
         return false;
     }
     std::vector<fa::PosteriorRow> rows;
-    QMetaObject::invokeMethod(
-        m_worker, [this] { return m_worker->currentRows(); }, Qt::BlockingQueuedConnection, &rows);
+    inspectRun([&](const fa::LiveRun* run) {
+        if (run)
+            rows = static_cast<const fa::PosteriorLive*>(run)->rows();
+    });
     try {
         fa::io::AtomicFile file(path.toStdString());
         fa::io::writePosteriorCsv(file.stream(), rows);

@@ -1,0 +1,41 @@
+#pragma once
+// The one shape every lab's live run has, so that one worker (ui/common/LabWorker) drives them
+// all: advance by a number of units (observations or epochs), hand out an immutable snapshot,
+// say where it stands. A run is built from its lab's configuration (which throws
+// std::invalid_argument for bad values); "reset" is building a fresh one from the same
+// configuration, which the worker does. Qt-free, single-threaded: one thread owns a run.
+#include <memory>
+#include <string>
+
+namespace fa {
+
+/// What every lab's snapshot carries besides its views: where the run stood when it was taken.
+struct LabSnapshot {
+    virtual ~LabSnapshot() = default;
+    long position = 0;  ///< units done (observations or epochs)
+    long length = 0;    ///< units in the whole run; 0 = open-ended
+    std::string status; ///< each fitter's state, for the status bar ("EM: running   SGA: warm-up")
+};
+
+class LiveRun {
+  public:
+    virtual ~LiveRun() = default;
+    /// Advances by up to n units; returns how many were done (0 once finished).
+    virtual long advance(long n) = 0;
+    /// A step the teaching display explains: like advance, but the run may record what its
+    /// last unit did (the explorer traces its last observation).
+    virtual long step(long n) { return advance(n); }
+    virtual long position() const = 0;
+    virtual long length() const { return 0; } ///< 0 = open-ended
+    bool finished() const { return length() > 0 && position() >= length(); }
+    /// "samples" or "epochs": what one unit is.
+    virtual std::string unit() const = 0;
+    /// An immutable snapshot for the views; position, length and status filled in.
+    virtual std::shared_ptr<const LabSnapshot> labSnapshot() const = 0;
+    /// Work a run does beside the stream (the explorer's batch refits): collect what finished
+    /// and start what is queued, never blocking.
+    virtual void poll() {}
+    virtual bool backgroundPending() const { return false; }
+};
+
+} // namespace fa

@@ -1,0 +1,42 @@
+#include "ui/common/BackgroundJob.h"
+
+#include <new>
+#include <stdexcept>
+
+BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {}
+
+BackgroundJob::~BackgroundJob() {
+    m_cancel = true;
+    if (m_thread) {
+        m_thread->wait();
+        delete m_thread;
+    }
+}
+
+bool BackgroundJob::start(Body body) {
+    if (m_thread)
+        return false;
+    m_cancel = false;
+    m_thread = QThread::create([this, body = std::move(body)] {
+        QString error;
+        try {
+            body(m_cancel);
+        } catch (const std::bad_alloc&) {
+            error = "not enough memory for this job";
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        deliver([this, error] {
+            m_thread->wait(); // the body has returned; the thread is ending
+            delete m_thread;
+            m_thread = nullptr;
+            emit finished(m_cancel.load(), error);
+        });
+    });
+    m_thread->start();
+    return true;
+}
+
+void BackgroundJob::deliver(std::function<void()> f) {
+    QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
+}

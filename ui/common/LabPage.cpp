@@ -1,0 +1,153 @@
+#include "ui/common/LabPage.h"
+
+#include <QDir>
+#include <QPainter>
+#include <QSvgGenerator>
+
+LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &LabWorker::snapshotReady, this, [this](LabSnapshotPtr s) {
+        m_latest = std::move(s); // a newer snapshot simply replaces a pending one
+        m_dirty = true;
+    });
+    connect(m_worker, &LabWorker::statsChanged, this, [this](LabStats stats) {
+        const bool was = m_stats.running;
+        m_stats = stats;
+        if (was != stats.running)
+            emit runningChanged(stats.running);
+        emit statusChanged();
+    });
+    connect(m_worker, &LabWorker::started, this, [this] { runStarted(); });
+    connect(m_worker, &LabWorker::failed, this, [this](const QString& why) { runFailed(why); });
+    connect(m_worker, &LabWorker::refused, this,
+            [this](const QString& why) { emit message("Refused: " + why, 8000); });
+    connect(m_worker, &LabWorker::reached, this, [this](long position) {
+        if (m_waitFor >= 0 && position >= m_waitFor) {
+            m_waitFor = -1;
+            redrawNow();
+            emit reached(position);
+        }
+    });
+    m_thread.start();
+    m_redraw.setInterval(33); // at most ~30 redraws a second, whatever the worker does
+    connect(&m_redraw, &QTimer::timeout, this, &LabPage::redraw);
+    m_redraw.start();
+}
+
+LabPage::~LabPage() {
+    m_thread.quit(); // the worker's event loop ends after the current ~10 ms slice
+    m_thread.wait();
+}
+
+void LabPage::startRun(LabWorker::Factory make) {
+    m_lastError.clear();
+    m_waitFor = -1;
+    post([make = std::move(make)](LabWorker& w) { w.configure(make); });
+}
+
+void LabPage::changeRun(LabWorker::Change change) {
+    post([change = std::move(change)](LabWorker& w) { w.apply(change); });
+}
+
+void LabPage::restartRun() {
+    m_waitFor = -1;
+    post([](LabWorker& w) { w.restart(); });
+}
+
+void LabPage::setSpeed(double unitsPerSecond) {
+    post([unitsPerSecond](LabWorker& w) { w.setSpeed(unitsPerSecond); });
+}
+
+void LabPage::inspectRun(const std::function<void(const fa::LiveRun*)>& f) const {
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, &f] { w->inspect(f); }, Qt::BlockingQueuedConnection);
+}
+
+void LabPage::togglePlay() {
+    if (m_stats.running)
+        post([](LabWorker& w) { w.pause(); });
+    else
+        post([](LabWorker& w) { w.play(); });
+}
+
+void LabPage::stepOnce() {
+    post([n = stepSize()](LabWorker& w) { w.step(n); });
+}
+
+void LabPage::runUntil(long position) {
+    m_waitFor = position;
+    post([position](LabWorker& w) { w.runUntil(position); });
+}
+
+void LabPage::runFailed(const QString& why) {
+    fail("Cannot start this run", why + " (the previous run is kept)");
+}
+
+void LabPage::fail(const QString& what, const QString& why) {
+    m_lastError = what + ": " + why;
+    emit message("⚠ " + m_lastError, 15000);
+}
+
+void LabPage::redraw() {
+    if (!m_dirty || !m_latest || !isVisible())
+        return; // hidden: drawn when shown again
+    redrawNow();
+}
+
+void LabPage::redrawNow() {
+    if (!m_latest)
+        return;
+    m_dirty = false;
+    showSnapshot(*m_latest);
+    emit statusChanged();
+}
+
+QStringList LabPage::statusTexts() const {
+    if (!m_latest)
+        return {m_lastError.isEmpty() ? QString() : "⚠ " + m_lastError, {}, {}, {}};
+    const fa::LabSnapshot& s = *m_latest;
+    const QString position = s.length > 0 ? QString("%1 / %2").arg(s.position).arg(s.length)
+                                          : QString::number(s.position);
+    return {position,
+            m_stats.running ? QString("%1 /s").arg(m_stats.unitsPerSecond, 0, 'f', 0) : "paused",
+            QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), QString::fromStdString(s.status)};
+}
+
+QStringList LabPage::exportCharts(const QString& folder) {
+    const QDir dir(folder);
+    QStringList written;
+    if (!dir.exists()) {
+        fail("Cannot export the charts", QString("the folder '%1' does not exist").arg(folder));
+        return written;
+    }
+    for (const auto& [name, widget] : charts()) {
+        const QSize size = widget->size().isEmpty() ? QSize(640, 480) : widget->size();
+        if (widget->size().isEmpty() || !widget->isVisible())
+            widget->resize(size); // charts on a hidden tab still render at a sensible size
+        const QString png = dir.filePath(name + ".png"), svg = dir.filePath(name + ".svg");
+        if (!widget->grab().save(png)) {
+            fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(png));
+            return written;
+        }
+        written << png;
+        QSvgGenerator generator;
+        generator.setFileName(svg);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle("FA Explorer: " + name);
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(svg));
+            return written;
+        }
+        widget->render(&painter);
+        painter.end();
+        written << svg;
+    }
+    emit message(QString("Exported %1 files to %2")
+                     .arg(written.size())
+                     .arg(QDir::toNativeSeparators(folder)),
+                 8000);
+    return written;
+}

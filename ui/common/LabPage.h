@@ -1,0 +1,83 @@
+#pragma once
+// The base of every lab's page: owns the lab's worker thread (a LabWorker driving the lab's
+// fa::LiveRun), the redraw timer (the latest snapshot drawn at most ~30 times a second, only
+// while the page is in view), the run actions (play, step, reset, run-until) and the charts'
+// PNG/SVG export. A lab's page builds its controls and views, says how to make its run
+// (startRun) and how to draw a snapshot (showSnapshot); MainWindow knows nothing more.
+#include "ui/common/LabWorker.h"
+
+#include <QThread>
+#include <QTimer>
+#include <QWidget>
+#include <utility>
+#include <vector>
+
+class LabPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit LabPage(QWidget* parent = nullptr);
+    ~LabPage() override; ///< stops the worker thread (the run ends within a slice)
+
+    bool running() const { return m_stats.running; }
+    LabStats stats() const { return m_stats; }
+    LabSnapshotPtr latestLabSnapshot() const { return m_latest; }
+    QString lastError() const { return m_lastError; }
+    /// Every chart with a file-name stem, for PNG/SVG export.
+    virtual std::vector<std::pair<QString, QWidget*>> charts() const = 0;
+    /// Writes every chart as PNG and SVG into the folder; returns the files written (empty and
+    /// lastError() set on failure).
+    QStringList exportCharts(const QString& folder);
+    /// The status bar's texts for this page: position, rate, time played, fitters' states.
+    virtual QStringList statusTexts() const;
+
+  public slots:
+    /// A new run from the page's current parameters.
+    virtual void reset() = 0;
+    void togglePlay();
+    void stepOnce(); ///< stepSize() units
+    /// Plays as fast as possible until exactly this position, then emits reached.
+    void runUntil(long position);
+
+  signals:
+    void reached(long position);
+    void message(const QString& text, int timeoutMs);
+    void statusChanged(); ///< statusTexts() changed
+    void runningChanged(bool running);
+
+  protected:
+    /// Starts a run built by make on the worker thread. If it throws, the previous run carries
+    /// on and runFailed() is called with the reason.
+    void startRun(LabWorker::Factory make);
+    /// A live change applied on the worker thread; a throw is reported, the run goes on.
+    void changeRun(LabWorker::Change change);
+    void restartRun(); ///< a fresh run from the last factory that worked
+    void setSpeed(double unitsPerSecond);
+    /// Runs f on the worker thread with the run (nullptr when none) and waits for it.
+    void inspectRun(const std::function<void(const fa::LiveRun*)>& f) const;
+    /// Draws a snapshot (called by the redraw timer, at most ~30 times a second, when visible).
+    virtual void showSnapshot(const fa::LabSnapshot& snapshot) = 0;
+    virtual long stepSize() const { return 1; }
+    /// The run could not start: the default reports it; pages put their controls back.
+    virtual void runFailed(const QString& why);
+    virtual void runStarted() {}
+    void fail(const QString& what, const QString& why);
+    void redrawNow();
+    /// Calls f on the worker thread (queued; compiler-checked, no method names).
+    template <class F> void post(F&& f) {
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, f = std::forward<F>(f)] { f(*w); }, Qt::QueuedConnection);
+    }
+
+    QString m_lastError;
+
+  private:
+    void redraw();
+
+    QThread m_thread;
+    LabWorker* m_worker;
+    QTimer m_redraw;
+    LabSnapshotPtr m_latest;
+    LabStats m_stats;
+    long m_waitFor = -1;
+    bool m_dirty = false;
+};

@@ -1,0 +1,202 @@
+#include "ui/common/LabWorker.h"
+
+#include <algorithm>
+#include <limits>
+#include <new>
+#include <stdexcept>
+
+namespace {
+
+QString describe(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return "not enough memory for this run";
+    return QString::fromStdString(e.what());
+}
+
+} // namespace
+
+LabWorker::LabWorker() : m_tick(this), m_poll(this) { // parented: moveToThread takes them along
+    qRegisterMetaType<LabSnapshotPtr>();
+    qRegisterMetaType<LabStats>();
+    m_tick.setInterval(0); // slices back to back while playing; events still get through
+    connect(&m_tick, &QTimer::timeout, this, &LabWorker::tick);
+    m_poll.setInterval(40); // background work (batch refits) may finish while paused
+    connect(&m_poll, &QTimer::timeout, this, &LabWorker::pollBackground);
+}
+
+void LabWorker::configure(const Factory& make) {
+    std::unique_ptr<fa::LiveRun> run;
+    try {
+        run = make();
+    } catch (const std::exception& e) {
+        emit failed(describe(e)); // the previous run, playing or paused, is untouched
+        return;
+    }
+    stopRunning();
+    m_stopAt = -1;
+    m_run = std::move(run); // the old run (and any background work of it) ends here
+    m_factory = make;
+    m_rate = m_runSeconds = 0.0;
+    m_playedUnits = 0;
+    m_chunk = 1;
+    emit started();
+    publish(true);
+}
+
+void LabWorker::restart() {
+    if (m_factory)
+        configure(m_factory);
+}
+
+void LabWorker::resetClocks() {
+    m_rateClock.start();
+    m_playClock.start();
+    m_speedClock.start();
+    m_rateBase = m_speedBase = m_playBase = m_run->position();
+}
+
+void LabWorker::play() {
+    if (!m_run || m_run->finished())
+        return;
+    m_running = true;
+    resetClocks();
+    m_sincePublish.start();
+    m_tick.setInterval(m_speed > 0.0 && m_stopAt < 0 ? 5 : 0);
+    m_tick.start();
+    publish(true);
+}
+
+void LabWorker::stopRunning() {
+    m_tick.stop();
+    if (m_running && m_run) {
+        m_runSeconds += m_playClock.elapsed() / 1000.0;
+        m_playedUnits += m_run->position() - m_playBase;
+    }
+    m_running = false;
+}
+
+void LabWorker::pause() {
+    stopRunning();
+    m_stopAt = -1;
+    publish(true);
+}
+
+void LabWorker::step(long units) {
+    if (!m_run || units < 1)
+        return;
+    stopRunning();
+    m_stopAt = -1;
+    try {
+        m_run->step(units);
+    } catch (const std::exception& e) {
+        emit refused(describe(e));
+    }
+    publish(true);
+}
+
+void LabWorker::runUntil(long position) {
+    if (!m_run)
+        return;
+    m_stopAt = position;
+    if (m_run->position() >= position || m_run->finished()) {
+        pause();
+        emit reached(m_run->position());
+        return;
+    }
+    play();
+}
+
+void LabWorker::setSpeed(double unitsPerSecond) {
+    m_speed = std::max(0.0, unitsPerSecond);
+    if (m_run)
+        m_speedBase = m_run->position();
+    m_speedClock.start();
+    if (m_running)
+        m_tick.setInterval(m_speed > 0.0 && m_stopAt < 0 ? 5 : 0);
+}
+
+void LabWorker::apply(const Change& change) {
+    if (!m_run)
+        return;
+    try {
+        change(*m_run);
+    } catch (const std::exception& e) {
+        emit refused(describe(e));
+    }
+    publish(true);
+}
+
+void LabWorker::tick() {
+    long budget = std::numeric_limits<long>::max();
+    if (m_speed > 0.0 && m_stopAt < 0) // stay on the line position = base + speed * t
+        budget = m_speedBase + static_cast<long>(m_speed * m_speedClock.elapsed() / 1000.0) -
+                 m_run->position();
+    if (m_stopAt >= 0)
+        budget = std::min(budget, m_stopAt - m_run->position());
+    QElapsedTimer slice;
+    slice.start();
+    try {
+        while (budget > 0 && slice.elapsed() < 10) {
+            QElapsedTimer call;
+            call.start();
+            const long done = m_run->advance(std::min(m_chunk, budget));
+            if (done == 0)
+                break;
+            budget -= done;
+            // About a millisecond a call: long enough to amortise the loop, short enough that
+            // a slice ends on time (an epoch of a large network is its own unit, whatever it
+            // costs).
+            const qint64 ns = call.nsecsElapsed();
+            if (ns < 300'000 && m_chunk < (1L << 20))
+                m_chunk *= 2;
+            else if (ns > 3'000'000 && m_chunk > 1)
+                m_chunk /= 2;
+        }
+    } catch (const std::exception& e) {
+        pause();
+        emit refused(describe(e));
+        return;
+    }
+    if (m_rateClock.elapsed() >= 500) {
+        m_rate = (m_run->position() - m_rateBase) * 1000.0 / m_rateClock.elapsed();
+        m_rateBase = m_run->position();
+        m_rateClock.restart();
+    }
+    const bool atTarget = m_stopAt >= 0 && m_run->position() >= m_stopAt;
+    if (atTarget || m_run->finished()) {
+        pause();
+        if (atTarget)
+            emit reached(m_run->position());
+        return;
+    }
+    publish(false);
+}
+
+void LabWorker::pollBackground() {
+    if (!m_run || m_running) {
+        m_poll.stop();
+        return;
+    }
+    m_run->poll();
+    if (!m_run->backgroundPending()) {
+        m_poll.stop();
+        publish(true);
+    }
+}
+
+void LabWorker::publish(bool force) {
+    if (!m_run || (!force && m_sincePublish.isValid() && m_sincePublish.elapsed() < 33))
+        return;
+    m_sincePublish.start();
+    emit snapshotReady(m_run->labSnapshot());
+    LabStats stats;
+    stats.running = m_running;
+    stats.position = m_run->position();
+    stats.length = m_run->length();
+    stats.unitsPerSecond = m_rate;
+    stats.runSeconds = m_runSeconds + (m_running ? m_playClock.elapsed() / 1000.0 : 0.0);
+    stats.unitsWhilePlaying = m_playedUnits + (m_running ? m_run->position() - m_playBase : 0);
+    emit statsChanged(stats);
+    if (!m_running && m_run->backgroundPending() && !m_poll.isActive())
+        m_poll.start();
+}

@@ -1,0 +1,73 @@
+#pragma once
+// The one worker every lab uses: drives any fa::LiveRun on its own thread. Play, pause, step,
+// run-until and a units-per-second limit, in slices of about 10 ms so pause, reset and quit are
+// seen within a frame; the latest snapshot handed over at most ~30 times a second. Lives in a
+// QThread; LabPage calls it through compiler-checked lambdas (post), never by method name.
+#include "core/lab/LiveRun.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+using LabSnapshotPtr = std::shared_ptr<const fa::LabSnapshot>;
+Q_DECLARE_METATYPE(LabSnapshotPtr)
+
+/// How the run goes, for the status bar.
+struct LabStats {
+    bool running = false;
+    long position = 0, length = 0;
+    double unitsPerSecond = 0.0; ///< over the last half second of playing
+    double runSeconds = 0.0;     ///< time spent playing in this run
+    long unitsWhilePlaying = 0;  ///< units done while playing (not stepping)
+};
+Q_DECLARE_METATYPE(LabStats)
+
+class LabWorker : public QObject {
+    Q_OBJECT
+  public:
+    using Factory = std::function<std::unique_ptr<fa::LiveRun>()>;
+    using Change = std::function<void(fa::LiveRun&)>;
+    LabWorker();
+
+    // Called on the worker's thread (LabPage::post).
+    /// Builds a new run, paused at 0. If building throws, failed() says why and the previous
+    /// run carries on exactly as it was (playing or paused).
+    void configure(const Factory& make);
+    /// Builds a fresh run from the last factory that worked (Reset).
+    void restart();
+    void play();
+    void pause();
+    void step(long units);        ///< exactly this many units (the last one explained), then paused
+    void runUntil(long position); ///< as fast as possible, pausing exactly there; then reached()
+    void setSpeed(double unitsPerSecond); ///< 0: as fast as possible
+    /// A live change (learning rate, view, ...). If it throws, refused() says why, nothing changed.
+    void apply(const Change& change);
+    /// Runs f on the run (nullptr when there is none), e.g. to read rows for an export.
+    void inspect(const std::function<void(const fa::LiveRun*)>& f) const { f(m_run.get()); }
+
+  signals:
+    void started(); ///< a configure() succeeded: the new run is in place, paused at 0
+    void snapshotReady(LabSnapshotPtr snapshot);
+    void statsChanged(LabStats stats);
+    void failed(QString message);  ///< a run could not start; the previous one stays
+    void refused(QString message); ///< a live change was refused; the run goes on
+    void reached(long position);   ///< a runUntil target was reached
+
+  private:
+    void tick();
+    void pollBackground();
+    void publish(bool force);
+    void stopRunning();
+    void resetClocks();
+
+    std::unique_ptr<fa::LiveRun> m_run;
+    Factory m_factory;
+    QTimer m_tick, m_poll;
+    QElapsedTimer m_sincePublish, m_rateClock, m_playClock, m_speedClock;
+    long m_rateBase = 0, m_speedBase = 0, m_playBase = 0, m_playedUnits = 0, m_stopAt = -1;
+    long m_chunk = 1; ///< units per advance call, adapted so one call takes about a millisecond
+    double m_rate = 0.0, m_speed = 0.0, m_runSeconds = 0.0;
+    bool m_running = false;
+};
