@@ -3,8 +3,9 @@
 // delay (a 0 ms timer posted every 20 ms, resizing the window every 100 ms), (2) the time from
 // Pause to the worker's acknowledgement, and (3) the time to close and destroy the window mid-run.
 // Prints one line per figure. Timing lives here, not in the tests.
-#include "ui/common/MainWindow.h"
 #include "ui/explorer/ControlPanel.h"
+#include "ui/explorer/ExplorerPage.h"
+#include "ui/shell/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -17,11 +18,11 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     const int dim = argc > 1 ? std::atoi(argv[1]) : 1000;
     auto* w = new MainWindow;
-    fa::ExplorerConfig c = w->controls()->config();
+    fa::ExplorerConfig c = w->page<ExplorerPage>()->controls()->config();
     c.generator.dim = dim;
     c.generator.kind = fa::GeneratorKind::Haar;
     c.totalSamples = 200000;
-    w->controls()->setConfig(c);
+    w->page<ExplorerPage>()->controls()->setConfig(c);
     w->resize(1400, 800);
     w->show();
     w->reset();
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
     QTimer cycler;
     cycler.setInterval(700);
     QObject::connect(&cycler, &QTimer::timeout, [&] {
-        if (!w->latestStats().running)
+        if (!w->currentPage()->stats().running)
             return w->togglePlay();
         pauseClock.start();
         waitingPause = true;
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
     QTimer watch;
     watch.setInterval(1);
     QObject::connect(&watch, &QTimer::timeout, [&] {
-        if (waitingPause && !w->latestStats().running) {
+        if (waitingPause && !w->currentPage()->stats().running) {
             pauseDelays.push_back(pauseClock.nsecsElapsed() / 1e6);
             waitingPause = false;
         }
@@ -77,10 +78,12 @@ int main(int argc, char** argv) {
         resizer.stop();
         cycler.stop();
         watch.stop();
-        if (!w->latestStats().running)
+        if (!w->currentPage()->stats().running)
             w->togglePlay();
         QTimer::singleShot(1500, [&] { // mid-run, batch refits possibly running
-            const long samples = w->latestSnapshot() ? w->latestSnapshot()->samples : -1;
+            const long samples = w->page<ExplorerPage>()->latestSnapshot()
+                                     ? w->page<ExplorerPage>()->latestSnapshot()->samples
+                                     : -1;
             QElapsedTimer t;
             t.start();
             w->close();

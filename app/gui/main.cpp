@@ -1,11 +1,11 @@
-// faexplorer: the FA Explorer window. [--session FILE] opens a saved session;
-// --screenshot PATH [--after-samples N] runs headless-capable (also under
-// QT_QPA_PLATFORM=offscreen), saves the whole window after N samples, prints the run's
-// throughput on stdout and exits. --mode posterior opens the posterior lab instead; there
-// --after-epochs N sets how far it runs before the screenshot.
-#include "ui/common/MainWindow.h"
-#include "ui/neural/NeuralPage.h"
-#include "ui/posterior/PosteriorPage.h"
+// faexplorer: the FA Explorer window. [--session FILE] opens a saved session (and the lab it
+// belongs to); --mode LAB opens a lab (explorer, posterior, neural: the lab registry's ids);
+// --screenshot PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen), saves the
+// whole window once the lab in view has run --after-samples N (explorer) or --after-epochs N
+// (the epoch labs), prints where it stopped and the throughput, and exits.
+#include "ui/common/LabPage.h"
+#include "ui/shell/Labs.h"
+#include "ui/shell/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
         "mode", "Start in this mode: explorer (default), posterior or neural.", "MODE");
     const QCommandLineOption afterEpochs(
         "after-epochs",
-        "With --screenshot in the posterior lab: epochs to run first (default: the "
-        "session's, else 2000).",
+        "With --screenshot in an epoch lab: epochs to run first (default: the session's, else "
+        "2000; neural 60).",
         "N");
     parser.addOption(mode);
     parser.addOption(afterEpochs);
@@ -71,88 +71,58 @@ int main(int argc, char** argv) {
     parser.addOption(after);
     parser.process(app);
 
-    const QString modeName = parser.value(mode);
-    if (parser.isSet(mode) && modeName != "explorer" && modeName != "posterior" &&
-        modeName != "neural") {
-        std::fprintf(stderr, "faexplorer: --mode must be explorer, posterior or neural\n");
+    const QString modeName = parser.isSet(mode) ? parser.value(mode) : "explorer";
+    QStringList ids;
+    for (const LabEntry& lab : labRegistry())
+        ids << lab.id;
+    if (!ids.contains(modeName)) {
+        std::fprintf(stderr, "faexplorer: --mode must be one of %s\n", qPrintable(ids.join(", ")));
         return 2;
     }
     MainWindow window;
     window.resize(1480, 860);
-    window.setMode(modeName == "posterior" ? MainWindow::Mode::Posterior
-                   : modeName == "neural"  ? MainWindow::Mode::Neural
-                                           : MainWindow::Mode::Explorer);
+    window.setCurrentLab(modeName);
     window.show();
-    long sessionSamples = -1;
-    if (sessionGiven) {
-        if (!window.openSession(sessionFile)) {
-            std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
-            if (parser.isSet(screenshot))
-                return 2;
-        } else {
-            sessionSamples = window.latestSessionSamples();
-        }
+    if (sessionGiven && !window.openSession(sessionFile)) {
+        std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
+        if (parser.isSet(screenshot))
+            return 2;
     }
     if (!parser.isSet(screenshot))
         return app.exec();
 
-    const QString path = parser.value(screenshot);
-    int code = 0;
-    auto save = [&] {
-        if (!window.grab().save(path)) {
-            std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n", qPrintable(path));
-            code = 1;
-        }
-        app.quit();
-    };
+    LabPage* page = window.currentPage();
+    const bool samples = window.currentLab() == "explorer";
+    const QCommandLineOption& afterOption = samples ? after : afterEpochs;
     bool ok = true;
-    if (window.mode() == MainWindow::Mode::Neural) {
-        const long epochs = parser.isSet(afterEpochs) ? parser.value(afterEpochs).toLong(&ok) : 60;
-        if (!ok || epochs < 0) {
-            std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
-            return 2;
-        }
-        QObject::connect(window.neuralPage(), &LabPage::reached, &app, [&](long reached) {
-            std::printf("faexplorer: neural lab at epoch %ld\n", reached);
-            QTimer::singleShot(300, &app, save);
-        });
-        QTimer::singleShot(0, &window, [&] { window.neuralPage()->runUntil(epochs); });
-        app.exec();
-        return code;
-    }
-    if (window.posteriorMode()) {
-        const long epochs = parser.isSet(afterEpochs) ? parser.value(afterEpochs).toLong(&ok)
-                            : sessionSamples > 0      ? sessionSamples
-                                                      : 2000;
-        if (!ok || epochs < 0) {
-            std::fprintf(stderr, "faexplorer: --after-epochs needs a non-negative whole number\n");
-            return 2;
-        }
-        QObject::connect(window.posteriorPage(), &LabPage::reached, &app, [&](long reached) {
-            std::printf("faexplorer: posterior lab at epoch %ld\n", reached);
-            QTimer::singleShot(300, &app, save); // let the last frame paint
-        });
-        QTimer::singleShot(0, &window, [&] { window.posteriorPage()->runUntil(epochs); });
-        app.exec();
-        return code;
-    }
-    const long n = parser.isSet(after)  ? parser.value(after).toLong(&ok)
-                   : sessionSamples > 0 ? sessionSamples
-                                        : 20000;
-    if (!ok || n < 0) {
-        std::fprintf(stderr, "faexplorer: --after-samples needs a non-negative whole number\n");
+    const long target = parser.isSet(afterOption)         ? parser.value(afterOption).toLong(&ok)
+                        : page->sessionPosition() > 0     ? page->sessionPosition()
+                        : samples                         ? 20000
+                        : window.currentLab() == "neural" ? 60
+                                                          : 2000;
+    if (!ok || target < 0) {
+        std::fprintf(stderr, "faexplorer: --%s needs a non-negative whole number\n",
+                     qPrintable(afterOption.names().first()));
         return 2;
     }
-    QObject::connect(&window, &MainWindow::reachedSamples, &app, [&] {
-        QTimer::singleShot(200, &app, [&] { // let the last frame paint
-            const LabStats s = window.latestStats();
-            std::printf("faexplorer: %ld samples in %.2f s of playing: %.0f obs/s\n",
-                        s.unitsWhilePlaying, s.runSeconds,
+    const QString path = parser.value(screenshot);
+    int code = 0;
+    QObject::connect(page, &LabPage::reached, &app, [&](long reached) {
+        QTimer::singleShot(300, &app, [&, reached] { // let the last frame paint
+            const LabStats s = page->stats();
+            std::printf("faexplorer: %s at %s %ld; %ld %s in %.2f s of playing: %.0f per second\n",
+                        qPrintable(window.currentLab()), samples ? "sample" : "epoch", reached,
+                        s.unitsWhilePlaying, samples ? "samples" : "epochs", s.runSeconds,
                         s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
-            save();
+            if (!window.grab().save(path)) {
+                std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n",
+                             qPrintable(path));
+                code = 1;
+            }
+            app.quit();
         });
     });
-    QTimer::singleShot(0, &window, [&] { window.runUntil(n); });
+    QTimer::singleShot(0, &window, [&] { page->runUntil(target); });
     app.exec();
     return code;
 }

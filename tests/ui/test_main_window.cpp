@@ -4,10 +4,10 @@
 #include "core/io/CsvFormat.h"
 #include "ui/common/BandChartView.h"
 #include "ui/common/ContourView.h"
-#include "ui/common/MainWindow.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
 #include "ui/explorer/ErrorChartView.h"
+#include "ui/explorer/ExplorerPage.h"
 #include "ui/explorer/StepPanel.h"
 #include "ui/explorer/TrialsPanel.h"
 #include "ui/session/SessionFile.h"
@@ -31,8 +31,8 @@ fa::ExplorerConfig smallConfig() {
     c.totalSamples = 5000;
     return c;
 }
-bool waitFor(MainWindow& w, long samples) {
-    QSignalSpy spy(&w, &MainWindow::reachedSamples);
+bool waitFor(ExplorerPage& w, long samples) {
+    QSignalSpy spy(&w, &LabPage::reached);
     w.runUntil(samples);
     return spy.wait(20000);
 }
@@ -51,7 +51,7 @@ class TestMainWindow : public QObject {
     void init() { QSettings().clear(); }
 
     void runsPausesAndChartsShowEngineMetrics() {
-        MainWindow w;
+        ExplorerPage w;
         w.controls()->setConfig(smallConfig());
         w.reset();
         QVERIFY(waitFor(w, 3000));
@@ -97,11 +97,11 @@ class TestMainWindow : public QObject {
     }
 
     void stepAdvancesExactlyOneObservationAndExplainsIt() {
-        MainWindow w;
+        ExplorerPage w;
         w.controls()->setConfig(smallConfig());
         w.reset();
         QVERIFY(waitFor(w, 500));
-        w.stepOne();
+        w.stepOnce();
         QTRY_COMPARE(w.latestSnapshot()->samples, 501L);
         QTRY_VERIFY(w.stepPanel()->text().contains("t = 501"));
         QVERIFY(w.stepPanel()->text().contains("online EM"));
@@ -112,7 +112,7 @@ class TestMainWindow : public QObject {
     }
 
     void resetReturnsToTheStart() {
-        MainWindow w;
+        ExplorerPage w;
         w.controls()->setConfig(smallConfig());
         w.reset();
         QVERIFY(waitFor(w, 800));
@@ -127,7 +127,7 @@ class TestMainWindow : public QObject {
         const QString path = dir.filePath("run.json");
         QList<QPointF> cov, w2, batch;
         {
-            MainWindow w;
+            ExplorerPage w;
             w.controls()->setConfig(smallConfig());
             w.reset();
             QVERIFY(waitFor(w, 1200));
@@ -142,8 +142,8 @@ class TestMainWindow : public QObject {
             w2 = points(w.wassersteinChart()->series("em"));
             batch = points(w.covarianceChart()->series("batch"));
         }
-        MainWindow other;
-        QSignalSpy reached(&other, &MainWindow::reachedSamples);
+        ExplorerPage other;
+        QSignalSpy reached(&other, &LabPage::reached);
         QVERIFY(other.openSession(path));
         QVERIFY(reached.wait(20000));
         QCOMPARE(other.latestSnapshot()->samples, 2500L);
@@ -154,7 +154,7 @@ class TestMainWindow : public QObject {
         QCOMPARE(other.controls()->config().learningRate, 0.003);
 
         // Without the recorded change the SGA curve differs, so the comparison above can fail.
-        MainWindow plain;
+        ExplorerPage plain;
         plain.controls()->setConfig(smallConfig());
         plain.reset();
         QVERIFY(waitFor(plain, 2500));
@@ -163,7 +163,7 @@ class TestMainWindow : public QObject {
 
     void badSessionFilesShowAnErrorAndChangeNothing() {
         QTemporaryDir dir;
-        MainWindow w;
+        ExplorerPage w;
         w.controls()->setConfig(smallConfig());
         w.reset();
         QVERIFY(waitFor(w, 300));
@@ -176,7 +176,7 @@ class TestMainWindow : public QObject {
             return w.openSession(f.fileName());
         };
         QVERIFY(!tryOpen("{ broken"));
-        QVERIFY(w.statusBar()->currentMessage().contains("Cannot open the session"));
+        QVERIFY(w.lastError().contains("Cannot open the session"));
         QVERIFY(w.lastError().contains("not valid JSON"));
         QVERIFY(!tryOpen(R"({"format": "faexplorer-session", "version": 99})"));
         QVERIFY(w.lastError().contains("newer FA Explorer"));
@@ -188,7 +188,7 @@ class TestMainWindow : public QObject {
 
     void exportsCurvesAndCharts() {
         QTemporaryDir dir;
-        MainWindow w;
+        ExplorerPage w;
         w.resize(1200, 800);
         w.controls()->setConfig(smallConfig());
         w.reset();
@@ -226,13 +226,13 @@ class TestMainWindow : public QObject {
                 QVERIFY(out.readAll().contains("<svg"));
         }
         QVERIFY(!w.exportCurves(dir.filePath("no/such/dir/x.csv")));
-        QVERIFY(w.statusBar()->currentMessage().contains("Cannot export"));
+        QVERIFY(w.lastError().contains("Cannot export"));
         QVERIFY(w.exportCharts(dir.filePath("absent")).isEmpty());
-        QVERIFY(!w.exportTrials(dir.filePath("t.csv"))); // no trials yet
+        QVERIFY(!w.exportJob(dir.filePath("t.csv"))); // no trials yet
     }
 
     void trialsDrawMeanAndStandardError() {
-        MainWindow w;
+        ExplorerPage w;
         fa::ExplorerConfig c = smallConfig();
         c.totalSamples = 1000;
         w.controls()->setConfig(c);
@@ -269,11 +269,11 @@ class TestMainWindow : public QObject {
                 QVERIFY(std::abs(r.relCovDist -
                                  w.covarianceChart()->series("em")->points().last().y()) < 1e-9);
         QTemporaryDir dir;
-        QVERIFY(w.exportTrials(dir.filePath("trials.csv")));
+        QVERIFY(w.exportJob(dir.filePath("trials.csv")));
     }
 
     void cancellingTrialsStopsThem() {
-        MainWindow w;
+        ExplorerPage w;
         fa::ExplorerConfig c = smallConfig();
         c.generator.dim = 200;
         c.totalSamples = 1000000;
@@ -291,25 +291,25 @@ class TestMainWindow : public QObject {
     }
 
     void refusedParametersKeepThePreviousRun() {
-        MainWindow w;
+        ExplorerPage w;
         const fa::ExplorerConfig good = smallConfig();
         w.controls()->setConfig(good);
         w.reset();
         QTRY_VERIFY(w.latestSnapshot() && w.latestSnapshot()->dim == good.generator.dim);
-        w.stepOne();
+        w.stepOnce();
         QTRY_VERIFY(w.latestSnapshot()->samples >= 1);
         const long before = w.latestSnapshot()->samples;
         fa::ExplorerConfig bad = good;
         bad.generator.dim = 2500; // the exact generator refuses D > 2000
         w.controls()->setConfig(bad);
         w.reset();
-        QTRY_VERIFY(w.statusBar()->currentMessage().contains("Cannot start"));
-        QVERIFY(w.statusBar()->currentMessage().contains("haar"));
+        QTRY_VERIFY(w.lastError().contains("Cannot start"));
+        QVERIFY(w.lastError().contains("haar"));
         // The fields show what runs, and the run is the one from before, where it was.
         QTRY_COMPARE(w.controls()->config().generator.dim, good.generator.dim);
         QCOMPARE(w.latestSnapshot()->dim, good.generator.dim);
         QCOMPARE(w.latestSnapshot()->samples, before);
-        w.stepOne(); // the kept run still steps
+        w.stepOnce(); // the kept run still steps
         QTRY_VERIFY(w.latestSnapshot()->samples > before);
         QTemporaryDir dir;
         QVERIFY(w.saveSession(dir.filePath("s.json"))); // the kept run is what gets saved

@@ -5,11 +5,11 @@
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
 #include "ui/common/ContourView.h"
-#include "ui/common/MainWindow.h"
 #include "ui/posterior/ComparisonScatter.h"
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/PosteriorCurveChart.h"
 #include "ui/posterior/PosteriorPage.h"
+#include "ui/shell/MainWindow.h"
 
 #include <QCheckBox>
 #include <QSlider>
@@ -229,9 +229,9 @@ class TestPosteriorPage : public QObject {
 
     void exportsCurvesAndCharts() {
         MainWindow w;
-        w.setPosteriorMode(true);
-        QVERIFY(w.posteriorMode());
-        QVERIFY(runTo(*w.posteriorPage(), 12));
+        w.setCurrentLab("posterior");
+        QVERIFY(w.currentLab() == "posterior");
+        QVERIFY(runTo(*w.page<PosteriorPage>(), 12));
         const QString csv = m_dir.filePath("curves.csv");
         QVERIFY(w.exportCurves(csv));
         QFile f(csv);
@@ -251,9 +251,9 @@ class TestPosteriorPage : public QObject {
         // A posterior session opened from the explorer mode switches the window over.
         const QString session = m_dir.filePath("switch.json");
         QVERIFY(w.saveSession(session));
-        w.setPosteriorMode(false);
+        w.setCurrentLab("explorer");
         QVERIFY(w.openSession(session));
-        QVERIFY(w.posteriorMode());
+        QVERIFY(w.currentLab() == "posterior");
     }
 };
 

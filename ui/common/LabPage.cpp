@@ -84,14 +84,38 @@ void LabPage::runFailed(const QString& why) {
     fail("Cannot start this run", why + " (the previous run is kept)");
 }
 
+bool LabPage::openSession(const QString&) {
+    fail("Cannot open the session", "this lab has no sessions");
+    return false;
+}
+
+bool LabPage::saveSession(const QString&) {
+    fail("Cannot save a session", "this lab has no sessions; export its results instead (Ctrl+E)");
+    return false;
+}
+
+bool LabPage::exportCurves(const QString&) {
+    fail("Cannot export", "this lab has no curves to export");
+    return false;
+}
+
+bool LabPage::exportJob(const QString&) {
+    fail("Cannot export", "this lab has no background results");
+    return false;
+}
+
+void LabPage::saveSettings(QSettings&) const {}
+
+void LabPage::restoreSettings(QSettings&) {}
+
 void LabPage::fail(const QString& what, const QString& why) {
     m_lastError = what + ": " + why;
     emit message("⚠ " + m_lastError, 15000);
 }
 
 void LabPage::redraw() {
-    if (!m_dirty || !m_latest || !isVisible())
-        return; // hidden: drawn when shown again
+    if (!m_dirty || !m_latest || (window()->isVisible() && !isVisible()))
+        return; // a page on a hidden tab is drawn when it is shown again
     redrawNow();
 }
 

@@ -9,6 +9,8 @@
 #include <QThread>
 #include <QTimer>
 #include <QWidget>
+
+class QSettings;
 #include <utility>
 #include <vector>
 
@@ -29,6 +31,28 @@ class LabPage : public QWidget {
     QStringList exportCharts(const QString& folder);
     /// The status bar's texts for this page: position, rate, time played, fitters' states.
     virtual QStringList statusTexts() const;
+
+    // What the window's menus ask of the page in view. The defaults say "not offered here".
+    /// The "mode" of the session files this page opens and saves; empty: no sessions.
+    virtual QString sessionKind() const { return {}; }
+    virtual bool openSession(const QString& path);
+    virtual bool saveSession(const QString& path);
+    /// Where the last opened session replays to (-1: none opened).
+    long sessionPosition() const { return m_sessionPosition; }
+    /// Ctrl+E: the page's curves (or results) as CSV in the CLI's columns.
+    virtual bool exportCurves(const QString& csvPath);
+    virtual QString curvesFileName() const { return "curves.csv"; }
+    /// Ctrl+Shift+O: use a regression CSV as the page's data.
+    virtual bool offersCsv() const { return false; }
+    virtual void openCsvDialog() {}
+    /// The page's background job (the explorer's trials, the neural lab's splits table).
+    virtual QString jobName() const { return {}; }
+    virtual void runJob() {}
+    virtual void cancelJob() {}
+    virtual bool exportJob(const QString& csvPath);
+    /// Parameters remembered between launches (QSettings, under the page's own group).
+    virtual void saveSettings(QSettings& settings) const;
+    virtual void restoreSettings(QSettings& settings);
 
   public slots:
     /// A new run from the page's current parameters.
@@ -69,6 +93,7 @@ class LabPage : public QWidget {
     }
 
     QString m_lastError;
+    long m_sessionPosition = -1;
 
   private:
     void redraw();

@@ -176,13 +176,7 @@ NeuralPage::NeuralPage(QWidget* parent)
     connect(m_splitsPanel, &NeuralSplitsPanel::runRequested, this, &NeuralPage::runSplits);
     connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);
     connect(m_splitsPanel, &NeuralSplitsPanel::message, this, &NeuralPage::message);
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
-        if (!path.isEmpty() && !openCsv(path))
-            QMessageBox::warning(this, "Open CSV",
-                                 m_lastError + "\n\nThe current run is unchanged.");
-    });
+    connect(open, &QPushButton::clicked, this, &NeuralPage::openCsvDialog);
     auto restart = [this] {
         if (!m_quiet)
             reset();
@@ -361,7 +355,10 @@ std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {
 }
 
 bool NeuralPage::exportRows(const QString& path) {
-    return m_splitsPanel->exportRows(path);
+    const bool ok = m_splitsPanel->exportRows(path);
+    if (!ok)
+        m_lastError = m_splitsPanel->lastError();
+    return ok;
 }
 
 QTableWidget* NeuralPage::table() const {
@@ -374,4 +371,11 @@ const std::vector<fa::NeuralRow>& NeuralPage::splitRows() const {
 
 void NeuralPage::setSplitSettings(int splits, int searchTrials, int folds, int epochs) {
     m_splitsPanel->setSettings(splits, searchTrials, folds, epochs);
+}
+
+void NeuralPage::openCsvDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
+    if (!path.isEmpty() && !openCsv(path))
+        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
 }

@@ -44,6 +44,14 @@ class NeuralPage : public LabPage {
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
     bool exportRows(const QString& csvPath);
+    bool exportCurves(const QString& csvPath) override { return exportRows(csvPath); }
+    QString curvesFileName() const override { return "neural-splits.csv"; }
+    QString jobName() const override { return "splits table"; }
+    void runJob() override { runSplits(); }
+    void cancelJob() override { cancelSplits(); }
+    bool exportJob(const QString& csvPath) override { return exportRows(csvPath); }
+    bool offersCsv() const override { return true; }
+    void openCsvDialog() override;
     bool openCsv(const QString& path);
 
   public slots:

@@ -201,7 +201,7 @@ bool PosteriorPage::openSession(const QString& path) {
     if (!shown.changes.empty())
         shown.run.sgd.learningRate = shown.changes.back().sgdLearningRate;
     m_controls->setConfig(shown);
-    m_sessionEpochs = s.epochs;
+    m_sessionPosition = s.epochs;
     start(s.config, s.coordI, s.coordJ);
     setSpeed(s.speed);
     if (s.epochs > 0)

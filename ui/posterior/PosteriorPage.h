@@ -34,14 +34,16 @@ class PosteriorPage : public LabPage {
 
     /// File operations; each returns false and sets lastError() (nothing changes on failure).
     bool openCsv(const QString& path);
-    bool openSession(const QString& path);
-    bool saveSession(const QString& path);
-    bool exportCurves(const QString& csvPath);
-    long latestSessionEpochs() const { return m_sessionEpochs; }
+    QString sessionKind() const override { return "posterior"; }
+    bool openSession(const QString& path) override;
+    bool saveSession(const QString& path) override;
+    bool exportCurves(const QString& csvPath) override; ///< the posterior command's columns
+    QString curvesFileName() const override { return "posterior-curves.csv"; }
+    bool offersCsv() const override { return true; }
 
   public slots:
     void reset() override;
-    void openCsvDialog();
+    void openCsvDialog() override;
 
   protected:
     void showSnapshot(const fa::LabSnapshot& snapshot) override;
@@ -61,5 +63,4 @@ class PosteriorPage : public LabPage {
     std::vector<ComparisonScatter*> m_scatters;
     QTabWidget* m_tabs;
     fa::PosteriorLiveConfig m_pending, m_applied; ///< asked for; last that started
-    long m_sessionEpochs = 0;
 };

@@ -1,13 +1,11 @@
-// The explorer's parameters, view and the window's geometry, remembered between launches.
-#include "ui/common/MainWindow.h"
+// The explorer's parameters and view, remembered between launches (QSettings).
 #include "ui/explorer/ControlPanel.h"
+#include "ui/explorer/ExplorerPage.h"
 
-#include <QCloseEvent>
 #include <QSettings>
+#include <algorithm>
 
-void MainWindow::restoreSettings() {
-    QSettings s;
-    restoreGeometry(s.value("window/geometry").toByteArray());
+void ExplorerPage::restoreSettings(QSettings& s) {
     if (!s.contains("params/dim"))
         return;
     fa::ExplorerConfig c = m_controls->config();
@@ -41,9 +39,7 @@ void MainWindow::restoreSettings() {
     }
 }
 
-void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
+void ExplorerPage::saveSettings(QSettings& s) const {
     const fa::ExplorerConfig c = m_controls->config();
     s.setValue("params/dim", c.generator.dim);
     s.setValue("params/latent", c.generator.latent);
@@ -63,5 +59,4 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     s.setValue("view/coordJ", v.coordJ);
     s.setValue("view/blockSize", v.blockSize);
     s.setValue("view/speed", m_controls->speed());
-    QMainWindow::closeEvent(event);
 }

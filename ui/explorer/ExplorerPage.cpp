@@ -1,0 +1,115 @@
+#include "ui/explorer/ExplorerPage.h"
+
+#include "ui/common/BandChartView.h"
+#include "ui/common/ContourView.h"
+#include "ui/common/ModeLayout.h"
+#include "ui/explorer/ControlPanel.h"
+#include "ui/explorer/CovarianceHeatMaps.h"
+#include "ui/explorer/ErrorChartView.h"
+#include "ui/explorer/StepPanel.h"
+#include "ui/explorer/TrialsPanel.h"
+
+#include <QGridLayout>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+ExplorerPage::ExplorerPage(QWidget* parent)
+    : LabPage(parent), m_controls(new ControlPanel),
+      m_covChart(new ErrorChartView("Relative covariance distance ‖Ŝ − S‖_F / ‖S‖_F",
+                                    "relative distance",
+                                    [](const fa::CurvePoint& p) { return p.relCovDist; })),
+      m_w2Chart(new ErrorChartView("2-Wasserstein distance / D", "W₂ / D",
+                                   [](const fa::CurvePoint& p) { return p.w2OverDim; })),
+      m_contours(new ContourView), m_heatMaps(new CovarianceHeatMaps), m_stepPanel(new StepPanel),
+      m_trials(new TrialsPanel([this] { return m_controls->config(); })), m_tabs(new QTabWidget) {
+    auto* live = new QWidget;
+    auto* grid = new QGridLayout(live);
+    grid->addWidget(m_covChart, 0, 0);
+    grid->addWidget(m_w2Chart, 0, 1);
+    grid->addWidget(m_contours, 1, 0);
+    grid->addWidget(m_heatMaps, 1, 1);
+    m_tabs->addTab(live, "Live run");
+    m_tabs->addTab(m_trials, "Trials (mean ± SE)");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(modeLayout({m_controls, m_stepPanel}, m_tabs));
+
+    connect(m_controls, &ControlPanel::structureChanged, this, &ExplorerPage::reset);
+    connect(m_controls, &ControlPanel::learningRateChanged, this,
+            [this](double eta) { changeExplorer([eta](auto& e) { e.setLearningRate(eta); }); });
+    connect(m_controls, &ControlPanel::speedChanged, this, [this](double v) { setSpeed(v); });
+    connect(m_controls, &ControlPanel::viewChanged, this, [this] {
+        changeExplorer([view = m_controls->viewOptions()](auto& e) { e.setView(view); });
+    });
+    connect(m_trials, &TrialsPanel::message, this,
+            [this](const QString& m) { emit message(m, 8000); });
+}
+
+void ExplorerPage::start(const fa::ExplorerConfig& config) {
+    m_pending = config;
+    setSpeed(m_controls->speed());
+    startRun([config, view = m_controls->viewOptions()] {
+        auto explorer = std::make_unique<fa::LiveExplorer>(config);
+        try {
+            explorer->setView(view);
+        } catch (const std::invalid_argument&) {
+            // coordinates from a larger D: keep the explorer's default view
+        }
+        return explorer;
+    });
+}
+
+void ExplorerPage::reset() {
+    start(m_controls->config());
+}
+
+long ExplorerPage::stepSize() const {
+    return m_controls->stepCount();
+}
+
+void ExplorerPage::runStarted() {
+    m_applied = m_pending;
+}
+
+void ExplorerPage::runFailed(const QString& why) {
+    LabPage::runFailed(why);
+    if (latestLabSnapshot())
+        m_controls->setConfig(m_applied); // the previous run goes on: the fields show what it uses
+}
+
+void ExplorerPage::showSnapshot(const fa::LabSnapshot& snapshot) {
+    const auto& snap = static_cast<const fa::ExplorerSnapshot&>(snapshot);
+    m_covChart->showSnapshot(snap);
+    m_w2Chart->showSnapshot(snap);
+    m_contours->showSnapshot(snap);
+    m_heatMaps->showSnapshot(snap);
+    m_stepPanel->showSnapshot(snap);
+}
+
+QStringList ExplorerPage::statusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (const SnapshotPtr s = latestSnapshot()) {
+        texts[0] = QString("T = %1 / %2").arg(s->samples).arg(s->totalSamples);
+        if (running())
+            texts[1] = QString("%1 obs/s").arg(stats().unitsPerSecond, 0, 'f', 0);
+    }
+    return texts;
+}
+
+std::vector<std::pair<QString, QWidget*>> ExplorerPage::charts() const {
+    return {{"covariance-distance", m_covChart},
+            {"w2-over-d", m_w2Chart},
+            {"contours-2d", m_contours},
+            {"covariance-heatmaps", m_heatMaps},
+            {"trials-covariance", m_trials->covarianceChart()},
+            {"trials-w2", m_trials->wassersteinChart()}};
+}
+
+void ExplorerPage::runJob() {
+    m_tabs->setCurrentWidget(m_trials);
+    m_trials->start();
+}
+
+void ExplorerPage::cancelJob() {
+    m_trials->cancel();
+}

@@ -1,0 +1,72 @@
+#pragma once
+// The FA explorer lab: parameters and the step explanation on the left; live error charts, the
+// 2D contour view and covariance heat maps on the right, multi-trial bands on a second tab.
+// A LabPage like every lab: its run is a fa::LiveExplorer on the page's worker thread.
+#include "core/explorer/LiveExplorer.h"
+#include "ui/common/LabPage.h"
+
+using SnapshotPtr = std::shared_ptr<const fa::ExplorerSnapshot>;
+
+class ContourView;
+class ControlPanel;
+class CovarianceHeatMaps;
+class ErrorChartView;
+class QTabWidget;
+class StepPanel;
+class TrialsPanel;
+
+class ExplorerPage : public LabPage {
+    Q_OBJECT
+  public:
+    explicit ExplorerPage(QWidget* parent = nullptr);
+
+    ControlPanel* controls() const { return m_controls; }
+    ErrorChartView* covarianceChart() const { return m_covChart; }
+    ErrorChartView* wassersteinChart() const { return m_w2Chart; }
+    ContourView* contourView() const { return m_contours; }
+    CovarianceHeatMaps* heatMaps() const { return m_heatMaps; }
+    StepPanel* stepPanel() const { return m_stepPanel; }
+    TrialsPanel* trialsPanel() const { return m_trials; }
+    SnapshotPtr latestSnapshot() const {
+        return std::static_pointer_cast<const fa::ExplorerSnapshot>(latestLabSnapshot());
+    }
+
+    std::vector<std::pair<QString, QWidget*>> charts() const override;
+    QStringList statusTexts() const override;
+    QString sessionKind() const override { return "explorer"; }
+    bool openSession(const QString& path) override;
+    bool saveSession(const QString& path) override;
+    bool exportCurves(const QString& csvPath) override; ///< the fa-sweep columns
+    QString curvesFileName() const override { return "fa-curves.csv"; }
+    QString jobName() const override { return "trials"; }
+    void runJob() override;
+    void cancelJob() override;
+    bool exportJob(const QString& csvPath) override; ///< finished trials, fa-sweep columns
+    void saveSettings(QSettings& settings) const override;
+    void restoreSettings(QSettings& settings) override;
+
+  public slots:
+    void reset() override;
+
+  protected:
+    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    long stepSize() const override;
+    void runStarted() override;
+    void runFailed(const QString& why) override;
+
+  private:
+    void start(const fa::ExplorerConfig& config);
+    template <class F> void changeExplorer(F f) {
+        changeRun([f](fa::LiveRun& run) { f(static_cast<fa::LiveExplorer&>(run)); });
+    }
+
+    ControlPanel* m_controls;
+    ErrorChartView* m_covChart;
+    ErrorChartView* m_w2Chart;
+    ContourView* m_contours;
+    CovarianceHeatMaps* m_heatMaps;
+    StepPanel* m_stepPanel;
+    TrialsPanel* m_trials;
+    QTabWidget* m_tabs;
+    fa::ExplorerConfig m_pending, m_applied; ///< asked for; last that started
+};

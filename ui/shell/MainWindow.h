@@ -1,0 +1,61 @@
+#pragma once
+// The window: a shell that hosts one page per registered lab (ui/shell/Labs) as tabs, with the
+// run actions in the toolbar, the file, run and mode menus, and the status bar. It forwards
+// every action to the page in view and knows nothing of any page's insides.
+#include <QMainWindow>
+#include <vector>
+
+class LabPage;
+class QAction;
+class QLabel;
+class QTabWidget;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    const std::vector<LabPage*>& pages() const { return m_pages; }
+    /// The page of this lab id (explorer, posterior, neural), nullptr if none.
+    LabPage* page(const QString& id) const;
+    template <class Page> Page* page() const {
+        for (LabPage* p : m_pages)
+            if (auto* typed = qobject_cast<Page*>(p))
+                return typed;
+        return nullptr;
+    }
+    LabPage* currentPage() const;
+    QString currentLab() const;            ///< the id of the lab in view
+    bool setCurrentLab(const QString& id); ///< false for an unknown id
+
+    /// File operations on the page in view (a session switches to the lab it belongs to).
+    /// Each returns false and shows the reason (status bar, lastError()).
+    bool openSession(const QString& path);
+    bool saveSession(const QString& path);
+    bool exportCurves(const QString& csvPath);
+    QStringList exportCharts(const QString& folder);
+    QString lastError() const { return m_lastError; }
+
+  public slots:
+    void togglePlay();
+    void stepOnce();
+    void reset();
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildMenus();
+    void showStatus();
+    bool report(bool ok); ///< takes lastError from the page in view when !ok
+    void saveFileDialog(const QString& title, const QString& name,
+                        const std::function<bool(const QString&)>& save);
+
+    std::vector<LabPage*> m_pages;
+    QTabWidget* m_tabs;
+    QAction *m_playAction, *m_stepAction, *m_resetAction, *m_runJob, *m_cancelJob, *m_exportJob,
+        *m_openCsv;
+    QLabel *m_positionLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
+    QString m_lastError;
+};
