@@ -1,11 +1,14 @@
-// The fa-sweep runner: determinism, row layout, batch limits, divergence isolation, refusal
-// of bad configs, and its online results against a hand-run of the same seeds.
+// The fa-sweep runner: determinism, row layout, batch limits, divergence isolation, a cancel
+// mid-run that keeps a finished prefix, refusal of bad configs, and its online results against
+// a hand-run of the same seeds.
 #include "core/explorer/FaSweep.h"
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/metrics/DenseMetrics.h"
 
 #include <QtTest>
+#include <atomic>
+#include <cmath>
 
 using namespace fa;
 
@@ -99,9 +102,50 @@ class TestSweep : public QObject {
         QCOMPARE(rows[1].status, std::string("ok"));
         QCOMPARE(rows[0].status, std::string("ok"));
     }
-    void cancelStopsEarly() {
-        std::atomic<bool> cancel{true};
-        QVERIFY(runFaSweep(smallConfig(), {}, &cancel).empty());
+    void cancelStopsARunningSweep() {
+        // Cancel from inside the run, at the first progress report of trial 1 past its second
+        // checkpoint (T = 200 of 50, 200, 600): trial 0's nine rows and trial 1's first six are
+        // finished then, its last checkpoint is not. The kept rows must be exactly the first
+        // rows of an uncancelled run (a separate call), and no sample may be drawn (no progress
+        // reported) after the cancel.
+        const FaSweepConfig c = smallConfig();
+        std::atomic<bool> cancel{false};
+        int reportsAfterCancel = 0;
+        const auto kept = runFaSweep(
+            c,
+            [&](const FaSweepProgress& p) {
+                if (cancel.load())
+                    ++reportsAfterCancel;
+                else if (p.trial == 1 && p.samples > 200)
+                    cancel.store(true);
+            },
+            &cancel);
+        QVERIFY(cancel.load());
+        QCOMPARE(reportsAfterCancel, 0);
+        const auto full = runFaSweep(c);
+        QCOMPARE(full.size(), std::size_t(2 * 3 * 3));
+        QVERIFY2(kept.size() >= 15 && kept.size() < full.size(),
+                 qPrintable(QString("%1 rows kept").arg(kept.size())));
+        for (std::size_t i = 0; i < kept.size(); ++i) {
+            const FaSweepRow &k = kept[i], &f = full[i];
+            QVERIFY2(!k.status.empty(), qPrintable(QString("row %1 has no status").arg(i)));
+            QCOMPARE(k.status, f.status);
+            QCOMPARE(k.dim, f.dim);
+            QCOMPARE(k.latent, f.latent);
+            QCOMPARE(k.spectrumLo, f.spectrumLo);
+            QCOMPARE(k.spectrumHi, f.spectrumHi);
+            QCOMPARE(k.generator, f.generator);
+            QCOMPARE(k.samples, f.samples);
+            QCOMPARE(k.trial, f.trial);
+            QCOMPARE(k.algorithm, f.algorithm);
+            QCOMPARE(k.relCovDist, f.relCovDist);
+            QCOMPARE(k.w2, f.w2);
+            QCOMPARE(k.w2OverDim, f.w2OverDim);
+            QCOMPARE(k.relMeanDist, f.relMeanDist);
+            QVERIFY(std::isfinite(k.relCovDist) && std::isfinite(k.w2)); // all ok in this config
+        }
+        QCOMPARE(kept[14].trial, 1);
+        QCOMPARE(kept[14].samples, 200L);
     }
     void refusesBadConfigs() {
         FaSweepConfig c = smallConfig();

@@ -1,0 +1,150 @@
+// The neural lab's live run through the LiveRun interface, on the bundled yacht data with a
+// small network: epochs as units, one curve point per recorded epoch, the test predictive sized
+// to the documented split (round(f N) rows for training), test targets back on the original
+// scale, the snapshot's RMSE recomputed from its own predictive mean and truth, determinism
+// across separately built runs, and refusal of bad configs.
+#include "core/io/RegressionCsv.h"
+#include "core/neural/NeuralLive.h"
+
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+using namespace fa;
+
+namespace {
+
+NeuralLiveConfig smallConfig() {
+    NeuralLiveConfig c;
+    c.dataset = "yacht";
+    c.loader = io::datasetLoader();
+    c.methods = {NeuralMethod::VifaGauss, NeuralMethod::VippcaGauss};
+    c.fit.hidden = {8};
+    c.fit.batch = 32;
+    c.fit.samples = 2;
+    c.curveSamples = 8;
+    c.seed = 4;
+    return c;
+}
+
+} // namespace
+
+class TestNeuralLive : public QObject {
+    Q_OBJECT
+  private slots:
+    void advanceMovesByEpochsAndCurvesGrow() {
+        NeuralLive live(smallConfig());
+        LiveRun& run = live;
+        QCOMPARE(run.unit(), std::string("epochs"));
+        QCOMPARE(run.position(), 0L);
+        QCOMPARE(run.length(), 0L);
+        // The starting point (epoch 0) is recorded before any training.
+        auto s = std::dynamic_pointer_cast<const NeuralLiveSnapshot>(run.labSnapshot());
+        QVERIFY(s);
+        for (const auto& m : s->methods) {
+            QCOMPARE(m.curve.size(), std::size_t(1));
+            QCOMPARE(m.curve[0].epoch, 0L);
+        }
+        QCOMPARE(run.advance(2), 2L);
+        QCOMPARE(run.advance(0), 0L);
+        QCOMPARE(run.advance(1), 1L);
+        QCOMPARE(run.position(), 3L);
+        QVERIFY(!run.finished());
+        s = std::dynamic_pointer_cast<const NeuralLiveSnapshot>(run.labSnapshot());
+        QVERIFY(s);
+        QCOMPARE(s->position, 3L);
+        QCOMPARE(s->epoch, 3L);
+        QCOMPARE(s->methods.size(), std::size_t(2));
+        QCOMPARE(s->methods[0].method, NeuralMethod::VifaGauss);
+        QCOMPARE(s->methods[1].method, NeuralMethod::VippcaGauss);
+        for (const auto& m : s->methods) {
+            QVERIFY(!m.diverged);
+            QCOMPARE(m.curve.size(), std::size_t(4)); // epochs 0, 1, 2, 3
+            for (std::size_t k = 0; k < m.curve.size(); ++k) {
+                QCOMPARE(m.curve[k].epoch, static_cast<long>(k));
+                QVERIFY(std::isfinite(m.curve[k].trainNmll) && std::isfinite(m.curve[k].testNmll));
+                QVERIFY(m.curve[k].trainRmse > 0.0 && m.curve[k].testRmse > 0.0);
+            }
+            const std::string name = neuralMethodName(m.method) + ": test NMLL";
+            QVERIFY2(s->status.find(name) != std::string::npos, s->status.c_str());
+        }
+        // Six inputs, one hidden layer of 8, one output: (6 + 1) 8 + (8 + 1) 1 weights.
+        QCOMPARE(s->parameters, Eigen::Index{7 * 8 + 9});
+    }
+
+    void testPredictiveMatchesTheSplit() {
+        const NeuralLiveConfig c = smallConfig();
+        const RegressionData raw = c.loader("yacht", "");
+        const Eigen::Index n = raw.size();
+        const Eigen::Index nTrain =
+            static_cast<Eigen::Index>(std::llround(c.trainFraction * static_cast<double>(n)));
+        NeuralLive live(c);
+        live.advance(2);
+        const NeuralLiveSnapshot s = live.snapshot();
+        QCOMPARE(s.trainRows, nTrain);
+        QCOMPARE(s.testRows, n - nTrain);
+        QCOMPARE(s.testTruth.size(), n - nTrain);
+        QVERIFY(std::is_sorted(s.testTruth.begin(), s.testTruth.end()));
+        // Each test target is one of the data set's targets on the original scale (undoing the
+        // standardisation), and no row is used twice beyond its multiplicity in the data.
+        std::vector<double> pool(raw.y.begin(), raw.y.end());
+        for (const double t : s.testTruth) {
+            const auto it = std::find_if(pool.begin(), pool.end(), [&](double y) {
+                return std::abs(y - t) < 1e-9 * std::max(1.0, std::abs(y));
+            });
+            QVERIFY2(it != pool.end(),
+                     qPrintable(QString("test target %1 not in the data").arg(t)));
+            pool.erase(it);
+        }
+        for (const auto& m : s.methods) {
+            QCOMPARE(m.mean.size(), s.testRows);
+            QCOMPARE(m.sd.size(), s.testRows);
+            QVERIFY(std::isfinite(m.mean.sum()));
+            QVERIFY((m.sd.array() > 0.0).all());
+            // RMSE of the predictive mean, recomputed: sqrt(mean((mean - truth)^2)). The order
+            // of the points does not matter, both are sorted by the truth.
+            const double rmse =
+                std::sqrt((m.mean - s.testTruth).squaredNorm() / static_cast<double>(s.testRows));
+            QVERIFY2(std::abs(m.curve.back().testRmse - rmse) < 1e-10 * rmse,
+                     qPrintable(QString("%1 vs %2").arg(m.curve.back().testRmse).arg(rmse)));
+        }
+    }
+
+    void sameConfigSameRunDifferentSeedDifferentRun() {
+        NeuralLiveConfig c = smallConfig();
+        c.methods = {NeuralMethod::VifaGauss};
+        NeuralLive a(c), b(c);
+        a.advance(2);
+        b.advance(1);
+        b.advance(1);
+        const auto sa = a.snapshot(), sb = b.snapshot();
+        QCOMPARE(sa.methods[0].mean, sb.methods[0].mean);
+        QCOMPARE(sa.methods[0].curve.back().testNmll, sb.methods[0].curve.back().testNmll);
+        c.seed = 5;
+        NeuralLive other(c);
+        other.advance(2);
+        QVERIFY(other.snapshot().methods[0].mean != sa.methods[0].mean);
+    }
+
+    void badConfigsAreRefused() {
+        NeuralLiveConfig c = smallConfig();
+        c.methods.clear();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NeuralLive{c});
+        c = smallConfig();
+        c.trainFraction = 1.0; // nothing left to test on
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NeuralLive{c});
+        c = smallConfig();
+        c.trainFraction = 0.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NeuralLive{c});
+        c = smallConfig();
+        c.loader = {};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NeuralLive{c});
+        c = smallConfig();
+        c.dataset = "no-such-file.csv";
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NeuralLive{c});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNeuralLive)
+#include "test_neural_live.moc"
