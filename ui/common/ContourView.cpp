@@ -1,7 +1,11 @@
 #include "ui/common/ContourView.h"
 
 #include "ui/common/AlgorithmStyle.h"
+#include "ui/common/AxisTicks.h"
+#include "ui/common/ChartTitle.h"
 
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -53,7 +57,9 @@ std::vector<QLineSeries*>& ContourView::seriesFor(const std::string& model) {
                 m->setVisible(false);
         pool.push_back(s);
     }
-    return m_contours.emplace(model, std::move(pool)).first->second;
+    auto& added = m_contours.emplace(model, std::move(pool)).first->second;
+    placeLegend(); // one more entry
+    return added;
 }
 
 QLineSeries* ContourView::contour(const QString& model, int level) const {
@@ -65,6 +71,7 @@ QLineSeries* ContourView::contour(const QString& model, int level) const {
 
 void ContourView::setCloudName(const QString& name) {
     m_points->setName(name);
+    placeLegend();
 }
 
 void ContourView::useShortNames(bool on) {
@@ -72,6 +79,39 @@ void ContourView::useShortNames(bool on) {
     QFont small = chart()->legend()->font();
     small.setPointSizeF(small.pointSizeF() * (on ? 0.85 : 1.0 / 0.85)); // room for seven entries
     chart()->legend()->setFont(small);
+    placeLegend();
+}
+
+void ContourView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fitTitle(chart(), m_title, width());
+    placeLegend();
+}
+
+void ContourView::placeLegend() {
+    QLegend* legend = chart()->legend();
+    // A row entry's width as Qt Charts lays it out (LegendMarkerItem::sizeHint, LegendLayout):
+    // the label with its text margins, a marker half the font's height, 3 + 4 + 3 + 3 px of item
+    // margins and spacing, and 2 px to spare (Qt cuts every label once the row is too wide).
+    const QFontMetricsF fm(legend->font());
+    const auto entry = [&](const QString& label) {
+        return fm.horizontalAdvance(label) + fm.height() / 2 + 21;
+    };
+    // One entry for the cloud and one per model (its first ellipse). Markers are not asked:
+    // isVisible() is false for all of them until the legend's next layout.
+    double row = entry(m_points->name());
+    for (const auto& [name, pool] : m_contours)
+        row += entry(pool.front()->name());
+    // The row's room: the view less the chart's margins and its and the legend's layout margins.
+    qreal left = 0, top = 0, right = 0, bottom = 0, legendLeft = 0, legendRight = 0;
+    chart()->layout()->getContentsMargins(&left, &top, &right, &bottom);
+    legend->layout()->getContentsMargins(&legendLeft, &top, &legendRight, &bottom);
+    const QMargins margins = chart()->margins();
+    const double room =
+        width() - margins.left() - margins.right() - left - right - legendLeft - legendRight;
+    const Qt::Alignment where = row <= room ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != where)
+        legend->setAlignment(where);
 }
 
 void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
@@ -88,7 +128,8 @@ void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
 }
 
 void ContourView::showScene(const ContourScene& scene) {
-    chart()->setTitle(scene.title);
+    m_title = scene.title;
+    fitTitle(chart(), m_title, width());
     m_x->setTitleText(scene.xLabel);
     m_y->setTitleText(scene.yLabel);
 
@@ -133,6 +174,8 @@ void ContourView::showScene(const ContourScene& scene) {
     x0 = std::max(x0, cx - hx), x1 = std::min(x1, cx + hx);
     y0 = std::max(y0, cy - hy), y1 = std::min(y1, cy + hy);
     const double px = 0.08 * (x1 - x0), py = 0.08 * (y1 - y0);
-    m_x->setRange(x0 - px, x1 + px);
-    m_y->setRange(y0 - py, y1 + py);
+    // Round ticks, as many as the plot holds (its size from the last layout, else a guess).
+    const QRectF plot = chart()->plotArea();
+    setRoundTicks(m_x, x0 - px, x1 + px, plot.width() > 0 ? plot.width() : width() - 120, 45);
+    setRoundTicks(m_y, y0 - py, y1 + py, plot.height() > 0 ? plot.height() : height() - 120, 40);
 }

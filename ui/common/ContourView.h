@@ -35,11 +35,18 @@ class ContourView : public QChartView {
     QLineSeries* contour(const QString& model, int level) const;
     QScatterSeries* observations() const { return m_points; }
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     std::vector<QLineSeries*>& seriesFor(const std::string& model);
+    /// The legend goes below the plot when its entries fit in one row there, else to the right
+    /// (one entry a line), so no name is cut short in a narrow view (a projector's 1280 x 800).
+    void placeLegend();
     QValueAxis *m_x, *m_y;
     QScatterSeries* m_points;
     std::map<std::string, std::vector<QLineSeries*>> m_contours;
     std::vector<double> m_levels;
+    QString m_title;
     bool m_shortNames = false;
 };

@@ -1,11 +1,58 @@
 #pragma once
 // Spin boxes as every parameter panel wants them: range, value, tooltip, and no signal per
 // keystroke (valueChanged fires on Enter or focus-out), so a half-typed number never starts a run.
+// Two desktop habits on top of QSpinBox / QDoubleSpinBox:
+// - Space is the window's Play / Pause even while a field has the focus (numbers have no spaces):
+//   the field lets the Space shortcut through and never types a space.
+// - A number outside [min, max], a negative one included, can be typed in full but is refused on
+//   Enter, focus-out or a step: the value in use stays, the field shows it again, and the window's
+//   status bar and a tooltip at the field say why ("D must be between 2 and 5000; -5 was not
+//   used"). Plain Qt drops the minus sign while typing and reverts without a word.
+// The name in the message is the field's accessibleName(), else its label in a QFormLayout row.
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 
-inline QSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
-    auto* b = new QSpinBox;
+class IntSpinBox : public QSpinBox {
+    Q_OBJECT
+  public:
+    explicit IntSpinBox(QWidget* parent = nullptr);
+    QString fieldName() const; ///< accessibleName(), else the form row's label
+
+  signals:
+    void refused(const QString& why); ///< a typed number was not used (also shown to the user)
+
+  protected:
+    void keyPressEvent(QKeyEvent* e) override;
+    void focusOutEvent(QFocusEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
+    void changeEvent(QEvent* e) override; ///< the window deactivated: Qt interprets the text
+    void stepBy(int steps) override;
+    QValidator::State validate(QString& text, int& pos) const override;
+};
+
+class RealSpinBox : public QDoubleSpinBox {
+    Q_OBJECT
+  public:
+    explicit RealSpinBox(QWidget* parent = nullptr);
+    QString fieldName() const;
+
+  signals:
+    void refused(const QString& why);
+
+  protected:
+    void keyPressEvent(QKeyEvent* e) override;
+    void focusOutEvent(QFocusEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
+    void changeEvent(QEvent* e) override; ///< the window deactivated: Qt interprets the text
+    void stepBy(int steps) override;
+    QValidator::State validate(QString& text, int& pos) const override;
+};
+
+/// Lets Space reach the window's shortcuts from a spin box made elsewhere (a plain QSpinBox).
+void letSpaceThrough(QAbstractSpinBox* box);
+
+inline IntSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
+    auto* b = new IntSpinBox;
     b->setRange(lo, hi);
     b->setValue(value);
     b->setToolTip(tip);
@@ -13,9 +60,8 @@ inline QSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
     return b;
 }
 
-inline QDoubleSpinBox* realBox(double lo, double hi, double value, int decimals,
-                               const QString& tip) {
-    auto* b = new QDoubleSpinBox;
+inline RealSpinBox* realBox(double lo, double hi, double value, int decimals, const QString& tip) {
+    auto* b = new RealSpinBox;
     b->setRange(lo, hi);
     b->setDecimals(decimals);
     b->setValue(value);

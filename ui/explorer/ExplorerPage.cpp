@@ -2,6 +2,7 @@
 
 #include "ui/common/BandChartView.h"
 #include "ui/common/ContourView.h"
+#include "ui/common/FormWidgets.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
@@ -30,6 +31,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     grid->addWidget(m_heatMaps, 1, 1);
     m_tabs->addTab(live, "Live run");
     m_tabs->addTab(m_trials, "Trials (mean ± SE)");
+    letSpaceThrough(m_trials->trialsBox()); // Space is Play / Pause there too
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({m_controls, m_stepPanel}, m_tabs));

@@ -3,6 +3,7 @@
 #include "core/io/RegressionCsv.h"
 
 #include "ui/common/AlgorithmStyle.h"
+#include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/neural/NeuralSplitsPanel.h"
@@ -161,6 +162,8 @@ NeuralPage::NeuralPage(QWidget* parent)
     m_truth->attachAxis(m_predY);
     m_nmllChart->chart()->legend()->hide();
     m_rmseChart->chart()->legend()->hide();
+    // Up to nine entries (truth, each method's mean and band): one a line, beside the wide plot.
+    m_predChart->chart()->legend()->setAlignment(Qt::AlignRight);
 
     auto* live = new QWidget;
     auto* lg = new QGridLayout(live);
@@ -324,8 +327,8 @@ void NeuralPage::showSnapshot(const fa::LabSnapshot& snapshot) {
         truth.append({static_cast<double>(i), s.testTruth(i)});
     m_truth->replace(truth);
     const double maxEpoch = std::max<double>(10, static_cast<double>(s.epoch));
-    m_nmllX->setRange(0, maxEpoch);
-    m_rmseX->setRange(0, maxEpoch);
+    setRoundTicks(m_nmllX, 0, maxEpoch, m_nmllChart->width() - 110, 55); // "0 50 100"
+    setRoundTicks(m_rmseX, 0, maxEpoch, m_rmseChart->width() - 110, 55);
     if (nhi > nlo) {
         m_nmllY->setRange(nlo - 0.05 * (nhi - nlo), nhi + 0.05 * (nhi - nlo));
         m_nmllY->applyNiceNumbers();

@@ -1,6 +1,7 @@
 #include "ui/posterior/ComparisonScatter.h"
 
 #include "ui/common/AlgorithmStyle.h"
+#include "ui/common/AxisTicks.h"
 
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -92,6 +93,16 @@ void ComparisonScatter::showSnapshot(const fa::PosteriorLiveSnapshot& snap) {
         lo -= 0.5 * scale, hi += 0.5 * scale;
     const double pad = 0.06 * (hi - lo);
     m_identity->replace(QList<QPointF>{{lo - pad, lo - pad}, {hi + pad, hi + pad}});
-    m_x->setRange(lo - pad, hi + pad);
-    m_y->setRange(lo - pad, hi + pad);
+    setRanges(lo - pad, hi + pad);
+}
+
+void ComparisonScatter::setRanges(double lo, double hi) {
+    // The plot is the view less about 120 px for the axes' labels and titles and the margins.
+    setRoundTicks(m_x, lo, hi, width() - 120, 65);
+    setRoundTicks(m_y, lo, hi, height() - 120, 40);
+}
+
+void ComparisonScatter::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    setRanges(m_x->min(), m_x->max());
 }

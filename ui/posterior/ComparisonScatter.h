@@ -19,8 +19,12 @@ class ComparisonScatter : public QChartView {
     QScatterSeries* series(const QString& method) const; ///< by fa::methodName, for tests
     QLineSeries* identity() const { return m_identity; }
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     QScatterSeries* seriesFor(const std::string& method);
+    void setRanges(double lo, double hi); ///< both axes, round ticks as many as fit
     Quantity m_quantity;
     QValueAxis *m_x, *m_y;
     QLineSeries* m_identity;

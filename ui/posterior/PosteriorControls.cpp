@@ -118,6 +118,8 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
 
     m_coordI = intBox(1, 100000, 1, "First parameter shown in the 2D contour view.");
     m_coordJ = intBox(1, 100000, 2, "Second parameter shown in the 2D contour view.");
+    m_coordI->setAccessibleName("First parameter shown"); // both share the row "parameters"
+    m_coordJ->setAccessibleName("Second parameter shown");
     m_speed = intBox(0, 10000000, 250,
                      "Epochs per second while playing; 0 runs as fast as the CPU allows.");
     m_speed->setSpecialValueText("as fast as possible");

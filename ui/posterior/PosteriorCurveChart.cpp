@@ -1,20 +1,24 @@
 #include "ui/posterior/PosteriorCurveChart.h"
 
 #include "ui/common/AlgorithmStyle.h"
+#include "ui/common/AxisTicks.h"
+#include "ui/common/ChartTitle.h"
 
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 #include <cmath>
 
-PosteriorCurveChart::PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric,
+PosteriorCurveChart::PosteriorCurveChart(QString title, const QString& yLabel, Metric metric,
                                          QWidget* parent)
-    : QChartView(parent), m_metric(std::move(metric)), m_x(new QValueAxis), m_y(new QLogValueAxis) {
+    : QChartView(parent), m_title(std::move(title)), m_metric(std::move(metric)),
+      m_x(new QValueAxis), m_y(new QLogValueAxis) {
     auto* c = new QChart;
-    c->setTitle(title);
+    c->setTitle(m_title);
     c->legend()->hide(); // the contour view's legend names the colours
     m_x->setTitleText("epoch");
     m_x->setLabelFormat("%.0f");
+    setRoundTicks(m_x, 0, 10, 220, 55);
     m_y->setTitleText(yLabel);
     m_y->setLabelFormat("%g");
     m_y->setBase(10);
@@ -24,7 +28,13 @@ PosteriorCurveChart::PosteriorCurveChart(const QString& title, const QString& yL
     c->addAxis(m_y, Qt::AlignLeft);
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(300, 200);
+    setMinimumSize(220, 180); // four of them beside the contours in a 1280 x 800 window
+}
+
+void PosteriorCurveChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fitTitle(chart(), m_title, width());
+    setRoundTicks(m_x, m_x->min(), m_x->max(), width() - 110, 55);
 }
 
 QLineSeries* PosteriorCurveChart::seriesFor(const std::string& method) {
@@ -61,7 +71,9 @@ void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot
         }
         seriesFor(fa::methodName(method))->replace(points); // one replace per frame (QT-NOTES.md)
     }
-    m_x->setRange(0, std::max<double>(10, static_cast<double>(snapshot.epoch)));
+    // Round epoch ticks: "0 500 1000", not five ticks elided in a narrow chart.
+    setRoundTicks(m_x, 0, std::max<double>(10, static_cast<double>(snapshot.epoch)), width() - 110,
+                  55);
     if (hi > 0.0)
         m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
                       1.001 * std::pow(10.0, std::ceil(std::log10(hi))));

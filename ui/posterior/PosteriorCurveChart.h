@@ -14,13 +14,17 @@ class PosteriorCurveChart : public QChartView {
     Q_OBJECT
   public:
     using Metric = std::function<double(const fa::PosteriorScore&)>;
-    PosteriorCurveChart(const QString& title, const QString& yLabel, Metric metric,
+    PosteriorCurveChart(QString title, const QString& yLabel, Metric metric,
                         QWidget* parent = nullptr);
     void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
     QLineSeries* series(const QString& method) const; ///< by fa::methodName, for tests and export
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override; ///< title and ticks fitted to the width
+
   private:
     QLineSeries* seriesFor(const std::string& method);
+    QString m_title;
     Metric m_metric;
     QValueAxis* m_x;
     QLogValueAxis* m_y;

@@ -23,7 +23,7 @@ PosteriorPage::PosteriorPage(QWidget* parent)
       m_tabs(new QTabWidget) {
     m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
-    m_contours->setMinimumSize(420, 360);
+    m_contours->setMinimumSize(320, 300); // with the curves, fits a 1280 x 800 window
     m_contours->setToolTip(
         "Contours of the exact posterior N(m, S) and of each approximation, restricted to two "
         "parameters: 39 / 86 / 99 % probability mass. Grey points: the last 300 SGD iterates.");

@@ -1,5 +1,6 @@
 #include "ui/shell/MainWindow.h"
 
+#include "ui/common/ElidedLabel.h"
 #include "ui/common/LabPage.h"
 #include "ui/session/SessionFile.h"
 #include "ui/shell/Labs.h"
@@ -57,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWi
     m_positionLabel = new QLabel;
     m_rateLabel = new QLabel;
     m_elapsedLabel = new QLabel;
-    m_statusLabel = new QLabel;
+    m_statusLabel = new ElidedLabel; // four fitters' scores can be wider than the window
     m_positionLabel->setToolTip("Where the run stands: samples seen T / samples in the run, or "
                                 "the epoch");
     m_rateLabel->setToolTip("Units (observations, epochs) per second over the last half second");
@@ -66,6 +67,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWi
                               "settle), running, diverged at t (NaN/Inf appeared at t)");
     for (QLabel* l : {m_positionLabel, m_rateLabel, m_elapsedLabel, m_statusLabel})
         statusBar()->addPermanentWidget(l);
+    // A message (a refused number, a file written) has the room of the fitters' states while shown.
+    connect(statusBar(), &QStatusBar::messageChanged, this,
+            [this](const QString& text) { m_statusLabel->setVisible(text.isEmpty()); });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showStatus);
     showStatus();
 }

@@ -1,0 +1,231 @@
+// The parameter fields as a user types into them: a number outside the range (a negative one
+// too) is refused with a message naming the field and leaves the value in use; a valid one is
+// taken on Enter only; Space in a field is the window's Play / Pause and types nothing.
+#include "ui/common/FormWidgets.h"
+
+#include <QAction>
+#include <QFormLayout>
+#include <QMainWindow>
+#include <QStatusBar>
+#include <QToolTip>
+#include <QtTest>
+
+namespace {
+/// A window as the application's: a form with labelled fields, a status bar and a Space action.
+struct Window {
+    QMainWindow main;
+    IntSpinBox* dim = intBox(2, 5000, 100, "Observation dimension D");
+    RealSpinBox* rate = realBox(1e-7, 10.0, 0.01, 7, "Learning rate");
+    IntSpinBox* speed = intBox(0, 1000, 20, "Speed");
+    QAction* play = new QAction("Play", &main);
+
+    Window() {
+        auto* form = new QWidget;
+        auto* layout = new QFormLayout(form);
+        layout->addRow("D", dim);
+        layout->addRow("learning rate", rate);
+        layout->addRow("speed", speed);
+        speed->setSpecialValueText("as fast as possible");
+        speed->setSuffix(" obs/s");
+        main.setCentralWidget(form);
+        play->setShortcut(Qt::Key_Space);
+        main.addAction(play);
+        main.statusBar();
+        main.show();
+        main.activateWindow();
+    }
+};
+
+/// Types text into a field as a user would: focus, select what is there, type, press Enter.
+void typeAndEnter(QAbstractSpinBox* box, const QString& text) {
+    box->setFocus(Qt::TabFocusReason);
+    box->selectAll();
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Return);
+}
+} // namespace
+
+class TestFormWidgets : public QObject {
+    Q_OBJECT
+  private slots:
+    void outOfRangeIntegersAreRefusedWithTheFieldsName_data() {
+        QTest::addColumn<QString>("typed");
+        QTest::newRow("negative") << "-5";
+        QTest::newRow("above the maximum") << "7000";
+        QTest::newRow("below the minimum") << "1";
+        QTest::newRow("lone minus sign") << "-";
+    }
+    void outOfRangeIntegersAreRefusedWithTheFieldsName() {
+        QFETCH(QString, typed);
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy changed(w.dim, &QSpinBox::valueChanged);
+        QSignalSpy refused(w.dim, &IntSpinBox::refused);
+        w.dim->setFocus(Qt::TabFocusReason);
+        w.dim->selectAll();
+        QTest::keyClicks(w.dim, typed);
+        QCOMPARE(w.dim->text(), typed); // the minus sign and every digit stay while typing
+        QTest::keyClick(w.dim, Qt::Key_Return);
+
+        QCOMPARE(w.dim->value(), 100);
+        QCOMPARE(w.dim->text(), QString("100")); // the field shows the value in use again
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(refused.count(), 1);
+        const QString why = QString("D must be between 2 and 5000; %1 was not used").arg(typed);
+        QCOMPARE(refused.at(0).at(0).toString(), why);
+        QVERIFY(w.main.statusBar()->currentMessage().contains(why));
+        QTRY_COMPARE(QToolTip::text(), why);
+    }
+
+    void aValidNumberIsTakenOnEnterOnly() {
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy changed(w.dim, &QSpinBox::valueChanged);
+        QSignalSpy refused(w.dim, &IntSpinBox::refused);
+        w.dim->setFocus(Qt::TabFocusReason);
+        w.dim->selectAll();
+        QTest::keyClicks(w.dim, "300");
+        QCOMPARE(changed.count(), 0); // no run started per keystroke
+        QTest::keyClick(w.dim, Qt::Key_Return);
+        QCOMPARE(w.dim->value(), 300);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(refused.count(), 0);
+        QVERIFY(w.main.statusBar()->currentMessage().isEmpty());
+    }
+
+    void focusOutRefusesToo() {
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy refused(w.dim, &IntSpinBox::refused);
+        w.dim->setFocus(Qt::TabFocusReason);
+        w.dim->selectAll();
+        QTest::keyClicks(w.dim, "-5");
+        QTest::keyClick(w.dim, Qt::Key_Tab); // on to the next field
+        QTRY_VERIFY(w.rate->hasFocus());
+        QCOMPARE(w.dim->value(), 100);
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(w.main.statusBar()->currentMessage().contains("D must be between 2 and 5000"));
+    }
+
+    void aRealBoxRefusesNegativeNumbers_data() {
+        QTest::addColumn<QString>("typed");
+        QTest::newRow("negative") << "-0.5";
+        QTest::newRow("minus zero") << "-0";
+        QTest::newRow("zero") << "0";
+        QTest::newRow("above the maximum") << "12.5";
+    }
+    void aRealBoxRefusesNegativeNumbers() {
+        QFETCH(QString, typed);
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy changed(w.rate, &QDoubleSpinBox::valueChanged);
+        QSignalSpy refused(w.rate, &RealSpinBox::refused);
+        typeAndEnter(w.rate, typed);
+        QCOMPARE(w.rate->value(), 0.01);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(refused.count(), 1);
+        const QString why =
+            QString("Learning rate must be between 1e-07 and 10; %1 was not used").arg(typed);
+        QCOMPARE(refused.at(0).at(0).toString(), why);
+        QVERIFY(w.main.statusBar()->currentMessage().contains(why));
+
+        typeAndEnter(w.rate, "0.5"); // and a valid rate is still taken
+        QCOMPARE(w.rate->value(), 0.5);
+        QCOMPARE(refused.count(), 1);
+    }
+
+    void aSuffixAndSpecialValueTextDoNotHideTheNumber() {
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy refused(w.speed, &IntSpinBox::refused);
+        typeAndEnter(w.speed, "-5");
+        QCOMPARE(w.speed->value(), 20);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.at(0).at(0).toString(),
+                 QString("Speed must be between 0 and 1000; -5 was not used"));
+        typeAndEnter(w.speed, "0");
+        QCOMPARE(w.speed->value(), 0);
+        QCOMPARE(w.speed->text(), QString("as fast as possible"));
+    }
+
+    void anAccessibleNameNamesTheField() {
+        Window w;
+        w.dim->setAccessibleName("2D view x");
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy refused(w.dim, &IntSpinBox::refused);
+        typeAndEnter(w.dim, "9999");
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(refused.at(0).at(0).toString().startsWith("2D view x must be between 2 and 5000"));
+    }
+
+    void spaceInAFieldIsPlayPause_data() {
+        QTest::addColumn<bool>("real");
+        QTest::addColumn<bool>("afterTab");
+        QTest::newRow("int box, tabbed into") << false << true;
+        QTest::newRow("int box, cursor in the text") << false << false;
+        QTest::newRow("real box, tabbed into") << true << true;
+    }
+    void spaceInAFieldIsPlayPause() {
+        QFETCH(bool, real);
+        QFETCH(bool, afterTab);
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy triggered(w.play, &QAction::triggered);
+        QAbstractSpinBox* box = real ? static_cast<QAbstractSpinBox*>(w.rate) : w.dim;
+        if (afterTab) { // Tab selects the whole text, which Space used to replace
+            QAbstractSpinBox* from = real ? static_cast<QAbstractSpinBox*>(w.dim) : w.rate;
+            from->setFocus();
+            QTest::keyClick(from, real ? Qt::Key_Tab : Qt::Key_Backtab);
+        } else {
+            box->setFocus();
+            QTest::keyClick(box, Qt::Key_End);
+        }
+        QTRY_VERIFY(box->hasFocus());
+        const QString before = box->text();
+        QTest::keyClick(box, Qt::Key_Space);
+        QCOMPARE(triggered.count(), 1);
+        QCOMPARE(box->text(), before);
+        QTest::keyClick(box, Qt::Key_Space);
+        QCOMPARE(triggered.count(), 2);
+        QCOMPARE(box->text(), before);
+
+        // The rest of editing is as before: digits, Backspace, Enter.
+        box->selectAll();
+        QTest::keyClicks(box, "3");
+        QTest::keyClick(box, Qt::Key_Backspace);
+        QTest::keyClicks(box, "4");
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(real ? w.rate->value() : double(w.dim->value()), 4.0);
+    }
+
+    void spaceWithoutAShortcutTypesNothing() {
+        Window w;
+        w.play->setEnabled(false);
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        w.dim->setFocus(Qt::TabFocusReason);
+        w.dim->selectAll();
+        QTest::keyClick(w.dim, Qt::Key_Space);
+        QCOMPARE(w.dim->text(), QString("100"));
+        QTest::keyClick(w.dim, Qt::Key_Return);
+        QCOMPARE(w.dim->value(), 100);
+    }
+
+    void aPlainSpinBoxCanLetSpaceThrough() {
+        Window w;
+        auto* plain = new QSpinBox;
+        plain->setRange(2, 1000);
+        plain->setValue(10);
+        letSpaceThrough(plain);
+        static_cast<QFormLayout*>(w.main.centralWidget()->layout())->addRow("trials", plain);
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy triggered(w.play, &QAction::triggered);
+        plain->setFocus(Qt::TabFocusReason);
+        plain->selectAll();
+        QTest::keyClick(plain, Qt::Key_Space);
+        QCOMPARE(triggered.count(), 1);
+        QCOMPARE(plain->text(), QString("10"));
+    }
+};
+
+QTEST_MAIN(TestFormWidgets)
+#include "test_form_widgets.moc"

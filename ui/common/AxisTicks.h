@@ -1,0 +1,31 @@
+#pragma once
+// Round axis ticks for narrow charts: QValueAxis's fixed five ticks give labels such as
+// "253 506 758" that overlap and are elided ("-0.0…") when a chart is only 250 px wide (a
+// projector's 1280 x 800 window). Ticks at multiples of 1, 2 or 5 times a power of ten, as many
+// as the axis's length holds, keep the labels short and whole.
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+/// The smallest round step (1, 2 or 5 times a power of ten) that cuts span into at most
+/// `intervals` pieces.
+inline double roundStep(double span, double intervals) {
+    if (!(span > 0.0) || !std::isfinite(span))
+        return 1.0;
+    intervals = std::max(intervals, 1.0);
+    double step = std::pow(10.0, std::floor(std::log10(span / intervals)));
+    for (const double m : {1.0, 2.0, 5.0, 10.0})
+        if (span / (step * m) <= intervals)
+            return step * m;
+    return step * 10.0;
+}
+
+/// Sets the axis's range with round ticks, one label per labelPixels of its pixels at most.
+inline void setRoundTicks(QValueAxis* axis, double lo, double hi, double pixels,
+                          double labelPixels) {
+    const double intervals = std::clamp(std::floor(pixels / labelPixels), 1.0, 6.0);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(roundStep(hi - lo, intervals));
+    axis->setRange(lo, hi);
+}

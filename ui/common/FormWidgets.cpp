@@ -1,0 +1,217 @@
+#include "ui/common/FormWidgets.h"
+
+#include <QFormLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolTip>
+#include <type_traits>
+
+namespace {
+
+/// Eats Space in a spin box: the ShortcutOverride is left unaccepted, so the window's Space
+/// shortcut (Play / Pause) fires; a Space key press that reaches the box types nothing.
+class SpaceFilter : public QObject {
+  public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* e) override {
+        if (e->type() == QEvent::ShortcutOverride || e->type() == QEvent::KeyPress) {
+            auto* key = static_cast<QKeyEvent*>(e);
+            if (key->key() == Qt::Key_Space) {
+                key->ignore();
+                return true;
+            }
+        }
+        return QObject::eventFilter(watched, e);
+    }
+};
+
+/// The number part of a spin box's text: prefix, suffix and surrounding spaces removed.
+template <class Box> QString numberPart(const Box* box, QString text) {
+    if (!box->prefix().isEmpty() && text.startsWith(box->prefix()))
+        text.remove(0, box->prefix().size());
+    if (!box->suffix().isEmpty() && text.endsWith(box->suffix()))
+        text.chop(box->suffix().size());
+    return text.trimmed();
+}
+
+/// Whether the text is a number, or the start of one, that lies outside the box's range: a
+/// lone sign, a negative number when the minimum is not negative, or a value past a bound.
+template <class Box> bool outsideRange(const Box* box, const QString& text) {
+    if (!box->specialValueText().isEmpty() && text == box->specialValueText())
+        return false;
+    const QString n = numberPart(box, text);
+    if (n == "-" || n == "+")
+        return true;
+    const bool integer = std::is_same_v<Box, IntSpinBox>;
+    const QString point = QRegularExpression::escape(box->locale().decimalPoint());
+    const QRegularExpression number(integer ? QString(R"(^[+-]?\d+$)")
+                                            : QString(R"(^[+-]?(\d+(%1\d*)?|%1\d+)$)").arg(point));
+    if (!number.match(n).hasMatch())
+        return false;
+    if (n.startsWith('-') && box->minimum() >= 0)
+        return true; // -0 too: the minus sign is not ignored
+    QString digits = n;
+    if (digits.endsWith(box->locale().decimalPoint()))
+        digits.chop(box->locale().decimalPoint().size());
+    bool ok = false;
+    const double v = box->locale().toDouble(digits, &ok);
+    return ok && (v < box->minimum() || v > box->maximum());
+}
+
+template <class Box>
+QValidator::State allowOutside(const Box* box, const QString& text, QValidator::State state) {
+    // Qt calls a number past a bound Invalid, so the keystroke (a minus sign, the last digit)
+    // would be dropped; Intermediate keeps it in the field until Enter refuses it with a reason.
+    return state == QValidator::Invalid && outsideRange(box, text) ? QValidator::Intermediate
+                                                                   : state;
+}
+
+QString bound(int v, const QLocale&) {
+    return QString::number(v);
+}
+QString bound(double v, const QLocale& locale) {
+    return locale.toString(v, 'g', 10);
+}
+
+bool holds(QLayoutItem* item, const QWidget* field) {
+    if (!item)
+        return false;
+    if (item->widget())
+        return item->widget() == field;
+    if (QLayout* l = item->layout())
+        for (int i = 0; i < l->count(); ++i)
+            if (holds(l->itemAt(i), field))
+                return true;
+    return false;
+}
+
+QString fieldNameOf(const QWidget* field) {
+    QString name = field->accessibleName();
+    for (const QFormLayout* form : field->window()->findChildren<QFormLayout*>()) {
+        if (!name.isEmpty())
+            break;
+        for (int row = 0; row < form->rowCount() && name.isEmpty(); ++row)
+            if (holds(form->itemAt(row, QFormLayout::FieldRole), field))
+                if (QLayoutItem* label = form->itemAt(row, QFormLayout::LabelRole))
+                    if (auto* l = qobject_cast<QLabel*>(label->widget()))
+                        name = l->text();
+    }
+    name.replace("&&", "\x01").remove('&').replace("\x01", "&");
+    name = name.trimmed();
+    if (name.endsWith(':'))
+        name.chop(1);
+    if (name.isEmpty())
+        return "This value";
+    // "latent K" starts a sentence as "Latent K"; "D", "α" and "η for c" stay as they are.
+    const char16_t first = name[0].unicode();
+    if (name.size() > 1 && first >= u'a' && first <= u'z' && name[1].isLetter())
+        name[0] = name[0].toUpper();
+    return name;
+}
+
+/// Tells the user why the typed number was not used: the window's status bar and a tooltip at
+/// the field (shown once pending focus changes are delivered, which would hide it at once).
+template <class Box> void refuse(Box* box, const QString& typed) {
+    const QString why = QString("%1 must be between %2 and %3; %4 was not used")
+                            .arg(box->fieldName(), bound(box->minimum(), box->locale()),
+                                 bound(box->maximum(), box->locale()), typed);
+    if (auto* main = qobject_cast<QMainWindow*>(box->window()))
+        main->statusBar()->showMessage("⚠ " + why, 10000);
+    QTimer::singleShot(0, box, [box = QPointer<Box>(box), why] {
+        if (box && box->isVisible())
+            QToolTip::showText(box->mapToGlobal(QPoint(0, box->height())), why, box);
+    });
+    emit box->refused(why);
+}
+
+/// Runs one of Qt's handlers that interpret the typed text (Enter, focus-out, hide, a step):
+/// a number outside the range is reverted there (CorrectToPreviousValue); say so when it was.
+template <class Box, class Handler> void guarded(Box* box, Handler handler) {
+    const QString before = box->text();
+    const bool outside = outsideRange(box, before);
+    handler();
+    if (outside && box->text() != before)
+        refuse(box, numberPart(box, before));
+}
+
+} // namespace
+
+void letSpaceThrough(QAbstractSpinBox* box) {
+    box->installEventFilter(new SpaceFilter(box));
+}
+
+IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
+    letSpaceThrough(this);
+}
+
+QString IntSpinBox::fieldName() const {
+    return fieldNameOf(this);
+}
+
+void IntSpinBox::keyPressEvent(QKeyEvent* e) {
+    if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter)
+        guarded(this, [&] { QSpinBox::keyPressEvent(e); });
+    else
+        QSpinBox::keyPressEvent(e);
+}
+
+void IntSpinBox::focusOutEvent(QFocusEvent* e) {
+    guarded(this, [&] { QSpinBox::focusOutEvent(e); });
+}
+
+void IntSpinBox::hideEvent(QHideEvent* e) {
+    guarded(this, [&] { QSpinBox::hideEvent(e); });
+}
+
+void IntSpinBox::changeEvent(QEvent* e) {
+    guarded(this, [&] { QSpinBox::changeEvent(e); });
+}
+
+void IntSpinBox::stepBy(int steps) {
+    guarded(this, [&] { QSpinBox::stepBy(steps); });
+}
+
+QValidator::State IntSpinBox::validate(QString& text, int& pos) const {
+    return allowOutside(this, text, QSpinBox::validate(text, pos));
+}
+
+RealSpinBox::RealSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+    letSpaceThrough(this);
+}
+
+QString RealSpinBox::fieldName() const {
+    return fieldNameOf(this);
+}
+
+void RealSpinBox::keyPressEvent(QKeyEvent* e) {
+    if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter)
+        guarded(this, [&] { QDoubleSpinBox::keyPressEvent(e); });
+    else
+        QDoubleSpinBox::keyPressEvent(e);
+}
+
+void RealSpinBox::focusOutEvent(QFocusEvent* e) {
+    guarded(this, [&] { QDoubleSpinBox::focusOutEvent(e); });
+}
+
+void RealSpinBox::hideEvent(QHideEvent* e) {
+    guarded(this, [&] { QDoubleSpinBox::hideEvent(e); });
+}
+
+void RealSpinBox::changeEvent(QEvent* e) {
+    guarded(this, [&] { QDoubleSpinBox::changeEvent(e); });
+}
+
+void RealSpinBox::stepBy(int steps) {
+    guarded(this, [&] { QDoubleSpinBox::stepBy(steps); });
+}
+
+QValidator::State RealSpinBox::validate(QString& text, int& pos) const {
+    return allowOutside(this, text, QDoubleSpinBox::validate(text, pos));
+}
