@@ -3,6 +3,7 @@
 #include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 
 #include <algorithm>
@@ -52,16 +53,14 @@ FaSweepConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
     c.runBatch = c.runEm = c.runSga = false;
-    for (const auto& a : args.textList("algorithms", {"batch", "em", "sga"})) {
-        if (a == "batch")
-            c.runBatch = true;
-        else if (a == "em")
-            c.runEm = true;
-        else if (a == "sga")
-            c.runSga = true;
-        else
-            throw std::invalid_argument("--algorithms: unknown algorithm '" + a +
-                                        "' (use batch, em, sga)");
+    for (const auto& a : args.textList("algorithms", methodIds(Lab::Explorer))) {
+        const MethodInfo* m = findMethod(a);
+        if (!m || !m->offeredBy(Lab::Explorer))
+            throw std::invalid_argument("--algorithms: unknown algorithm '" + a + "' (use " +
+                                        methodChoices(Lab::Explorer) + ")");
+        c.runBatch = c.runBatch || a == "batch";
+        c.runEm = c.runEm || a == "em";
+        c.runSga = c.runSga || a == "sga";
     }
     c.learningRate = args.real("lr", 0.001);
     if (!(c.learningRate > 0.0))
@@ -85,13 +84,13 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
     std::printf("%10s  %-6s  %-22s  %-22s  %-22s  %s\n", "samples", "algo", "rel_cov_dist",
                 "w2_over_dim", "rel_mean_dist", "ok/trials");
     for (const long t : c.checkpoints)
-        for (const char* algo : {"batch", "em", "sga"}) {
+        for (const std::string& algo : methodIds(Lab::Explorer)) {
             std::vector<double> cov, w2d, mean;
             int ok = 0, count = 0;
             for (const auto& r : rows)
                 if (r.samples == t && r.algorithm == algo) {
                     ++count;
-                    ok += r.status == "ok";
+                    ok += r.status == csvWord(FitStatus::Running);
                     cov.push_back(r.relCovDist);
                     w2d.push_back(r.w2OverDim);
                     mean.push_back(r.relMeanDist);
@@ -104,8 +103,8 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
                 std::snprintf(buf, sizeof buf, "%.4g ± %.2g", m.mean, m.stdErr);
                 return std::string(buf);
             };
-            std::printf("%10ld  %-6s  %-22s  %-22s  %-22s  %d/%d\n", t, algo, cell(cov).c_str(),
-                        cell(w2d).c_str(), cell(mean).c_str(), ok, count);
+            std::printf("%10ld  %-6s  %-22s  %-22s  %-22s  %d/%d\n", t, algo.c_str(),
+                        cell(cov).c_str(), cell(w2d).c_str(), cell(mean).c_str(), ok, count);
         }
 }
 

@@ -4,6 +4,7 @@
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/neural/PublishedNeural.h"
@@ -30,9 +31,8 @@ NeuralConfig parseConfig(const ArgParser& args) {
     for (const auto& name : args.textList("method", {"vifa-gauss"})) {
         const auto m = parseNeuralMethod(name);
         if (!m)
-            throw std::invalid_argument(
-                "--method: unknown method '" + name +
-                "' (use vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace)");
+            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
+                                        methodChoices(Lab::Neural) + ")");
         c.methods.push_back(*m);
     }
     c.fit.hidden.clear();
@@ -87,7 +87,7 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
             if (r.method == neuralMethodName(m)) {
                 nmll.push_back(r.nmll);
                 rmse.push_back(r.rmse);
-                ok += r.status == "ok";
+                ok += r.status == csvWord(FitStatus::Running);
             }
         const MeanStdErr a = meanStdErr(nmll), b = meanStdErr(rmse);
         MlpShape shape;

@@ -4,6 +4,7 @@
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 
 #include <cstdio>
@@ -60,9 +61,8 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     for (const auto& name : args.textList("method", {"vifa-gauss"})) {
         const auto m = parseMethod(name);
         if (!m)
-            throw std::invalid_argument(
-                "--method: unknown method '" + name +
-                "' (use vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag)");
+            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
+                                        methodChoices(Lab::Posterior) + ")");
         c.methods.push_back(*m);
         anyVi = anyVi || !isSgdMethod(*m);
     }
@@ -118,7 +118,7 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
         for (const auto& r : rows)
             if (r.method == methodName(m) && r.epoch == c.epochs) {
                 ++count;
-                ok += r.status == "ok";
+                ok += r.status == csvWord(FitStatus::Running);
                 mean.push_back(r.score.relMeanDist);
                 cov.push_back(r.score.relCovDist);
                 w2.push_back(r.score.w2);

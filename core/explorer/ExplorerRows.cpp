@@ -21,13 +21,13 @@ std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const Explor
             r.w2 = p.w2OverDim * g.dim;
             r.relMeanDist = p.relMeanDist;
             r.seconds = p.seconds;
-            r.status = "ok";
+            r.status = csvWord(FitStatus::Running);
             rows.push_back(r);
         }
         if (t.status == FitStatus::Diverged) {
             FaSweepRow r = row(t.name, t.divergedAt);
             r.seconds = std::numeric_limits<double>::quiet_NaN();
-            r.status = "diverged";
+            r.status = csvWord(FitStatus::Diverged);
             rows.push_back(r);
         }
     }

@@ -136,7 +136,7 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
             if (config.runBatch) {
                 FaSweepRow r = makeRow(checkpoint, trial, "batch");
                 if (!batchFits || checkpoint < 2) {
-                    r.status = "skipped";
+                    r.status = csvWord(FitStatus::Skipped);
                 } else {
                     try {
                         BatchFAOptions bo;
@@ -145,14 +145,16 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
                         bo.cancel = cancel;
                         bo.seed = deriveSeed(seeds.batch, static_cast<std::uint64_t>(checkpoint));
                         const auto t0 = Clock::now();
-                        const BatchFAResult fit = fitBatchFA(stored.leftCols(checkpoint), bo);
+                        const BatchFit fit(stored.leftCols(checkpoint), bo);
                         r.seconds = secondsSince(t0);
-                        if (fit.cancelled)
+                        if (fit.result().cancelled)
                             return rows;
-                        setScores(r, scorer.score(fit.model));
-                        r.status = std::isfinite(r.relCovDist) ? "ok" : "diverged";
+                        setScores(r, scorer.score(fit.result().model));
+                        const bool finite =
+                            fit.status() == FitStatus::Running && std::isfinite(r.relCovDist);
+                        r.status = csvWord(finite ? FitStatus::Running : FitStatus::Diverged);
                     } catch (const std::exception&) {
-                        r.status = "failed";
+                        r.status = csvWord(FitStatus::Failed);
                     }
                 }
                 rows.push_back(r);
@@ -160,11 +162,12 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
             for (auto& run : online) {
                 FaSweepRow r = makeRow(checkpoint, trial, run.name);
                 r.seconds = run.seconds;
-                if (run.fitter->status() == FitStatus::Diverged) {
-                    r.status = "diverged";
+                // Warm-up rows say "ok": the sweep scores every fit at every checkpoint.
+                if (run.fitter->diverged()) {
+                    r.status = csvWord(FitStatus::Diverged);
                 } else {
-                    setScores(r, scorer.score(run.fitter->snapshot().model));
-                    r.status = "ok";
+                    setScores(r, scorer.score(run.fitter->model()));
+                    r.status = csvWord(FitStatus::Running);
                 }
                 rows.push_back(r);
             }

@@ -318,14 +318,15 @@ void LiveExplorer::poll() {
     const double D = static_cast<double>(m_config.generator.dim);
     s.batchRunning = std::async(std::launch::async, [stored, truth, bo, T, D] {
         const auto t0 = Clock::now();
-        BatchFAResult fit = fitBatchFA(stored->leftCols(T), bo);
-        if (fit.cancelled)
+        const BatchFit fit(stored->leftCols(T), bo);
+        if (fit.status() == FitStatus::Failed)
             throw std::runtime_error("cancelled");
         const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        CurvePoint p{T, structuredRelativeCovarianceDistance(fit.model, *truth),
-                     structuredW2(fit.model, *truth) / D,
-                     relativeMeanDistance(fit.model.c, truth->c), seconds};
-        return BatchOutcome{p, std::move(fit.model)};
+        FAModel model = fit.model();
+        CurvePoint p{T, structuredRelativeCovarianceDistance(model, *truth),
+                     structuredW2(model, *truth) / D, relativeMeanDistance(model.c, truth->c),
+                     seconds};
+        return BatchOutcome{p, std::move(model)};
     });
 }
 

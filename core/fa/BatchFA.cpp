@@ -62,4 +62,16 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
     return result;
 }
 
+BatchFit::BatchFit(const ConstMatrixRef& X, const BatchFAOptions& options)
+    : m_result(fitBatchFA(X, options)) {}
+
+FitStatus BatchFit::status() const {
+    if (m_result.cancelled)
+        return FitStatus::Failed;
+    const FAModel& m = m_result.model;
+    if (!std::isfinite(m.c.sum() + m.F.sum() + m.psi.sum()))
+        return FitStatus::Diverged;
+    return FitStatus::Running;
+}
+
 } // namespace fa

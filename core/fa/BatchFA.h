@@ -2,6 +2,7 @@
 // Maximum-likelihood FA by Barber's SVD iteration, as scikit-learn's FactorAnalysis runs it
 // (same defaults), so the baseline runs natively on the same samples as the online fitters.
 #include "core/fa/FAModel.h"
+#include "core/fa/GaussianFit.h"
 
 #include <atomic>
 #include <vector>
@@ -37,5 +38,19 @@ constexpr int kBatchMaxDim = 2000;
 /// Fits the columns of X (D x N, one sample per column). Throws std::invalid_argument for
 /// N < 2 or K >= D.
 BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options);
+
+/// Batch FA as a sibling of the online fits: fitted once, when built. Status: Running once
+/// fitted (converged or not), Diverged if the model is not finite, Failed if cancelled.
+class BatchFit final : public GaussianFit {
+  public:
+    /// Throws std::invalid_argument as fitBatchFA does.
+    BatchFit(const ConstMatrixRef& X, const BatchFAOptions& options);
+    FitStatus status() const override;
+    FAModel model() const override { return m_result.model; }
+    const BatchFAResult& result() const { return m_result; }
+
+  private:
+    BatchFAResult m_result;
+};
 
 } // namespace fa

@@ -9,18 +9,6 @@
 
 namespace fa {
 
-std::string statusName(FitStatus status) {
-    switch (status) {
-    case FitStatus::WarmUp:
-        return "warm-up";
-    case FitStatus::Running:
-        return "running";
-    case FitStatus::Diverged:
-        return "diverged";
-    }
-    return "unknown";
-}
-
 void EStep::compute(const Matrix& F, const Vector& psi, const Vector& d) {
     const Eigen::Index K = F.cols();
     m_invSqrtPsi = psi.cwiseSqrt().cwiseInverse();

@@ -1,15 +1,14 @@
 #pragma once
-// One small interface for every online FA algorithm: observe a sample, give a snapshot,
-// report a status. Shared here: the running mean, warm-up, the E-step and divergence checks.
+// The online FA algorithms (online EM, online SGA): stream fits that observe a sample, give a
+// snapshot, report a status. Shared here: the running mean, warm-up, the E-step and divergence
+// checks.
 #include "core/fa/FAModel.h"
+#include "core/fa/GaussianFit.h"
 
 #include <string>
 #include <vector>
 
 namespace fa {
-
-enum class FitStatus { WarmUp, Running, Diverged };
-std::string statusName(FitStatus status);
 
 struct OnlineOptions {
     int latent = 10;
@@ -44,16 +43,17 @@ class EStep {
     Vector m_invSqrtPsi, m_scaledD, m_proj, m_m;
 };
 
-class OnlineFitter {
+class OnlineFitter : public StreamFit {
   public:
     OnlineFitter(Eigen::Index dim, const OnlineOptions& options);
     virtual ~OnlineFitter() = default;
 
     virtual std::string name() const = 0;
     /// Consumes one observation. Never throws on numerical trouble: sets status Diverged.
-    void observe(const ConstVectorRef& theta);
+    void observe(const ConstVectorRef& theta) final;
     FitSnapshot snapshot() const;
-    FitStatus status() const { return m_status; }
+    FitStatus status() const override { return m_status; }
+    FAModel model() const override { return {m_mean, m_F, m_psi}; }
     long step() const { return m_t; }
     long divergedAt() const { return m_divergedAt; }
     virtual void setLearningRate(double) {}

@@ -1,5 +1,6 @@
 #include "core/neural/NeuralRegression.h"
 
+#include "core/lab/Methods.h"
 #include "core/math/Rng.h"
 
 #include <chrono>
@@ -12,11 +13,13 @@
 namespace fa {
 namespace {
 
-struct MethodInfo {
+// The lab's names for its methods; labels, colours and the order come from the method
+// registry (core/lab/Methods.h), which a test keeps in step with this table.
+struct MethodName {
     NeuralMethod method;
     const char* name;
 };
-constexpr MethodInfo kMethods[] = {{NeuralMethod::VifaGauss, "vifa-gauss"},
+constexpr MethodName kMethods[] = {{NeuralMethod::VifaGauss, "vifa-gauss"},
                                    {NeuralMethod::VifaLaplace, "vifa-laplace"},
                                    {NeuralMethod::VippcaGauss, "vippca-gauss"},
                                    {NeuralMethod::VippcaLaplace, "vippca-laplace"}};
@@ -39,10 +42,21 @@ std::string neuralMethodName(NeuralMethod method) {
 }
 
 std::optional<NeuralMethod> parseNeuralMethod(const std::string& name) {
+    const MethodInfo* info = findMethod(name);
+    if (!info || !info->offeredBy(Lab::Neural))
+        return std::nullopt;
     for (const auto& m : kMethods)
         if (name == m.name)
             return m.method;
     return std::nullopt;
+}
+
+std::vector<NeuralMethod> allNeuralMethods() {
+    std::vector<NeuralMethod> all;
+    for (const std::string& id : methodIds(Lab::Neural))
+        if (const auto m = parseNeuralMethod(id))
+            all.push_back(*m);
+    return all;
 }
 
 bool isPpca(NeuralMethod method) {
@@ -247,7 +261,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
             row.hyper = tuned.best;
             if (fit.diverged()) {
                 row.nmll = row.rmse = std::numeric_limits<double>::quiet_NaN();
-                row.status = "diverged";
+                row.status = csvWord(FitStatus::Diverged);
             } else {
                 const Vector yTest = p.ytest.array() * p.yScale + p.yMean;
                 const Predictive pr =
@@ -255,7 +269,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                                  deriveSeed(seed, 2));
                 row.nmll = pr.nmll;
                 row.rmse = pr.rmse;
-                row.status = "ok";
+                row.status = csvWord(FitStatus::Running);
             }
             row.seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -20,6 +20,8 @@ enum class NeuralMethod { VifaGauss, VifaLaplace, VippcaGauss, VippcaLaplace };
 std::string
 neuralMethodName(NeuralMethod method); ///< vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace
 std::optional<NeuralMethod> parseNeuralMethod(const std::string& name);
+/// Every method the neural lab offers, in the method registry's order.
+std::vector<NeuralMethod> allNeuralMethods();
 bool isPpca(NeuralMethod method);
 PriorKind neuralPrior(NeuralMethod method);
 
@@ -62,15 +64,16 @@ Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMat
                       const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
                       std::uint64_t seed);
 
-/// One VIFA / VIPPCA fit on standardised training data, advanced an epoch at a time.
-class NeuralFit {
+/// One VIFA / VIPPCA fit over a network's weights on standardised training data, advanced an
+/// epoch at a time.
+class NeuralFit final : public GaussianFit {
   public:
     NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, const NeuralHyper& hyper,
               const NeuralFitOptions& options, std::uint64_t seed);
     void runEpoch() { m_vifa->runEpoch(); }
     long epoch() const { return m_vifa->epoch(); }
-    bool diverged() const { return m_vifa->diverged(); }
-    FAModel model() const { return m_vifa->model(); }
+    FitStatus status() const override { return m_vifa->status(); }
+    FAModel model() const override { return m_vifa->model(); }
     const MlpLikelihood& network() const { return *m_net; }
     Predictive evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean,
                         double yScale, int samples, std::uint64_t seed) const;
@@ -111,7 +114,7 @@ struct NeuralRow {
     std::string dataset, method, hidden;
     int split = 0;
     double nmll = 0.0, rmse = 0.0, seconds = 0.0;
-    std::string status; ///< ok, diverged
+    std::string status; ///< csvWord: ok, diverged
     NeuralHyper hyper;
 };
 

@@ -2,8 +2,10 @@
 
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/Methods.h"
 #include "core/math/Rng.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -12,11 +14,13 @@
 namespace fa {
 namespace {
 
-struct MethodInfo {
+// The lab's names for its methods; labels, colours and the order come from the method
+// registry (core/lab/Methods.h), which a test keeps in step with this table.
+struct MethodName {
     PosteriorMethod method;
     const char* name;
 };
-constexpr MethodInfo kMethods[] = {
+constexpr MethodName kMethods[] = {
     {PosteriorMethod::VifaGauss, "vifa-gauss"}, {PosteriorMethod::VifaLaplace, "vifa-laplace"},
     {PosteriorMethod::Vippca, "vippca"},        {PosteriorMethod::SgdEm, "sgd-em"},
     {PosteriorMethod::SgdSga, "sgd-sga"},       {PosteriorMethod::Swag, "swag"},
@@ -36,6 +40,9 @@ std::string methodName(PosteriorMethod method) {
 }
 
 std::optional<PosteriorMethod> parseMethod(const std::string& name) {
+    const MethodInfo* info = findMethod(name);
+    if (!info || !info->offeredBy(Lab::Posterior))
+        return std::nullopt;
     for (const auto& m : kMethods)
         if (name == m.name)
             return m.method;
@@ -44,8 +51,9 @@ std::optional<PosteriorMethod> parseMethod(const std::string& name) {
 
 std::vector<PosteriorMethod> allPosteriorMethods() {
     std::vector<PosteriorMethod> all;
-    for (const auto& m : kMethods)
-        all.push_back(m.method);
+    for (const std::string& id : methodIds(Lab::Posterior))
+        if (const auto m = parseMethod(id))
+            all.push_back(*m);
     return all;
 }
 
@@ -108,46 +116,53 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
                                     std::to_string(dim));
     m_likelihood = std::make_unique<LinearGaussianLikelihood>(
         problem.data.Xtrain, problem.data.ytrain, problem.hyper.beta);
-    bool needSgd = false;
-    for (const PosteriorMethod method : methods) {
-        if (isSgdMethod(method)) {
-            needSgd = true;
-            continue;
-        }
-        VifaOptions v = options.vifa;
-        v.latent = options.latent;
-        v.precision = problem.hyper.alpha;
-        v.prior = method == PosteriorMethod::VifaLaplace ? PriorKind::Laplace : PriorKind::Gaussian;
-        v.ppca = method == PosteriorMethod::Vippca;
-        v.sigma = options.vippcaSigma;
-        v.seed = deriveSeed(seed, VifaStream);
-        m_vifa.emplace_back(method, std::make_unique<Vifa>(*m_likelihood, v));
-    }
-    if (needSgd) {
+    if (std::any_of(methods.begin(), methods.end(), isSgdMethod)) {
         SgdOptions s = options.sgd;
         s.lambda = options.lambdaOverride.value_or(problem.hyper.alpha / problem.hyper.beta);
         s.seed = deriveSeed(seed, SgdStream);
         m_sgd = std::make_unique<SgdTrainer>(problem.data.Xtrain, problem.data.ytrain, s);
-        OnlineOptions fit;
-        fit.latent = options.latent;
-        fit.warmup = options.faWarmup;
-        fit.learningRate = options.sgaLearningRate;
-        fit.initSeed = deriveSeed(seed, FitterStream);
-        for (const PosteriorMethod method : methods) {
-            if (method == PosteriorMethod::SgdEm)
-                m_em = std::make_unique<OnlineEM>(dim, fit);
-            else if (method == PosteriorMethod::SgdSga)
-                m_sga = std::make_unique<OnlineSGA>(dim, fit);
-            else if (method == PosteriorMethod::Swag)
-                m_swag = std::make_unique<SwagEstimator>(dim, options.latent);
+    }
+    OnlineOptions fit;
+    fit.latent = options.latent;
+    fit.warmup = options.faWarmup;
+    fit.learningRate = options.sgaLearningRate;
+    fit.initSeed = deriveSeed(seed, FitterStream);
+    for (const PosteriorMethod method : methods) {
+        std::unique_ptr<StreamFit> stream;
+        switch (method) {
+        case PosteriorMethod::SgdEm:
+            stream = std::make_unique<OnlineEM>(dim, fit);
+            break;
+        case PosteriorMethod::SgdSga:
+            stream = std::make_unique<OnlineSGA>(dim, fit);
+            break;
+        case PosteriorMethod::Swag:
+            stream = std::make_unique<SwagEstimator>(dim, options.latent);
+            break;
+        default: { // VIFA, VIPPCA
+            VifaOptions v = options.vifa;
+            v.latent = options.latent;
+            v.precision = problem.hyper.alpha;
+            v.prior =
+                method == PosteriorMethod::VifaLaplace ? PriorKind::Laplace : PriorKind::Gaussian;
+            v.ppca = method == PosteriorMethod::Vippca;
+            v.sigma = options.vippcaSigma;
+            v.seed = deriveSeed(seed, VifaStream);
+            auto vifa = std::make_unique<Vifa>(*m_likelihood, v);
+            m_vifa.push_back(vifa.get());
+            m_fits.push_back(std::move(vifa));
+            continue;
         }
+        }
+        m_onIterates.push_back(stream.get());
+        m_fits.push_back(std::move(stream));
     }
 }
 
 PosteriorTrial::~PosteriorTrial() = default;
 
 void PosteriorTrial::runEpoch() {
-    for (auto& [method, vifa] : m_vifa)
+    for (Vifa* vifa : m_vifa)
         vifa->runEpoch();
     if (m_sgd) {
         const bool feed = m_sgd->epoch() >= m_options.warmupEpochs;
@@ -164,12 +179,8 @@ void PosteriorTrial::runEpoch() {
             }
             if (!feed)
                 return;
-            if (m_em)
-                m_em->observe(theta);
-            if (m_sga)
-                m_sga->observe(theta);
-            if (m_swag)
-                m_swag->observe(theta);
+            for (StreamFit* f : m_onIterates)
+                f->observe(theta);
         });
     }
     ++m_epoch;
@@ -177,25 +188,11 @@ void PosteriorTrial::runEpoch() {
 
 std::vector<PosteriorTrial::Estimate> PosteriorTrial::estimates() const {
     std::vector<Estimate> out;
-    for (const PosteriorMethod method : m_methods) {
-        Estimate e{method, {}, "ok"};
-        if (!isSgdMethod(method)) {
-            for (const auto& [m, vifa] : m_vifa)
-                if (m == method) {
-                    e.model = vifa->model();
-                    e.status = vifa->diverged() ? "diverged" : "ok";
-                }
-        } else if (method == PosteriorMethod::Swag) {
-            e.model = {m_swag->mean(), m_swag->loadings(), m_swag->psi()};
-            e.status = m_sgd->diverged() ? "diverged" : m_swag->count() == 0 ? "warmup" : "ok";
-        } else {
-            const OnlineFitter& f = method == PosteriorMethod::SgdEm ? *m_em : *m_sga;
-            e.model = {f.mean(), f.loadings(), f.psi()};
-            e.status = m_sgd->diverged() || f.status() == FitStatus::Diverged ? "diverged"
-                       : f.status() == FitStatus::WarmUp                      ? "warmup"
-                                                                              : "ok";
-        }
-        out.push_back(std::move(e));
+    for (std::size_t k = 0; k < m_methods.size(); ++k) {
+        const PosteriorMethod method = m_methods[k];
+        const bool sgdDiverged = isSgdMethod(method) && m_sgd->diverged();
+        out.push_back(
+            {method, m_fits[k]->model(), sgdDiverged ? FitStatus::Diverged : m_fits[k]->status()});
     }
     return out;
 }
@@ -257,8 +254,9 @@ runPosterior(const PosteriorConfig& config,
                 if (epoch % config.every != 0 && epoch != config.epochs)
                     continue;
                 const auto e = t.estimates().front();
-                PosteriorRow row{problem.dataset, methodName(method), config.run.latent, trial,
-                                 epoch,           t.score(e.model),   seconds,           e.status};
+                PosteriorRow row{
+                    problem.dataset, methodName(method), config.run.latent, trial,
+                    epoch,           t.score(e.model),   seconds,           csvWord(e.status)};
                 rows.push_back(std::move(row));
                 if (progress)
                     progress({trial, config.trials, methodName(method), epoch, config.epochs});

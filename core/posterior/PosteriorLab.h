@@ -4,6 +4,7 @@
 // SGA or SWAG), scored over epochs. Shared by the CLI (`posterior`) and the window.
 #include "core/data/RegressionData.h"
 #include "core/fa/FAModel.h"
+#include "core/fa/GaussianFit.h"
 #include "core/fa/OnlineFitter.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/vi/ExactPosterior.h"
@@ -86,7 +87,7 @@ class PosteriorTrial {
     struct Estimate {
         PosteriorMethod method;
         FAModel model;
-        std::string status; ///< ok, warmup, diverged
+        FitStatus status = FitStatus::Running; ///< SGD-fed fits: Diverged once SGD diverged
     };
     std::vector<Estimate> estimates() const;
     PosteriorScore score(const FAModel& model) const;
@@ -104,10 +105,11 @@ class PosteriorTrial {
     PosteriorRunOptions m_options;
     std::vector<PosteriorMethod> m_methods;
     std::unique_ptr<LinearGaussianLikelihood> m_likelihood;
-    std::vector<std::pair<PosteriorMethod, std::unique_ptr<Vifa>>> m_vifa;
+    /// Every method's fit, siblings behind one interface, in the order of m_methods.
+    std::vector<std::unique_ptr<GaussianFit>> m_fits;
+    std::vector<Vifa*> m_vifa;            ///< the fits that run epochs themselves
+    std::vector<StreamFit*> m_onIterates; ///< the fits fed SGD iterates
     std::unique_ptr<SgdTrainer> m_sgd;
-    std::unique_ptr<OnlineFitter> m_em, m_sga;
-    std::unique_ptr<SwagEstimator> m_swag;
     std::deque<Vector> m_recent;
     DenseW2 m_w2;
     long m_epoch = 0;

@@ -76,8 +76,9 @@ std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
     auto s = std::make_shared<PosteriorLiveSnapshot>(snapshot(m_coordI, m_coordJ));
     s->position = s->epoch;
     for (const auto& a : s->approximations)
-        if (a.status != "ok")
-            s->status += (s->status.empty() ? "" : "   ") + methodName(a.method) + ": " + a.status;
+        if (a.status != FitStatus::Running)
+            s->status += (s->status.empty() ? "" : "   ") + methodName(a.method) + ": " +
+                         statusName(a.status);
     if (s->status.empty())
         s->status = "all approximations running";
     return s;
@@ -168,7 +169,7 @@ std::vector<PosteriorRow> PosteriorLive::rows() const {
             continue;
         for (const auto& p : it->second)
             out.push_back({m_problem.dataset, methodName(method), m_config.run.latent, 0, p.epoch,
-                           p.score, p.seconds, p.status});
+                           p.score, p.seconds, csvWord(p.status)});
     }
     return out;
 }

@@ -32,7 +32,7 @@ struct PosteriorCurvePoint {
     long epoch = 0;
     PosteriorScore score;
     double seconds = 0.0; ///< compute time of the whole trial up to this epoch
-    std::string status;
+    FitStatus status = FitStatus::Running;
 };
 
 struct PosteriorLiveSnapshot : LabSnapshot {
@@ -48,7 +48,7 @@ struct PosteriorLiveSnapshot : LabSnapshot {
         exactCovariances; ///< covariances: strict upper triangle, row-major
     struct Approximation {
         PosteriorMethod method;
-        std::string status;
+        FitStatus status = FitStatus::Running;
         bool valid = false; ///< finite and positive definite
         Marginal2 marginal;
         PosteriorScore score;

@@ -4,6 +4,7 @@
 // the posterior mean. Each mini-batch step uses the unbiased estimate of that loss divided by N:
 // (2/M) sum_batch x (theta^T x - y) + (2 lambda / N) theta. Its iterates feed the online FA
 // fitters and SWAG.
+#include "core/fa/GaussianFit.h"
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
 
@@ -52,11 +53,17 @@ class SgdTrainer {
 /// 1/2 diag(var) + 1/2 D_hat D_hat^T / max(K - 1, 1) is FA with psi = var / 2 and
 /// F = D_hat / sqrt(2 max(K - 1, 1)). Collected at every iterate (not once per epoch), to
 /// compare like with like with the online fitters.
-class SwagEstimator {
+class SwagEstimator final : public StreamFit {
   public:
     SwagEstimator(Eigen::Index dim, int rank);
-    void observe(const ConstVectorRef& theta);
+    void observe(const ConstVectorRef& theta) override;
     long count() const { return m_count; }
+    /// WarmUp until the first iterate, then Running (the SGD run that feeds it reports
+    /// divergence).
+    FitStatus status() const override {
+        return m_count == 0 ? FitStatus::WarmUp : FitStatus::Running;
+    }
+    FAModel model() const override { return {mean(), loadings(), psi()}; }
     Vector mean() const { return m_mean; }
     /// Before K iterates the missing deviation columns are zero.
     Matrix loadings() const;

@@ -6,6 +6,7 @@
 // learning rates for c, F and gamma = log psi, and optional clipping of each averaged
 // gradient's norm (the report's published code clips at 10).
 #include "core/fa/FAModel.h"
+#include "core/fa/GaussianFit.h"
 #include "core/math/Rng.h"
 #include "core/vi/Likelihood.h"
 #include "core/vi/VifaTerms.h"
@@ -38,7 +39,7 @@ struct VifaOptions {
 /// Throws std::invalid_argument naming the first bad option.
 void validate(const VifaOptions& options);
 
-class Vifa {
+class Vifa : public GaussianFit {
   public:
     /// Initial state: c = 0, F a random orthonormal frame (as the online fitters), psi = 1
     /// (VIPPCA: sigma).
@@ -49,9 +50,11 @@ class Vifa {
     void runEpoch();
     long epoch() const { return m_epoch; }
     long updates() const { return m_updates; }
-    bool diverged() const { return m_diverged; }
-
-    FAModel model() const { return {m_c, m_F, m_psi}; }
+    /// Running, or Diverged once an update met NaN or Inf.
+    FitStatus status() const override {
+        return m_diverged ? FitStatus::Diverged : FitStatus::Running;
+    }
+    FAModel model() const override { return {m_c, m_F, m_psi}; }
     const Vector& mean() const { return m_c; }
     const Matrix& loadings() const { return m_F; }
     const Vector& psi() const { return m_psi; }

@@ -1,7 +1,7 @@
 #include "ui/common/BandChartView.h"
 
-#include "ui/common/AlgorithmStyle.h"
 #include "ui/common/LogLogChart.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QLegendMarker>

@@ -1,8 +1,8 @@
 #include "ui/common/ContourView.h"
 
-#include "ui/common/AlgorithmStyle.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/ChartTitle.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QFontMetricsF>
 #include <QGraphicsLayout>

@@ -14,7 +14,7 @@ class QValueAxis;
 struct ContourScene {
     QString title, xLabel, yLabel;
     struct Model {
-        std::string name; ///< palette key (AlgorithmStyle.h)
+        std::string name; ///< palette key (MethodStyle.h)
         bool valid = false;
         fa::Marginal2 marginal;
     };

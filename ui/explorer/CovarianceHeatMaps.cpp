@@ -1,6 +1,6 @@
 #include "ui/explorer/CovarianceHeatMaps.h"
 
-#include "ui/common/AlgorithmStyle.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,7 +1,7 @@
 #include "ui/explorer/ErrorChartView.h"
 
-#include "ui/common/AlgorithmStyle.h"
 #include "ui/common/LogLogChart.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>

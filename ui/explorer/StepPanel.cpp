@@ -1,6 +1,6 @@
 #include "ui/explorer/StepPanel.h"
 
-#include "ui/common/AlgorithmStyle.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

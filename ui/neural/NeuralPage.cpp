@@ -2,9 +2,9 @@
 
 #include "core/io/RegressionCsv.h"
 
-#include "ui/common/AlgorithmStyle.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/neural/NeuralSplitsPanel.h"
 
@@ -30,21 +30,6 @@
 #include <cmath>
 
 namespace {
-// Colours per neural method, from the shared palette.
-std::string paletteKey(fa::NeuralMethod m) {
-    switch (m) {
-    case fa::NeuralMethod::VifaGauss:
-        return "vifa-gauss";
-    case fa::NeuralMethod::VifaLaplace:
-        return "vifa-laplace";
-    case fa::NeuralMethod::VippcaGauss:
-        return "swag"; // cyan
-    case fa::NeuralMethod::VippcaLaplace:
-        return "sgd-sga"; // green
-    }
-    return "exact";
-}
-
 QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const QString& xLabel,
                       const QString& yLabel) {
     auto* c = new QChart;
@@ -85,15 +70,14 @@ NeuralPage::NeuralPage(QWidget* parent)
         "The report's SmallNN and LargeNN; VIFA overfits the large one, VIPPCA repairs it.");
     auto* methods = new QGroupBox("Methods");
     auto* ml = new QVBoxLayout(methods);
-    for (const auto m : {fa::NeuralMethod::VifaGauss, fa::NeuralMethod::VifaLaplace,
-                         fa::NeuralMethod::VippcaGauss, fa::NeuralMethod::VippcaLaplace}) {
-        auto* box = new QCheckBox(QString::fromStdString(fa::neuralMethodName(m)));
+    for (const auto m : fa::allNeuralMethods()) {
+        const std::string id = fa::neuralMethodName(m);
+        auto* box = new QCheckBox(QString::fromStdString(id));
         box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
         QPalette pal = box->palette();
-        pal.setColor(QPalette::WindowText, colourFor(paletteKey(m)));
+        pal.setColor(QPalette::WindowText, colourFor(id));
         box->setPalette(pal);
-        box->setToolTip(fa::isPpca(m) ? "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed"
-                                      : "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned");
+        box->setToolTip(methodTip(id));
         ml->addWidget(box);
         m_methods.emplace_back(m, box);
     }
@@ -285,7 +269,7 @@ void NeuralPage::showSnapshot(const fa::LabSnapshot& snapshot) {
     double nlo = INFINITY, nhi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
     for (const auto& m : s.methods) {
         const std::string name = fa::neuralMethodName(m.method);
-        const QColor colour = colourFor(paletteKey(m.method));
+        const QColor colour = colourFor(name);
         QList<QPointF> trainN, testN, trainR, testR;
         for (const auto& p : m.curve) {
             if (!std::isfinite(p.testNmll) || !std::isfinite(p.trainNmll))

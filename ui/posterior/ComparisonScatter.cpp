@@ -1,7 +1,7 @@
 #include "ui/posterior/ComparisonScatter.h"
 
-#include "ui/common/AlgorithmStyle.h"
 #include "ui/common/AxisTicks.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>

@@ -1,8 +1,8 @@
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/LogSlider.h"
 
-#include "ui/common/AlgorithmStyle.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,0 +1,38 @@
+#pragma once
+// One small interface for every approximation that produces an FA-shaped Gaussian
+// N(c, F F^T + Psi): online EM and SGA (on samples or SGD iterates), batch FA, VIFA / VIPPCA
+// and SWAG are siblings behind it, and one status type says where any of them stands.
+#include "core/fa/FAModel.h"
+
+#include <string>
+
+namespace fa {
+
+/// Where a fit stands. WarmUp: only running averages move yet; Running: fitting; Diverged:
+/// NaN or Inf appeared; Skipped: deliberately not run (batch FA beyond its size limit);
+/// Failed: the fit refused its input or was cancelled.
+enum class FitStatus { WarmUp, Running, Diverged, Skipped, Failed };
+
+/// For people (status bars, tooltips): "warm-up", "running", "diverged", "skipped", "failed".
+std::string statusName(FitStatus status);
+/// For CSV files, a contract other programs read: "warmup", "ok", "diverged", "skipped",
+/// "failed".
+std::string csvWord(FitStatus status);
+
+class GaussianFit {
+  public:
+    virtual ~GaussianFit() = default;
+    virtual FitStatus status() const = 0;
+    /// The current Gaussian as (c, F, psi); a copy, so it outlives the fit.
+    virtual FAModel model() const = 0;
+    bool diverged() const { return status() == FitStatus::Diverged; }
+};
+
+/// A fit fed one vector at a time: online EM and SGA (samples or SGD iterates), SWAG.
+class StreamFit : public GaussianFit {
+  public:
+    /// Consumes one vector. Never throws on numerical trouble: the status says Diverged.
+    virtual void observe(const ConstVectorRef& x) = 0;
+};
+
+} // namespace fa

@@ -1,0 +1,67 @@
+#include "core/lab/Methods.h"
+
+namespace fa {
+namespace {
+
+constexpr unsigned kExplorer = static_cast<unsigned>(Lab::Explorer);
+constexpr unsigned kPosterior = static_cast<unsigned>(Lab::Posterior);
+constexpr unsigned kNeural = static_cast<unsigned>(Lab::Neural);
+
+} // namespace
+
+const std::vector<MethodInfo>& methodRegistry() {
+    static const std::vector<MethodInfo> registry = {
+        // The FA explorer: online fits of a generated FA model against batch FA.
+        {"batch", "batch FA", "batch FA", 0x1f77b4, kExplorer,
+         "Maximum-likelihood FA on all samples so far (SVD iteration, as scikit-learn)"},
+        {"em", "online EM", "online EM", 0xff7f0e, kExplorer, "Online EM (thesis Algorithm 5)"},
+        {"sga", "online SGA", "online SGA", 0x2ca02c, kExplorer,
+         "Online stochastic gradient ascent on the log-likelihood (thesis Algorithm 4)"},
+        // FA-shaped posteriors: the posterior lab (linear regression) and the neural lab.
+        {"vifa-gauss", "VIFA, Gaussian prior", "VIFA-G", 0xd62728, kPosterior | kNeural,
+         "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned; Gaussian prior"},
+        {"vifa-laplace", "VIFA, Laplace prior", "VIFA-L", 0x9467bd, kPosterior | kNeural,
+         "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned; Laplace prior of the same variance"},
+        {"vippca", "VIPPCA", "VIPPCA", 0x8c564b, kPosterior,
+         "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed; Gaussian prior"},
+        {"vippca-gauss", "VIPPCA, Gaussian prior", "VIPPCA-G", 0x8c564b, kNeural,
+         "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed; Gaussian prior"},
+        {"vippca-laplace", "VIPPCA, Laplace prior", "VIPPCA-L", 0xe377c2, kNeural,
+         "VIPPCA: q = N(c, F Fᵀ + σI), σ fixed; Laplace prior"},
+        {"sgd-em", "SGD + online EM", "SGD+EM", 0xff7f0e, kPosterior,
+         "Online EM fitted to the SGD iterates"},
+        {"sgd-sga", "SGD + online SGA", "SGD+SGA", 0x2ca02c, kPosterior,
+         "Online SGA fitted to the SGD iterates"},
+        {"swag", "SWAG", "SWAG", 0x17becf, kPosterior,
+         "SWAG: running mean and diagonal of the SGD iterates plus their last K deviations"},
+        // References.
+        {"truth", "true model", "true model", 0x141414, 0, "The generating FA model"},
+        {"exact", "exact posterior", "exact", 0x141414, 0, "The exact Gaussian posterior"},
+    };
+    return registry;
+}
+
+const MethodInfo* findMethod(std::string_view id) {
+    for (const MethodInfo& m : methodRegistry())
+        if (m.id == id)
+            return &m;
+    return nullptr;
+}
+
+std::vector<std::string> methodIds(Lab lab) {
+    std::vector<std::string> ids;
+    for (const MethodInfo& m : methodRegistry())
+        if (m.offeredBy(lab))
+            ids.emplace_back(m.id);
+    return ids;
+}
+
+std::string methodChoices(Lab lab) {
+    const std::vector<std::string> ids = methodIds(lab);
+    std::string out;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        out += (i == 0 ? "" : ", ") + ids[i];
+    return out;
+}
+
+} // namespace fa

@@ -1,0 +1,35 @@
+#pragma once
+// The method registry: every method a lab offers (and the references they are measured
+// against), with the one name the CLI flags, CSV rows and session files use, the labels and
+// the colour every view shows, and which labs offer it. The CLI's lists and the charts'
+// legends read it; a new method is one entry here.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fa {
+
+enum class Lab : unsigned { Explorer = 1, Posterior = 2, Neural = 4 };
+
+struct MethodInfo {
+    std::string_view id;    ///< the CLI name, the CSV `method`/`algorithm` cell, the session key
+    std::string_view label; ///< for people: check boxes, legends
+    std::string_view shortLabel; ///< for crowded legends
+    std::uint32_t rgb;           ///< 0xRRGGBB, the thesis figures' palette
+    unsigned labs;               ///< Lab bits; 0 = a reference (true model, exact posterior)
+    std::string_view tip;        ///< one line for tooltips
+    bool offeredBy(Lab lab) const { return (labs & static_cast<unsigned>(lab)) != 0; }
+};
+
+/// Every entry, in the order labs list them.
+const std::vector<MethodInfo>& methodRegistry();
+/// The entry with this id, if any.
+const MethodInfo* findMethod(std::string_view id);
+/// The ids a lab offers, in registry order.
+std::vector<std::string> methodIds(Lab lab);
+/// "a, b, c": the ids a lab offers, for error messages.
+std::string methodChoices(Lab lab);
+
+} // namespace fa

@@ -1,0 +1,31 @@
+#pragma once
+// One name and colour per method across every view, read from the method registry
+// (core/lab/Methods.h). Unknown names are shown as they are, in black.
+#include "core/lab/Methods.h"
+
+#include <QColor>
+#include <QString>
+#include <string>
+
+inline QString displayName(const std::string& method) {
+    const fa::MethodInfo* m = fa::findMethod(method);
+    return m ? QString::fromUtf8(m->label.data(), static_cast<qsizetype>(m->label.size()))
+             : QString::fromStdString(method);
+}
+
+/// Short names for crowded chart legends (the posterior lab's five to seven entries).
+inline QString legendName(const std::string& method) {
+    const fa::MethodInfo* m = fa::findMethod(method);
+    return m ? QString::fromUtf8(m->shortLabel.data(), static_cast<qsizetype>(m->shortLabel.size()))
+             : QString::fromStdString(method);
+}
+
+inline QString methodTip(const std::string& method) {
+    const fa::MethodInfo* m = fa::findMethod(method);
+    return m ? QString::fromUtf8(m->tip.data(), static_cast<qsizetype>(m->tip.size())) : QString();
+}
+
+inline QColor colourFor(const std::string& method) {
+    const fa::MethodInfo* m = fa::findMethod(method);
+    return m ? QColor::fromRgb(m->rgb) : QColor(20, 20, 20);
+}
