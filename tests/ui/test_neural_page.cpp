@@ -5,6 +5,7 @@
 #include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 #include "ui/neural/NeuralPage.h"
+#include "ui/neural/NeuralSplitsPanel.h"
 #include "ui/shell/MainWindow.h"
 
 #include <QTableWidget>
@@ -87,14 +88,34 @@ class TestNeuralPage : public QObject {
     }
 
     void cancelKeepsFinishedRows() {
+        // Cancel the moment the first row arrives (not after a guessed delay): that row and any
+        // other finished one stay, unchanged; the unfinished splits are not run.
         NeuralPage page;
-        page.setSplitSettings(20, 50, 5, 120);
+        page.setSplitSettings(20, 2, 2, 5); // 20 splits x 2 methods = 40 rows if not cancelled
+        auto* panel = page.findChild<NeuralSplitsPanel*>();
+        QVERIFY(panel);
+        std::vector<fa::NeuralRow> atCancel;
+        connect(panel, &NeuralSplitsPanel::rowAdded, &page, [&](int rows) {
+            if (rows == 1) {
+                atCancel = page.splitRows();
+                page.cancelSplits();
+            }
+        });
         QSignalSpy done(&page, &NeuralPage::splitsDone);
         page.runSplits();
-        QTest::qWait(200);
-        page.cancelSplits();
-        QVERIFY(done.wait(60000));
-        QVERIFY(page.splitRows().size() < 40);
+        QVERIFY(done.wait(120000));
+        const auto& kept = page.splitRows();
+        QCOMPARE(atCancel.size(), std::size_t(1));
+        QVERIFY2(kept.size() >= 1 && kept.size() < 40, qPrintable(QString::number(kept.size())));
+        QCOMPARE(kept[0].method, atCancel[0].method);
+        QCOMPARE(kept[0].split, atCancel[0].split);
+        QCOMPARE(kept[0].nmll, atCancel[0].nmll);
+        for (const auto& r : kept) {
+            QVERIFY(std::isfinite(r.nmll) && r.rmse > 0.0);
+            QCOMPARE(r.status, std::string("ok"));
+        }
+        // The table shows the kept rows, and they export.
+        QVERIFY(page.exportRows(m_dir.filePath("cancelled.csv")));
     }
 
     void badCsvIsRefused() {

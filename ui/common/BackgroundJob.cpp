@@ -13,7 +13,7 @@ BackgroundJob::~BackgroundJob() {
     }
 }
 
-bool BackgroundJob::start(Body body) {
+bool BackgroundJob::start(Body body, QThread::Priority priority) {
     if (m_thread)
         return false;
     m_cancel = false;
@@ -33,7 +33,7 @@ bool BackgroundJob::start(Body body) {
             emit finished(m_cancel.load(), error);
         });
     });
-    m_thread->start();
+    m_thread->start(priority);
     return true;
 }
 

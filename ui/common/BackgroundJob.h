@@ -17,7 +17,8 @@ class BackgroundJob : public QObject {
     ~BackgroundJob() override; ///< cancels and waits
 
     /// Starts body on a new thread; false (and nothing started) while a job is still running.
-    bool start(Body body);
+    /// A low priority lets the live run and the window come first.
+    bool start(Body body, QThread::Priority priority = QThread::InheritPriority);
     void cancel() { m_cancel = true; }
     bool running() const { return m_thread != nullptr; }
     /// From the job's thread: runs f on the window's thread (queued), e.g. to show a row.

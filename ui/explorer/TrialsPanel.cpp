@@ -1,5 +1,6 @@
 #include "ui/explorer/TrialsPanel.h"
 
+#include "ui/common/BackgroundJob.h"
 #include "ui/common/BandChartView.h"
 
 #include <QElapsedTimer>
@@ -8,7 +9,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QThread>
 #include <QVBoxLayout>
 #include <set>
 
@@ -20,7 +20,8 @@ TrialsPanel::TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig, QWid
                               "relative distance",
                               [](const fa::BandPoint& p) { return p.relCovDist; })),
       m_w2(new BandChartView("2-Wasserstein distance / D, mean ± SE over trials", "W₂ / D",
-                             [](const fa::BandPoint& p) { return p.w2OverDim; })) {
+                             [](const fa::BandPoint& p) { return p.w2OverDim; })),
+      m_job(new BackgroundJob(this)) {
     m_trials->setRange(2, 1000);
     m_trials->setValue(10);
     m_trials->setToolTip(
@@ -37,6 +38,7 @@ TrialsPanel::TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig, QWid
     m_status->setWordWrap(true);
     connect(m_start, &QPushButton::clicked, this, &TrialsPanel::start);
     connect(m_cancel, &QPushButton::clicked, this, &TrialsPanel::cancel);
+    connect(m_job, &BackgroundJob::finished, this, &TrialsPanel::onJobFinished);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel("trials"));
@@ -56,15 +58,16 @@ TrialsPanel::TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig, QWid
 }
 
 TrialsPanel::~TrialsPanel() {
-    if (m_thread) {
-        m_cancelFlag = true;
-        m_thread->wait();
-        delete m_thread;
-    }
+    delete m_job; // cancels and waits for the current piece (a few milliseconds)
+    m_job = nullptr;
+}
+
+bool TrialsPanel::running() const {
+    return m_job && m_job->running();
 }
 
 void TrialsPanel::start() {
-    if (m_thread)
+    if (running())
         return;
     m_runningConfig = m_currentConfig();
     m_trialsRequested = m_trials->value();
@@ -76,8 +79,6 @@ void TrialsPanel::start() {
         emit message("Cannot run trials: " + QString::fromUtf8(e.what()));
         return;
     }
-    m_cancelFlag = false;
-    m_error.clear();
     m_start->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setValue(0);
@@ -85,49 +86,37 @@ void TrialsPanel::start() {
     m_status->setText(QString("Running %1 trials of %2 samples…")
                           .arg(m_trialsRequested)
                           .arg(m_runningConfig.totalSamples));
-    m_thread = QThread::create([this, sweep] {
-        QElapsedTimer throttle;
-        throttle.start();
-        auto progress = [&](const fa::FaSweepProgress& p) {
-            if (throttle.elapsed() < 100)
-                return; // ten progress updates a second are plenty
-            throttle.restart();
-            const double done =
-                (p.trial + static_cast<double>(p.samples) / p.totalSamples) / p.trials;
-            QMetaObject::invokeMethod(
-                this,
-                [this, done, trial = p.trial + 1, trials = p.trials] {
+    m_job->start(
+        [this, sweep](const std::atomic<bool>& cancel) {
+            QElapsedTimer throttle;
+            throttle.start();
+            auto progress = [&](const fa::FaSweepProgress& p) {
+                if (throttle.elapsed() < 100)
+                    return; // ten progress updates a second are plenty
+                throttle.restart();
+                const double done =
+                    (p.trial + static_cast<double>(p.samples) / p.totalSamples) / p.trials;
+                m_job->deliver([this, done, trial = p.trial + 1, trials = p.trials] {
                     m_progress->setValue(static_cast<int>(done * 1000));
                     m_progress->setFormat(QString("trial %1 of %2 — %p %").arg(trial).arg(trials));
-                },
-                Qt::QueuedConnection);
-        };
-        std::vector<fa::FaSweepRow> rows;
-        QString error;
-        try {
-            rows = fa::runFaSweep(sweep, progress, &m_cancelFlag);
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        const std::lock_guard lock(m_resultMutex);
-        m_result = std::move(rows);
-        m_error = error;
-    });
-    connect(m_thread, &QThread::finished, this, &TrialsPanel::onThreadFinished);
-    m_thread->start(QThread::LowPriority); // the live run and the window come first
+                });
+            };
+            // Rows of whole trials are kept when cancelled; an error throws to the job.
+            std::vector<fa::FaSweepRow> rows = fa::runFaSweep(sweep, progress, &cancel);
+            const std::lock_guard lock(m_resultMutex);
+            m_result = std::move(rows);
+        },
+        QThread::LowPriority); // the live run and the window come first
 }
 
 void TrialsPanel::cancel() {
-    if (m_thread) {
-        m_cancelFlag = true;
+    if (running()) {
+        m_job->cancel();
         m_status->setText("Cancelling…");
     }
 }
 
-void TrialsPanel::onThreadFinished() {
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
+void TrialsPanel::onJobFinished(bool cancelled, const QString& error) {
     {
         const std::lock_guard lock(m_resultMutex);
         m_rows = std::move(m_result);
@@ -140,7 +129,6 @@ void TrialsPanel::onThreadFinished() {
             trials.insert(r.trial);
     std::erase_if(m_rows, [&](const fa::FaSweepRow& r) { return !trials.contains(r.trial); });
     m_rowsConfig = m_runningConfig;
-    const bool cancelled = m_cancelFlag.load();
     const int done = static_cast<int>(trials.size());
     m_start->setEnabled(true);
     m_cancel->setEnabled(false);
@@ -149,8 +137,8 @@ void TrialsPanel::onThreadFinished() {
     const auto bands = fa::trialBands(m_rows);
     m_cov->showBands(bands, m_rowsConfig.totalSamples);
     m_w2->showBands(bands, m_rowsConfig.totalSamples);
-    if (!m_error.isEmpty())
-        m_status->setText("⚠ Trials failed: " + m_error);
+    if (!error.isEmpty())
+        m_status->setText("⚠ Trials failed: " + error);
     else
         m_status->setText(
             QString("%1 of %2 trials complete%3. D = %4, K = %5, spectrum [%6, %7], seed %8.")

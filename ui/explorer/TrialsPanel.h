@@ -6,25 +6,24 @@
 #include "core/explorer/TrialBands.h"
 
 #include <QWidget>
-#include <atomic>
 #include <functional>
 #include <mutex>
 
+class BackgroundJob;
 class BandChartView;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QThread;
 
 class TrialsPanel : public QWidget {
     Q_OBJECT
   public:
     explicit TrialsPanel(std::function<fa::ExplorerConfig()> currentConfig,
                          QWidget* parent = nullptr);
-    ~TrialsPanel() override; ///< cancels a running sweep and waits for it
+    ~TrialsPanel() override; ///< cancels a running sweep and waits for its current piece
 
-    bool running() const { return m_thread != nullptr; }
+    bool running() const;
     const std::vector<fa::FaSweepRow>& rows() const { return m_rows; }
     const fa::ExplorerConfig& rowsConfig() const { return m_rowsConfig; }
     QSpinBox* trialsBox() const { return m_trials; }
@@ -40,7 +39,7 @@ class TrialsPanel : public QWidget {
     void message(QString text);
 
   private:
-    void onThreadFinished();
+    void onJobFinished(bool cancelled, const QString& error);
 
     std::function<fa::ExplorerConfig()> m_currentConfig;
     QSpinBox* m_trials;
@@ -48,12 +47,10 @@ class TrialsPanel : public QWidget {
     QProgressBar* m_progress;
     QLabel* m_status;
     BandChartView *m_cov, *m_w2;
-    QThread* m_thread = nullptr;
-    std::atomic<bool> m_cancelFlag{false};
+    BackgroundJob* m_job;
     std::mutex m_resultMutex;
     std::vector<fa::FaSweepRow> m_result; // written by the sweep thread
-    QString m_error;
-    std::vector<fa::FaSweepRow> m_rows; // shown
+    std::vector<fa::FaSweepRow> m_rows;   // shown
     fa::ExplorerConfig m_rowsConfig, m_runningConfig;
     int m_trialsRequested = 0;
 };

@@ -128,6 +128,7 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
                     refresh();
                     m_progress->setRange(0, total);
                     m_progress->setValue(done);
+                    emit rowAdded(static_cast<int>(m_rows.size()));
                 });
             },
             [&](const fa::NeuralProgress& p) {

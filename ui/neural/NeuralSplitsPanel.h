@@ -31,6 +31,7 @@ class NeuralSplitsPanel : public QWidget {
   signals:
     void runRequested(); ///< the Run button: the page answers with run(its config)
     void finished();
+    void rowAdded(int rows); ///< a finished (split, method) row arrived; rows so far
     void message(const QString& text, int timeoutMs);
 
   private:
