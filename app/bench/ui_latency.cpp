@@ -2,6 +2,8 @@
 // Plays a D = 1000 run (batch refits on), and meanwhile measures (1) the main thread's event-loop
 // delay (a 0 ms timer posted every 20 ms, resizing the window every 100 ms), (2) the time from
 // Pause to the worker's acknowledgement, and (3) the time to close and destroy the window mid-run.
+// With "trials" as second argument, the trials panel runs 10 trials of the same run meanwhile
+// (batch refits of seconds each), so (3) includes cancelling them.
 // Prints one line per figure. Timing lives here, not in the tests.
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/ExplorerPage.h"
@@ -12,11 +14,13 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     const int dim = argc > 1 ? std::atoi(argv[1]) : 1000;
+    const bool withTrials = argc > 2 && std::string(argv[2]) == "trials";
     auto* w = new MainWindow;
     fa::ExplorerConfig c = w->page<ExplorerPage>()->controls()->config();
     c.generator.dim = dim;
@@ -26,7 +30,11 @@ int main(int argc, char** argv) {
     w->resize(1400, 800);
     w->show();
     w->reset();
-    QTimer::singleShot(300, w, [w] { w->togglePlay(); });
+    QTimer::singleShot(300, w, [w, withTrials] {
+        w->togglePlay();
+        if (withTrials)
+            w->currentPage()->runJob();
+    });
 
     std::vector<double> loopDelays, pauseDelays;
     QElapsedTimer clock;
@@ -101,7 +109,8 @@ int main(int argc, char** argv) {
                         dim, loopMed, loopMax, loopDelays.size());
             std::printf("D=%d pause acknowledged: median %.1f ms, max %.1f ms over %zu pauses\n",
                         dim, pauseMed, pauseMax, pauseDelays.size());
-            std::printf("D=%d close + destroy mid-run at T=%ld: %.1f ms\n", dim, samples, closeMs);
+            std::printf("D=%d close + destroy mid-run at T=%ld%s: %.1f ms\n", dim, samples,
+                        withTrials ? ", trials running" : "", closeMs);
             app.quit();
         });
     });

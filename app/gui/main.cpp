@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QScreen>
 #include <QTimer>
 #include <cstdio>
 
@@ -80,7 +81,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     MainWindow window;
-    window.resize(1480, 860);
+    // Roomy by default, but never larger than the screen (a 1280 x 800 projector); screenshots
+    // keep one size whatever the screen, so the README's pictures stay comparable.
+    QSize size(1480, 860);
+    if (!parser.isSet(screenshot) && window.screen())
+        size = size.boundedTo(window.screen()->availableGeometry().size());
+    window.resize(size);
     window.setCurrentLab(modeName);
     window.show();
     if (sessionGiven && !window.openSession(sessionFile)) {

@@ -3,6 +3,7 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/DetachedTask.h"
 #include "core/metrics/ModelScorer.h"
 
 #include <algorithm>
@@ -65,6 +66,11 @@ double secondsSince(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+struct TimedFit {
+    std::unique_ptr<BatchFit> fit;
+    double seconds = 0.0;
+};
+
 struct OnlineRun {
     const char* name;
     std::unique_ptr<OnlineFitter> fitter;
@@ -111,7 +117,10 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
         if (config.runSga)
             online.push_back({"sga", std::make_unique<OnlineSGA>(D, opts)});
 
-        Matrix stored(batchFits ? D : 0, batchFits ? total : 0); // one sample per column
+        // One sample per column, shared with a batch refit, which is abandoned (not waited
+        // for) when the sweep is cancelled: a cancel never waits for a matrix product of seconds.
+        const auto storedData = std::make_shared<Matrix>(batchFits ? D : 0, batchFits ? total : 0);
+        Matrix& stored = *storedData;
         Matrix chunk(D, kChunk);
         long seen = 0;
         for (const long checkpoint : config.checkpoints) {
@@ -142,11 +151,20 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
                         BatchFAOptions bo;
                         bo.latent = fitLatent;
                         bo.svd = config.batchSvd;
-                        bo.cancel = cancel;
                         bo.seed = deriveSeed(seeds.batch, static_cast<std::uint64_t>(checkpoint));
-                        const auto t0 = Clock::now();
-                        const BatchFit fit(stored.leftCols(checkpoint), bo);
-                        r.seconds = secondsSince(t0);
+                        std::shared_ptr<const Matrix> data = storedData;
+                        DetachedTask<TimedFit> task([data, bo, checkpoint](
+                                                        const std::atomic<bool>& stop) mutable {
+                            bo.cancel = &stop;
+                            const auto t0 = Clock::now();
+                            auto fit = std::make_unique<BatchFit>(data->leftCols(checkpoint), bo);
+                            return TimedFit{std::move(fit), secondsSince(t0)};
+                        });
+                        if (!task.wait(cancel))
+                            return rows;
+                        const TimedFit timed = task.get();
+                        const BatchFit& fit = *timed.fit;
+                        r.seconds = timed.seconds;
                         if (fit.result().cancelled)
                             return rows;
                         setScores(r, scorer.score(fit.result().model));

@@ -3,6 +3,7 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/DetachedTask.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
 
@@ -11,8 +12,8 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
-#include <future>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 namespace fa {
@@ -80,8 +81,11 @@ struct LiveExplorer::State {
     std::vector<long> checkpoints;
     std::size_t nextCheckpoint = 0;
     std::size_t nextRateChange = 0; // into config.learningRateChanges
-    Matrix stored;                  // every sample, one per column, when batch refits need them
-    Matrix chunk;                   // otherwise a small reused buffer
+    // Every sample, one per column, when batch refits need them; shared with a running refit,
+    // which may outlive this run (it is abandoned, not joined, when the run ends).
+    std::shared_ptr<Matrix> storedData = std::make_shared<Matrix>();
+    Matrix& stored = *storedData;
+    Matrix chunk; // otherwise a small reused buffer
     std::uint64_t batchSeed = 0;
 
     ViewOptions view;
@@ -91,8 +95,7 @@ struct LiveExplorer::State {
 
     std::deque<long> batchQueue; // sample counts waiting for a refit
     std::optional<FAModel> latestBatch;
-    std::atomic<bool> cancelBatch{false};
-    std::future<BatchOutcome> batchRunning; // declared last: destroyed (joined) first
+    std::unique_ptr<DetachedTask<BatchOutcome>> batchRunning; // abandoned, not joined, at the end
 
     void pushRecent(double a, double b) {
         if (ring.empty())
@@ -138,11 +141,9 @@ LiveExplorer::LiveExplorer(const ExplorerConfig& config)
     setView(view);
 }
 
-LiveExplorer::~LiveExplorer() {
-    m_state->cancelBatch = true; // the refit stops at its next iteration
-    if (m_state->batchRunning.valid())
-        m_state->batchRunning.wait();
-}
+// A running refit is abandoned: it stops at its next check and frees its own data, so ending a
+// run (reset, close, quit) never waits for a matrix product of seconds.
+LiveExplorer::~LiveExplorer() = default;
 
 void LiveExplorer::setLearningRate(double eta) {
     if (!(eta > 0.0) || !std::isfinite(eta))
@@ -293,51 +294,52 @@ void LiveExplorer::record() {
 
 void LiveExplorer::poll() {
     State& s = *m_state;
-    using namespace std::chrono_literals;
-    if (s.batchRunning.valid() && s.batchRunning.wait_for(0s) == std::future_status::ready) {
+    if (s.batchRunning && s.batchRunning->ready()) {
         try {
-            BatchOutcome out = s.batchRunning.get();
+            BatchOutcome out = s.batchRunning->get();
             s.traces.back().points.push_back(out.point);
             s.latestBatch = std::move(out.model);
         } catch (const std::exception&) {
-            s.batchRunning = {}; // a failed refit leaves no point; the stream goes on
+            // a failed refit leaves no point; the stream goes on
         }
+        s.batchRunning.reset();
     }
-    if (s.batchRunning.valid() || s.batchQueue.empty())
+    if (s.batchRunning || s.batchQueue.empty())
         return;
     const long T = s.batchQueue.front();
     s.batchQueue.pop_front();
     BatchFAOptions bo;
     bo.latent = m_config.fitLatent;
     bo.seed = deriveSeed(s.batchSeed, static_cast<std::uint64_t>(T));
-    bo.cancel = &s.cancelBatch;
     // Columns 0..T-1 never change again and `stored` is never reallocated, so the refit can
-    // read them while the stream writes later columns.
-    const Matrix* stored = &s.stored;
-    const FAModel* truth = &s.truth;
+    // read them while the stream writes later columns. The refit owns a share of them and a
+    // copy of the truth (O(D K)), so it may outlive the run.
+    std::shared_ptr<const Matrix> stored = s.storedData;
     const double D = static_cast<double>(m_config.generator.dim);
-    s.batchRunning = std::async(std::launch::async, [stored, truth, bo, T, D] {
-        const auto t0 = Clock::now();
-        const BatchFit fit(stored->leftCols(T), bo);
-        if (fit.status() == FitStatus::Failed)
-            throw std::runtime_error("cancelled");
-        const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        FAModel model = fit.model();
-        CurvePoint p{T, structuredRelativeCovarianceDistance(model, *truth),
-                     structuredW2(model, *truth) / D, relativeMeanDistance(model.c, truth->c),
-                     seconds};
-        return BatchOutcome{p, std::move(model)};
-    });
+    s.batchRunning = std::make_unique<DetachedTask<BatchOutcome>>(
+        [stored, truth = s.truth, bo, T, D](const std::atomic<bool>& stop) mutable {
+            bo.cancel = &stop;
+            const auto t0 = Clock::now();
+            const BatchFit fit(stored->leftCols(T), bo);
+            if (fit.status() == FitStatus::Failed)
+                throw std::runtime_error("cancelled");
+            const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            FAModel model = fit.model();
+            CurvePoint p{T, structuredRelativeCovarianceDistance(model, truth),
+                         structuredW2(model, truth) / D, relativeMeanDistance(model.c, truth.c),
+                         seconds};
+            return BatchOutcome{p, std::move(model)};
+        });
 }
 
 bool LiveExplorer::batchPending() const {
-    return m_state->batchRunning.valid() || !m_state->batchQueue.empty();
+    return m_state->batchRunning || !m_state->batchQueue.empty();
 }
 
 void LiveExplorer::waitForBatch() {
     while (batchPending()) {
-        if (m_state->batchRunning.valid())
-            m_state->batchRunning.wait();
+        if (m_state->batchRunning)
+            m_state->batchRunning->wait();
         poll();
     }
 }

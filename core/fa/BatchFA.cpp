@@ -40,8 +40,12 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
         const TruncatedSvd svd =
             options.svd == SvdMethod::Randomized
                 ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower,
-                                options.oversamples, rng)
+                                options.oversamples, rng, options.cancel)
                 : exactSvd(scaled, static_cast<int>(K));
+        if (options.cancel && options.cancel->load()) {
+            result.cancelled = true; // the SVD may have stopped half-way: not used
+            break;
+        }
         const Vector s2 = svd.s.array().square();
         const double unexplained = scaled.squaredNorm() - s2.sum();
         // F = sqrt(psi) .* U sqrt(max(s^2 - 1, 0)): the optimal loadings for this psi.

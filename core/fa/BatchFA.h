@@ -20,7 +20,7 @@ struct BatchFAOptions {
     int oversamples = 10;
     double psiFloor = 1e-12;                   ///< scikit-learn's SMALL
     std::uint64_t seed = 0;                    ///< randomized SVD stream
-    const std::atomic<bool>* cancel = nullptr; ///< checked before each iteration
+    const std::atomic<bool>* cancel = nullptr; ///< checked between the passes over the data
 };
 
 struct BatchFAResult {

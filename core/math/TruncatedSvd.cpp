@@ -11,15 +11,22 @@ Matrix orthonormalBasis(const Matrix& Y) {
 } // namespace
 
 TruncatedSvd randomizedSvd(const ConstMatrixRef& X, int k, int powerIterations, int oversamples,
-                           Rng& rng) {
+                           Rng& rng, const std::atomic<bool>* cancel) {
+    const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     const Eigen::Index size =
         std::min<Eigen::Index>({static_cast<Eigen::Index>(k) + oversamples, X.rows(), X.cols()});
     Matrix Q = X * rng.normalMatrix(X.cols(), size); // range finder on the column space
     for (int i = 0; i < powerIterations; ++i) {
+        if (cancelled())
+            return {};
         Q = orthonormalBasis(Q);
         Q = orthonormalBasis(X.transpose() * Q);
+        if (cancelled())
+            return {};
         Q = X * Q;
     }
+    if (cancelled())
+        return {};
     Q = orthonormalBasis(Q);
     // X ~ Q Q^T X; the SVD of the small size x size Gram of Q^T X gives U = Q U_b.
     const Matrix B = Q.transpose() * X;

@@ -3,6 +3,8 @@
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
 
+#include <atomic>
+
 namespace fa {
 
 struct TruncatedSvd {
@@ -12,9 +14,11 @@ struct TruncatedSvd {
 
 /// Halko-Martinsson-Tropp randomized SVD as scikit-learn's randomized_svd runs it
 /// (oversampling, power iterations; QR re-orthonormalisation where it uses LU, which spans the
-/// same subspace more stably).
+/// same subspace more stably). cancel (optional) is polled between the passes over X (each a
+/// product with a rows x (k + oversamples) block, a fraction of a second at D = 1000,
+/// N = 1e5); once raised, the result is empty (no columns) and must not be used.
 TruncatedSvd randomizedSvd(const ConstMatrixRef& X, int k, int powerIterations, int oversamples,
-                           Rng& rng);
+                           Rng& rng, const std::atomic<bool>* cancel = nullptr);
 
 /// Exact truncated SVD by Eigen's divide-and-conquer SVD (scikit-learn's svd_method='lapack').
 TruncatedSvd exactSvd(const ConstMatrixRef& X, int k);

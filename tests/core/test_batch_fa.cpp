@@ -8,6 +8,7 @@
 #include "tests/support/TestModels.h"
 
 #include <QtTest>
+#include <atomic>
 
 using namespace fa;
 
@@ -79,6 +80,28 @@ class TestBatchFA : public QObject {
         // Singular values against the symmetric eigen-solver of X X^T (another route).
         const Eigen::SelfAdjointEigenSolver<Matrix> eig(X * X.transpose());
         QVERIFY(std::abs(exact.s[0] - std::sqrt(eig.eigenvalues().maxCoeff())) < 1e-9 * exact.s[0]);
+    }
+    void cancelStopsTheSvdAndALoweredFlagChangesNothing() {
+        Rng r(11);
+        const Matrix X = r.normalMatrix(40, 200);
+        std::atomic<bool> flag{false};
+        Rng a(3), b(3);
+        const TruncatedSvd plain = randomizedSvd(X, 4, 7, 10, a);
+        const TruncatedSvd polled = randomizedSvd(X, 4, 7, 10, b, &flag);
+        QVERIFY(plain.s == polled.s && plain.U == polled.U); // bit for bit
+        flag = true;
+        const TruncatedSvd stopped = randomizedSvd(X, 4, 7, 10, b, &flag);
+        QCOMPARE(stopped.U.cols(), Eigen::Index{0});
+
+        BatchFAOptions o;
+        o.latent = 3;
+        o.cancel = &flag;
+        const BatchFAResult cancelled = fitBatchFA(X, o);
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(cancelled.iterations, 0);
+        QVERIFY(BatchFit(X, o).status() == FitStatus::Failed);
+        flag = false;
+        QVERIFY(BatchFit(X, o).status() == FitStatus::Running);
     }
     void refusesTooFewSamples() {
         BatchFAOptions o;
