@@ -72,7 +72,7 @@ NeuralPage::NeuralPage(QWidget* parent)
     auto* ml = new QVBoxLayout(methods);
     for (const auto m : fa::allNeuralMethods()) {
         const std::string id = fa::neuralMethodName(m);
-        auto* box = new QCheckBox(QString::fromStdString(id));
+        auto* box = new QCheckBox(displayName(id));
         box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
         QPalette pal = box->palette();
         pal.setColor(QPalette::WindowText, colourFor(id));
@@ -284,7 +284,7 @@ void NeuralPage::showSnapshot(const fa::LabSnapshot& snapshot) {
                 rhi = std::max({rhi, p.trainRmse, p.testRmse});
             }
         }
-        const QString label = QString::fromStdString(name);
+        const QString label = legendName(name);
         series(m_curves, m_nmllChart, name + "/train-nmll", colour, Qt::DashLine, label + " train")
             ->replace(trainN);
         series(m_curves, m_nmllChart, name + "/test-nmll", colour, Qt::SolidLine, label + " test")
