@@ -107,6 +107,24 @@ class TestFormWidgets : public QObject {
         QVERIFY(w.main.statusBar()->currentMessage().contains("D must be between 2 and 5000"));
     }
 
+    void anEmptiedFieldSaysWhatIsKept() {
+        Window w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.main));
+        QSignalSpy changed(w.rate, &QDoubleSpinBox::valueChanged);
+        QSignalSpy refused(w.rate, &RealSpinBox::refused);
+        w.rate->setFocus(Qt::TabFocusReason);
+        w.rate->selectAll();
+        QTest::keyClick(w.rate, Qt::Key_Backspace);
+        QCOMPARE(w.rate->text(), QString());
+        QTest::keyClick(w.rate, Qt::Key_Return);
+        QCOMPARE(w.rate->value(), 0.01);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(refused.count(), 1);
+        QCOMPARE(refused.at(0).at(0).toString(),
+                 QString("Learning rate needs a number; %1 is kept").arg(w.rate->text()));
+        QVERIFY(w.main.statusBar()->currentMessage().contains("needs a number"));
+    }
+
     void aRealBoxRefusesNegativeNumbers_data() {
         QTest::addColumn<QString>("typed");
         QTest::newRow("negative") << "-0.5";

@@ -117,10 +117,7 @@ QString fieldNameOf(const QWidget* field) {
 
 /// Tells the user why the typed number was not used: the window's status bar and a tooltip at
 /// the field (shown once pending focus changes are delivered, which would hide it at once).
-template <class Box> void refuse(Box* box, const QString& typed) {
-    const QString why = QString("%1 must be between %2 and %3; %4 was not used")
-                            .arg(box->fieldName(), bound(box->minimum(), box->locale()),
-                                 bound(box->maximum(), box->locale()), typed);
+template <class Box> void tell(Box* box, const QString& why) {
     if (auto* main = qobject_cast<QMainWindow*>(box->window()))
         main->statusBar()->showMessage("⚠ " + why, 10000);
     QTimer::singleShot(0, box, [box = QPointer<Box>(box), why] {
@@ -130,14 +127,24 @@ template <class Box> void refuse(Box* box, const QString& typed) {
     emit box->refused(why);
 }
 
+template <class Box> void refuse(Box* box, const QString& typed) {
+    tell(box, QString("%1 must be between %2 and %3; %4 was not used")
+                  .arg(box->fieldName(), bound(box->minimum(), box->locale()),
+                       bound(box->maximum(), box->locale()), typed));
+}
+
 /// Runs one of Qt's handlers that interpret the typed text (Enter, focus-out, hide, a step):
 /// a number outside the range is reverted there (CorrectToPreviousValue); say so when it was.
 template <class Box, class Handler> void guarded(Box* box, Handler handler) {
     const QString before = box->text();
     const bool outside = outsideRange(box, before);
+    const bool empty = numberPart(box, before).isEmpty() && box->specialValueText().isEmpty();
     handler();
     if (outside && box->text() != before)
         refuse(box, numberPart(box, before));
+    else if (empty && box->text() != before)
+        tell(box, QString("%1 needs a number; %2 is kept")
+                      .arg(box->fieldName(), numberPart(box, box->text())));
 }
 
 } // namespace

@@ -302,8 +302,11 @@ void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
     const int d = static_cast<int>(s.exactMean.size());
     m_coordI->setMaximum(d);
     m_coordJ->setMaximum(d);
-    m_coordI->setValue(s.coordI + 1);
-    m_coordJ->setValue(s.coordJ + 1);
+    // A field being typed into keeps what the user is typing; the run follows it.
+    if (!m_coordI->hasFocus())
+        m_coordI->setValue(s.coordI + 1);
+    if (!m_coordJ->hasFocus())
+        m_coordJ->setValue(s.coordJ + 1);
     if (!m_lrSlider->isSliderDown() && s.sgdLearningRate > 0.0)
         m_lrSlider->setValue(toSlider(s.sgdLearningRate, kLrLo, kLrHi));
     if (!m_lambdaSlider->isSliderDown()) {
