@@ -134,6 +134,12 @@ int runNeuralCommand(int argc, char** argv) {
         &g_interrupted);
     progress.finish();
     std::signal(SIGINT, previous);
+    if (rows.empty() && g_interrupted.load()) {
+        // Nothing finished: an existing file at --out is worth more than a header.
+        std::fprintf(stderr, "neural: interrupted before any split finished; '%s' not written\n",
+                     args.text("out", "").c_str());
+        return 130;
+    }
     io::writeNeuralCsv(out.stream(), rows);
     out.commit();
     printSummary(config, rows, g_interrupted.load());

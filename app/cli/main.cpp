@@ -1,5 +1,6 @@
 // faexplorer-cli: the headless front end of the FA engine, for sweeps, benchmarks and figures.
 #include "app/cli/Commands.h"
+#include "core/io/AtomicFile.h"
 
 #include <cstdio>
 #include <cstring>
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    // Ctrl-C, kill or a closed terminal leave no OUT.tmp-PID behind.
+    fa::io::removeTemporariesOnSignals();
     try {
         if (!std::strcmp(argv[1], "fa-sweep"))
             return fa::cli::runFaSweepCommand(argc, argv);

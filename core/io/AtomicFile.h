@@ -1,28 +1,66 @@
 #pragma once
-// Writes a file all at once or not at all: text goes to a temporary beside the target and is
-// renamed over it on commit, so a failed or interrupted run never leaves a partial file.
-#include <fstream>
+// Writes an output file all at once or not at all: text goes to a temporary beside the target
+// and is renamed over it on commit, so a failed or interrupted run never leaves a partial file.
+// A symbolic link is followed (its target is replaced, the link stays); a character device or
+// a FIFO (/dev/null, /dev/stdout, a pipe) is written directly, with no temporary; a directory,
+// a block device or a socket is refused. An existing file keeps its permissions.
+#include <ostream>
+#include <streambuf>
 #include <string>
+#include <vector>
 
 namespace fa::io {
 
+/// An output buffer over a file descriptor that remembers why a write failed (errno), which
+/// std::ofstream forgets.
+class FdBuffer : public std::streambuf {
+  public:
+    FdBuffer();
+    ~FdBuffer() override;
+    bool open(const std::string& path); ///< false with error() set
+    bool close();                       ///< flushes and closes; false with error() set
+    int error() const { return m_error; }
+
+  protected:
+    int_type overflow(int_type ch) override;
+    int sync() override;
+
+  private:
+    bool flushBuffer();
+    int m_fd = -1, m_error = 0;
+    std::vector<char> m_buffer;
+};
+
 class AtomicFile {
   public:
-    /// Opens the temporary now, so an unwritable path is reported before any long work.
-    /// Throws std::runtime_error naming the path.
+    /// Opens the temporary (or the device) now, so an unwritable path is reported before any
+    /// long work. Throws std::invalid_argument (a bad path is a bad argument: the CLI exits 2)
+    /// naming the path and the system's reason.
     explicit AtomicFile(const std::string& path);
     ~AtomicFile(); ///< removes the temporary unless committed
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
     std::ostream& stream() { return m_out; }
-    /// Flushes and renames into place; throws std::runtime_error on failure.
+    /// Flushes and renames into place; throws std::runtime_error with the system's reason
+    /// ("No space left on device") on failure, and the target is then left as it was.
     void commit();
+    /// Where the text goes in the end: the path with its symbolic links followed.
+    const std::string& target() const { return m_target; }
+    /// The temporary file, empty when writing directly to a device or FIFO.
+    const std::string& temporary() const { return m_tmp; }
 
   private:
-    std::string m_path, m_tmp;
-    std::ofstream m_out;
+    std::string m_path, m_target, m_tmp;
+    FdBuffer m_buffer;
+    std::ostream m_out{&m_buffer};
+    int m_slot = -1; ///< the temporary's entry in the signal-cleanup list
     bool m_committed = false;
 };
+
+/// Makes SIGINT, SIGTERM and SIGHUP remove every uncommitted temporary before the process ends
+/// with that signal (the CLI calls it once at start). A command with a handler of its own for
+/// one of them (neural's Ctrl-C keeps finished rows) replaces it for that signal only.
+void removeTemporariesOnSignals();
 
 } // namespace fa::io
