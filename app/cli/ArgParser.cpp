@@ -36,6 +36,12 @@ std::vector<std::string> split(const std::string& s, char sep) {
         parts.push_back("");
     return parts;
 }
+/// The parts of a list option; an empty value ("--method ''") names nothing and is refused.
+std::vector<std::string> listParts(const std::string& name, const std::string& s) {
+    if (s.empty())
+        throw std::invalid_argument("--" + name + " needs at least one value (got an empty one)");
+    return split(s, ',');
+}
 } // namespace
 
 ArgParser::ArgParser(int argc, char** argv, int first, const std::set<std::string>& known) {
@@ -79,14 +85,14 @@ std::vector<long> ArgParser::integerList(const std::string& name,
     if (!has(name))
         return fallback;
     std::vector<long> values;
-    for (const auto& part : split(m_values.at(name), ','))
+    for (const auto& part : listParts(name, m_values.at(name)))
         values.push_back(parseInteger(name, part));
     return values;
 }
 
 std::vector<std::string> ArgParser::textList(const std::string& name,
                                              const std::vector<std::string>& fallback) const {
-    return has(name) ? split(m_values.at(name), ',') : fallback;
+    return has(name) ? listParts(name, m_values.at(name)) : fallback;
 }
 
 std::pair<double, double> ArgParser::range(const std::string& name,

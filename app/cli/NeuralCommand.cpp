@@ -116,8 +116,12 @@ int runNeuralCommand(int argc, char** argv) {
     const NeuralConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
-    loadNeuralDataset(config.loader, config.dataset,
-                      config.target); // bad files are named before the run
+    // Bad files, an empty test part and too few rows for the folds are named before the run.
+    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
+    const RegressionProblem first = neuralSplit(data, config.trainFraction, config.seed, 0);
+    if (config.folds > first.Xtrain.rows())
+        throw std::invalid_argument("--folds " + std::to_string(config.folds) + " exceeds the " +
+                                    std::to_string(first.Xtrain.rows()) + " training rows");
     io::AtomicFile out(args.text("out", ""));
     g_interrupted = false;
     const auto previous = std::signal(SIGINT, onInterrupt);

@@ -13,10 +13,9 @@ namespace fa::cli {
 int runPosteriorBenchCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, {"repeats", "run-repeats", "data-dir", "out"});
     PosteriorBenchConfig c;
-    c.repeats = static_cast<int>(args.integer("repeats", 200));
-    c.runRepeats = static_cast<int>(args.integer("run-repeats", 5));
-    if (c.repeats < 1 || c.runRepeats < 1)
-        throw std::invalid_argument("--repeats and --run-repeats must be at least 1");
+    // Checked as the long they were typed as: 4294967297 is refused, not wrapped to 1.
+    c.repeats = args.integerIn("repeats", 200, 1, 1000000);
+    c.runRepeats = args.integerIn("run-repeats", 5, 1, 100000);
     c.loader = io::datasetLoader(args.text("data-dir", ""));
     c.datasets = io::builtinDatasetNames();
     if (!args.has("out"))

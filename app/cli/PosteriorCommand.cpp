@@ -50,7 +50,7 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         s.hyper = HyperMode::Manual;
         if (!args.has("alpha") || !args.has("beta"))
             throw std::invalid_argument("--hyper manual needs both --alpha and --beta");
-        s.alpha = positive(args, "alpha", 1.0);
+        s.alpha = positive(args, "alpha", 1.0); // the range is checked with the data
         s.beta = positive(args, "beta", 1.0);
     } else if (hyper != "auto")
         throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +

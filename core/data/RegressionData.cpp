@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace fa {
 
@@ -37,6 +40,29 @@ RegressionData syntheticRegression(const SyntheticRecipe& recipe, std::uint64_t 
     data.y = data.X * theta + noise / std::sqrt(recipe.beta);
     return data;
 }
+
+namespace {
+/// Mean and standard deviation of a column, the deviation 1 for a constant column. Values near
+/// the ends of the double range (1e200 squares to infinity, 1e-300 to zero) are first divided
+/// by their largest magnitude, so their scale is still found; ordinary columns take the plain
+/// formula, bit for bit as before.
+std::pair<double, double> meanAndScale(const Eigen::Ref<const Vector>& v) {
+    double mean = v.mean();
+    double var = (v.array() - mean).square().mean();
+    if (std::isfinite(var) && var >= std::numeric_limits<double>::min())
+        return {mean, std::sqrt(var)};
+    if (std::isfinite(mean) && (v.array() == mean).all())
+        return {mean, 1.0}; // constant
+    const double m = v.cwiseAbs().maxCoeff();
+    if (!(m > 0.0) || !std::isfinite(m))
+        return {mean, 1.0};
+    const Vector u = v / m;
+    const double uMean = u.mean();
+    const double uVar = (u.array() - uMean).square().mean();
+    mean = uMean * m;
+    return {mean, uVar > 0.0 ? std::sqrt(uVar) * m : 1.0};
+}
+} // namespace
 
 RegressionProblem prepareRegression(const RegressionData& data, const PrepareOptions& options) {
     if (!(options.trainFraction > 0.0 && options.trainFraction <= 1.0))
@@ -73,14 +99,9 @@ RegressionProblem prepareRegression(const RegressionData& data, const PrepareOpt
     prob.xMean = Vector::Zero(p);
     prob.xScale = Vector::Ones(p);
     if (options.standardise) {
-        prob.xMean = prob.Xtrain.leftCols(p).colwise().mean().transpose();
-        for (Eigen::Index j = 0; j < p; ++j) {
-            const double var = (prob.Xtrain.col(j).array() - prob.xMean(j)).square().mean();
-            prob.xScale(j) = var > 0.0 ? std::sqrt(var) : 1.0;
-        }
-        prob.yMean = prob.ytrain.mean();
-        const double yVar = (prob.ytrain.array() - prob.yMean).square().mean();
-        prob.yScale = yVar > 0.0 ? std::sqrt(yVar) : 1.0;
+        for (Eigen::Index j = 0; j < p; ++j)
+            std::tie(prob.xMean(j), prob.xScale(j)) = meanAndScale(prob.Xtrain.col(j));
+        std::tie(prob.yMean, prob.yScale) = meanAndScale(prob.ytrain);
     }
     for (Matrix* X : {&prob.Xtrain, &prob.Xtest})
         for (Eigen::Index j = 0; j < p; ++j)

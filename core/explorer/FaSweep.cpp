@@ -27,14 +27,22 @@ void validate(const FaSweepConfig& config) {
     }
     if (config.trials < 1)
         throw std::invalid_argument("trials must be at least 1");
-    if (!(config.learningRate > 0.0) || !std::isfinite(config.learningRate))
-        throw std::invalid_argument("learning rate must be positive");
+    checkLearningRate(config.learningRate);
     if (config.warmup < 0)
         throw std::invalid_argument("warm-up must not be negative");
     if (config.fitLatent < 0 || config.fitLatent >= config.generator.dim)
         throw std::invalid_argument("fitted K must satisfy 1 <= K < D (or 0 for the true K)");
     if (!config.runBatch && !config.runEm && !config.runSga)
         throw std::invalid_argument("choose at least one algorithm");
+    const double stored =
+        8.0 * config.generator.dim * static_cast<double>(config.checkpoints.back());
+    if (config.runBatch && config.generator.dim <= kBatchMaxDim && stored > kMaxStoredBytes)
+        throw std::invalid_argument(storedSamplesTooLarge(config.checkpoints.back(), stored));
+    const int fitK = config.fitLatent > 0 ? config.fitLatent : config.generator.latent;
+    const double state = faStateBytes(config.generator.dim, config.generator.latent, fitK,
+                                      (config.runEm ? 1 : 0) + (config.runSga ? 1 : 0));
+    if (state > kMaxModelBytes)
+        throw std::invalid_argument(modelTooLarge(state));
 }
 
 FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial,

@@ -20,8 +20,7 @@ namespace fa {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr double kMaxStoredBytes = 4.0 * 1024 * 1024 * 1024; // samples kept for batch refits
-constexpr Eigen::Index kStepHead = 8;                        // coordinates a step trace keeps
+constexpr Eigen::Index kStepHead = 8; // coordinates a step trace keeps
 
 struct BatchOutcome {
     CurvePoint point;
@@ -47,8 +46,7 @@ void validate(const ExplorerConfig& c) {
     validate(c.generator);
     if (c.fitLatent < 1 || c.fitLatent >= c.generator.dim)
         throw std::invalid_argument("fitted K must satisfy 1 <= K < D");
-    if (!(c.learningRate > 0.0) || !std::isfinite(c.learningRate))
-        throw std::invalid_argument("learning rate must be positive");
+    checkLearningRate(c.learningRate);
     if (c.warmup < 0)
         throw std::invalid_argument("warm-up must not be negative");
     if (c.totalSamples < 1)
@@ -60,15 +58,15 @@ void validate(const ExplorerConfig& c) {
         if (at < 0 || at > c.totalSamples || (i > 0 && at < c.learningRateChanges[i - 1].first))
             throw std::invalid_argument(
                 "learning-rate changes must be at ascending sample counts within the run");
-        if (!(eta > 0.0) || !std::isfinite(eta))
-            throw std::invalid_argument("learning rates must be positive");
+        checkLearningRate(eta);
     }
+    const int fitters = (c.runEm ? 1 : 0) + (c.runSga ? 1 : 0);
+    const double state = faStateBytes(c.generator.dim, c.generator.latent, c.fitLatent, fitters);
+    if (state > kMaxModelBytes)
+        throw std::invalid_argument(modelTooLarge(state));
     const double bytes = 8.0 * c.generator.dim * static_cast<double>(c.totalSamples);
     if (c.runBatch && c.generator.dim <= kBatchMaxDim && bytes > kMaxStoredBytes)
-        throw std::invalid_argument("batch refits would keep all " +
-                                    std::to_string(c.totalSamples) + " samples (" +
-                                    std::to_string(static_cast<long>(bytes / 1e9)) +
-                                    " GB) in memory: lower the samples or turn batch FA off");
+        throw std::invalid_argument(storedSamplesTooLarge(c.totalSamples, bytes));
 }
 
 struct LiveExplorer::State {

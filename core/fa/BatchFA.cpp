@@ -3,6 +3,7 @@
 #include "core/math/TruncatedSvd.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -76,6 +77,15 @@ FitStatus BatchFit::status() const {
     if (!std::isfinite(m.c.sum() + m.F.sum() + m.psi.sum()))
         return FitStatus::Diverged;
     return FitStatus::Running;
+}
+
+std::string storedSamplesTooLarge(long samples, double bytes) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "batch FA would keep all %ld samples (%.1f GB) in memory (at most %.0f GB): "
+                  "lower the samples or turn batch FA off",
+                  samples, bytes / 1e9, kMaxStoredBytes / 1e9);
+    return text;
 }
 
 } // namespace fa

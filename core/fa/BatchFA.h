@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 // Maximum-likelihood FA by Barber's SVD iteration, as scikit-learn's FactorAnalysis runs it
 // (same defaults), so the baseline runs natively on the same samples as the online fitters.
 #include "core/fa/FAModel.h"
@@ -34,6 +35,12 @@ struct BatchFAResult {
 /// Largest D the batch baseline accepts: it holds the N x D sample twice and costs O(N D K)
 /// per iteration; beyond this the experiment runners report it as skipped.
 constexpr int kBatchMaxDim = 2000;
+
+/// The most memory the samples kept for batch refits may take (8 D N bytes); a run that would
+/// keep more is refused up front with the figure, never ended by std::bad_alloc.
+constexpr double kMaxStoredBytes = 4.0 * 1024 * 1024 * 1024;
+/// "batch FA would keep all 10000000 samples (32.0 GB) in memory (at most 4 GB): ...".
+std::string storedSamplesTooLarge(long samples, double bytes);
 
 /// Fits the columns of X (D x N, one sample per column). Throws std::invalid_argument for
 /// N < 2 or K >= D.

@@ -1,5 +1,6 @@
 #include "core/fa/ModelGenerator.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace fa {
@@ -16,6 +17,19 @@ std::string generatorName(GeneratorKind kind) {
     return kind == GeneratorKind::Exact ? "exact" : "haar";
 }
 
+double faStateBytes(int dim, int latent, int fitLatent, int fitters) {
+    return 8.0 * dim * (static_cast<double>(latent) + 4.0 * fitLatent * fitters);
+}
+
+std::string modelTooLarge(double bytes) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "the model's D x K matrices would need %.1f GB of memory (at most %.0f GB): "
+                  "lower D or K",
+                  bytes / 1e9, kMaxModelBytes / 1e9);
+    return text;
+}
+
 void validate(const GeneratorSpec& spec) {
     if (spec.dim < 2)
         throw std::invalid_argument("dimension D must be at least 2");
@@ -25,6 +39,10 @@ void validate(const GeneratorSpec& spec) {
         throw std::invalid_argument("spectrum lower bound must be positive");
     if (!(spec.spectrumLo <= spec.spectrumHi))
         throw std::invalid_argument("spectrum lower bound must not exceed the upper bound");
+    if (!(spec.spectrumLo >= kSpectrumMin && spec.spectrumHi <= kSpectrumMax))
+        throw std::invalid_argument("the spectrum [a, b] must lie within [0.0001, 1e+09]");
+    if (faStateBytes(spec.dim, spec.latent, 0, 0) > kMaxModelBytes)
+        throw std::invalid_argument(modelTooLarge(faStateBytes(spec.dim, spec.latent, 0, 0)));
     if (spec.kind == GeneratorKind::Exact && spec.dim > kExactGeneratorMaxDim)
         throw std::invalid_argument("the exact generator is O(D^3) and limited to D <= " +
                                     std::to_string(kExactGeneratorMaxDim) +

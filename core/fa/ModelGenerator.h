@@ -26,6 +26,21 @@ struct GeneratorSpec {
 /// Largest D the exact generator accepts: its D x D eigendecomposition takes ~10 s at D = 2000.
 constexpr int kExactGeneratorMaxDim = 2000;
 
+/// The range of s^2 every entry point accepts (the controls, sessions, the CLI): beyond 1e9 the
+/// covariance's entries approach the square root of the double range and the metrics overflow.
+constexpr double kSpectrumMin = 1e-4; // the controls show four decimals
+constexpr double kSpectrumMax = 1e9;
+
+/// The most memory the D x K matrices of a run may take (the true model and every fitter's
+/// state), estimated by faStateBytes; a larger model is refused before anything is allocated.
+constexpr double kMaxModelBytes = 4.0 * 1024 * 1024 * 1024;
+
+/// Bytes of the D x K matrices a run holds: the true F and, per fitter, about four D x fitK
+/// matrices (the estimate, its gradient or statistics, and scratch).
+double faStateBytes(int dim, int latent, int fitLatent, int fitters);
+/// "the model's D x K matrices would need 80.0 GB of memory (at most 4 GB): lower D or K".
+std::string modelTooLarge(double bytes);
+
 /// Throws std::invalid_argument with a user-facing message when the spec is unusable.
 void validate(const GeneratorSpec& spec);
 

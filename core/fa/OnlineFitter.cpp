@@ -9,6 +9,11 @@
 
 namespace fa {
 
+void checkLearningRate(double eta) {
+    if (!(eta >= kLearningRateMin && eta <= kLearningRateMax))
+        throw std::invalid_argument("the learning rate must lie within [1e-07, 10]");
+}
+
 void EStep::compute(const Matrix& F, const Vector& psi, const Vector& d) {
     const Eigen::Index K = F.cols();
     m_invSqrtPsi = psi.cwiseSqrt().cwiseInverse();

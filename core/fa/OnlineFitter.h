@@ -10,6 +10,12 @@
 
 namespace fa {
 
+/// The SGA learning rates every entry point accepts (the controls, sessions, the CLI).
+constexpr double kLearningRateMin = 1e-7;
+constexpr double kLearningRateMax = 10.0;
+/// Throws std::invalid_argument unless kLearningRateMin <= eta <= kLearningRateMax.
+void checkLearningRate(double eta);
+
 struct OnlineOptions {
     int latent = 10;
     long warmup = 100;           ///< observations during which only running averages update

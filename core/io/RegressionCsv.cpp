@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_set>
 
 #ifndef FAEXPLORER_DATA_SUBDIR
 #define FAEXPLORER_DATA_SUBDIR "share/faexplorer/data"
@@ -40,6 +41,44 @@ std::string trim(const std::string& s) {
     throw std::invalid_argument(path + ": row " + std::to_string(row) + ": " + what);
 }
 
+constexpr std::size_t kMaxLine = 1 << 20; // a row of a million characters is not a data row
+
+/// One line (without its '\n'), at most kMaxLine characters: a longer one is refused before it
+/// is read whole, so a file of one huge line cannot take all memory.
+bool readLine(std::istream& in, std::string& line, const std::string& path, long row) {
+    line.clear();
+    std::streambuf* buffer = in.rdbuf();
+    for (;;) {
+        const int ch = buffer->sbumpc();
+        if (ch == std::char_traits<char>::eof())
+            return !line.empty();
+        if (ch == '\n')
+            return true;
+        if (line.size() >= kMaxLine)
+            refuse(path, row, "is longer than " + std::to_string(kMaxLine) + " characters");
+        line.push_back(static_cast<char>(ch));
+    }
+}
+
+/// A cell as an error message shows it: at most 40 characters, control bytes escaped.
+std::string shown(const std::string& cell) {
+    std::string out;
+    for (std::size_t i = 0; i < cell.size() && i < 40; ++i) {
+        const auto ch = static_cast<unsigned char>(cell[i]);
+        if (ch < 0x20 || ch == 0x7f) {
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[ch >> 4];
+            out += hex[ch & 15];
+        } else {
+            out += static_cast<char>(ch);
+        }
+    }
+    if (cell.size() > 40)
+        out += "… (" + std::to_string(cell.size()) + " characters)";
+    return out;
+}
+
 /// A finite decimal number and nothing else; strtod alone would take "nan", "inf" and "1e5x".
 bool parseNumber(const std::string& text, double& value) {
     if (text.empty())
@@ -51,7 +90,10 @@ bool parseNumber(const std::string& text, double& value) {
     errno = 0;
     char* end = nullptr;
     value = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() && errno == 0 && std::isfinite(value);
+    // ERANGE with a finite result is an underflow (1e-310, a subnormal, or 1e-400 -> 0): a
+    // finite number all the same. Overflow gives infinity, refused below.
+    return end == text.c_str() + text.size() && (errno == 0 || errno == ERANGE) &&
+           std::isfinite(value);
 }
 
 struct BuiltinSet {
@@ -75,28 +117,43 @@ const std::vector<BuiltinSet>& builtinSets() {
 
 RegressionData loadRegressionCsv(const std::string& path, const std::string& targetColumn,
                                  const std::vector<std::string>& dropColumns) {
-    std::ifstream in(path);
+    // Only a regular file is data: a directory, device (/dev/zero) or FIFO is refused by name.
+    std::error_code ec;
+    const auto type = std::filesystem::status(path, ec).type();
+    if (type == std::filesystem::file_type::not_found)
+        throw std::invalid_argument(path + ": cannot open the file: there is no such file");
+    if (type == std::filesystem::file_type::directory)
+        throw std::invalid_argument(path + ": is a folder, not a CSV file");
+    if (type != std::filesystem::file_type::regular)
+        throw std::invalid_argument(path + ": is not a regular file (a device, FIFO or socket)");
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::invalid_argument(path + ": cannot open the file");
     std::string line;
-    if (!std::getline(in, line))
+    if (!readLine(in, line, path, 1))
         throw std::invalid_argument(path + ": the file is empty (expected a header row)");
+    if (line.rfind("\xEF\xBB\xBF", 0) == 0)
+        line.erase(0, 3); // a UTF-8 byte-order mark (spreadsheet exports) is not part of a name
+    if (const auto cr = line.find('\r'); cr != std::string::npos && cr + 1 < line.size())
+        throw std::invalid_argument(path +
+                                    ": the lines end in CR only (classic Mac OS); save it with "
+                                    "LF or CR LF line endings");
     std::vector<std::string> header = splitLine(line);
     for (auto& h : header)
         h = trim(h);
+    std::unordered_set<std::string> seen;
     for (std::size_t j = 0; j < header.size(); ++j) {
         if (header[j].empty())
             refuse(path, 1, "column " + std::to_string(j + 1) + " has no name");
-        for (std::size_t k = 0; k < j; ++k)
-            if (header[k] == header[j])
-                refuse(path, 1, "column name '" + header[j] + "' appears twice");
+        if (!seen.insert(header[j]).second)
+            refuse(path, 1, "column name '" + shown(header[j]) + "' appears twice");
     }
     if (header.size() < 2)
         refuse(path, 1, "need at least one input column and a target column");
     auto columnIndex = [&](const std::string& name) -> std::size_t {
         const auto it = std::find(header.begin(), header.end(), name);
         if (it == header.end())
-            throw std::invalid_argument(path + ": no column named '" + name + "'");
+            throw std::invalid_argument(path + ": no column named '" + shown(name) + "'");
         return static_cast<std::size_t>(it - header.begin());
     };
     const std::size_t target = targetColumn.empty() ? header.size() - 1 : columnIndex(targetColumn);
@@ -107,7 +164,7 @@ RegressionData loadRegressionCsv(const std::string& path, const std::string& tar
 
     std::vector<std::vector<double>> rows;
     long row = 1;
-    while (std::getline(in, line)) {
+    while (readLine(in, line, path, row + 1)) {
         ++row;
         if (trim(line).empty())
             continue; // blank lines (a trailing newline) carry no data
@@ -124,7 +181,8 @@ RegressionData loadRegressionCsv(const std::string& path, const std::string& tar
                        "column '" + header[j] + "' is empty (missing values are not filled in)");
             if (!parseNumber(cell, values[j]))
                 refuse(path, row,
-                       "column '" + header[j] + "': '" + cell + "' is not a finite number");
+                       "column '" + shown(header[j]) + "': '" + shown(cell) +
+                           "' is not a finite number");
         }
         rows.push_back(std::move(values));
     }
@@ -191,8 +249,16 @@ std::string defaultDataDirectory() {
 
 RegressionData loadDataset(const std::string& dataset, const std::string& target,
                            const std::string& dataDir) {
-    if (isBuiltinDataset(dataset))
+    if (isBuiltinDataset(dataset)) {
+        // A bundled set's target is fixed (its published results use it); naming another one is
+        // refused rather than silently ignored.
+        for (const auto& s : builtinSets())
+            if (dataset == s.name && !target.empty() && target != s.target)
+                throw std::invalid_argument(
+                    "the bundled data set '" + dataset + "' has the fixed target '" + s.target +
+                    "'; another target column can be chosen for a CSV file only");
         return loadBuiltinDataset(dataset, dataDir.empty() ? defaultDataDirectory() : dataDir);
+    }
     return loadRegressionCsv(dataset, target);
 }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -171,8 +172,11 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                 y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
                 NeuralFit fit(X, y, method, candidates[c], options,
                               deriveSeed(seed, 1000 + c * 100 + static_cast<std::size_t>(f)));
-                for (int e = 0; e < options.epochs && !fit.diverged(); ++e)
+                for (int e = 0; e < options.epochs && !fit.diverged(); ++e) {
+                    if (cancel && cancel->load())
+                        return; // an epoch at most after Ctrl-C, however long the fit
                     fit.runEpoch();
+                }
                 if (fit.diverged()) {
                     total = std::numeric_limits<double>::infinity();
                     break;
@@ -216,7 +220,20 @@ RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, 
     o.bias = false;
     o.trainFraction = trainFraction;
     o.splitSeed = deriveSeed(seed, static_cast<std::uint64_t>(split));
-    return prepareRegression(data, o);
+    RegressionProblem p = prepareRegression(data, o);
+    if (p.Xtest.rows() == 0) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "the test part is empty: %ld rows with a training fraction of %g leave "
+                      "none to score; lower the training fraction or use more rows",
+                      static_cast<long>(data.size()), trainFraction);
+        throw std::invalid_argument(text);
+    }
+    if ((p.ytrain.array() == p.ytrain(0)).all())
+        throw std::invalid_argument("the target '" + data.targetName + "' is constant on the " +
+                                    std::to_string(p.ytrain.size()) +
+                                    " training rows: there is nothing to regress");
+    return p;
 }
 
 std::vector<NeuralRow> runNeural(const NeuralConfig& config,
@@ -249,8 +266,11 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
             if (progress)
                 progress({s, config.splits, name, "final fit"});
             NeuralFit fit(p.Xtrain, p.ytrain, method, tuned.best, config.fit, deriveSeed(seed, 1));
-            for (int e = 0; e < config.fit.epochs && !fit.diverged(); ++e)
+            for (int e = 0; e < config.fit.epochs && !fit.diverged(); ++e) {
+                if (cancel && cancel->load())
+                    return out; // the unfinished split gives no row
                 fit.runEpoch();
+            }
             NeuralRow row;
             row.dataset = dataset;
             row.method = name;
@@ -269,7 +289,10 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                                  deriveSeed(seed, 2));
                 row.nmll = pr.nmll;
                 row.rmse = pr.rmse;
-                row.status = csvWord(FitStatus::Running);
+                // Never "ok" beside a number that is not finite.
+                row.status =
+                    csvWord(std::isfinite(pr.nmll) && std::isfinite(pr.rmse) ? FitStatus::Running
+                                                                             : FitStatus::Failed);
             }
             row.seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -127,7 +127,7 @@ struct NeuralProgress {
 /// target standardised with its statistics, no bias column: the network has its own), the rest
 /// for testing. Per split and method: tune on the training part, refit on all of it with the
 /// best hyperparameters, score the test part. onRow sees each finished row; cancel stops
-/// between fits and returns the rows finished so far.
+/// within an epoch's time and returns the rows finished so far (an unfinished split gives none).
 std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                                  const std::function<void(const NeuralRow&)>& onRow = {},
                                  const std::function<void(const NeuralProgress&)>& progress = {},

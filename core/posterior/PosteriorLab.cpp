@@ -65,6 +65,10 @@ bool isSgdMethod(PosteriorMethod method) {
 PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint64_t dataSeed) {
     const bool synthetic = setup.dataset == "synthetic";
     RegressionData raw;
+    if (synthetic && !setup.target.empty())
+        throw std::invalid_argument(
+            "the synthetic data set has no columns; a target column can be chosen for a CSV file "
+            "only");
     if (synthetic)
         raw = syntheticRegression(setup.synthetic, deriveSeed(dataSeed, DataStream));
     else if (setup.loader)
@@ -84,6 +88,10 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
         if (ch == ',' || ch == '"' || ch == '\n')
             ch = '_'; // the name becomes a CSV cell
     p.data = prepareRegression(raw, prep);
+    if ((p.data.ytrain.array() == p.data.ytrain(0)).all())
+        throw std::invalid_argument("the target '" + raw.targetName + "' is constant on the " +
+                                    std::to_string(p.data.ytrain.size()) +
+                                    " training rows: there is nothing to regress");
     if (p.data.dim() < 2)
         throw std::invalid_argument(
             "the posterior needs at least two parameters (an input and a bias, or two inputs)");
@@ -98,6 +106,9 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
     case HyperMode::Manual:
         p.hyper = setup.hyper ? Hyperparameters{setup.alpha, setup.beta}
                               : Hyperparameters{setup.synthetic.alpha, setup.synthetic.beta};
+        for (const double h : {p.hyper.alpha, p.hyper.beta})
+            if (!(h >= kPrecisionMin && h <= kPrecisionMax))
+                throw std::invalid_argument("alpha and beta must lie within [1e-08, 1e+08]");
         break;
     }
     p.exact = exactPosterior(p.data.Xtrain, p.data.ytrain, p.hyper);
@@ -254,9 +265,15 @@ runPosterior(const PosteriorConfig& config,
                 if (epoch % config.every != 0 && epoch != config.epochs)
                     continue;
                 const auto e = t.estimates().front();
+                const PosteriorScore score = t.score(e.model);
+                // A running fit whose numbers are not finite is not "ok": the row says it failed.
+                const bool finite = std::isfinite(score.relMeanDist) &&
+                                    std::isfinite(score.relCovDist) && std::isfinite(score.w2);
+                const FitStatus status =
+                    e.status == FitStatus::Running && !finite ? FitStatus::Failed : e.status;
                 PosteriorRow row{
-                    problem.dataset, methodName(method), config.run.latent, trial,
-                    epoch,           t.score(e.model),   seconds,           csvWord(e.status)};
+                    problem.dataset, methodName(method), config.run.latent, trial, epoch, score,
+                    seconds,         csvWord(status)};
                 rows.push_back(std::move(row));
                 if (progress)
                     progress({trial, config.trials, methodName(method), epoch, config.epochs});

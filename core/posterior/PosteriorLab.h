@@ -31,6 +31,11 @@ bool isSgdMethod(PosteriorMethod method);
 /// Which data and which prior. "Auto" choices: synthetic data keeps every row for training,
 /// has no bias column and uses the recipe's alpha and beta; real data gets a bias column, a
 /// 50/50 split and alpha, beta by evidence maximisation.
+/// The prior and noise precisions every entry point accepts (the controls, sessions, the CLI):
+/// beyond these the exact posterior's covariance under- or overflows and no distance is finite.
+constexpr double kPrecisionMin = 1e-8;
+constexpr double kPrecisionMax = 1e8;
+
 struct PosteriorSetup {
     std::string dataset = "synthetic"; ///< synthetic, boston, concrete, energy, yacht or a CSV path
     std::string target;                ///< CSV target column; empty = last column

@@ -2,6 +2,7 @@
 // one clear line on stderr, a non-zero exit and no output file.
 #include <QtTest>
 
+#include <cmath>
 #include <csignal>
 
 class TestCli : public QObject {
@@ -252,6 +253,113 @@ class TestCli : public QObject {
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }
+    void refusesWhatWouldGiveNoFiniteNumber_data() {
+        // Issue 11: each of these ran and wrote inf/nan cells beside "ok", ran once instead of
+        // 4294967297 times, or ignored the option; now each is refused up front (exit 2, one line
+        // naming the reason, no file). @ is the test's folder, with the CSV files written below.
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QStringList sweep{"fa-sweep", "--dim", "20", "--latent", "2", "--samples", "200"};
+        QTest::newRow("spectrum to 1e308")
+            << sweep + QStringList{"--spectrum", "1:1e308"} << "[0.0001, 1e+09]";
+        QTest::newRow("sga rate 100") << sweep + QStringList{"--lr", "100"} << "[1e-07, 10]";
+        QTest::newRow("batch store 32 GB")
+            << QStringList{"fa-sweep", "--dim", "400", "--latent", "5", "--samples", "10000000"}
+            << "32.0 GB";
+        QTest::newRow("model 40 GB")
+            << QStringList{"fa-sweep",    "--dim", "1000000",   "--latent", "5000",
+                           "--generator", "haar",  "--samples", "100"}
+            << "lower D or K";
+        QTest::newRow("empty method list")
+            << QStringList{"posterior", "--method", ""} << "--method needs at least one value";
+        QTest::newRow("target of a bundled set")
+            << QStringList{"posterior", "--dataset", "boston", "--target", "crim"}
+            << "fixed target 'medv'";
+        QTest::newRow("target of synthetic data")
+            << QStringList{"posterior", "--target", "y"} << "no columns";
+        QTest::newRow("alpha 1e300")
+            << QStringList{"posterior", "--alpha", "1e300", "--beta", "1"} << "[1e-08, 1e+08]";
+        QTest::newRow("constant target")
+            << QStringList{"posterior", "--dataset", "@/constant.csv"} << "'y' is constant";
+        QTest::newRow("repeats past 2^32")
+            << QStringList{"posterior-bench", "--repeats", "4294967297"} << "between 1 and";
+        QTest::newRow("empty neural test part")
+            << QStringList{"neural", "--dataset", "yacht", "--train-fraction", "0.999"}
+            << "test part is empty";
+        QTest::newRow("three-row CSV")
+            << QStringList{"neural", "--dataset", "@/three.csv"} << "test part is empty";
+        QTest::newRow("constant neural target")
+            << QStringList{"neural", "--dataset", "@/constant.csv"} << "'y' is constant";
+        QTest::newRow("empty hidden list")
+            << QStringList{"neural", "--hidden", ""} << "--hidden needs at least one value";
+    }
+    void refusesWhatWouldGiveNoFiniteNumber() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(m_dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        QByteArray constant = "a,b,y\n";
+        for (int i = 0; i < 40; ++i)
+            constant += QByteArray::number(i) + "," + QByteArray::number(i * i % 7) + ",5\n";
+        write("constant.csv", constant);
+        write("three.csv", "a,b,y\n1,2,3\n2,1,4\n3,3,1\n");
+        for (QString& a : args)
+            a.replace("@", m_dir.path());
+        const QString out = m_dir.filePath("refused.csv");
+        const Result r = run(args + QStringList{"--out", out});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+    void tinyAndHugeValuesAreStandardised() {
+        // Values of 1e-300 (their variance underflows to 0) and a target of 1e200 (its variance
+        // overflows) gave inf and nan beside "ok"; standardised by their largest magnitude they
+        // are ordinary data: the same posterior as the data at scale 1, to rounding.
+        QByteArray plain = "a,b,y\n", tiny = plain, huge = plain;
+        for (int i = 0; i < 40; ++i) {
+            const double a = std::sin(1.0 + i), b = std::cos(3.0 * i),
+                         y = a - 2 * b + 0.3 * std::sin(7.0 * i);
+            auto row = [](double x, double u, double v) {
+                return QByteArray::number(x, 'g', 17) + "," + QByteArray::number(u, 'g', 17) + "," +
+                       QByteArray::number(v, 'g', 17) + "\n";
+            };
+            plain += row(a, b, y);
+            tiny += row(a * 1e-300, b * 1e-300, y * 1e-300);
+            huge += row(a, b, y * 1e200);
+        }
+        QStringList last;
+        for (const auto& [name, text] : {std::pair{"plain.csv", plain}, std::pair{"tiny.csv", tiny},
+                                         std::pair{"huge.csv", huge}}) {
+            QFile f(m_dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+            f.close();
+            const QString out = m_dir.filePath(QString("scaled-") + name);
+            const Result r = run({"posterior", "--dataset", m_dir.filePath(name), "--epochs", "50",
+                                  "--trials", "1", "--out", out});
+            QCOMPARE(r.code, 0);
+            QFile o(out);
+            QVERIFY(o.open(QIODevice::ReadOnly));
+            const QStringList cells =
+                QString::fromUtf8(o.readAll()).split('\n', Qt::SkipEmptyParts).last().split(',');
+            QCOMPARE(cells.last(), QString("ok"));
+            QStringList numbers = cells.mid(5, 4); // rel_mean_dist .. w2_over_dim
+            for (const QString& n : numbers) {
+                bool ok = false;
+                QVERIFY2(std::isfinite(n.toDouble(&ok)) && ok, qPrintable(cells.join(',')));
+            }
+            if (!last.isEmpty())
+                for (int k = 0; k < 4; ++k)
+                    QVERIFY2(std::abs(numbers[k].toDouble() - last[k].toDouble()) <=
+                                 1e-6 * std::abs(last[k].toDouble()),
+                             qPrintable(numbers.join(',') + " vs " + last.join(',')));
+            last = numbers;
+        }
+    }
     void neuralCtrlCKeepsFinishedRows() {
         const QString out = m_dir.filePath("interrupted.csv");
         QProcess p;
@@ -259,7 +367,14 @@ class TestCli : public QObject {
                 {"neural", "--dataset", "yacht", "--hidden", "50,50", "--splits", "20", "--epochs",
                  "120", "--search-trials", "4", "--folds", "2", "--threads", "1", "--out", out});
         QVERIFY(p.waitForStarted());
-        QTest::qWait(2500); // at most a split or two finish (a few seconds each), far from all 20
+        // Interrupt once the first split has finished (the progress line has moved on to the
+        // second), whatever the machine's speed: far from all 20.
+        // (Progress lines come at most every 5 s when stderr is not a terminal, so any split
+        // after the first will do.)
+        QString progress;
+        const QRegularExpression later("split ([2-9]|1[0-9])/20");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (progress += QString::fromUtf8(p.readAllStandardError())).contains(later), 120000);
         QCOMPARE(p.state(), QProcess::Running);
         QVERIFY(p.processId() > 0);
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
@@ -268,8 +383,8 @@ class TestCli : public QObject {
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-        QVERIFY(!lines.isEmpty() &&
-                lines.size() < 21); // the header, the finished splits, not all 20
+        QVERIFY2(lines.size() >= 2 && lines.size() < 21, // the header, the finished splits
+                 qPrintable(QString::number(lines.size())));
         QCOMPARE(lines.first(), QString("dataset,method,hidden,split,nmll,rmse,seconds,status"));
         QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains("interrupted"));
     }

@@ -2,6 +2,8 @@
 // too) is refused with a message naming the field and leaves the value in use; a valid one is
 // taken on Enter only; Space in a field is the window's Play / Pause and types nothing.
 #include "ui/common/FormWidgets.h"
+#include "ui/explorer/ControlPanel.h"
+#include "ui/session/SessionFile.h"
 
 #include <QAction>
 #include <QFormLayout>
@@ -242,6 +244,42 @@ class TestFormWidgets : public QObject {
         QTest::keyClick(plain, Qt::Key_Space);
         QCOMPARE(triggered.count(), 1);
         QCOMPARE(plain->text(), QString("10"));
+    }
+
+    void controlsAndSessionsAcceptTheSameRanges() {
+        // A value the session reader accepts is one the controls show unchanged, and a value it
+        // refuses is one the controls cannot hold (they clamp it): no session runs numbers the
+        // window does not show.
+        ControlPanel panel;
+        auto sessionAccepts = [](const fa::ExplorerConfig& c) {
+            fa::io::Session s;
+            s.config = c;
+            try {
+                fa::io::sessionFromJson(fa::io::sessionToJson(s));
+            } catch (const fa::io::SessionError&) {
+                return false;
+            }
+            return true;
+        };
+        auto check = [&](auto set, auto get, double value) {
+            fa::ExplorerConfig c = panel.config();
+            set(c, value);
+            panel.setConfig(c);
+            const bool shown = get(panel.config()) == value;
+            QVERIFY2(shown == sessionAccepts(c), qPrintable(QString::number(value)));
+        };
+        auto setHi = [](fa::ExplorerConfig& c, double v) { c.generator.spectrumHi = v; };
+        auto getHi = [](const fa::ExplorerConfig& c) { return c.generator.spectrumHi; };
+        auto setLo = [](fa::ExplorerConfig& c, double v) { c.generator.spectrumLo = v; };
+        auto getLo = [](const fa::ExplorerConfig& c) { return c.generator.spectrumLo; };
+        auto setLr = [](fa::ExplorerConfig& c, double v) { c.learningRate = v; };
+        auto getLr = [](const fa::ExplorerConfig& c) { return c.learningRate; };
+        for (const double v : {20.0, 1e9, 1.5e9, 1e308})
+            check(setHi, getHi, v);
+        for (const double v : {0.5, 1e-4, 5e-5})
+            check(setLo, getLo, v);
+        for (const double v : {0.001, 10.0, 11.0, 1e6, 1e-7, 5e-8})
+            check(setLr, getLr, v);
     }
 };
 

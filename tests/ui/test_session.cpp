@@ -144,6 +144,50 @@ class TestSession : public QObject {
         QVERIFY(refusal(sampleJson()).isEmpty()); // the unmodified file is fine
     }
 
+    void refusesWhatCannotRun() {
+        // A version of 1e300 was read through toInt() as 0 and passed as an old version.
+        QJsonObject o = sampleJson();
+        o["version"] = 1e300;
+        QVERIFY(refusal(o).contains("newer FA Explorer"));
+
+        // The spectrum and learning rate ranges are the controls' (1e-4..1e9, 1e-7..10).
+        auto withModel = [](const char* key, const QJsonValue& v) {
+            QJsonObject o = sampleJson(), model = o["model"].toObject();
+            model[key] = v;
+            o["model"] = model;
+            return o;
+        };
+        auto withFitting = [](const char* key, const QJsonValue& v) {
+            QJsonObject o = sampleJson(), fitting = o["fitting"].toObject();
+            fitting[key] = v;
+            o["fitting"] = fitting;
+            return o;
+        };
+        QVERIFY(refusal(withModel("spectrum", QJsonArray{1.0, 1e9})).isEmpty());
+        QVERIFY(refusal(withModel("spectrum", QJsonArray{1.0, 1e308})).contains("[0.0001, 1e+09]"));
+        QVERIFY(refusal(withModel("spectrum", QJsonArray{5e-5, 1.0})).contains("[0.0001, 1e+09]"));
+        QVERIFY(refusal(withFitting("learningRate", 10.0)).isEmpty());
+        QVERIFY(refusal(withFitting("learningRate", 1e6)).contains("[1e-07, 10]"));
+        QVERIFY(refusal(withFitting("learningRateChanges", QJsonArray{QJsonArray{10, 1e6}}))
+                    .contains("[1e-07, 10]"));
+
+        // D x K state that cannot fit (D = 10^6, K = 5000: 40 GB for the true F alone) is refused
+        // before anything is allocated, with the figure.
+        o = withModel("dim", 1000000);
+        QJsonObject model = o["model"].toObject();
+        model["latent"] = 5000;
+        model["generator"] = "haar";
+        o["model"] = model;
+        QVERIFY2(refusal(o).contains("40.0 GB"), qPrintable(refusal(o)));
+        // and 10^7 stored samples at D = 300 (24 GB) for batch refits.
+        o = withFitting("batch", true);
+        QJsonObject fitting = o["fitting"].toObject();
+        fitting["totalSamples"] = 10000000;
+        o["fitting"] = fitting;
+        o["samples"] = 0;
+        QVERIFY2(refusal(o).contains("24.0 GB"), qPrintable(refusal(o)));
+    }
+
     void fileErrorsNameThePath() {
         QTemporaryDir dir;
         const QString missing = dir.filePath("nope.json");

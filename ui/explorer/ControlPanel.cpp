@@ -13,9 +13,9 @@
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_dim = intBox(2, 1000000, 100, "Observation dimension D of the true model θ = F h + c + ε.");
     m_latent = intBox(1, 1000, 10, "True latent dimension K: F is D × K, covariance F Fᵀ + Ψ.");
-    m_specLo = realBox(1e-6, 1e9, 1.0, 4,
+    m_specLo = realBox(fa::kSpectrumMin, fa::kSpectrumMax, 1.0, 4,
                        "Spectrum lower bound a: each row of F is scaled by s, s² ~ U(a, b).");
-    m_specHi = realBox(1e-6, 1e9, 10.0, 4,
+    m_specHi = realBox(fa::kSpectrumMin, fa::kSpectrumMax, 10.0, 4,
                        "Spectrum upper bound b; ψ ~ U(0, max s²). [1, 10⁴] makes SGA blow up.");
     m_generator = new QComboBox;
     m_generator->addItem("exact (Algorithm 3, O(D³))", "exact");
@@ -40,7 +40,7 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_batch->setChecked(true);
     m_batch->setToolTip("scikit-learn's SVD-based FactorAnalysis refitted on the first T samples "
                         "at T = 100, 1000, …");
-    m_lr = realBox(1e-7, 10.0, 0.001, 7,
+    m_lr = realBox(fa::kLearningRateMin, fa::kLearningRateMax, 0.001, 7,
                    "SGA learning rate η (thesis: 0.001). Takes effect immediately.");
     m_lr->setSingleStep(0.0005);
     m_warmup = intBox(0, 1000000, 100,

@@ -52,8 +52,9 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         "automatic: the synthetic recipe's α, β; evidence maximisation for real data.\n"
         "thesis rule: β = 1/var(y), α = 0.01 mean diag(β XᵀX).\n"
         "evidence maximisation: MacKay's fixed point, as scikit-learn's BayesianRidge.");
-    m_alpha = realBox(1e-8, 1e8, 0.01, 6, "Prior precision α (by hand).");
-    m_beta = realBox(1e-8, 1e8, 0.1, 6, "Noise precision β (by hand).");
+    m_alpha =
+        realBox(fa::kPrecisionMin, fa::kPrecisionMax, 0.01, 6, "Prior precision α (by hand).");
+    m_beta = realBox(fa::kPrecisionMin, fa::kPrecisionMax, 0.1, 6, "Noise precision β (by hand).");
     m_priorLabel = new QLabel;
     m_priorLabel->setWordWrap(true);
 

@@ -25,10 +25,11 @@ QJsonObject sessionRoot(const QByteArray& json) {
     if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
         version.toDouble() < 1)
         fail("the session has no valid \"version\"");
-    if (version.toInt() > kSessionVersion)
+    // Compared as the double it is: toInt() turns 1e300 into 0, which passed as an old version.
+    if (version.toDouble() > kSessionVersion)
         fail(QString("the session was written by a newer FA Explorer (format version %1); this one "
                      "reads version %2")
-                 .arg(version.toInt())
+                 .arg(version.toDouble())
                  .arg(kSessionVersion));
     return root;
 }
