@@ -128,6 +128,13 @@ int main(int argc, char** argv) {
             app.quit();
         });
     });
+    // A run that cannot start or stops on an error ends the screenshot with its reason.
+    QObject::connect(page, &LabPage::stoppedEarly, &app, [&](const QString& why) {
+        std::fprintf(stderr, "faexplorer: the run stopped before %s %ld: %s\n",
+                     samples ? "sample" : "epoch", target, qPrintable(why));
+        code = 1;
+        app.quit();
+    });
     QTimer::singleShot(0, &window, [&] { page->runUntil(target); });
     app.exec();
     return code;

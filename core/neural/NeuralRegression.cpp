@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <numbers>
 #include <stdexcept>
 #include <thread>
@@ -190,12 +192,28 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
             score[c] = std::isfinite(total) ? total : std::numeric_limits<double>::infinity();
         }
     };
+    // An exception (memory) in any thread stops the others and is rethrown here, on the caller's
+    // thread: one escaping a std::thread would end the program.
+    std::exception_ptr error;
+    std::mutex errorLock;
+    auto guarded = [&] {
+        try {
+            worker();
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(errorLock);
+            if (!error)
+                error = std::current_exception();
+            next = candidates.size(); // no further candidates are taken
+        }
+    };
     std::vector<std::thread> pool;
     for (int t = 1; t < std::max(1, threads); ++t)
-        pool.emplace_back(worker);
-    worker();
+        pool.emplace_back(guarded);
+    guarded();
     for (auto& t : pool)
         t.join();
+    if (error)
+        std::rethrow_exception(error);
     TuneResult r;
     r.trials = searchTrials;
     std::size_t best = 0;

@@ -9,6 +9,7 @@
 #include <QThread>
 #include <QtTest>
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 namespace {
@@ -22,6 +23,10 @@ class CountingRun : public fa::LiveRun {
   public:
     CountingRun(long id, long length) : m_id(id), m_length(length) {}
     long advance(long n) override {
+        if (m_failAt >= 0 && m_position >= m_failAt)
+            throw std::bad_alloc(); // memory runs out here, as a large model's would
+        if (m_failAt >= 0)
+            n = std::min(n, m_failAt - m_position);
         const long done = m_length > 0 ? std::min(n, m_length - m_position) : n;
         m_position += done;
         return done;
@@ -38,10 +43,15 @@ class CountingRun : public fa::LiveRun {
         return s;
     }
     long m_id, m_length, m_position = 0;
+    long m_failAt = -1; ///< advance throws std::bad_alloc once here
 };
 
-LabWorker::Factory counting(long id, long length = 0) {
-    return [id, length] { return std::make_unique<CountingRun>(id, length); };
+LabWorker::Factory counting(long id, long length = 0, long failAt = -1) {
+    return [id, length, failAt] {
+        auto run = std::make_unique<CountingRun>(id, length);
+        run->m_failAt = failAt;
+        return run;
+    };
 }
 
 } // namespace
@@ -56,7 +66,7 @@ class TestLabWorker : public QObject {
     // QSignalSpy, which would record them on the worker's thread.
     int m_started = 0, m_snapshots = 0;
     std::vector<long> m_reached;
-    QStringList m_failed, m_refused;
+    QStringList m_failed, m_refused, m_halted;
 
     /// Runs f on the worker's thread, as LabPage::post does.
     void post(std::function<void(LabWorker&)> f) {
@@ -87,6 +97,7 @@ class TestLabWorker : public QObject {
         connect(m_worker, &LabWorker::reached, this, [this](long p) { m_reached.push_back(p); });
         connect(m_worker, &LabWorker::failed, this, [this](QString m) { m_failed << m; });
         connect(m_worker, &LabWorker::refused, this, [this](QString m) { m_refused << m; });
+        connect(m_worker, &LabWorker::halted, this, [this](QString m) { m_halted << m; });
         m_thread.start();
         m_last.reset();
         m_stats = {};
@@ -94,6 +105,7 @@ class TestLabWorker : public QObject {
         m_reached.clear();
         m_failed.clear();
         m_refused.clear();
+        m_halted.clear();
     }
     void cleanup() {
         m_thread.quit();
@@ -163,6 +175,50 @@ class TestLabWorker : public QObject {
         sync();
         QCOMPARE(runId(), 1L);
         QCOMPARE(position(), 0L);
+    }
+
+    void runUntilPastTheEndStopsAtTheEnd() {
+        // A target beyond a run's length ends at its end (a --screenshot never waits forever).
+        post([](LabWorker& w) {
+            w.configure(counting(1, 500));
+            w.runUntil(10000);
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(m_reached.size(), std::size_t(1), 5000);
+        QCOMPARE(m_reached.back(), 500L);
+        QVERIFY(m_halted.isEmpty());
+    }
+
+    void runningOutOfMemoryHaltsAndKeepsTheRun() {
+        // std::bad_alloc in the middle of a run (the exact generator at D = 2000 under a memory
+        // limit) stops it where it is, says why, and never reaches the target; the worker stays
+        // usable and a new run starts normally.
+        post([](LabWorker& w) {
+            w.configure(counting(1, 0, 1000));
+            w.runUntil(5000);
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(m_halted.size(), qsizetype(1), 5000);
+        QCOMPARE(m_halted.first(), QString("not enough memory for this run"));
+        sync();
+        QVERIFY(m_reached.empty());
+        QCOMPARE(position(), 1000L);
+        QVERIFY(!m_stats.running);
+        post([](LabWorker& w) {
+            w.configure(counting(2, 300));
+            w.runUntil(300);
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(m_reached.size(), std::size_t(1), 5000);
+        QCOMPARE(runId(), 2L);
+    }
+
+    void runUntilWithoutARunSaysSo() {
+        post([](LabWorker& w) {
+            w.configure([]() -> std::unique_ptr<fa::LiveRun> { throw std::bad_alloc(); });
+            w.runUntil(10);
+        });
+        sync();
+        QCOMPARE(m_failed, QStringList{"not enough memory for this run"});
+        QCOMPARE(m_halted.size(), qsizetype(1));
+        QVERIFY(m_halted.first().contains("could not start"));
     }
 
     void aRefusedChangeLeavesTheRun() {

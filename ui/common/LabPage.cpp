@@ -19,11 +19,27 @@ LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
         emit statusChanged();
     });
     connect(m_worker, &LabWorker::started, this, [this] { runStarted(); });
-    connect(m_worker, &LabWorker::failed, this, [this](const QString& why) { runFailed(why); });
+    connect(m_worker, &LabWorker::failed, this, [this](const QString& why) {
+        runFailed(why);
+        if (m_waitFor >= 0) { // a --screenshot waiting for this run says why and ends
+            m_waitFor = -1;
+            emit stoppedEarly(why);
+        }
+    });
+    connect(m_worker, &LabWorker::halted, this, [this](const QString& why) {
+        fail("The run stopped", why);
+        if (m_waitFor >= 0) {
+            m_waitFor = -1;
+            emit stoppedEarly(why);
+        }
+    });
     connect(m_worker, &LabWorker::refused, this,
             [this](const QString& why) { emit message("Refused: " + why, 8000); });
     connect(m_worker, &LabWorker::reached, this, [this](long position) {
-        if (m_waitFor >= 0 && position >= m_waitFor) {
+        // There, or at the end of a run shorter than the target (the stats, sent before, say
+        // its length); an older target's reached is not this one.
+        const bool atEnd = m_stats.length > 0 && position >= m_stats.length;
+        if (m_waitFor >= 0 && (position >= m_waitFor || atEnd)) {
             m_waitFor = -1;
             redrawNow();
             emit reached(position);

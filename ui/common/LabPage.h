@@ -64,6 +64,8 @@ class LabPage : public QWidget {
 
   signals:
     void reached(long position);
+    /// A runUntil ended early: the run stopped on an error or could not start (why says which).
+    void stoppedEarly(const QString& why);
     void message(const QString& text, int timeoutMs);
     void statusChanged(); ///< statusTexts() changed
     void runningChanged(bool running);

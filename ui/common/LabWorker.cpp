@@ -95,8 +95,10 @@ void LabWorker::step(long units) {
 }
 
 void LabWorker::runUntil(long position) {
-    if (!m_run)
+    if (!m_run) {
+        emit halted("there is no run to play (the last one could not start)");
         return;
+    }
     m_stopAt = position;
     if (m_run->position() >= position || m_run->finished()) {
         pause();
@@ -154,7 +156,7 @@ void LabWorker::tick() {
         }
     } catch (const std::exception& e) {
         pause();
-        emit refused(describe(e));
+        emit halted(describe(e));
         return;
     }
     if (m_rateClock.elapsed() >= 500) {
@@ -164,8 +166,9 @@ void LabWorker::tick() {
     }
     const bool atTarget = m_stopAt >= 0 && m_run->position() >= m_stopAt;
     if (atTarget || m_run->finished()) {
+        const bool waited = m_stopAt >= 0;
         pause();
-        if (atTarget)
+        if (waited) // there, or at the end of a run shorter than the target
             emit reached(m_run->position());
         return;
     }
@@ -177,7 +180,13 @@ void LabWorker::pollBackground() {
         m_poll.stop();
         return;
     }
-    m_run->poll();
+    try {
+        m_run->poll(); // a background refit's error (memory) arrives here
+    } catch (const std::exception& e) {
+        m_poll.stop();
+        emit halted(describe(e));
+        return;
+    }
     if (!m_run->backgroundPending()) {
         m_poll.stop();
         publish(true);
@@ -188,7 +197,15 @@ void LabWorker::publish(bool force) {
     if (!m_run || (!force && m_sincePublish.isValid() && m_sincePublish.elapsed() < 33))
         return;
     m_sincePublish.start();
-    emit snapshotReady(m_run->labSnapshot());
+    LabSnapshotPtr snapshot;
+    try {
+        snapshot = m_run->labSnapshot();
+    } catch (const std::exception& e) { // a snapshot too large for the memory left
+        stopRunning();
+        emit halted(describe(e));
+        return;
+    }
+    emit snapshotReady(std::move(snapshot));
     LabStats stats;
     stats.running = m_running;
     stats.position = m_run->position();
