@@ -10,6 +10,7 @@ packages=(
   libeigen3-dev                                 # the engine's linear algebra
   xvfb xauth fonts-dejavu-core                  # headless runs and screenshots
   clang-format                                  # the format check the tests run
+  clang libclang-rt-14-dev                      # libFuzzer and its sanitizers (scripts/fuzz.sh)
 )
 
 missing=()

@@ -2,7 +2,8 @@
 # Installs what is missing; builds everything in Release with warnings as errors and runs all
 # tests headless (QtTest suites, the layering and format checks); builds the CLI alone with Qt
 # hidden (it must not need Qt); then builds the engine, its file and session libraries and
-# their tests with AddressSanitizer + UndefinedBehaviorSanitizer and runs those too.
+# their tests with AddressSanitizer + UndefinedBehaviorSanitizer and runs those too; last, the
+# three libFuzzer targets (CSV loader, session readers, CLI arguments) run for a minute each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -22,3 +23,5 @@ echo "cli-only: configured and built without Qt; fa-sweep ran"
 
 bash scripts/build.sh build-sanitize -DFAEXPLORER_SANITIZE=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure)
+
+bash scripts/fuzz.sh 60

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -108,12 +109,18 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
         }
 }
 
+const std::set<std::string> kOptions{"dim",    "latent",    "spectrum",   "samples",
+                                     "trials", "seed",      "algorithms", "lr",
+                                     "warmup", "generator", "batch-svd",  "out"};
+
 } // namespace
 
+void checkFaSweepArguments(int argc, char** argv) {
+    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
+}
+
 int runFaSweepCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2,
-                         {"dim", "latent", "spectrum", "samples", "trials", "seed", "algorithms",
-                          "lr", "warmup", "generator", "batch-svd", "out"});
+    const ArgParser args(argc, argv, 2, kOptions);
     const FaSweepConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -104,15 +105,21 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
     }
 }
 
+const std::set<std::string> kOptions{
+    "dataset",   "target",        "data-dir",           "method",  "hidden",
+    "splits",    "epochs",        "search-trials",      "folds",   "latent",
+    "batch",     "samples",       "predictive-samples", "threads", "lr",
+    "optimizer", "max-grad-norm", "train-fraction",     "init",    "seed",
+    "out"};
+
 } // namespace
 
+void checkNeuralArguments(int argc, char** argv) {
+    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
+}
+
 int runNeuralCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2,
-                         {"dataset",   "target",        "data-dir",           "method",  "hidden",
-                          "splits",    "epochs",        "search-trials",      "folds",   "latent",
-                          "batch",     "samples",       "predictive-samples", "threads", "lr",
-                          "optimizer", "max-grad-norm", "train-fraction",     "init",    "seed",
-                          "out"});
+    const ArgParser args(argc, argv, 2, kOptions);
     const NeuralConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");

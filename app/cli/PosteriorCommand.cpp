@@ -8,6 +8,7 @@
 #include "core/math/Summary.h"
 
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -136,17 +137,22 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
     }
 }
 
+const std::set<std::string> kOptions{
+    "dataset",        "target", "data-dir",  "n",        "inputs",        "correlation",
+    "train-fraction", "bias",   "hyper",     "alpha",    "beta",          "method",
+    "latent",         "epochs", "every",     "trials",   "seed",          "batch",
+    "samples",        "lr-c",   "lr-f",      "lr-gamma", "optimizer",     "max-grad-norm",
+    "sigma",          "sgd-lr", "sgd-batch", "lambda",   "warmup-epochs", "fa-warmup",
+    "sga-lr",         "out"};
+
 } // namespace
 
+void checkPosteriorArguments(int argc, char** argv) {
+    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
+}
+
 int runPosteriorCommand(int argc, char** argv) {
-    const ArgParser args(
-        argc, argv, 2,
-        {"dataset",        "target", "data-dir",  "n",        "inputs",        "correlation",
-         "train-fraction", "bias",   "hyper",     "alpha",    "beta",          "method",
-         "latent",         "epochs", "every",     "trials",   "seed",          "batch",
-         "samples",        "lr-c",   "lr-f",      "lr-gamma", "optimizer",     "max-grad-norm",
-         "sigma",          "sgd-lr", "sgd-batch", "lambda",   "warmup-epochs", "fa-warmup",
-         "sga-lr",         "out"});
+    const ArgParser args(argc, argv, 2, kOptions);
     const PosteriorConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");

@@ -45,9 +45,8 @@ namespace {
 /// Mean and standard deviation of a column, the deviation 1 for a constant column. Values near
 /// the ends of the double range (1e200 squares to infinity, 1e-300 to zero) are first divided
 /// by their largest magnitude, so their scale is still found; ordinary columns take the plain
-/// formula, bit for bit as before.
-std::pair<double, double> meanAndScale(const Eigen::Ref<const Vector>& v) {
-    double mean = v.mean();
+/// formula, bit for bit as before; mean is the column's plain mean.
+std::pair<double, double> meanAndScale(const Eigen::Ref<const Vector>& v, double mean) {
     double var = (v.array() - mean).square().mean();
     if (std::isfinite(var) && var >= std::numeric_limits<double>::min())
         return {mean, std::sqrt(var)};
@@ -99,15 +98,27 @@ RegressionProblem prepareRegression(const RegressionData& data, const PrepareOpt
     prob.xMean = Vector::Zero(p);
     prob.xScale = Vector::Ones(p);
     if (options.standardise) {
+        // The plain means as before (colwise for X: its rounding differs from a column's own).
+        const Vector plainMean = prob.Xtrain.leftCols(p).colwise().mean().transpose();
         for (Eigen::Index j = 0; j < p; ++j)
-            std::tie(prob.xMean(j), prob.xScale(j)) = meanAndScale(prob.Xtrain.col(j));
-        std::tie(prob.yMean, prob.yScale) = meanAndScale(prob.ytrain);
+            std::tie(prob.xMean(j), prob.xScale(j)) =
+                meanAndScale(prob.Xtrain.col(j), plainMean(j));
+        std::tie(prob.yMean, prob.yScale) = meanAndScale(prob.ytrain, prob.ytrain.mean());
     }
     for (Matrix* X : {&prob.Xtrain, &prob.Xtest})
         for (Eigen::Index j = 0; j < p; ++j)
             X->col(j) = (X->col(j).array() - prob.xMean(j)) / prob.xScale(j);
     prob.ytrain = (prob.ytrain.array() - prob.yMean) / prob.yScale;
     prob.ytest = (prob.ytest.array() - prob.yMean) / prob.yScale;
+    // Values of both signs near the end of the double range (±1.7e308) overflow x - mean:
+    // refused by name rather than passed on as infinities.
+    for (Eigen::Index j = 0; j < p; ++j)
+        if (!prob.Xtrain.col(j).allFinite() || !prob.Xtest.col(j).allFinite())
+            throw std::invalid_argument("column '" + data.inputNames[static_cast<std::size_t>(j)] +
+                                        "' spans too wide a range to standardise");
+    if (!prob.ytrain.allFinite() || !prob.ytest.allFinite())
+        throw std::invalid_argument("the target '" + data.targetName +
+                                    "' spans too wide a range to standardise");
     if (options.bias) {
         prob.Xtrain.col(p).setOnes();
         prob.Xtest.col(p).setOnes();

@@ -67,7 +67,6 @@ TrialSeeds trialSeeds(std::uint64_t seed, int trial) {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr long kChunk = 256; // samples drawn, then fed to each fitter, per timed block
 
 double secondsSince(Clock::time_point t0) {

@@ -129,6 +129,12 @@ RegressionData loadRegressionCsv(const std::string& path, const std::string& tar
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::invalid_argument(path + ": cannot open the file");
+    return readRegressionCsv(in, path, targetColumn, dropColumns);
+}
+
+RegressionData readRegressionCsv(std::istream& in, const std::string& path,
+                                 const std::string& targetColumn,
+                                 const std::vector<std::string>& dropColumns) {
     std::string line;
     if (!readLine(in, line, path, 1))
         throw std::invalid_argument(path + ": the file is empty (expected a header row)");

@@ -2,6 +2,7 @@
 // Regression data from files: a strict CSV loader, the four bundled UCI sets and where they live.
 #include "core/data/RegressionData.h"
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@ namespace fa::io {
 /// or fewer than two data rows throws std::invalid_argument naming the row (1-based, header =
 /// row 1) and the column.
 RegressionData loadRegressionCsv(const std::string& path, const std::string& targetColumn = {},
+                                 const std::vector<std::string>& dropColumns = {});
+/// The same from a stream; path names it in messages and gives the data set's name. Lines are
+/// capped at 1 MB, a UTF-8 byte-order mark is skipped, CR LF is read, CR-only endings are named.
+RegressionData readRegressionCsv(std::istream& in, const std::string& path,
+                                 const std::string& targetColumn = {},
                                  const std::vector<std::string>& dropColumns = {});
 
 /// The bundled UCI sets: boston, concrete, energy (heating load; cooling load dropped), yacht.

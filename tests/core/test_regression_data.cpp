@@ -147,6 +147,25 @@ class TestRegressionData : public QObject {
         const QString message = refusal(write("mac.csv", "a,y\r1,2\r3,4\r"));
         QVERIFY2(message.contains("CR only"), qPrintable(message));
     }
+    void extremeColumnsAreStandardisedOrNamed() {
+        // 1e-300 and 1e200 scales are found (their plain variance under- or overflows); a column
+        // from -1.7e308 to 1.7e308, whose deviations overflow, is refused by name.
+        const RegressionData tiny =
+            loadRegressionCsv(write("t.csv", "a,y\n1e-300,1e200\n3e-300,2e200\n2e-300,6e200\n"));
+        PrepareOptions o;
+        const RegressionProblem p = prepareRegression(tiny, o);
+        QVERIFY(qAbs(p.xScale(0) / std::sqrt(2.0 / 3.0) / 1e-300 - 1.0) < 1e-12);
+        QVERIFY(qAbs(p.yScale / (std::sqrt(14.0 / 3.0) * 1e200) - 1.0) < 1e-12);
+        QVERIFY(qAbs(p.ytrain(2) - (6.0 - 3.0) / (std::sqrt(14.0 / 3.0))) < 1e-12);
+        const RegressionData wide =
+            loadRegressionCsv(write("w.csv", "a,y\n1.7e308,1\n-1.7e308,2\n-1.7e308,4\n"));
+        try {
+            prepareRegression(wide, o);
+            QFAIL("a column whose deviations overflow was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString(e.what()).contains("'a' spans too wide a range"), e.what());
+        }
+    }
     void subnormalNumbersAreFinite() {
         // 1e-310 is a subnormal double and 1e-400 underflows to 0: both finite, both accepted;
         // 1e400 overflows to infinity and is refused.

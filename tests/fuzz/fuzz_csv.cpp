@@ -1,0 +1,49 @@
+// libFuzzer target: the CSV loader on arbitrary bytes. A file is either refused with
+// std::invalid_argument (any other exception, a crash, a leak or undefined behaviour is a
+// finding) or read into data every later step can use: at least two rows, finite cells, and a
+// standardised problem with finite entries.
+#include "core/data/RegressionData.h"
+#include "core/io/RegressionCsv.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace {
+void check(bool ok) {
+    if (!ok)
+        std::abort(); // an invariant broken: libFuzzer saves the input
+}
+
+void load(const std::string& text, const std::string& target) {
+    std::istringstream in(text);
+    fa::RegressionData d;
+    try {
+        d = fa::io::readRegressionCsv(in, "fuzz.csv", target);
+    } catch (const std::invalid_argument&) {
+        return; // refused, with a message: the expected answer to most inputs
+    }
+    check(d.size() >= 2 && d.inputs() >= 1 && d.y.size() == d.size());
+    check(d.X.allFinite() && d.y.allFinite());
+    check(static_cast<Eigen::Index>(d.inputNames.size()) == d.inputs());
+    fa::PrepareOptions o;
+    o.trainFraction = 1.0;
+    try {
+        const fa::RegressionProblem p = fa::prepareRegression(d, o);
+        check(p.Xtrain.allFinite() && p.ytrain.allFinite());
+        check(std::isfinite(p.yScale) && p.yScale > 0.0);
+    } catch (const std::invalid_argument&) {
+        // a column too wide to standardise is refused by name
+    }
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    load(text, {});
+    load(text, "y");
+    return 0;
+}

@@ -1,0 +1,32 @@
+// libFuzzer target: both session readers on arbitrary bytes. A session is either refused with
+// SessionError (anything else is a finding) or accepted; an accepted session, written out
+// again, must be accepted again with the same parameters (what a user saves, they can reopen).
+#include "ui/session/PosteriorSessionFile.h"
+#include "ui/session/SessionFile.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace {
+void check(bool ok) {
+    if (!ok)
+        std::abort();
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const QByteArray json(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    try {
+        const fa::io::Session s = fa::io::sessionFromJson(json);
+        const QByteArray again = fa::io::sessionToJson(s);
+        check(fa::io::sessionToJson(fa::io::sessionFromJson(again)) == again);
+    } catch (const fa::io::SessionError&) {
+    }
+    try {
+        const fa::io::PosteriorSession s = fa::io::posteriorSessionFromJson(json);
+        const QByteArray again = fa::io::posteriorSessionToJson(s);
+        check(fa::io::posteriorSessionToJson(fa::io::posteriorSessionFromJson(again)) == again);
+    } catch (const fa::io::SessionError&) {
+    }
+    return 0;
+}
