@@ -128,7 +128,8 @@ class TestRegressionData : public QObject {
         // A 100 kB cell is cut to 40 characters with its length; a NUL and an ESC are escaped, so
         // nothing after them is lost and no terminal control reaches the screen.
         static const char kNul[] = "a,y\n1,2\n3,4\0\x1b[2J\n";
-        const std::string cell = "x" + std::string(100000, 'q');
+        std::string cell(100001, 'q'); // (not "x" + std::string: GCC 12 warns falsely, -Wrestrict)
+        cell[0] = 'x';
         QString message = refusal(write("cell.csv", "a,y\n1,2\n3," + cell + "\n"));
         QVERIFY2(message.contains("100001 characters") && message.size() < 200,
                  qPrintable(message));
