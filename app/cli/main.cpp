@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <stdexcept>
 
 namespace {
@@ -67,6 +68,12 @@ int main(int argc, char** argv) {
     } catch (const std::invalid_argument& e) {
         std::fprintf(stderr, "faexplorer-cli %s: %s\n", argv[1], e.what());
         return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr,
+                     "faexplorer-cli %s: not enough memory for this run (lower the dimension, the "
+                     "samples or the threads)\n",
+                     argv[1]);
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "faexplorer-cli %s: error: %s\n", argv[1], e.what());
         return 1;

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -98,6 +99,31 @@ class TestCliOutputs : public QObject {
         QCOMPARE(QFile::permissions(out) & 0x0FFF, QFile::ReadUser | QFile::WriteUser);
     }
 
+    void outOfMemoryIsNamed() {
+#ifdef FAEXPLORER_SANITIZED
+        QSKIP("AddressSanitizer reserves terabytes of address space: no limit can apply");
+#else
+        // Under a 400 MB address-space limit a 20000 x 2000 model (320 MB for F) cannot be built:
+        // the reason is named (it was a bare "std::bad_alloc"), exit 1, the old file is kept, no
+        // temporary.
+        const QString out = m_dir.filePath("oom.csv");
+        write(out, "previous\n");
+        QProcess p;
+        p.setChildProcessModifier([] {
+            const rlimit limit{400u << 20, 400u << 20};
+            ::setrlimit(RLIMIT_AS, &limit);
+        });
+        p.start(FAEXPLORER_CLI,
+                {"fa-sweep", "--dim", "20000", "--latent", "2000", "--generator", "haar",
+                 "--samples", "100", "--trials", "1", "--algorithms", "em", "--out", out});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("not enough memory for this run"), qPrintable(err));
+        QCOMPARE(read(out), QByteArray("previous\n"));
+        QVERIFY(temporaries().isEmpty());
+#endif
+    }
     void badPathsExit2() {
         const Result dir = run(quickSweep(m_dir.path()));
         QCOMPARE(dir.code, 2);

@@ -2,6 +2,8 @@
 // exactly: step and run-until land on the requested unit, a run of fixed length stops at its
 // end, a refused change or a failed configure leaves the old run as it was (still playing if it
 // was), a speed limit is an upper bound on progress, and snapshots arrive at most ~30 a second.
+// Errors: running out of memory mid-run halts where it is and says so; run-until with no run, or
+// past a run's end, ends rather than waiting forever (what --screenshot relies on).
 #include "core/lab/LiveRun.h"
 #include "ui/common/LabWorker.h"
 
