@@ -280,6 +280,27 @@ class TestFormWidgets : public QObject {
             check(setLo, getLo, v);
         for (const double v : {0.001, 10.0, 11.0, 1e6, 1e-7, 5e-8})
             check(setLr, getLr, v);
+
+        // Sessions at the edges of the reader's other ranges are shown as they run: K and fitted
+        // K of 2000 (the fields stopped at 1000), a billion samples and warm-up, the largest seed
+        // a session holds exactly (2^53 - 1; the field held 10^9).
+        fa::ExplorerConfig big = panel.config();
+        big.generator.dim = 5000;
+        big.generator.kind = fa::GeneratorKind::Haar;
+        big.generator.latent = 2000;
+        big.fitLatent = 2000;
+        big.runBatch = false;
+        big.totalSamples = 1000000000;
+        big.warmup = 1000000000;
+        big.seed = 9007199254740991ULL;
+        QVERIFY(sessionAccepts(big));
+        panel.setConfig(big);
+        const fa::ExplorerConfig shown = panel.config();
+        QCOMPARE(shown.generator.latent, 2000);
+        QCOMPARE(shown.fitLatent, 2000);
+        QCOMPARE(shown.totalSamples, 1000000000L);
+        QCOMPARE(shown.warmup, 1000000000L);
+        QCOMPARE(shown.seed, std::uint64_t{9007199254740991ULL});
     }
 };
 

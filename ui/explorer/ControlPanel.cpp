@@ -12,7 +12,8 @@
 
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_dim = intBox(2, 1000000, 100, "Observation dimension D of the true model θ = F h + c + ε.");
-    m_latent = intBox(1, 1000, 10, "True latent dimension K: F is D × K, covariance F Fᵀ + Ψ.");
+    // Ranges are the session reader's: a session's values are shown as they run, never clamped.
+    m_latent = intBox(1, 1000000, 10, "True latent dimension K: F is D × K, covariance F Fᵀ + Ψ.");
     m_specLo = realBox(fa::kSpectrumMin, fa::kSpectrumMax, 1.0, 4,
                        "Spectrum lower bound a: each row of F is scaled by s, s² ~ U(a, b).");
     m_specHi = realBox(fa::kSpectrumMin, fa::kSpectrumMax, 10.0, 4,
@@ -23,9 +24,10 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_generator->setToolTip(
         "exact: top-K eigenvectors of A Aᵀ (D ≤ 2000). haar: the same distribution of frames "
         "from the QR of a D × K Gaussian matrix.");
-    m_seed = intBox(0, 1000000000, 0,
-                    "Seed of the model, the samples and the initial F (trial 0 of fa-sweep).");
-    m_fitLatent = intBox(1, 1000, 10, "K of the fitted models; may differ from the true K.");
+    // Whole numbers up to 2^53 - 1 (what a session holds exactly), hence a real-valued field.
+    m_seed = realBox(0, 9007199254740991.0, 0, 0,
+                     "Seed of the model, the samples and the initial F (trial 0 of fa-sweep).");
+    m_fitLatent = intBox(1, 1000000, 10, "K of the fitted models; may differ from the true K.");
 
     m_em = new QCheckBox("online EM");
     m_em->setChecked(true);
@@ -43,9 +45,9 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_lr = realBox(fa::kLearningRateMin, fa::kLearningRateMax, 0.001, 7,
                    "SGA learning rate η (thesis: 0.001). Takes effect immediately.");
     m_lr->setSingleStep(0.0005);
-    m_warmup = intBox(0, 1000000, 100,
+    m_warmup = intBox(0, 1000000000, 100,
                       "Warm-up: for the first observations only running averages update.");
-    m_total = intBox(10, 100000000, 100000, "Samples in the run.");
+    m_total = intBox(1, 1000000000, 100000, "Samples in the run.");
 
     auto* model = new QGroupBox("True model");
     auto* mf = new QFormLayout(model);
@@ -90,9 +92,9 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(fitting);
     layout->addWidget(view);
 
-    for (QSpinBox* b : {m_dim, m_latent, m_fitLatent, m_seed, m_warmup, m_total})
+    for (QSpinBox* b : {m_dim, m_latent, m_fitLatent, m_warmup, m_total})
         connect(b, &QSpinBox::valueChanged, this, &ControlPanel::structureChanged);
-    for (QDoubleSpinBox* b : {m_specLo, m_specHi})
+    for (QDoubleSpinBox* b : {m_specLo, m_specHi, m_seed})
         connect(b, &QDoubleSpinBox::valueChanged, this, &ControlPanel::structureChanged);
     for (QCheckBox* b : {m_em, m_sga, m_batch})
         connect(b, &QCheckBox::toggled, this, &ControlPanel::structureChanged);
@@ -170,7 +172,7 @@ void ControlPanel::setConfig(const fa::ExplorerConfig& c) {
     m_specLo->setValue(c.generator.spectrumLo);
     m_specHi->setValue(c.generator.spectrumHi);
     m_generator->setCurrentIndex(c.generator.kind == fa::GeneratorKind::Haar ? 1 : 0);
-    m_seed->setValue(static_cast<int>(c.seed));
+    m_seed->setValue(static_cast<double>(c.seed));
     m_fitLatent->setValue(c.fitLatent);
     m_em->setChecked(c.runEm);
     m_sga->setChecked(c.runSga);

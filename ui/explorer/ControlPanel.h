@@ -28,7 +28,8 @@ class ControlPanel : public QWidget {
     void viewChanged();                     ///< 2D coordinates or block size; acts live
 
   private:
-    QSpinBox *m_dim, *m_latent, *m_fitLatent, *m_seed, *m_warmup, *m_total;
+    QSpinBox *m_dim, *m_latent, *m_fitLatent, *m_warmup, *m_total;
+    QDoubleSpinBox* m_seed;
     QSpinBox *m_speed, *m_stepN, *m_coordI, *m_coordJ, *m_block;
     QDoubleSpinBox *m_specLo, *m_specHi, *m_lr;
     QComboBox* m_generator;
