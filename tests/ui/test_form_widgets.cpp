@@ -3,10 +3,14 @@
 // taken on Enter only; Space in a field is the window's Play / Pause and types nothing.
 #include "ui/common/FormWidgets.h"
 #include "ui/explorer/ControlPanel.h"
+#include "ui/posterior/PosteriorControls.h"
+#include "ui/session/PosteriorSessionFile.h"
 #include "ui/session/SessionFile.h"
 
 #include <QAction>
 #include <QFormLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMainWindow>
 #include <QStatusBar>
 #include <QToolTip>
@@ -301,6 +305,36 @@ class TestFormWidgets : public QObject {
         QCOMPARE(shown.totalSamples, 1000000000L);
         QCOMPARE(shown.warmup, 1000000000L);
         QCOMPARE(shown.seed, std::uint64_t{9007199254740991ULL});
+    }
+
+    void posteriorControlsAndSessionsAgree() {
+        // The posterior session reader takes the fields' ranges: a learning rate of 1e6 or 5
+        // synthetic rows (below the field's 10) are refused, and the largest seed a session holds
+        // is shown as it runs.
+        PosteriorControls controls;
+        fa::io::PosteriorSession s;
+        s.config = controls.config();
+        auto refusedWith = [&](const char* key, const QJsonValue& v, const char* section) {
+            QJsonObject root = QJsonDocument::fromJson(fa::io::posteriorSessionToJson(s)).object();
+            QJsonObject part = root[section].toObject();
+            part[key] = v;
+            root[section] = part;
+            try {
+                fa::io::posteriorSessionFromJson(QJsonDocument(root).toJson());
+            } catch (const fa::io::SessionError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(refusedWith("lrC", 10.0, "run").isEmpty());
+        QVERIFY(refusedWith("lrC", 1e6, "run").contains("'run.lrC'"));
+        QVERIFY(refusedWith("sigma", 1e3, "run").contains("'run.sigma'"));
+        QVERIFY(refusedWith("latent", 2000, "run").contains("'run.latent'"));
+        QVERIFY(refusedWith("syntheticRows", 5, "data").contains("'data.syntheticRows'"));
+        s.config.seed = 9007199254740991ULL;
+        const auto back = fa::io::posteriorSessionFromJson(fa::io::posteriorSessionToJson(s));
+        controls.setConfig(back.config);
+        QCOMPARE(controls.config().seed, std::uint64_t{9007199254740991ULL});
     }
 };
 

@@ -85,8 +85,10 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         connect(box, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     }
     m_latent = intBox(1, 1000, 1, "Latent dimension K of every FA approximation (K < D).");
-    m_seed =
-        intBox(0, 1000000000, 0, "Seed of the data (synthetic), the split, SGD and VIFA's draws.");
+    // Whole numbers up to 2^53 - 1, what a session holds exactly (the session reader's ranges
+    // are these fields' ranges: ui/session/PosteriorSessionFile.cpp).
+    m_seed = realBox(0, 9007199254740991.0, 0, 0,
+                     "Seed of the data (synthetic), the split, SGD and VIFA's draws.");
 
     m_batch = intBox(1, 1000000, 100, "VIFA mini-batch size M.");
     m_L = intBox(1, 10000, 10, "L: VIFA averages this many mini-batch gradients per update.");
@@ -184,10 +186,10 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     connect(m_target, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     connect(m_hyper, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     connect(m_optimiser, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    for (QSpinBox* b : {m_samples, m_latent, m_batch, m_L, m_sgdBatch, m_warmupEpochs, m_seed})
+    for (QSpinBox* b : {m_samples, m_latent, m_batch, m_L, m_sgdBatch, m_warmupEpochs})
         connect(b, &QSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
     for (QDoubleSpinBox* b :
-         {m_alpha, m_beta, m_trainFraction, m_lrC, m_lrF, m_lrGamma, m_sigma, m_maxNorm})
+         {m_alpha, m_beta, m_trainFraction, m_lrC, m_lrF, m_lrGamma, m_sigma, m_maxNorm, m_seed})
         connect(b, &QDoubleSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
     connect(m_lrSlider, &QSlider::valueChanged, this, [this](int p) {
         m_lrLabel->setText(QString("learning rate η = %1").arg(fromSlider(p), 0, 'g', 3));

@@ -50,9 +50,9 @@ class PosteriorControls : public QWidget {
 
     QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser;
     QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma,
-        *m_maxNorm;
-    QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_seed,
-        *m_coordI, *m_coordJ, *m_speed, *m_step;
+        *m_maxNorm, *m_seed;
+    QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_coordI,
+        *m_coordJ, *m_speed, *m_step;
     std::vector<std::pair<fa::PosteriorMethod, QCheckBox*>> m_methods;
     QSlider *m_lrSlider, *m_lambdaSlider;
     QLabel *m_lrLabel, *m_lambdaLabel, *m_priorLabel;

@@ -88,7 +88,7 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_sgdBatch->setValue(c.run.sgd.batch);
     m_lrSlider->setValue(toSlider(c.run.sgd.learningRate, kLrLo, kLrHi));
     m_warmupEpochs->setValue(c.run.warmupEpochs);
-    m_seed->setValue(static_cast<int>(c.seed));
+    m_seed->setValue(static_cast<double>(c.seed));
     updateEnabled();
     m_quiet = false;
 }

@@ -53,6 +53,15 @@ inline double real(const QJsonObject& o, const QString& section, const QString& 
     return v.toDouble();
 }
 
+/// A number within [lo, hi]: the range of the field that shows it.
+inline double realIn(const QJsonObject& o, const QString& section, const QString& key, double lo,
+                     double hi) {
+    const double v = real(o, section, key);
+    if (!(v >= lo && v <= hi))
+        fail(QString("'%1.%2' = %3 is outside %4..%5").arg(section, key).arg(v).arg(lo).arg(hi));
+    return v;
+}
+
 inline bool flag(const QJsonObject& o, const QString& section, const QString& key) {
     const QJsonValue v = require(o, section, key);
     if (!v.isBool())

@@ -73,7 +73,7 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     if (d.dataset.empty())
         fail("'data.dataset' must name a data set or a CSV file");
     d.target = text(data, "data", "target").toStdString();
-    d.synthetic.samples = static_cast<int>(whole(data, "data", "syntheticRows", 2, 10'000'000));
+    d.synthetic.samples = static_cast<int>(whole(data, "data", "syntheticRows", 10, 1'000'000));
     d.trainFraction = real(data, "data", "trainFraction");
     if (!(d.trainFraction >= 0.0 && d.trainFraction <= 1.0))
         fail("'data.trainFraction' must lie in [0, 1] (0 = automatic)");
@@ -88,8 +88,10 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         fail("'data.hyper' must be auto, thesis, evidence or manual");
     d.alpha = real(data, "data", "alpha");
     d.beta = real(data, "data", "beta");
-    if (d.hyper == HyperMode::Manual && !(d.alpha > 0.0 && d.beta > 0.0))
-        fail("'data.alpha' and 'data.beta' must be positive when set by hand");
+    if (d.hyper == HyperMode::Manual) {
+        d.alpha = realIn(data, "data", "alpha", kPrecisionMin, kPrecisionMax);
+        d.beta = realIn(data, "data", "beta", kPrecisionMin, kPrecisionMax);
+    }
     c.seed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 9'007'199'254'740'991LL));
 
     const QJsonObject run = object(root, "run");
@@ -104,21 +106,21 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         c.methods.push_back(*method);
     }
     PosteriorRunOptions& r = c.run;
-    r.latent = static_cast<int>(whole(run, "run", "latent", 1, 100000));
-    r.vifa.batch = static_cast<int>(whole(run, "run", "batch", 1, 100'000'000));
-    r.vifa.samples = static_cast<int>(whole(run, "run", "samples", 1, 100000));
-    r.vifa.lrC = real(run, "run", "lrC");
-    r.vifa.lrF = real(run, "run", "lrF");
-    r.vifa.lrGamma = real(run, "run", "lrGamma");
+    r.latent = static_cast<int>(whole(run, "run", "latent", 1, 1000));
+    r.vifa.batch = static_cast<int>(whole(run, "run", "batch", 1, 1'000'000));
+    r.vifa.samples = static_cast<int>(whole(run, "run", "samples", 1, 10000));
+    r.vifa.lrC = realIn(run, "run", "lrC", 1e-7, 10);
+    r.vifa.lrF = realIn(run, "run", "lrF", 1e-7, 10);
+    r.vifa.lrGamma = realIn(run, "run", "lrGamma", 1e-7, 10);
     const QString optimizer = text(run, "run", "optimizer");
     if (optimizer != "sgd" && optimizer != "adam")
         fail("'run.optimizer' must be sgd or adam");
     r.vifa.optimiser = optimizer == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
-    r.vifa.maxGradNorm = real(run, "run", "maxGradNorm");
-    r.vippcaSigma = real(run, "run", "sigma");
-    r.sgd.learningRate = real(run, "run", "sgdLearningRate");
-    r.sgd.batch = static_cast<int>(whole(run, "run", "sgdBatch", 1, 100'000'000));
-    r.warmupEpochs = static_cast<int>(whole(run, "run", "warmupEpochs", 0, 100'000'000));
+    r.vifa.maxGradNorm = realIn(run, "run", "maxGradNorm", 0, 1e9);
+    r.vippcaSigma = realIn(run, "run", "sigma", 1e-8, 100);
+    r.sgd.learningRate = realIn(run, "run", "sgdLearningRate", 1e-5, 1); // the slider's range
+    r.sgd.batch = static_cast<int>(whole(run, "run", "sgdBatch", 1, 1'000'000));
+    r.warmupEpochs = static_cast<int>(whole(run, "run", "warmupEpochs", 0, 100'000));
     if (!(r.sgd.learningRate > 0.0))
         fail("'run.sgdLearningRate' must be positive");
     if (!(r.vippcaSigma > 0.0))
@@ -153,7 +155,7 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         if (s.coordI == s.coordJ)
             fail("'view.coordI' and 'view.coordJ' must differ");
     }
-    s.speed = root.contains("speed") ? real(root, "session", "speed") : 250.0;
+    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 250.0;
     if (s.speed < 0)
         fail("'speed' must not be negative");
     s.epochs = root.contains("epochs")

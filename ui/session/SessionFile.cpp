@@ -152,9 +152,7 @@ Session sessionFromJson(const QByteArray& json) {
         if (s.view.coordI == s.view.coordJ)
             fail("'view.coordI' and 'view.coordJ' must differ");
     }
-    s.speed = root.contains("speed") ? real(root, "session", "speed") : 0.0;
-    if (s.speed < 0)
-        fail("'speed' must not be negative");
+    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 0.0;
     s.samples = root.contains("samples")
                     ? static_cast<long>(whole(root, "session", "samples", 0, c.totalSamples))
                     : 0;
