@@ -5,6 +5,7 @@
 // Errors: running out of memory mid-run halts where it is and says so; run-until with no run, or
 // past a run's end, ends rather than waiting forever (what --screenshot relies on).
 #include "core/lab/LiveRun.h"
+#include "ui/common/LabPage.h"
 #include "ui/common/LabWorker.h"
 
 #include <QElapsedTimer>
@@ -55,6 +56,15 @@ LabWorker::Factory counting(long id, long length = 0, long failAt = -1) {
         return run;
     };
 }
+
+/// The smallest page: what LabPage adds to the worker (here, inspectRun's error hand-back).
+class BarePage : public LabPage {
+  public:
+    void reset() override {}
+    void showSnapshot(const fa::LabSnapshot&) override {}
+    std::vector<std::pair<QString, QWidget*>> charts() const override { return {}; }
+    using LabPage::inspectRun;
+};
 
 } // namespace
 
@@ -223,6 +233,23 @@ class TestLabWorker : public QObject {
         QVERIFY(m_halted.first().contains("could not start"));
     }
 
+    void anErrorReadingTheRunReachesTheCaller() {
+        // std::bad_alloc while copying a run's rows on the worker's thread (an export of a long
+        // run) comes back to the page's thread, where the export reports it; it never escapes
+        // the worker's event loop (which ends the program).
+        BarePage page;
+        bool threw = false;
+        try {
+            page.inspectRun([](const fa::LiveRun*) { throw std::bad_alloc(); });
+        } catch (const std::bad_alloc&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+        int seen = 0;
+        page.inspectRun([&](const fa::LiveRun* run) { seen = run ? 2 : 1; });
+        QCOMPARE(seen, 1); // the worker still answers (no run yet)
+    }
+
     void aRefusedChangeLeavesTheRun() {
         post([](LabWorker& w) {
             w.configure(counting(2));
@@ -284,5 +311,5 @@ class TestLabWorker : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestLabWorker)
+QTEST_MAIN(TestLabWorker) // a QApplication: one test builds a page
 #include "test_lab_worker.moc"

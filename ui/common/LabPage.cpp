@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <exception>
 
 LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
     m_worker->moveToThread(&m_thread);
@@ -76,8 +77,21 @@ void LabPage::setSpeed(double unitsPerSecond) {
 }
 
 void LabPage::inspectRun(const std::function<void(const fa::LiveRun*)>& f) const {
+    // What f throws (std::bad_alloc copying a long run's rows) must not escape the worker's
+    // event loop, which would end the program: it is rethrown here, on the caller's thread.
+    std::exception_ptr error;
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, &f] { w->inspect(f); }, Qt::BlockingQueuedConnection);
+        m_worker,
+        [w = m_worker, &f, &error] {
+            try {
+                w->inspect(f);
+            } catch (...) {
+                error = std::current_exception();
+            }
+        },
+        Qt::BlockingQueuedConnection);
+    if (error)
+        std::rethrow_exception(error);
 }
 
 void LabPage::togglePlay() {

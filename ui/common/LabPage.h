@@ -79,6 +79,7 @@ class LabPage : public QWidget {
     void restartRun(); ///< a fresh run from the last factory that worked
     void setSpeed(double unitsPerSecond);
     /// Runs f on the worker thread with the run (nullptr when none) and waits for it.
+    /// Runs f on the worker's thread and waits; rethrows here what f threw.
     void inspectRun(const std::function<void(const fa::LiveRun*)>& f) const;
     /// Draws a snapshot (called by the redraw timer, at most ~30 times a second, when visible).
     virtual void showSnapshot(const fa::LabSnapshot& snapshot) = 0;

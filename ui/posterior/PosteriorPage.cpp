@@ -17,6 +17,7 @@
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <new>
 
 PosteriorPage::PosteriorPage(QWidget* parent)
     : LabPage(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
@@ -220,18 +221,21 @@ bool PosteriorPage::saveSession(const QString& path) {
         return false;
     }
     fa::io::PosteriorSession s;
-    inspectRun([&](const fa::LiveRun* run) {
-        if (run)
-            s.config = static_cast<const fa::PosteriorLive*>(run)->config();
-    });
     s.coordI = latest->coordI;
     s.coordJ = latest->coordJ;
     s.speed = m_controls->speed();
     s.epochs = latest->epoch;
     try {
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                s.config = static_cast<const fa::PosteriorLive*>(run)->config();
+        });
         fa::io::savePosteriorSession(path, s);
     } catch (const fa::io::SessionError& e) {
         fail("Cannot save the session", QString::fromUtf8(e.what()));
+        return false;
+    } catch (const std::bad_alloc&) {
+        fail("Cannot save the session", "not enough memory");
         return false;
     }
     emit message("Saved " + QDir::toNativeSeparators(path), 5000);
@@ -243,12 +247,12 @@ bool PosteriorPage::exportCurves(const QString& path) {
         fail("Cannot export", "there is no run");
         return false;
     }
-    std::vector<fa::PosteriorRow> rows;
-    inspectRun([&](const fa::LiveRun* run) {
-        if (run)
-            rows = static_cast<const fa::PosteriorLive*>(run)->rows();
-    });
     try {
+        std::vector<fa::PosteriorRow> rows;
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                rows = static_cast<const fa::PosteriorLive*>(run)->rows();
+        });
         fa::io::AtomicFile file(path.toStdString());
         fa::io::writePosteriorCsv(file.stream(), rows);
         file.commit();
