@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
         });
     });
     // A run that cannot start or stops on an error ends the screenshot with its reason.
-    QObject::connect(page, &LabPage::stoppedEarly, &app, [&](const QString& why) {
+    QObject::connect(page, &LabPage::runError, &app, [&](const QString& why) {
         std::fprintf(stderr, "faexplorer: the run stopped before %s %ld: %s\n",
                      samples ? "sample" : "epoch", target, qPrintable(why));
         code = 1;

@@ -22,17 +22,13 @@ LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
     connect(m_worker, &LabWorker::started, this, [this] { runStarted(); });
     connect(m_worker, &LabWorker::failed, this, [this](const QString& why) {
         runFailed(why);
-        if (m_waitFor >= 0) { // a --screenshot waiting for this run says why and ends
-            m_waitFor = -1;
-            emit stoppedEarly(why);
-        }
+        m_waitFor = -1; // a run-until for the run that did not start ends here
+        emit runError(why);
     });
     connect(m_worker, &LabWorker::halted, this, [this](const QString& why) {
         fail("The run stopped", why);
-        if (m_waitFor >= 0) {
-            m_waitFor = -1;
-            emit stoppedEarly(why);
-        }
+        m_waitFor = -1;
+        emit runError(why);
     });
     connect(m_worker, &LabWorker::refused, this,
             [this](const QString& why) { emit message("Refused: " + why, 8000); });

@@ -64,8 +64,9 @@ class LabPage : public QWidget {
 
   signals:
     void reached(long position);
-    /// A runUntil ended early: the run stopped on an error or could not start (why says which).
-    void stoppedEarly(const QString& why);
+    /// A run could not start (the previous one, if any, goes on) or stopped on an error; a
+    /// pending runUntil ends with it. A --screenshot exits on this, whenever it comes.
+    void runError(const QString& why);
     void message(const QString& text, int timeoutMs);
     void statusChanged(); ///< statusTexts() changed
     void runningChanged(bool running);
