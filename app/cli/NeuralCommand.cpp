@@ -129,9 +129,11 @@ int runNeuralCommand(int argc, char** argv) {
     if (config.folds > first.Xtrain.rows())
         throw std::invalid_argument("--folds " + std::to_string(config.folds) + " exceeds the " +
                                     std::to_string(first.Xtrain.rows()) + " training rows");
-    io::AtomicFile out(args.text("out", ""));
+    // Ctrl-C is ours before the output's temporary exists: a SIGINT in between would end the
+    // program through the temporaries' handler instead of keeping the finished splits.
     g_interrupted = false;
     const auto previous = std::signal(SIGINT, onInterrupt);
+    io::AtomicFile out(args.text("out", ""));
     ProgressLine progress;
     const auto rows = runNeural(
         config, {},

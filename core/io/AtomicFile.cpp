@@ -158,12 +158,16 @@ AtomicFile::AtomicFile(const std::string& path) : m_path(path) {
         fail("it is not a regular file, a character device or a FIFO");
     }
     m_tmp = m_target + ".tmp-" + std::to_string(::getpid());
+    // Remembered before it exists: a signal between creating the file and remembering it would
+    // leave it behind (a signal before the file exists unlinks nothing).
+    m_slot = remember(m_tmp);
     if (!m_buffer.open(m_tmp)) {
         const int err = m_buffer.error();
         m_tmp.clear();
+        forget(m_slot); // no destructor runs after a throw from here
+        m_slot = -1;
         fail(err == ENOENT ? "the folder does not exist" : reason(err));
     }
-    m_slot = remember(m_tmp);
     if (st.type() == fs::file_type::regular) // the new file keeps the old one's permissions
         fs::permissions(m_tmp, st.permissions(), ec);
 }

@@ -163,8 +163,10 @@ class TestCliOutputs : public QObject {
         QProcess p;
         p.start(FAEXPLORER_CLI, args);
         QVERIFY(p.waitForStarted());
-        // The temporary exists from the start (an unwritable path is reported before the run).
-        QTRY_VERIFY_WITH_TIMEOUT(!temporaries().isEmpty(), 20000);
+        // This process's own temporary (never a stale one) exists from the start (an unwritable
+        // path is reported before the run).
+        const QString mine = QString("previous.csv.tmp-%1").arg(p.processId());
+        QTRY_VERIFY_WITH_TIMEOUT(temporaries().contains(mine), 20000);
         QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as asked
@@ -179,7 +181,8 @@ class TestCliOutputs : public QObject {
         p.start(FAEXPLORER_CLI, {"neural", "--dataset", "yacht", "--splits", "20", "--epochs",
                                  "100000", "--out", out});
         QVERIFY(p.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(!temporaries().isEmpty(), 20000);
+        const QString mine = QString("neural.csv.tmp-%1").arg(p.processId());
+        QTRY_VERIFY_WITH_TIMEOUT(temporaries().contains(mine), 20000);
         QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 130);
