@@ -1,0 +1,146 @@
+#include "core/latent/FaBatchEm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace fa {
+namespace {
+const double kLog2Pi = std::log(2.0 * std::numbers::pi);
+} // namespace
+
+FaBatchEm::FaBatchEm(const ConstMatrixRef& X, const FaEmOptions& options) : m_options(options) {
+    const Eigen::Index n = X.rows(), dim = X.cols(), k = options.latent;
+    if (n < 2)
+        throw std::invalid_argument("batch EM needs at least two rows");
+    if (k < 1 || k >= dim || k >= n)
+        throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D and K < N");
+    if (!X.allFinite())
+        throw std::invalid_argument("the data contain a value that is not finite");
+    if (!(options.psiFloor > 0.0 && options.psiFloor < 1.0))
+        throw std::invalid_argument(
+            "the floor on psi must lie in (0, 1) (a share of the variance)");
+    m_mean = X.colwise().mean().transpose(); // the ML mean, exactly (§1.1)
+    m_X = X.rowwise() - m_mean.transpose();
+    m_varX = m_X.colwise().squaredNorm().transpose() / static_cast<double>(n);
+    for (Eigen::Index d = 0; d < dim; ++d)
+        if (!(m_varX(d) > 0.0))
+            throw std::invalid_argument("column " + std::to_string(d + 1) +
+                                        " is constant: it has no variance to explain");
+
+    // PPCA closed form (Tipping and Bishop; §3.1) from the thin SVD of the centred rows: the
+    // leading K eigenvalues of S are the squared singular values over N, σ² the mean of the
+    // D - K others (their sum is tr S minus the leading ones).
+    const Eigen::BDCSVD<Matrix> svd(m_X / std::sqrt(static_cast<double>(n)), Eigen::ComputeThinV);
+    const Vector lambda = svd.singularValues().head(k).array().square();
+    const double sigma2 =
+        std::max((m_varX.sum() - lambda.sum()) / static_cast<double>(dim - k), 0.0);
+    m_F =
+        svd.matrixV().leftCols(k) * (lambda.array() - sigma2).max(0.0).sqrt().matrix().asDiagonal();
+    m_psi = (options.psiFloor * m_varX).cwiseMax(sigma2);
+    m_previousPsi = m_psi;
+}
+
+FaBatchEm::EStep FaBatchEm::eStep(const Matrix& F, const Vector& psi,
+                                  const ConstMatrixRef& rows) const {
+    const Eigen::Index k = F.cols();
+    EStep e;
+    e.A = F.array().colwise() / psi.array();            // Ψ⁻¹F
+    e.M = Matrix::Identity(k, k) + F.transpose() * e.A; // I + FᵀΨ⁻¹F
+    const Eigen::LLT<Matrix> llt(e.M);
+    e.G = llt.solve(Matrix::Identity(k, k)); // M⁻¹
+    e.logDetM = 2.0 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum();
+    e.Z = (rows * e.A) * e.G; // m_n = G Aᵀ x̃_n
+    return e;
+}
+
+double FaBatchEm::loglik(const EStep& e, const Matrix& F, const Vector& psi,
+                         const ConstMatrixRef& rows) const {
+    const auto n = static_cast<double>(rows.rows());
+    const auto dim = static_cast<double>(psi.size());
+    // x̃ᵀC⁻¹x̃ = (x̃ - F m_n)ᵀΨ⁻¹(x̃ - F m_n) + m_nᵀm_n (Woodbury, with m_n = G Aᵀ x̃): the
+    // residual is formed before the division by ψ, so a ψ_d at the floor (a Heywood case) costs
+    // no cancellation between terms of size 1/ψ_d, as x̃ᵀΨ⁻¹x̃ - m_nᵀ M m_n would (1e-8 per row).
+    // log|C| = Σ log ψ_d + log|M| (the determinant lemma).
+    const Matrix residual = rows - e.Z * F.transpose();
+    const double quad =
+        (residual.array().square().rowwise() / psi.transpose().array()).sum() + e.Z.squaredNorm();
+    return -0.5 * (dim * kLog2Pi + psi.array().log().sum() + e.logDetM + quad / n);
+}
+
+double FaBatchEm::elbo(const EStep& e, const Matrix& F, const Vector& psi) const {
+    const auto n = static_cast<double>(m_X.rows());
+    const auto dim = static_cast<double>(psi.size());
+    const auto k = static_cast<double>(F.cols());
+    // Expected complete-data log-likelihood under q_n = N(m_n, G) ...
+    const Matrix residual = m_X - e.Z * F.transpose();
+    const Vector spread = ((F * e.G).array() * F.array()).rowwise().sum(); // f_dᵀ G f_d
+    const Vector perCoordinate = residual.colwise().squaredNorm().transpose() / n + spread;
+    const double expected = -0.5 * (dim * kLog2Pi + psi.array().log().sum() +
+                                    (perCoordinate.array() / psi.array()).sum());
+    // ... minus KL(q_n || N(0, I)), log|G| = -log|M|.
+    const double kl = 0.5 * (e.G.trace() + e.Z.squaredNorm() / n - k + e.logDetM);
+    return expected - kl;
+}
+
+FaEmStep FaBatchEm::iterate() {
+    FaEmStep step;
+    const EStep e = eStep(m_F, m_psi, m_X);
+    step.loglik = loglik(e, m_F, m_psi, m_X);
+    step.elboAfterE = elbo(e, m_F, m_psi);
+
+    // M step (eqs 26–29, ML form): F = S_xz S_zz⁻¹, then ψ with the new F, floored (§1.6).
+    const auto n = static_cast<double>(m_X.rows());
+    const Matrix szz = n * e.G + e.Z.transpose() * e.Z;
+    const Matrix sxz = m_X.transpose() * e.Z;
+    const Matrix F = szz.llt().solve(sxz.transpose()).transpose();
+    const Vector psi = (m_varX - (F.array() * sxz.array()).rowwise().sum().matrix() / n)
+                           .cwiseMax(m_options.psiFloor * m_varX);
+    if (!F.allFinite() || !psi.allFinite() || !std::isfinite(step.loglik)) {
+        m_diverged = true;
+        return step;
+    }
+    step.elboAfterM = elbo(e, F, psi);
+
+    if (m_iterations > 0)
+        m_converged = std::abs(step.loglik - m_lastLoglik) <
+                      m_options.tolerance * (1.0 + std::abs(step.loglik));
+    m_lastLoglik = step.loglik;
+    m_previousPsi = m_psi;
+    m_F = F;
+    m_psi = psi;
+    ++m_iterations;
+    return step;
+}
+
+double FaBatchEm::loglikPerRow() const {
+    return loglik(eStep(m_F, m_psi, m_X), m_F, m_psi, m_X);
+}
+
+double FaBatchEm::loglikPerRow(const ConstMatrixRef& rows) const {
+    if (rows.cols() != m_F.rows())
+        throw std::invalid_argument("held-out rows must have as many columns as the data");
+    const Matrix centred = rows.rowwise() - m_mean.transpose();
+    return loglik(eStep(m_F, m_psi, centred), m_F, m_psi, centred);
+}
+
+std::vector<Eigen::Index> FaBatchEm::heywood() const {
+    std::vector<Eigen::Index> out;
+    for (Eigen::Index d = 0; d < m_psi.size(); ++d) {
+        const double floor = m_options.psiFloor * m_varX(d);
+        const bool atFloor = m_psi(d) <= floor * (1.0 + 1e-12);
+        const bool falling =
+            m_psi(d) < 1e-3 * m_varX(d) && m_iterations > 0 && m_psi(d) < m_previousPsi(d);
+        if (atFloor || falling)
+            out.push_back(d);
+    }
+    return out;
+}
+
+FitStatus FaBatchEm::status() const {
+    return m_diverged ? FitStatus::Diverged : FitStatus::Running;
+}
+
+} // namespace fa
