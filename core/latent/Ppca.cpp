@@ -1,0 +1,227 @@
+#include "core/latent/Ppca.h"
+
+#include "core/math/Rng.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fa {
+namespace {
+const double kLog2Pi = std::log(2.0 * std::numbers::pi);
+
+void checkShape(Eigen::Index n, Eigen::Index dim, int latent) {
+    if (latent < 1 || latent >= dim)
+        throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
+    if (n <= latent)
+        throw std::invalid_argument("PPCA needs more rows than latent dimensions");
+}
+
+/// Observed coordinates of a row (its non-NaN entries).
+std::vector<Eigen::Index> observed(const ConstVectorRef& row) {
+    std::vector<Eigen::Index> out;
+    for (Eigen::Index d = 0; d < row.size(); ++d)
+        if (!std::isnan(row(d)))
+            out.push_back(d);
+    return out;
+}
+} // namespace
+
+FAModel PpcaModel::asFa() const {
+    return {mu, W, Vector::Constant(W.rows(), sigma2)};
+}
+
+PpcaModel ppcaClosedForm(const ConstMatrixRef& rows, int latent) {
+    const Eigen::Index n = rows.rows(), dim = rows.cols();
+    checkShape(n, dim, latent);
+    if (!rows.allFinite())
+        throw std::invalid_argument("the closed form needs complete rows of finite numbers");
+    PpcaModel m;
+    m.mu = rows.colwise().mean().transpose();
+    const Matrix centred = (rows.rowwise() - m.mu.transpose()) / std::sqrt(double(n));
+    const Eigen::BDCSVD<Matrix> svd(centred, Eigen::ComputeThinV);
+    const Vector lambda = svd.singularValues().head(latent).array().square();
+    m.sigma2 = (centred.squaredNorm() - lambda.sum()) / static_cast<double>(dim - latent);
+    if (!(m.sigma2 > 0.0))
+        throw std::invalid_argument("the data lie in a K-dimensional subspace: σ² would be 0");
+    m.W = svd.matrixV().leftCols(latent) *
+          (lambda.array() - m.sigma2).max(0.0).sqrt().matrix().asDiagonal();
+    return m;
+}
+
+double ppcaLoglikPerRow(const PpcaModel& m, const ConstMatrixRef& rows) {
+    const Eigen::Index k = m.W.cols();
+    double total = 0.0;
+    long counted = 0;
+    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
+        const auto obs = observed(rows.row(n).transpose());
+        if (obs.empty())
+            continue;
+        const auto dn = static_cast<Eigen::Index>(obs.size());
+        Matrix Wo(dn, k);
+        Vector xo(dn);
+        for (Eigen::Index i = 0; i < dn; ++i) {
+            Wo.row(i) = m.W.row(obs[static_cast<std::size_t>(i)]);
+            xo(i) =
+                rows(n, obs[static_cast<std::size_t>(i)]) - m.mu(obs[static_cast<std::size_t>(i)]);
+        }
+        // M = W_OᵀW_O + σ²I: log|C_O| = (|O| - K) log σ² + log|M|,
+        // x̃ᵀC_O⁻¹x̃ = (‖x̃‖² - ‖L_M⁻¹W_Oᵀx̃‖²) / σ² (§3.1).
+        Matrix M = Wo.transpose() * Wo;
+        M.diagonal().array() += m.sigma2;
+        const Eigen::LLT<Matrix> llt(M);
+        const Matrix L = llt.matrixL();
+        const Vector u = L.triangularView<Eigen::Lower>().solve(Wo.transpose() * xo);
+        const double logDet = static_cast<double>(dn - k) * std::log(m.sigma2) +
+                              2.0 * L.diagonal().array().log().sum();
+        const double quad = (xo.squaredNorm() - u.squaredNorm()) / m.sigma2;
+        total += -0.5 * (static_cast<double>(dn) * kLog2Pi + logDet + quad);
+        ++counted;
+    }
+    return counted > 0 ? total / static_cast<double>(counted) : 0.0;
+}
+
+PpcaEm::PpcaEm(const ConstMatrixRef& rows, const PpcaOptions& options)
+    : m_options(options), m_rows(rows) {
+    const Eigen::Index n = rows.rows(), dim = rows.cols();
+    checkShape(n, dim, options.latent);
+    m_model.mu = Vector::Zero(dim);
+    double variance = 0.0;
+    for (Eigen::Index d = 0; d < dim; ++d) {
+        double sum = 0.0, sq = 0.0;
+        long count = 0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double x = rows(i, d);
+            if (std::isnan(x)) {
+                if (!options.missingValues)
+                    throw std::invalid_argument(
+                        "row " + std::to_string(i + 1) + ", column " + std::to_string(d + 1) +
+                        " is missing; missing values are handled only when asked for");
+                continue;
+            }
+            if (!std::isfinite(x))
+                throw std::invalid_argument("the data contain an infinite value");
+            sum += x;
+            ++count;
+        }
+        if (count <= options.latent)
+            throw std::invalid_argument("column " + std::to_string(d + 1) + " is observed in " +
+                                        std::to_string(count) +
+                                        " rows, too few to estimate (more than K needed)");
+        m_model.mu(d) = sum / static_cast<double>(count);
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (!std::isnan(rows(i, d)))
+                sq += (rows(i, d) - m_model.mu(d)) * (rows(i, d) - m_model.mu(d));
+        variance += sq / static_cast<double>(count);
+        m_anyMissing = m_anyMissing || count < n;
+    }
+    Rng rng(options.seed);
+    m_model.W = rng.normalMatrix(dim, options.latent);
+    m_model.sigma2 = variance / static_cast<double>(dim);
+}
+
+double PpcaEm::iterate() {
+    const double before = loglikPerRow();
+    if (m_options.missingValues)
+        iterateMissing();
+    else
+        iterateComplete();
+    if (!m_model.W.allFinite() || !(m_model.sigma2 > 0.0) || !std::isfinite(m_model.sigma2))
+        m_diverged = true;
+    ++m_iterations;
+    return before;
+}
+
+void PpcaEm::iterateComplete() {
+    // §3.2: E: M = WᵀW + σ²I, E[z_n] = M⁻¹Wᵀx̃_n, E[z_n z_nᵀ] = σ²M⁻¹ + E[z_n]E[z_n]ᵀ;
+    // M: W = S_xz S_zz⁻¹, σ² = [Σ‖x̃_n‖² - 2 tr(WᵀS_xz) + tr(WᵀW S_zz)] / (N D). S never formed.
+    const auto n = static_cast<double>(m_rows.rows());
+    const auto dim = static_cast<double>(m_rows.cols());
+    const Eigen::Index k = m_model.W.cols();
+    const Matrix X = m_rows.rowwise() - m_model.mu.transpose();
+    Matrix M = m_model.W.transpose() * m_model.W;
+    M.diagonal().array() += m_model.sigma2;
+    const Matrix Minv = M.llt().solve(Matrix::Identity(k, k));
+    const Matrix Z = X * m_model.W * Minv;
+    const Matrix szz = n * m_model.sigma2 * Minv + Z.transpose() * Z;
+    const Matrix sxz = X.transpose() * Z;
+    const Matrix W = szz.llt().solve(sxz.transpose()).transpose();
+    m_model.sigma2 = (X.squaredNorm() - 2.0 * (W.array() * sxz.array()).sum() +
+                      ((W.transpose() * W).array() * szz.array()).sum()) /
+                     (n * dim);
+    m_model.W = W;
+}
+
+void PpcaEm::iterateMissing() {
+    // §3.3: the missing coordinates of each row integrated out; the mean estimated with W.
+    const Eigen::Index n = m_rows.rows(), dim = m_rows.cols(), k = m_model.W.cols();
+    const PpcaModel& old = m_model;
+    std::vector<Matrix> ezz(static_cast<std::size_t>(dim), Matrix::Zero(k + 1, k + 1));
+    Matrix rhs = Matrix::Zero(k + 1, dim);
+    std::vector<Vector> means(static_cast<std::size_t>(n));
+    std::vector<Matrix> covs(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const auto obs = observed(m_rows.row(i).transpose());
+        if (obs.empty())
+            continue; // a row with nothing observed says nothing
+        const auto dn = static_cast<Eigen::Index>(obs.size());
+        Matrix Wo(dn, k);
+        Vector xo(dn);
+        for (Eigen::Index j = 0; j < dn; ++j) {
+            const Eigen::Index d = obs[static_cast<std::size_t>(j)];
+            Wo.row(j) = old.W.row(d);
+            xo(j) = m_rows(i, d) - old.mu(d);
+        }
+        Matrix Mn = Wo.transpose() * Wo;
+        Mn.diagonal().array() += old.sigma2;
+        const Eigen::LLT<Matrix> llt(Mn);
+        Vector m = llt.solve(Wo.transpose() * xo);
+        Matrix V = old.sigma2 * llt.solve(Matrix::Identity(k, k));
+        Matrix moment(k + 1, k + 1); // E[[z; 1][z; 1]ᵀ]
+        moment.topLeftCorner(k, k) = V + m * m.transpose();
+        moment.topRightCorner(k, 1) = m;
+        moment.bottomLeftCorner(1, k) = m.transpose();
+        moment(k, k) = 1.0;
+        for (const Eigen::Index d : obs) {
+            ezz[static_cast<std::size_t>(d)] += moment;
+            rhs.col(d).head(k) += m * m_rows(i, d);
+            rhs(k, d) += m_rows(i, d);
+        }
+        means[static_cast<std::size_t>(i)] = std::move(m);
+        covs[static_cast<std::size_t>(i)] = std::move(V);
+    }
+    PpcaModel next;
+    next.W.resize(dim, k);
+    next.mu.resize(dim);
+    for (Eigen::Index d = 0; d < dim; ++d) {
+        const Vector wm = ezz[static_cast<std::size_t>(d)].llt().solve(rhs.col(d));
+        next.W.row(d) = wm.head(k).transpose();
+        next.mu(d) = wm(k);
+    }
+    double total = 0.0;
+    long count = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Vector& m = means[static_cast<std::size_t>(i)];
+        if (m.size() == 0)
+            continue;
+        const Matrix& V = covs[static_cast<std::size_t>(i)];
+        for (Eigen::Index d = 0; d < dim; ++d) {
+            if (std::isnan(m_rows(i, d)))
+                continue;
+            const Vector w = next.W.row(d).transpose();
+            const double r = m_rows(i, d) - next.mu(d) - w.dot(m);
+            total += r * r + w.dot(V * w);
+            ++count;
+        }
+    }
+    next.sigma2 = total / static_cast<double>(count);
+    m_model = std::move(next);
+}
+
+FitStatus PpcaEm::status() const {
+    return m_diverged ? FitStatus::Diverged : FitStatus::Running;
+}
+
+} // namespace fa
