@@ -1,0 +1,101 @@
+#include "core/latent/McmcDiagnostics.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+
+void check(const std::vector<std::vector<double>>& chains) {
+    if (chains.empty() || chains.front().size() < 4)
+        throw std::invalid_argument("the diagnostics need chains of at least 4 draws");
+    for (const auto& c : chains)
+        if (c.size() != chains.front().size())
+            throw std::invalid_argument("the chains must be of equal length");
+}
+
+double mean(const double* x, std::size_t n) {
+    double s = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        s += x[i];
+    return s / static_cast<double>(n);
+}
+
+double variance(const double* x, std::size_t n) { // ddof 1
+    const double m = mean(x, n);
+    double s = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        s += (x[i] - m) * (x[i] - m);
+    return s / static_cast<double>(n - 1);
+}
+
+/// W and var⁺ of equal-length pieces (each pieces[j] of length n).
+void withinAndPooled(const std::vector<const double*>& pieces, std::size_t n, double& W,
+                     double& varPlus) {
+    std::vector<double> means;
+    W = 0.0;
+    for (const double* p : pieces) {
+        W += variance(p, n);
+        means.push_back(mean(p, n));
+    }
+    W /= static_cast<double>(pieces.size());
+    const double B = static_cast<double>(n) * variance(means.data(), means.size());
+    varPlus =
+        (static_cast<double>(n) - 1.0) / static_cast<double>(n) * W + B / static_cast<double>(n);
+}
+
+} // namespace
+
+double splitRhat(const std::vector<std::vector<double>>& chains) {
+    check(chains);
+    const std::size_t n = chains.front().size() / 2;
+    std::vector<const double*> halves;
+    for (const auto& c : chains) {
+        halves.push_back(c.data());
+        halves.push_back(c.data() + n);
+    }
+    double W = 0.0, varPlus = 0.0;
+    withinAndPooled(halves, n, W, varPlus);
+    if (!(W > 0.0))
+        return varPlus > 0.0 ? INFINITY : 1.0; // constant halves: agreeing or not at all
+    return std::sqrt(varPlus / W);
+}
+
+double effectiveSampleSize(const std::vector<std::vector<double>>& chains) {
+    check(chains);
+    const std::size_t n = chains.front().size();
+    const auto m = static_cast<double>(chains.size());
+    std::vector<const double*> whole;
+    for (const auto& c : chains)
+        whole.push_back(c.data());
+    double W = 0.0, varPlus = 0.0;
+    withinAndPooled(whole, n, W, varPlus);
+    if (!(varPlus > 0.0))
+        return m * static_cast<double>(n);
+    std::vector<double> means;
+    for (const auto& c : chains)
+        means.push_back(mean(c.data(), n));
+    // Mean over chains of the biased autocovariance at lag t.
+    auto acov = [&](std::size_t t) {
+        double total = 0.0;
+        for (std::size_t j = 0; j < chains.size(); ++j) {
+            const double* x = chains[j].data();
+            double s = 0.0;
+            for (std::size_t i = 0; i + t < n; ++i)
+                s += (x[i] - means[j]) * (x[i + t] - means[j]);
+            total += s / static_cast<double>(n);
+        }
+        return total / m;
+    };
+    auto rho = [&](std::size_t t) { return 1.0 - (W - acov(t)) / varPlus; };
+    double tau = -1.0;
+    for (std::size_t t = 0; t + 1 < n; t += 2) {
+        const double pair = rho(t) + rho(t + 1);
+        if (!(pair > 0.0))
+            break;
+        tau += 2.0 * pair;
+    }
+    return m * static_cast<double>(n) / tau;
+}
+
+} // namespace fa
