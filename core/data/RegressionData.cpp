@@ -94,6 +94,10 @@ RegressionProblem prepareRegression(const RegressionData& data, const PrepareOpt
     };
     take(0, nTrain, prob.Xtrain, prob.ytrain);
     take(nTrain, n - nTrain, prob.Xtest, prob.ytest);
+    if ((prob.ytrain.array() == prob.ytrain(0)).all()) // every lab that regresses needs this
+        throw std::invalid_argument("the target '" + data.targetName + "' is constant on the " +
+                                    std::to_string(nTrain) +
+                                    " training rows: there is nothing to regress");
 
     prob.xMean = Vector::Zero(p);
     prob.xScale = Vector::Ones(p);

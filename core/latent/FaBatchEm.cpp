@@ -1,5 +1,7 @@
 #include "core/latent/FaBatchEm.h"
 
+#include "core/latent/Ppca.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -30,16 +32,10 @@ FaBatchEm::FaBatchEm(const ConstMatrixRef& X, const FaEmOptions& options) : m_op
             throw std::invalid_argument("column " + std::to_string(d + 1) +
                                         " is constant: it has no variance to explain");
 
-    // PPCA closed form (Tipping and Bishop; §3.1) from the thin SVD of the centred rows: the
-    // leading K eigenvalues of S are the squared singular values over N, σ² the mean of the
-    // D - K others (their sum is tr S minus the leading ones).
-    const Eigen::BDCSVD<Matrix> svd(m_X / std::sqrt(static_cast<double>(n)), Eigen::ComputeThinV);
-    const Vector lambda = svd.singularValues().head(k).array().square();
-    const double sigma2 =
-        std::max((m_varX.sum() - lambda.sum()) / static_cast<double>(dim - k), 0.0);
-    m_F =
-        svd.matrixV().leftCols(k) * (lambda.array() - sigma2).max(0.0).sqrt().matrix().asDiagonal();
-    m_psi = (options.psiFloor * m_varX).cwiseMax(sigma2);
+    // Start: the PPCA closed form (§3.1), F = W, ψ_d = σ² (floored).
+    const PpcaModel start = ppcaClosedForm(X, k);
+    m_F = start.W;
+    m_psi = (options.psiFloor * m_varX).cwiseMax(start.sigma2);
     m_previousPsi = m_psi;
 }
 

@@ -52,32 +52,51 @@ PpcaModel ppcaClosedForm(const ConstMatrixRef& rows, int latent) {
 }
 
 double ppcaLoglikPerRow(const PpcaModel& m, const ConstMatrixRef& rows) {
-    const Eigen::Index k = m.W.cols();
+    const Eigen::Index k = m.W.cols(), dim = m.W.rows();
+    // One row's ℓ from its observed loadings W_O and centred values x̃_O, with M = W_OᵀW_O + σ²I:
+    // log|C_O| = (|O| - K) log σ² + log|M|, x̃ᵀC_O⁻¹x̃ = (‖x̃‖² - ‖L_M⁻¹W_Oᵀx̃‖²) / σ² (§3.1).
+    auto term = [&](const Matrix& L, double squaredNorm, double projected, Eigen::Index observed) {
+        const double logDet = static_cast<double>(observed - k) * std::log(m.sigma2) +
+                              2.0 * L.diagonal().array().log().sum();
+        return -0.5 * (static_cast<double>(observed) * kLog2Pi + logDet +
+                       (squaredNorm - projected) / m.sigma2);
+    };
+    auto choleskyL = [&](const Matrix& W) {
+        Matrix M = W.transpose() * W;
+        M.diagonal().array() += m.sigma2;
+        return Matrix(Eigen::LLT<Matrix>(M).matrixL());
+    };
+    // Complete rows share one M: all of them in one product.
+    std::vector<Eigen::Index> complete, partial;
+    for (Eigen::Index n = 0; n < rows.rows(); ++n)
+        (rows.row(n).array().isNaN().any() ? partial : complete).push_back(n);
     double total = 0.0;
     long counted = 0;
-    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
+    if (!complete.empty()) {
+        const Matrix L = choleskyL(m.W);
+        Matrix X(static_cast<Eigen::Index>(complete.size()), dim);
+        for (std::size_t i = 0; i < complete.size(); ++i)
+            X.row(static_cast<Eigen::Index>(i)) = rows.row(complete[i]) - m.mu.transpose();
+        const Matrix U = L.triangularView<Eigen::Lower>().solve(m.W.transpose() * X.transpose());
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            total += term(L, X.row(i).squaredNorm(), U.col(i).squaredNorm(), dim);
+        counted += X.rows();
+    }
+    for (const Eigen::Index n : partial) {
         const auto obs = observed(rows.row(n).transpose());
         if (obs.empty())
-            continue;
+            continue; // a row with nothing observed says nothing
         const auto dn = static_cast<Eigen::Index>(obs.size());
         Matrix Wo(dn, k);
         Vector xo(dn);
         for (Eigen::Index i = 0; i < dn; ++i) {
-            Wo.row(i) = m.W.row(obs[static_cast<std::size_t>(i)]);
-            xo(i) =
-                rows(n, obs[static_cast<std::size_t>(i)]) - m.mu(obs[static_cast<std::size_t>(i)]);
+            const Eigen::Index d = obs[static_cast<std::size_t>(i)];
+            Wo.row(i) = m.W.row(d);
+            xo(i) = rows(n, d) - m.mu(d);
         }
-        // M = W_OᵀW_O + σ²I: log|C_O| = (|O| - K) log σ² + log|M|,
-        // x̃ᵀC_O⁻¹x̃ = (‖x̃‖² - ‖L_M⁻¹W_Oᵀx̃‖²) / σ² (§3.1).
-        Matrix M = Wo.transpose() * Wo;
-        M.diagonal().array() += m.sigma2;
-        const Eigen::LLT<Matrix> llt(M);
-        const Matrix L = llt.matrixL();
+        const Matrix L = choleskyL(Wo);
         const Vector u = L.triangularView<Eigen::Lower>().solve(Wo.transpose() * xo);
-        const double logDet = static_cast<double>(dn - k) * std::log(m.sigma2) +
-                              2.0 * L.diagonal().array().log().sum();
-        const double quad = (xo.squaredNorm() - u.squaredNorm()) / m.sigma2;
-        total += -0.5 * (static_cast<double>(dn) * kLog2Pi + logDet + quad);
+        total += term(L, xo.squaredNorm(), u.squaredNorm(), dn);
         ++counted;
     }
     return counted > 0 ? total / static_cast<double>(counted) : 0.0;

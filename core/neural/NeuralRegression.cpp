@@ -247,10 +247,6 @@ RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, 
                       static_cast<long>(data.size()), trainFraction);
         throw std::invalid_argument(text);
     }
-    if ((p.ytrain.array() == p.ytrain(0)).all())
-        throw std::invalid_argument("the target '" + data.targetName + "' is constant on the " +
-                                    std::to_string(p.ytrain.size()) +
-                                    " training rows: there is nothing to regress");
     return p;
 }
 

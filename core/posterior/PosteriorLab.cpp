@@ -88,10 +88,6 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
         if (ch == ',' || ch == '"' || ch == '\n')
             ch = '_'; // the name becomes a CSV cell
     p.data = prepareRegression(raw, prep);
-    if ((p.data.ytrain.array() == p.data.ytrain(0)).all())
-        throw std::invalid_argument("the target '" + raw.targetName + "' is constant on the " +
-                                    std::to_string(p.data.ytrain.size()) +
-                                    " training rows: there is nothing to regress");
     if (p.data.dim() < 2)
         throw std::invalid_argument(
             "the posterior needs at least two parameters (an input and a bias, or two inputs)");

@@ -12,10 +12,6 @@
 using namespace fa;
 
 namespace {
-/// n rows drawn from m (one per row).
-Matrix rowsFrom(const FAModel& m, int n, std::uint64_t seed) {
-    return test::drawSamples(m, n, seed).transpose();
-}
 
 /// Average dense log N(x_n; mean, F Fᵀ + Ψ) over the rows.
 double denseLoglik(const Matrix& rows, const Vector& mean, const Matrix& F, const Vector& psi) {
@@ -32,7 +28,7 @@ class TestFaBatchEm : public QObject {
     Q_OBJECT
   private slots:
     void loglikIsTheDenseGaussianDensity() {
-        const Matrix X = rowsFrom(test::makeModel(10, 3, 1), 500, 2);
+        const Matrix X = test::drawRows(test::makeModel(10, 3, 1), 500, 2);
         FaEmOptions o;
         o.latent = 3;
         FaBatchEm em(X, o);
@@ -41,7 +37,7 @@ class TestFaBatchEm : public QObject {
             QVERIFY(test::relDiff(em.loglikPerRow(), denseLoglik(X, m.c, m.F, m.psi)) < 1e-12);
             em.iterate();
         }
-        const Matrix heldOut = rowsFrom(test::makeModel(10, 3, 1), 200, 3);
+        const Matrix heldOut = test::drawRows(test::makeModel(10, 3, 1), 200, 3);
         const FAModel m = em.model();
         QVERIFY(test::relDiff(em.loglikPerRow(heldOut), denseLoglik(heldOut, m.c, m.F, m.psi)) <
                 1e-12);
@@ -50,7 +46,7 @@ class TestFaBatchEm : public QObject {
     void startsFromThePpcaClosedForm() {
         // W Wᵀ + σ² I with W = U_K (Λ_K - σ² I)^½, σ² the mean of the discarded eigenvalues of
         // S: compared through the covariance, which does not depend on W's rotation or signs.
-        const Matrix X = rowsFrom(test::makeModel(8, 2, 4), 400, 5);
+        const Matrix X = test::drawRows(test::makeModel(8, 2, 4), 400, 5);
         FaEmOptions o;
         o.latent = 2;
         const FaBatchEm em(X, o);
@@ -71,7 +67,7 @@ class TestFaBatchEm : public QObject {
     void theEmStaircaseHolds() {
         // After every E step the bound touches (ELBO(q_t, Θ_t) = ℓ(Θ_t)); after every M step
         // ℓ(Θ_t) <= ELBO(q_t, Θ_{t+1}) <= ℓ(Θ_{t+1}); so ℓ never falls. 300 iterations, K = 3.
-        const Matrix X = rowsFrom(test::makeModel(12, 3, 6, 20.0), 1000, 7);
+        const Matrix X = test::drawRows(test::makeModel(12, 3, 6, 20.0), 1000, 7);
         FaEmOptions o;
         o.latent = 3;
         FaBatchEm em(X, o);
@@ -92,7 +88,7 @@ class TestFaBatchEm : public QObject {
         // At convergence the dense log-likelihood's derivatives in every ψ_d and in F vanish
         // (central differences, step 1e-6 relative): the M step finds the maximum, not merely a
         // rise. Scale: the derivatives at the start are of order 1e-2.
-        const Matrix X = rowsFrom(test::makeModel(6, 2, 8), 2000, 9);
+        const Matrix X = test::drawRows(test::makeModel(6, 2, 8), 2000, 9);
         FaEmOptions o;
         o.latent = 2;
         o.tolerance = 1e-15;
@@ -125,7 +121,7 @@ class TestFaBatchEm : public QObject {
         // Column 4 is an exact copy of column 1: its ψ is driven to 0. It stops at the floor
         // (1e-6 of its variance), ℓ stays finite and never falls, nothing is NaN, and the
         // coordinate is named.
-        Matrix X = rowsFrom(test::makeModel(5, 2, 10), 600, 11);
+        Matrix X = test::drawRows(test::makeModel(5, 2, 10), 600, 11);
         X.col(3) = X.col(0);
         FaEmOptions o;
         o.latent = 2;
@@ -158,7 +154,7 @@ class TestFaBatchEm : public QObject {
     }
 
     void refusesWhatItCannotFit() {
-        const Matrix X = rowsFrom(test::makeModel(4, 1, 12), 50, 13);
+        const Matrix X = test::drawRows(test::makeModel(4, 1, 12), 50, 13);
         FaEmOptions o;
         o.latent = 4;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, FaBatchEm(X, o)); // K = D

@@ -15,9 +15,6 @@
 using namespace fa;
 
 namespace {
-Matrix rowsFrom(const FAModel& m, int n, std::uint64_t seed) {
-    return test::drawSamples(m, n, seed).transpose();
-}
 
 /// Average over rows of the dense log N(x_O; μ_O, C_OO), C = W Wᵀ + σ² I, O the non-NaN entries.
 double denseObservedLoglik(const PpcaModel& m, const Matrix& rows) {
@@ -52,7 +49,7 @@ class TestPpca : public QObject {
     Q_OBJECT
   private slots:
     void closedFormIsTheEigenSolution() {
-        const Matrix X = rowsFrom(test::makeModel(8, 2, 1), 1000, 2);
+        const Matrix X = test::drawRows(test::makeModel(8, 2, 1), 1000, 2);
         const PpcaModel m = ppcaClosedForm(X, 2);
         const Matrix centred = X.rowwise() - X.colwise().mean();
         const Matrix S = centred.transpose() * centred / double(X.rows());
@@ -73,7 +70,7 @@ class TestPpca : public QObject {
     }
 
     void emReachesTheClosedForm() {
-        const Matrix X = rowsFrom(test::makeModel(8, 2, 3), 1000, 4);
+        const Matrix X = test::drawRows(test::makeModel(8, 2, 3), 1000, 4);
         PpcaOptions o;
         o.latent = 2;
         o.seed = 5;
@@ -93,7 +90,7 @@ class TestPpca : public QObject {
     }
 
     void missingValueEmIsPlainEmWhenNothingIsMissing() {
-        const Matrix X = rowsFrom(test::makeModel(7, 2, 6), 500, 7);
+        const Matrix X = test::drawRows(test::makeModel(7, 2, 6), 500, 7);
         PpcaOptions o;
         o.latent = 2;
         o.seed = 8;
@@ -113,7 +110,7 @@ class TestPpca : public QObject {
         // 10 % of the entries missing at random (and one row with nothing observed): the
         // observed-data log-likelihood never falls, and equals the dense one of the observed
         // coordinates at every parameter it passes through.
-        Matrix X = rowsFrom(test::makeModel(6, 2, 9), 600, 10);
+        Matrix X = test::drawRows(test::makeModel(6, 2, 9), 600, 10);
         Rng rng(11);
         for (Eigen::Index i = 0; i < X.rows(); ++i)
             for (Eigen::Index d = 0; d < X.cols(); ++d)
@@ -137,7 +134,7 @@ class TestPpca : public QObject {
     }
 
     void refusesWhatItCannotFit() {
-        Matrix X = rowsFrom(test::makeModel(5, 1, 12), 40, 13);
+        Matrix X = test::drawRows(test::makeModel(5, 1, 12), 40, 13);
         PpcaOptions o;
         o.latent = 1;
         X(3, 2) = std::numeric_limits<double>::quiet_NaN();

@@ -24,4 +24,9 @@ inline Matrix drawSamples(const FAModel& m, int n, std::uint64_t seed) {
     return X;
 }
 
+/// n samples of m, one per row (the latent-variable lab's layout).
+inline Matrix drawRows(const FAModel& m, int n, std::uint64_t seed) {
+    return drawSamples(m, n, seed).transpose();
+}
+
 } // namespace fa::test
