@@ -109,6 +109,28 @@ void Rng::fillNormal(Eigen::Ref<Vector> out) {
         out[i] = normal();
 }
 
+double Rng::gamma(double shape) {
+    if (shape < 1.0) {                    // Gamma(a) = Gamma(a + 1) U^(1/a)
+        const double u = 1.0 - uniform(); // in (0, 1]
+        return gamma(shape + 1.0) * std::pow(u, 1.0 / shape);
+    }
+    // Marsaglia and Tsang: d (1 + c x)^3 with x normal, accepted by a squeeze or the log test.
+    const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+        double x = 0.0, v = 0.0;
+        do {
+            x = normal();
+            v = 1.0 + c * x;
+        } while (v <= 0.0);
+        v = v * v * v;
+        const double u = uniform();
+        if (u < 1.0 - 0.0331 * x * x * x * x)
+            return d * v;
+        if (u > 0.0 && std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+            return d * v;
+    }
+}
+
 Matrix Rng::normalMatrix(Eigen::Index rows, Eigen::Index cols) {
     Matrix m(rows, cols);
     for (Eigen::Index j = 0; j < cols; ++j)

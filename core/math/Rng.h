@@ -26,6 +26,9 @@ class Rng {
     /// Standard normal: about 99% of draws cost one 64-bit number, a multiply and a compare.
     double normal();
     void fillNormal(Eigen::Ref<Vector> out);
+    /// Gamma(shape, 1) for shape > 0 (Marsaglia and Tsang 2000, with U^(1/a) boosting below 1);
+    /// an inverse-gamma IG(a, b) draw is b / gamma(a).
+    double gamma(double shape);
     Matrix normalMatrix(Eigen::Index rows, Eigen::Index cols);
 
   private:

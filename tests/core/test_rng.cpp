@@ -170,6 +170,42 @@ class TestRng : public QObject {
         QVERIFY(std::abs(v.array().square().mean() - 1.0) < 0.01);
         QVERIFY(std::abs(v.array().pow(4).mean() - 3.0) < 0.06);
     }
+    // Gamma draws against closed-form CDFs: shape 3 (Erlang: 1 - e^-x (1 + x + x^2/2)), shape
+    // 0.5 (chi-squared with one degree of freedom halved: erf(sqrt x)) through the boost path,
+    // and shape 1000.5 (the Gibbs sampler's a0 + N/2) by its mean and variance (both = shape).
+    void gammaMatchesClosedForms() {
+        auto ksDistance = [](double shape, auto cdf) {
+            Rng r(11);
+            const int n = 100000;
+            std::vector<double> x(n);
+            for (double& v : x)
+                v = r.gamma(shape);
+            std::sort(x.begin(), x.end());
+            double ks = 0.0;
+            for (int i = 0; i < n; ++i) {
+                const double f = cdf(x[i]);
+                ks = std::max({ks, std::abs(f - double(i) / n), std::abs(f - double(i + 1) / n)});
+            }
+            return ks; // 1.95 / sqrt(n) = 0.0062 is the 0.1 % critical value
+        };
+        const double ks3 =
+            ksDistance(3.0, [](double x) { return 1.0 - std::exp(-x) * (1.0 + x + 0.5 * x * x); });
+        const double ksHalf = ksDistance(0.5, [](double x) { return std::erf(std::sqrt(x)); });
+        QVERIFY2(ks3 < 0.0062, qPrintable(QString("KS distance %1").arg(ks3)));
+        QVERIFY2(ksHalf < 0.0062, qPrintable(QString("KS distance %1").arg(ksHalf)));
+        Rng r(12);
+        const int n = 200000;
+        const double a = 1000.5;
+        double sum = 0.0, sumSq = 0.0;
+        for (int i = 0; i < n; ++i) {
+            const double g = r.gamma(a);
+            sum += g;
+            sumSq += g * g;
+        }
+        const double mean = sum / n, var = sumSq / n - mean * mean;
+        QVERIFY(std::abs(mean - a) < 5.0 * std::sqrt(a / n));
+        QVERIFY(std::abs(var / a - 1.0) < 5.0 * std::sqrt(2.0 / n));
+    }
     // Successive normals are uncorrelated: the lag-1 sample correlation has sd 1 / sqrt(n).
     void successiveNormalsAreUncorrelated() {
         Rng r(6);
