@@ -8,10 +8,12 @@ int runBenchCommand(int argc, char** argv);
 int runPosteriorCommand(int argc, char** argv);
 int runPosteriorBenchCommand(int argc, char** argv);
 int runNeuralCommand(int argc, char** argv);
+int runLatentCommand(int argc, char** argv);
 
-/// The argument checks of fa-sweep, posterior and neural alone, exactly as the commands run
+/// The argument checks of fa-sweep, posterior, neural and latent alone, exactly as the commands run
 /// them (no data is read, nothing runs): for the argument fuzzer (tests/fuzz/fuzz_args.cpp).
 void checkFaSweepArguments(int argc, char** argv);
 void checkPosteriorArguments(int argc, char** argv);
 void checkNeuralArguments(int argc, char** argv);
+void checkLatentArguments(int argc, char** argv);
 } // namespace fa::cli

@@ -55,8 +55,7 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     c.seed = static_cast<std::uint64_t>(seed);
     c.runBatch = c.runEm = c.runSga = false;
     for (const auto& a : args.textList("algorithms", methodIds(Lab::Explorer))) {
-        const MethodInfo* m = findMethod(a);
-        if (!m || !m->offeredBy(Lab::Explorer))
+        if (!findMethod(a, Lab::Explorer))
             throw std::invalid_argument("--algorithms: unknown algorithm '" + a + "' (use " +
                                         methodChoices(Lab::Explorer) + ")");
         c.runBatch = c.runBatch || a == "batch";

@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
             return fa::cli::runPosteriorCommand(argc, argv);
         if (!std::strcmp(argv[1], "neural"))
             return fa::cli::runNeuralCommand(argc, argv);
+        if (!std::strcmp(argv[1], "latent"))
+            return fa::cli::runLatentCommand(argc, argv);
         if (!std::strcmp(argv[1], "posterior-bench"))
             return fa::cli::runPosteriorBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "bench"))

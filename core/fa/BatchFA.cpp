@@ -26,7 +26,9 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
         static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + static_cast<double>(K);
     constexpr double kSmall = 1e-12;
 
-    Vector psi = Vector::Ones(D);
+    if (options.startPsi.size() != 0 && options.startPsi.size() != D)
+        throw std::invalid_argument("the starting psi must have one entry per coordinate");
+    Vector psi = options.startPsi.size() == D ? options.startPsi : Vector::Ones(D);
     Matrix F = Matrix::Zero(D, K);
     Matrix scaled(D, N);
     Rng rng(options.seed);

@@ -22,6 +22,9 @@ struct BatchFAOptions {
     double psiFloor = 1e-12;                   ///< scikit-learn's SMALL
     std::uint64_t seed = 0;                    ///< randomized SVD stream
     const std::atomic<bool>* cancel = nullptr; ///< checked between the passes over the data
+    /// The starting Ψ (size D); empty: ones, scikit-learn's start. The iteration's whole state
+    /// is Ψ, so a fit of t iterations resumed from its Ψ for one more equals a fit of t + 1.
+    Vector startPsi;
 };
 
 struct BatchFAResult {

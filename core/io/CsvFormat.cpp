@@ -11,6 +11,9 @@ const char* const kFaSweepHeader =
 const char* const kPosteriorHeader =
     "dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status";
 const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds,status";
+const char* const kLatentHeader =
+    "dataset,model,method,latent,components,trial,iteration,loglik_per_row,"
+    "heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status";
 const char* const kBenchHeader = "kind,name,dim,latent,value,unit";
 
 std::string formatDouble(double v) {
@@ -54,6 +57,31 @@ void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {
     for (const auto& r : rows)
         out << r.kind << ',' << r.name << ',' << r.dim << ',' << r.latent << ','
             << formatDouble(r.value) << ',' << r.unit << '\n';
+}
+
+namespace {
+/// A text cell: quoted (quotes doubled) when it holds a comma, a quote or a line break.
+std::string textCell(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char ch : text)
+        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+std::string optionalCell(double v) {
+    return std::isnan(v) ? std::string() : formatDouble(v);
+}
+} // namespace
+
+void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows) {
+    out << kLatentHeader << '\n';
+    for (const auto& r : rows)
+        out << textCell(r.dataset) << ',' << r.model << ',' << r.method << ',' << r.latent << ','
+            << r.components << ',' << r.trial << ',' << r.iteration << ',' << optionalCell(r.loglik)
+            << ',' << optionalCell(r.heldout) << ',' << optionalCell(r.elbo) << ','
+            << optionalCell(r.relCovDist) << ',' << formatDouble(r.seconds) << ',' << r.status
+            << '\n';
 }
 
 } // namespace fa::io

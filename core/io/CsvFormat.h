@@ -2,6 +2,7 @@
 // CSV cells for the experiment tables: shortest round-trip doubles, "nan" for missing values.
 #include "core/bench/Benchmark.h"
 #include "core/explorer/FaSweep.h"
+#include "core/latent/LatentExperiment.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/PosteriorLab.h"
 
@@ -23,6 +24,12 @@ void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows)
 /// dataset,method,hidden,split,nmll,rmse,seconds,status
 extern const char* const kNeuralHeader;
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
+
+/// dataset,model,method,latent,components,trial,iteration,loglik_per_row,
+/// heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status; a cell that does not apply
+/// (NaN) is empty, a name with a comma or quote is quoted.
+extern const char* const kLatentHeader;
+void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows);
 
 extern const char* const kBenchHeader;
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows);

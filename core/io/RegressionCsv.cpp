@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_set>
@@ -113,28 +114,14 @@ const std::vector<BuiltinSet>& builtinSets() {
     return sets;
 }
 
-} // namespace
+/// The header and the numeric rows of a CSV; an empty cell is NaN when allowMissing.
+struct ParsedCsv {
+    std::vector<std::string> header;
+    std::vector<std::vector<double>> rows;
+};
 
-RegressionData loadRegressionCsv(const std::string& path, const std::string& targetColumn,
-                                 const std::vector<std::string>& dropColumns) {
-    // Only a regular file is data: a directory, device (/dev/zero) or FIFO is refused by name.
-    std::error_code ec;
-    const auto type = std::filesystem::status(path, ec).type();
-    if (type == std::filesystem::file_type::not_found)
-        throw std::invalid_argument(path + ": cannot open the file: there is no such file");
-    if (type == std::filesystem::file_type::directory)
-        throw std::invalid_argument(path + ": is a folder, not a CSV file");
-    if (type != std::filesystem::file_type::regular)
-        throw std::invalid_argument(path + ": is not a regular file (a device, FIFO or socket)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::invalid_argument(path + ": cannot open the file");
-    return readRegressionCsv(in, path, targetColumn, dropColumns);
-}
-
-RegressionData readRegressionCsv(std::istream& in, const std::string& path,
-                                 const std::string& targetColumn,
-                                 const std::vector<std::string>& dropColumns) {
+ParsedCsv parseCsv(std::istream& in, const std::string& path, bool allowMissing,
+                   const char* tooFewColumns) {
     std::string line;
     if (!readLine(in, line, path, 1))
         throw std::invalid_argument(path + ": the file is empty (expected a header row)");
@@ -144,7 +131,9 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
         throw std::invalid_argument(path +
                                     ": the lines end in CR only (classic Mac OS); save it with "
                                     "LF or CR LF line endings");
-    std::vector<std::string> header = splitLine(line);
+    ParsedCsv csv;
+    std::vector<std::string>& header = csv.header;
+    header = splitLine(line);
     for (auto& h : header)
         h = trim(h);
     std::unordered_set<std::string> seen;
@@ -155,20 +144,7 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
             refuse(path, 1, "column name '" + shown(header[j]) + "' appears twice");
     }
     if (header.size() < 2)
-        refuse(path, 1, "need at least one input column and a target column");
-    auto columnIndex = [&](const std::string& name) -> std::size_t {
-        const auto it = std::find(header.begin(), header.end(), name);
-        if (it == header.end())
-            throw std::invalid_argument(path + ": no column named '" + shown(name) + "'");
-        return static_cast<std::size_t>(it - header.begin());
-    };
-    const std::size_t target = targetColumn.empty() ? header.size() - 1 : columnIndex(targetColumn);
-    std::vector<bool> isInput(header.size(), true);
-    isInput[target] = false;
-    for (const auto& d : dropColumns)
-        isInput[columnIndex(d)] = false;
-
-    std::vector<std::vector<double>> rows;
+        refuse(path, 1, tooFewColumns);
     long row = 1;
     while (readLine(in, line, path, row + 1)) {
         ++row;
@@ -182,6 +158,10 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
         std::vector<double> values(cells.size());
         for (std::size_t j = 0; j < cells.size(); ++j) {
             const std::string cell = trim(cells[j]);
+            if (cell.empty() && allowMissing) {
+                values[j] = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
             if (cell.empty())
                 refuse(path, row,
                        "column '" + header[j] + "' is empty (missing values are not filled in)");
@@ -190,10 +170,79 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
                        "column '" + shown(header[j]) + "': '" + shown(cell) +
                            "' is not a finite number");
         }
-        rows.push_back(std::move(values));
+        csv.rows.push_back(std::move(values));
     }
-    if (rows.size() < 2)
+    if (csv.rows.size() < 2)
         throw std::invalid_argument(path + ": need at least two data rows");
+    return csv;
+}
+
+/// Only a regular file is data: a directory, device (/dev/zero) or FIFO is refused by name.
+std::ifstream openRegularFile(const std::string& path) {
+    std::error_code ec;
+    const auto type = std::filesystem::status(path, ec).type();
+    if (type == std::filesystem::file_type::not_found)
+        throw std::invalid_argument(path + ": cannot open the file: there is no such file");
+    if (type == std::filesystem::file_type::directory)
+        throw std::invalid_argument(path + ": is a folder, not a CSV file");
+    if (type != std::filesystem::file_type::regular)
+        throw std::invalid_argument(path + ": is not a regular file (a device, FIFO or socket)");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::invalid_argument(path + ": cannot open the file");
+    return in;
+}
+
+std::string fileStem(const std::string& path) {
+    const std::string stem = path.substr(path.find_last_of('/') + 1);
+    return stem.substr(0, stem.rfind('.'));
+}
+
+} // namespace
+
+RegressionData loadRegressionCsv(const std::string& path, const std::string& targetColumn,
+                                 const std::vector<std::string>& dropColumns) {
+    std::ifstream in = openRegularFile(path);
+    return readRegressionCsv(in, path, targetColumn, dropColumns);
+}
+
+NumericTable readNumericCsv(std::istream& in, const std::string& path, bool allowMissing) {
+    const ParsedCsv csv = parseCsv(in, path, allowMissing, "need at least two columns to model");
+    NumericTable table;
+    table.names = csv.header;
+    table.values.resize(static_cast<Eigen::Index>(csv.rows.size()),
+                        static_cast<Eigen::Index>(csv.header.size()));
+    for (std::size_t i = 0; i < csv.rows.size(); ++i)
+        for (std::size_t j = 0; j < csv.header.size(); ++j)
+            table.values(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
+                csv.rows[i][j];
+    table.name = fileStem(path);
+    return table;
+}
+
+NumericTable loadNumericCsv(const std::string& path, bool allowMissing) {
+    std::ifstream in = openRegularFile(path);
+    return readNumericCsv(in, path, allowMissing);
+}
+
+RegressionData readRegressionCsv(std::istream& in, const std::string& path,
+                                 const std::string& targetColumn,
+                                 const std::vector<std::string>& dropColumns) {
+    const ParsedCsv csv =
+        parseCsv(in, path, false, "need at least one input column and a target column");
+    const std::vector<std::string>& header = csv.header;
+    const std::vector<std::vector<double>>& rows = csv.rows;
+    auto columnIndex = [&](const std::string& name) -> std::size_t {
+        const auto it = std::find(header.begin(), header.end(), name);
+        if (it == header.end())
+            throw std::invalid_argument(path + ": no column named '" + shown(name) + "'");
+        return static_cast<std::size_t>(it - header.begin());
+    };
+    const std::size_t target = targetColumn.empty() ? header.size() - 1 : columnIndex(targetColumn);
+    std::vector<bool> isInput(header.size(), true);
+    isInput[target] = false;
+    for (const auto& d : dropColumns)
+        isInput[columnIndex(d)] = false;
 
     RegressionData data;
     for (std::size_t j = 0; j < header.size(); ++j)
@@ -212,8 +261,7 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
                 data.X(i, col++) = rows[static_cast<std::size_t>(i)][j];
         data.y(i) = rows[static_cast<std::size_t>(i)][target];
     }
-    std::string stem = path.substr(path.find_last_of('/') + 1);
-    data.name = stem.substr(0, stem.rfind('.'));
+    data.name = fileStem(path);
     return data;
 }
 
@@ -266,6 +314,27 @@ RegressionData loadDataset(const std::string& dataset, const std::string& target
         return loadBuiltinDataset(dataset, dataDir.empty() ? defaultDataDirectory() : dataDir);
     }
     return loadRegressionCsv(dataset, target);
+}
+
+NumericTable loadTable(const std::string& dataset, bool allowMissing, const std::string& dataDir) {
+    if (!isBuiltinDataset(dataset))
+        return loadNumericCsv(dataset, allowMissing);
+    // A bundled set: its inputs and its target, every one a column to model.
+    const RegressionData data =
+        loadBuiltinDataset(dataset, dataDir.empty() ? defaultDataDirectory() : dataDir);
+    NumericTable table;
+    table.values.resize(data.size(), data.inputs() + 1);
+    table.values << data.X, data.y;
+    table.names = data.inputNames;
+    table.names.push_back(data.targetName);
+    table.name = data.name;
+    return table;
+}
+
+TableLoader tableLoader(const std::string& dataDir) {
+    return [dataDir](const std::string& dataset, bool allowMissing) {
+        return loadTable(dataset, allowMissing, dataDir);
+    };
 }
 
 DatasetLoader datasetLoader(const std::string& dataDir) {

@@ -1,5 +1,6 @@
 #pragma once
 // Regression data from files: a strict CSV loader, the four bundled UCI sets and where they live.
+#include "core/data/NumericTable.h"
 #include "core/data/RegressionData.h"
 
 #include <istream>
@@ -22,6 +23,15 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
                                  const std::string& targetColumn = {},
                                  const std::vector<std::string>& dropColumns = {});
 
+/// Every column of a CSV as a variable (the latent lab), under the same rules; with
+/// allowMissing an empty cell (nothing but spaces) is read as NaN, a missing value. "NA" and
+/// other words stay refused. At least two columns and two rows.
+NumericTable readNumericCsv(std::istream& in, const std::string& path, bool allowMissing);
+NumericTable loadNumericCsv(const std::string& path, bool allowMissing);
+/// A bundled set (its inputs, then its target, as columns; never missing) or a CSV path.
+NumericTable loadTable(const std::string& dataset, bool allowMissing,
+                       const std::string& dataDir = {});
+TableLoader tableLoader(const std::string& dataDir = {});
 /// The bundled UCI sets: boston, concrete, energy (heating load; cooling load dropped), yacht.
 std::vector<std::string> builtinDatasetNames();
 bool isBuiltinDataset(const std::string& name);

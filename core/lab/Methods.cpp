@@ -6,6 +6,7 @@ namespace {
 constexpr unsigned kExplorer = static_cast<unsigned>(Lab::Explorer);
 constexpr unsigned kPosterior = static_cast<unsigned>(Lab::Posterior);
 constexpr unsigned kNeural = static_cast<unsigned>(Lab::Neural);
+constexpr unsigned kLatent = static_cast<unsigned>(Lab::Latent);
 
 } // namespace
 
@@ -34,6 +35,19 @@ const std::vector<MethodInfo>& methodRegistry() {
          "Online SGA fitted to the SGD iterates"},
         {"swag", "SWAG", "SWAG", 0x17becf, kPosterior,
          "SWAG: running mean and diagonal of the SGD iterates plus their last K deviations"},
+        // The latent-variable lab: every way of fitting FA (and PPCA) on one data set.
+        {"em", "batch EM", "EM", 0xd62728, kLatent,
+         "Batch EM: E step (posterior moments of every z_n), M step (F and Ψ, or W and σ²)"},
+        {"gibbs", "Gibbs sampling", "Gibbs", 0x9467bd, kLatent,
+         "Gibbs sampling of z, [F, c] and Ψ; the posterior mean of C = F Fᵀ + Ψ over 4 chains"},
+        {"closed-form", "PPCA closed form", "closed form", 0x8c564b, kLatent,
+         "Tipping and Bishop: W from the leading eigenvectors, σ² the mean discarded eigenvalue"},
+        {"svd", "SVD batch FA", "SVD FA", 0x1f77b4, kLatent,
+         "Maximum-likelihood FA by the SVD iteration (scikit-learn's FactorAnalysis)"},
+        {"online-em", "online EM (passes)", "online EM", 0xff7f0e, kLatent,
+         "Online EM (thesis Algorithm 5) making passes over the rows"},
+        {"online-sga", "online SGA (passes)", "online SGA", 0x2ca02c, kLatent,
+         "Online SGA (thesis Algorithm 4) making passes over the rows"},
         // References.
         {"truth", "true model", "true model", 0x141414, 0, "The generating FA model"},
         {"exact", "exact posterior", "exact", 0x141414, 0, "The exact Gaussian posterior"},
@@ -44,6 +58,13 @@ const std::vector<MethodInfo>& methodRegistry() {
 const MethodInfo* findMethod(std::string_view id) {
     for (const MethodInfo& m : methodRegistry())
         if (m.id == id)
+            return &m;
+    return nullptr;
+}
+
+const MethodInfo* findMethod(std::string_view id, Lab lab) {
+    for (const MethodInfo& m : methodRegistry())
+        if (m.id == id && m.offeredBy(lab))
             return &m;
     return nullptr;
 }

@@ -11,7 +11,7 @@
 
 namespace fa {
 
-enum class Lab : unsigned { Explorer = 1, Posterior = 2, Neural = 4 };
+enum class Lab : unsigned { Explorer = 1, Posterior = 2, Neural = 4, Latent = 8 };
 
 struct MethodInfo {
     std::string_view id;    ///< the CLI name, the CSV `method`/`algorithm` cell, the session key
@@ -25,8 +25,12 @@ struct MethodInfo {
 
 /// Every entry, in the order labs list them.
 const std::vector<MethodInfo>& methodRegistry();
-/// The entry with this id, if any.
+/// The entry with this id, if any (the first one: an id is unique within a lab, and a lab
+/// may reuse another lab's id for its own method, e.g. "em": online EM in the explorer, batch
+/// EM in the latent-variable lab).
 const MethodInfo* findMethod(std::string_view id);
+/// The entry with this id that the lab offers, if any.
+const MethodInfo* findMethod(std::string_view id, Lab lab);
 /// The ids a lab offers, in registry order.
 std::vector<std::string> methodIds(Lab lab);
 /// "a, b, c": the ids a lab offers, for error messages.

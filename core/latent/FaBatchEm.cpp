@@ -39,8 +39,7 @@ FaBatchEm::FaBatchEm(const ConstMatrixRef& X, const FaEmOptions& options) : m_op
     m_previousPsi = m_psi;
 }
 
-FaBatchEm::EStep FaBatchEm::eStep(const Matrix& F, const Vector& psi,
-                                  const ConstMatrixRef& rows) const {
+FaBatchEm::EStep FaBatchEm::eStep(const Matrix& F, const Vector& psi, const ConstMatrixRef& rows) {
     const Eigen::Index k = F.cols();
     EStep e;
     e.A = F.array().colwise() / psi.array();            // Ψ⁻¹F
@@ -53,7 +52,7 @@ FaBatchEm::EStep FaBatchEm::eStep(const Matrix& F, const Vector& psi,
 }
 
 double FaBatchEm::loglik(const EStep& e, const Matrix& F, const Vector& psi,
-                         const ConstMatrixRef& rows) const {
+                         const ConstMatrixRef& rows) {
     const auto n = static_cast<double>(rows.rows());
     const auto dim = static_cast<double>(psi.size());
     // x̃ᵀC⁻¹x̃ = (x̃ - F m_n)ᵀΨ⁻¹(x̃ - F m_n) + m_nᵀm_n (Woodbury, with m_n = G Aᵀ x̃): the
@@ -120,6 +119,14 @@ double FaBatchEm::loglikPerRow(const ConstMatrixRef& rows) const {
         throw std::invalid_argument("held-out rows must have as many columns as the data");
     const Matrix centred = rows.rowwise() - m_mean.transpose();
     return loglik(eStep(m_F, m_psi, centred), m_F, m_psi, centred);
+}
+
+double faLoglikPerRow(const FAModel& model, const ConstMatrixRef& rows) {
+    if (rows.cols() != model.F.rows())
+        throw std::invalid_argument("the rows must have as many columns as the model");
+    const Matrix centred = rows.rowwise() - model.c.transpose();
+    return FaBatchEm::loglik(FaBatchEm::eStep(model.F, model.psi, centred), model.F, model.psi,
+                             centred);
 }
 
 std::vector<Eigen::Index> FaBatchEm::heywood() const {

@@ -28,6 +28,10 @@ struct FaEmStep {
     double elboAfterM = 0.0; ///< ELBO(q_t, Θ_{t+1}): loglik <= this <= the next loglik
 };
 
+/// Average log N(x_n; c, F Fᵀ + Ψ) over the rows (complete), by Woodbury and the determinant
+/// lemma: O(N D K), nothing D x D.
+double faLoglikPerRow(const FAModel& model, const ConstMatrixRef& rows);
+
 class FaBatchEm : public GaussianFit {
   public:
     /// X holds one observation per row (N x D). Throws std::invalid_argument unless N >= 2,
@@ -59,10 +63,11 @@ class FaBatchEm : public GaussianFit {
         Matrix G;    ///< M⁻¹, the posterior covariance shared by every row (K x K)
         double logDetM = 0.0;
     };
-    EStep eStep(const Matrix& F, const Vector& psi, const ConstMatrixRef& rows) const;
+    static EStep eStep(const Matrix& F, const Vector& psi, const ConstMatrixRef& rows);
     /// ℓ per row of rows at (F, ψ) from an E step there.
-    double loglik(const EStep& e, const Matrix& F, const Vector& psi,
-                  const ConstMatrixRef& rows) const;
+    static double loglik(const EStep& e, const Matrix& F, const Vector& psi,
+                         const ConstMatrixRef& rows);
+    friend double faLoglikPerRow(const FAModel& model, const ConstMatrixRef& rows);
     /// ELBO per row of q = N(m_n, G) (from e) at the parameters (F, ψ).
     double elbo(const EStep& e, const Matrix& F, const Vector& psi) const;
 

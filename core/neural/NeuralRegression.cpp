@@ -45,8 +45,7 @@ std::string neuralMethodName(NeuralMethod method) {
 }
 
 std::optional<NeuralMethod> parseNeuralMethod(const std::string& name) {
-    const MethodInfo* info = findMethod(name);
-    if (!info || !info->offeredBy(Lab::Neural))
+    if (!findMethod(name, Lab::Neural))
         return std::nullopt;
     for (const auto& m : kMethods)
         if (name == m.name)

@@ -40,8 +40,7 @@ std::string methodName(PosteriorMethod method) {
 }
 
 std::optional<PosteriorMethod> parseMethod(const std::string& name) {
-    const MethodInfo* info = findMethod(name);
-    if (!info || !info->offeredBy(Lab::Posterior))
+    if (!findMethod(name, Lab::Posterior))
         return std::nullopt;
     for (const auto& m : kMethods)
         if (name == m.name)

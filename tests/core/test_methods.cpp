@@ -21,14 +21,30 @@ class TestMethods : public QObject {
     Q_OBJECT
 
   private slots:
-    void idsAreUnique() {
-        std::set<std::string_view> ids;
-        for (const MethodInfo& m : methodRegistry()) {
-            QVERIFY2(ids.insert(m.id).second, std::string(m.id).c_str());
-            QVERIFY(!m.label.empty() && !m.shortLabel.empty() && !m.tip.empty());
-            QCOMPARE(findMethod(m.id), &m);
+    // An id is unique within each lab (and among the references); a lab may reuse another
+    // lab's id ("em": online EM in the explorer, batch EM in the latent lab), and the lab's
+    // lookup finds its own entry.
+    void idsAreUniqueWithinALab() {
+        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural, Lab::Latent}) {
+            std::set<std::string_view> ids;
+            for (const MethodInfo& m : methodRegistry()) {
+                if (!m.offeredBy(lab))
+                    continue;
+                QVERIFY2(ids.insert(m.id).second, std::string(m.id).c_str());
+                QCOMPARE(findMethod(m.id, lab), &m);
+            }
         }
+        for (const MethodInfo& m : methodRegistry()) {
+            QVERIFY(!m.label.empty() && !m.shortLabel.empty() && !m.tip.empty());
+            if (m.labs == 0)
+                QCOMPARE(findMethod(m.id), &m);
+        }
+        QCOMPARE(findMethod("em", Lab::Explorer)->label, std::string_view("online EM"));
+        QCOMPARE(findMethod("em", Lab::Latent)->label, std::string_view("batch EM"));
+        QCOMPARE(findMethod("gibbs", Lab::Explorer), nullptr);
         QCOMPARE(findMethod("no-such-method"), nullptr);
+        QCOMPARE(methodChoices(Lab::Latent),
+                 std::string("em, gibbs, closed-form, svd, online-em, online-sga"));
     }
 
     void registryAgreesWithTheLabs() {
@@ -61,7 +77,7 @@ class TestMethods : public QObject {
     }
 
     void coloursDifferWithinALab() {
-        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural}) {
+        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural, Lab::Latent}) {
             std::set<std::uint32_t> colours;
             for (const MethodInfo& m : methodRegistry()) {
                 if (m.offeredBy(lab)) {

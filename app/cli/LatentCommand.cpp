@@ -1,0 +1,191 @@
+// faexplorer-cli latent: every way of fitting FA, PPCA or a mixture of PPCA on one data set
+// (generated, bundled or a CSV), one row per (trial, method, checkpoint iteration).
+#include "app/cli/ArgParser.h"
+#include "app/cli/Commands.h"
+#include "app/cli/ProgressLine.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
+#include "core/lab/Methods.h"
+#include "core/latent/LatentExperiment.h"
+#include "core/math/Summary.h"
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace fa::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void onLatentInterrupt(int) {
+    g_interrupted = true;
+} // lock-free store only
+
+const std::set<std::string> kOptions{
+    "dataset", "model",         "method",   "latent", "components", "iterations",  "trials",
+    "seed",    "test-fraction", "missing",  "out",    "dim",        "true-latent", "spectrum",
+    "samples", "noise",         "data-dir", "chains", "burn-in",    "lr"};
+
+LatentConfig parseConfig(const ArgParser& args) {
+    LatentConfig c;
+    LatentDataSpec& d = c.data;
+    d.dataset = args.text("dataset", "synthetic");
+    d.model = parseLatentModel(args.text("model", "fa"));
+    c.methods.clear();
+    for (const auto& name : args.textList("method", {"em"})) {
+        const auto m = parseLatentMethod(name);
+        if (!m || !findMethod(name, Lab::Latent))
+            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
+                                        methodChoices(Lab::Latent) + ")");
+        if (!modelOffers(d.model, *m))
+            throw std::invalid_argument("--method " + name + " does not fit --model " +
+                                        latentModelName(d.model) +
+                                        " (fa: em, gibbs, svd, online-em, online-sga; ppca: "
+                                        "closed-form, em; mppca: em)");
+        c.methods.push_back(*m);
+    }
+    c.fit.latent = args.integerIn("latent", d.model == LatentModel::Mppca ? 1 : 2, 1, 10000);
+    c.fit.components = args.integerIn("components", 3, 1, 1000);
+    if (args.has("components") && d.model != LatentModel::Mppca)
+        throw std::invalid_argument("--components applies to --model mppca only");
+    c.iterations = args.integerIn("iterations", 100, 1, 10'000'000);
+    c.trials = args.integerIn("trials", 1, 1, 10000);
+    const long seed = args.integer("seed", 0);
+    if (seed < 0)
+        throw std::invalid_argument("--seed must not be negative");
+    c.seed = static_cast<std::uint64_t>(seed);
+    d.testFraction = args.real("test-fraction", 0.2);
+    if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
+        throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");
+    const std::string missing = args.text("missing", "refuse");
+    if (missing != "refuse" && missing != "em")
+        throw std::invalid_argument("--missing must be refuse or em");
+    d.allowMissing = missing == "em";
+    if (d.allowMissing && (d.model != LatentModel::Ppca || c.methods.size() != 1 ||
+                           c.methods.front() != LatentMethod::Em))
+        throw std::invalid_argument(
+            "--missing em: only PPCA by EM handles missing values (--model ppca --method em)");
+    c.fit.chains = args.integerIn("chains", 4, 1, 64);
+    c.fit.burnIn = args.integerIn("burn-in", c.iterations / 2, 0, 10'000'000);
+    c.fit.learningRate = args.real("lr", 0.001);
+    if (!(c.fit.learningRate >= kLearningRateMin && c.fit.learningRate <= kLearningRateMax))
+        throw std::invalid_argument("--lr must lie between 1e-07 and 10");
+
+    const bool synthetic = d.dataset == "synthetic";
+    for (const char* flag : {"dim", "true-latent", "spectrum", "samples", "noise"})
+        if (!synthetic && args.has(flag))
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to --dataset synthetic only");
+    if (synthetic && args.has("missing") && d.allowMissing)
+        throw std::invalid_argument("--missing em: generated data have no missing values");
+    SyntheticLatentSpec& s = d.synthetic;
+    s.dim = args.integerIn("dim", d.model == LatentModel::Mppca ? 3 : 10, 2, 2000);
+    s.trueLatent =
+        args.integerIn("true-latent", d.model == LatentModel::Mppca ? 1 : 2, 1, s.dim - 1);
+    const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
+    if (!(lo >= kSpectrumMin && hi <= kSpectrumMax && lo <= hi))
+        throw std::invalid_argument("--spectrum a:b needs 0.0001 <= a <= b <= 1e9");
+    s.spectrumLo = lo;
+    s.spectrumHi = hi;
+    s.samples = args.integerIn("samples", 1000, 2, 10'000'000);
+    s.components = c.fit.components;
+    s.mixtureNoise = args.real("noise", 0.05);
+    if (!(s.mixtureNoise > 0.0 && s.mixtureNoise <= 1e6))
+        throw std::invalid_argument("--noise must lie in (0, 1e6]");
+    c.loader = io::tableLoader(args.text("data-dir", ""));
+    checkLatentConfig(c);
+    return c;
+}
+
+void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, bool interrupted) {
+    if (rows.empty())
+        return;
+    std::printf("latent %s, model %s, K = %d, %ld iteration(s)%s: last iteration, mean ± standard "
+                "error over trials\n",
+                rows.front().dataset.c_str(), rows.front().model.c_str(), c.fit.latent,
+                c.iterations, interrupted ? " (interrupted: finished trials only)" : "");
+    std::printf("%-12s  %-22s  %-22s  %-10s  %s\n", "method", "loglik/row", "held-out/row",
+                "seconds", "status");
+    for (const LatentMethod m : c.methods) {
+        const std::string name = latentMethodName(m);
+        std::vector<double> ll, held, secs;
+        std::string statuses;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const LatentRow& r = rows[i];
+            const bool last = i + 1 == rows.size() || rows[i + 1].method != r.method ||
+                              rows[i + 1].trial != r.trial;
+            if (r.method != name || !last)
+                continue;
+            ll.push_back(r.loglik);
+            if (!std::isnan(r.heldout))
+                held.push_back(r.heldout);
+            secs.push_back(r.seconds);
+            if (statuses.find(r.status) == std::string::npos)
+                statuses += (statuses.empty() ? "" : ",") + r.status;
+        }
+        const MeanStdErr a = meanStdErr(ll), b = meanStdErr(held), t = meanStdErr(secs);
+        char heldText[48] = "-";
+        if (!held.empty())
+            std::snprintf(heldText, sizeof heldText, "%.4f ± %.4f", b.mean, b.stdErr);
+        std::printf("%-12s  %9.4f ± %-10.4f  %-22s  %-10.4f  %s\n", name.c_str(), a.mean, a.stdErr,
+                    heldText, t.mean, statuses.c_str());
+    }
+}
+
+} // namespace
+
+void checkLatentArguments(int argc, char** argv) {
+    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
+}
+
+int runLatentCommand(int argc, char** argv) {
+    const ArgParser args(argc, argv, 2, kOptions);
+    const LatentConfig config = parseConfig(args);
+    if (!args.has("out"))
+        throw std::invalid_argument("--out FILE.csv is required");
+    // Bad files and shapes are named before the output exists: the first trial's data and
+    // every fit are built once (cheap next to the run).
+    {
+        LatentDataSpec spec = config.data;
+        spec.splitSeed = deriveSeed(config.seed, 0);
+        spec.modelSeed = config.seed;
+        const LatentData data = makeLatentData(spec, config.loader);
+        for (const LatentMethod m : config.methods)
+            if (m != LatentMethod::Svd)
+                (void)makeLatentFit(spec.model, m, data.train, config.fit);
+            else if (config.fit.latent >= data.train.cols())
+                throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
+    }
+    g_interrupted = false;
+    const auto previous = std::signal(SIGINT, onLatentInterrupt);
+    io::AtomicFile out(args.text("out", ""));
+    ProgressLine progress;
+    const auto rows = runLatent(
+        config,
+        [&](const LatentProgress& p) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf,
+                          "latent: trial %d/%d, %s: iteration %ld/%ld (Ctrl-C stops and keeps "
+                          "finished trials)",
+                          p.trial + 1, p.trials, p.method.c_str(), p.iteration, p.iterations);
+            progress.update(buf);
+        },
+        &g_interrupted);
+    progress.finish();
+    std::signal(SIGINT, previous);
+    if (rows.empty() && g_interrupted.load()) {
+        std::fprintf(stderr, "latent: interrupted before any trial finished; '%s' not written\n",
+                     args.text("out", "").c_str());
+        return 130;
+    }
+    io::writeLatentCsv(out.stream(), rows);
+    out.commit();
+    printSummary(config, rows, g_interrupted.load());
+    return g_interrupted.load() ? 130 : 0;
+}
+
+} // namespace fa::cli

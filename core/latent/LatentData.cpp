@@ -1,0 +1,152 @@
+#include "core/latent/LatentData.h"
+
+#include "core/fa/ModelGenerator.h"
+#include "core/math/Rng.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+
+/// Rows of a generated FA (or PPCA: Ψ replaced by its mean) model; fills the truth.
+Matrix generatedRows(const LatentDataSpec& spec, LatentData& data) {
+    const SyntheticLatentSpec& s = spec.synthetic;
+    if (spec.model == LatentModel::Mppca) {
+        const Matrix X = mixtureOfPieces(s.dim, s.components, s.trueLatent, s.samples,
+                                         s.mixtureNoise, spec.modelSeed, &data.truePieces);
+        Vector mean = Vector::Zero(s.dim);
+        Matrix cov = Matrix::Zero(s.dim, s.dim);
+        for (const MppcaComponent& p : data.truePieces) {
+            mean += p.weight * p.ppca.mu;
+            cov += p.weight * (p.ppca.W * p.ppca.W.transpose() + p.ppca.mu * p.ppca.mu.transpose());
+            cov.diagonal().array() += p.weight * p.ppca.sigma2;
+        }
+        data.trueMean = mean;
+        data.trueCovariance = cov - mean * mean.transpose();
+        return X;
+    }
+    GeneratorSpec g;
+    g.dim = s.dim;
+    g.latent = s.trueLatent;
+    g.spectrumLo = s.spectrumLo;
+    g.spectrumHi = s.spectrumHi;
+    FAModel truth = generateModel(g, spec.modelSeed);
+    if (spec.model == LatentModel::Ppca)
+        truth.psi.setConstant(truth.psi.mean());
+    data.trueMean = truth.c;
+    data.trueCovariance = truth.denseCovariance();
+    FASampler sampler(truth);
+    Rng rng(deriveSeed(spec.splitSeed, 1));
+    Matrix X(s.samples, s.dim);
+    Vector row(s.dim);
+    for (int i = 0; i < s.samples; ++i) {
+        sampler.draw(rng, row);
+        X.row(i) = row.transpose();
+    }
+    return X;
+}
+
+} // namespace
+
+std::string latentModelName(LatentModel model) {
+    switch (model) {
+    case LatentModel::Fa:
+        return "fa";
+    case LatentModel::Ppca:
+        return "ppca";
+    case LatentModel::Mppca:
+        return "mppca";
+    }
+    return "?";
+}
+
+LatentModel parseLatentModel(const std::string& name) {
+    for (LatentModel m : {LatentModel::Fa, LatentModel::Ppca, LatentModel::Mppca})
+        if (name == latentModelName(m))
+            return m;
+    throw std::invalid_argument("unknown model '" + name + "' (use fa, ppca or mppca)");
+}
+
+LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader) {
+    if (!(spec.testFraction >= 0.0 && spec.testFraction <= 0.9))
+        throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    LatentData data;
+    Matrix all;
+    const bool synthetic = spec.dataset == "synthetic";
+    if (synthetic) {
+        const SyntheticLatentSpec& s = spec.synthetic;
+        if (s.samples < 2 || s.samples > 10'000'000)
+            throw std::invalid_argument("the number of samples must lie between 2 and 10000000");
+        if (s.dim < 2 || s.dim > 2000)
+            throw std::invalid_argument("the dimension D must lie between 2 and 2000");
+        if (s.trueLatent < 1 || s.trueLatent >= s.dim)
+            throw std::invalid_argument("the true latent dimension must satisfy 1 <= K < D");
+        all = generatedRows(spec, data);
+        data.name = "synthetic";
+        for (int d = 0; d < s.dim; ++d)
+            data.columns.push_back(std::string("x").append(std::to_string(d + 1)));
+    } else {
+        if (!loader)
+            throw std::invalid_argument("no loader for the data set '" + spec.dataset + "'");
+        NumericTable table = loader(spec.dataset, spec.allowMissing);
+        all = std::move(table.values);
+        data.name = table.name;
+        data.columns = table.names;
+    }
+    data.anyMissing = all.hasNaN();
+    if (data.anyMissing && !spec.allowMissing)
+        throw std::invalid_argument("the data have missing values");
+
+    // Shuffle, then hold out round(f N) rows.
+    const Eigen::Index n = all.rows(), dim = all.cols();
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i)
+        order[static_cast<std::size_t>(i)] = i;
+    Rng rng(deriveSeed(spec.splitSeed, 2));
+    shuffle(order, rng);
+    const auto nTest = static_cast<Eigen::Index>(std::llround(spec.testFraction * double(n)));
+    const Eigen::Index nTrain = n - nTest;
+    if (nTrain < 2)
+        throw std::invalid_argument("fewer than two rows are left for fitting");
+    data.train.resize(nTrain, dim);
+    data.test.resize(nTest, dim);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const auto row = all.row(order[static_cast<std::size_t>(i)]);
+        if (i < nTrain)
+            data.train.row(i) = row;
+        else
+            data.test.row(i - nTrain) = row;
+    }
+
+    // Every fitting column must vary; real data is z-scored with the fitting rows' statistics.
+    for (Eigen::Index d = 0; d < dim; ++d) {
+        double sum = 0.0, sumSq = 0.0;
+        long count = 0;
+        for (Eigen::Index i = 0; i < nTrain; ++i)
+            if (const double v = data.train(i, d); !std::isnan(v)) {
+                sum += v;
+                ++count;
+            }
+        std::string column = "column '";
+        column.append(data.columns[static_cast<std::size_t>(d)]).append("'");
+        if (count < 2)
+            throw std::invalid_argument(column + " has fewer than two values in the fitting rows");
+        const double mean = sum / double(count);
+        for (Eigen::Index i = 0; i < nTrain; ++i)
+            if (const double v = data.train(i, d); !std::isnan(v))
+                sumSq += (v - mean) * (v - mean);
+        const double sd = std::sqrt(sumSq / double(count));
+        if (!(sd > 1e-12 * (1.0 + std::abs(mean))) || !std::isfinite(sd))
+            throw std::invalid_argument(column +
+                                        " is constant in the fitting rows: it has no variance "
+                                        "to explain");
+        if (!synthetic) {
+            data.train.col(d) = (data.train.col(d).array() - mean) / sd;
+            data.test.col(d) = (data.test.col(d).array() - mean) / sd;
+        }
+    }
+    return data;
+}
+
+} // namespace fa

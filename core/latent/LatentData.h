@@ -1,0 +1,58 @@
+#pragma once
+// The latent-variable lab's data: a generated FA, PPCA or mixture model (the truth known), one
+// of the bundled UCI sets or any CSV, split into fitting and held-out rows. Real data is
+// z-scored column by column (ddof 0) with the fitting rows' statistics, over observed cells.
+#include "core/data/NumericTable.h"
+#include "core/latent/Mppca.h"
+#include "core/math/Types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fa {
+
+enum class LatentModel { Fa, Ppca, Mppca };
+std::string latentModelName(LatentModel model); ///< "fa", "ppca", "mppca"
+/// Throws std::invalid_argument naming the choices.
+LatentModel parseLatentModel(const std::string& name);
+
+/// What to generate when the data set is "synthetic".
+struct SyntheticLatentSpec {
+    int dim = 10;
+    int trueLatent = 2;
+    double spectrumLo = 1.0, spectrumHi = 10.0; ///< the explorer generator's s² range
+    int samples = 1000;                         ///< rows before the split
+    int components = 3;                         ///< pieces of the generated mixture
+    double mixtureNoise = 0.05;                 ///< σ² of every piece
+};
+
+struct LatentDataSpec {
+    std::string dataset = "synthetic"; ///< "synthetic", a bundled set's name or a CSV path
+    LatentModel model = LatentModel::Fa;
+    SyntheticLatentSpec synthetic;
+    double testFraction = 0.2;   ///< in [0, 0.9]: rows held out (0: none)
+    bool allowMissing = false;   ///< empty CSV cells become missing values (PPCA EM only)
+    std::uint64_t splitSeed = 0; ///< the shuffle before the split; synthetic rows' seed too
+    std::uint64_t modelSeed = 0; ///< the generated model
+};
+
+struct LatentData {
+    std::string name; ///< "synthetic", "boston", a file stem
+    std::vector<std::string> columns;
+    Matrix train, test; ///< rows; NaN = missing
+    bool anyMissing = false;
+    /// Generated data only: the truth's mean and covariance (empty otherwise) and, for the
+    /// mixture, its pieces.
+    Vector trueMean;
+    Matrix trueCovariance;
+    std::vector<MppcaComponent> truePieces;
+    bool hasTruth() const { return trueCovariance.size() > 0; }
+};
+
+/// Builds the data. Real data comes from loader (core/io's tableLoader in the programs).
+/// Throws std::invalid_argument with a reason: a missing value without allowMissing, a column
+/// constant (or wholly missing) in the fitting rows, fewer than two fitting rows, bad sizes.
+LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader);
+
+} // namespace fa

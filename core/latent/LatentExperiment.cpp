@@ -1,0 +1,123 @@
+#include "core/latent/LatentExperiment.h"
+
+#include "core/math/Rng.h"
+#include "core/metrics/DenseMetrics.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+} // namespace
+
+std::vector<long> latentCheckpoints(long iterations) {
+    std::vector<long> out;
+    for (long scale = 1; scale <= iterations; scale *= 10) {
+        for (long m : {1L, 2L, 3L, 5L})
+            if (m * scale < iterations)
+                out.push_back(m * scale);
+        if (scale > iterations / 10)
+            break;
+    }
+    out.push_back(iterations);
+    return out;
+}
+
+void checkLatentConfig(const LatentConfig& c) {
+    if (c.methods.empty())
+        throw std::invalid_argument("choose at least one method");
+    for (const LatentMethod m : c.methods)
+        if (!modelOffers(c.data.model, m))
+            throw std::invalid_argument("the model '" + latentModelName(c.data.model) +
+                                        "' is not fitted by '" + latentMethodName(m) + "'");
+    if (c.iterations < 1 || c.iterations > 10'000'000)
+        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+    if (c.trials < 1 || c.trials > 10000)
+        throw std::invalid_argument("the trials must lie between 1 and 10000");
+    if (c.fit.latent < 1)
+        throw std::invalid_argument("the latent dimension K must be at least 1");
+    if (c.fit.components < 1 || c.fit.components > 1000)
+        throw std::invalid_argument("the components must lie between 1 and 1000");
+    if (c.fit.chains < 1 || c.fit.chains > 64)
+        throw std::invalid_argument("the chains must lie between 1 and 64");
+    if (c.fit.burnIn < 0)
+        throw std::invalid_argument("the burn-in must not be negative");
+}
+
+std::vector<LatentRow> runLatent(const LatentConfig& c,
+                                 const std::function<void(const LatentProgress&)>& progress,
+                                 const std::atomic<bool>* cancel) {
+    checkLatentConfig(c);
+    const std::vector<long> checkpoints = latentCheckpoints(c.iterations);
+    std::vector<LatentRow> rows;
+    for (int trial = 0; trial < c.trials; ++trial) {
+        LatentDataSpec spec = c.data;
+        spec.splitSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
+        spec.modelSeed = c.seed;
+        const LatentData data = makeLatentData(spec, c.loader);
+        std::vector<LatentRow> trialRows;
+        for (std::size_t mi = 0; mi < c.methods.size(); ++mi) {
+            const LatentMethod method = c.methods[mi];
+            LatentFitOptions options = c.fit;
+            options.seed = deriveSeed(c.seed, 1000 + static_cast<std::uint64_t>(trial) * 64 + mi);
+            LatentRow base;
+            base.dataset = data.name;
+            base.model = latentModelName(spec.model);
+            base.method = latentMethodName(method);
+            base.latent = c.fit.latent;
+            base.components = spec.model == LatentModel::Mppca ? c.fit.components : 1;
+            base.trial = trial;
+            const Clock::time_point start = Clock::now();
+            double fitting = 0.0;
+            const auto fit = makeLatentFit(spec.model, method, data.train, options);
+            fitting += secondsSince(start);
+            auto record = [&](long iteration, bool last) {
+                LatentRow row = base;
+                row.iteration = iteration;
+                row.loglik = fit->loglikPerRow();
+                row.heldout = data.test.rows() > 0 ? fit->loglikPerRow(data.test) : kNaN;
+                row.elbo = fit->elboPerRow();
+                row.relCovDist = kNaN;
+                if (data.hasTruth()) {
+                    Vector mean;
+                    Matrix cov;
+                    fit->moments(mean, cov);
+                    row.relCovDist = relativeCovarianceDistance(cov, data.trueCovariance);
+                }
+                row.seconds = fitting;
+                row.status = latentStatusWord(fit->status(last));
+                trialRows.push_back(std::move(row));
+                if (progress)
+                    progress({trial, c.trials, base.method, iteration, c.iterations});
+            };
+            if (!fit->iterative()) {
+                record(0, true);
+                continue;
+            }
+            std::size_t next = 0;
+            for (long t = 1; t <= c.iterations; ++t) {
+                if (cancel && cancel->load())
+                    return rows; // the unfinished trial is dropped
+                const Clock::time_point tick = Clock::now();
+                fit->iterate();
+                fitting += secondsSince(tick);
+                if (next < checkpoints.size() && t == checkpoints[next]) {
+                    record(t, t == c.iterations);
+                    ++next;
+                }
+            }
+        }
+        rows.insert(rows.end(), trialRows.begin(), trialRows.end());
+    }
+    return rows;
+}
+
+} // namespace fa

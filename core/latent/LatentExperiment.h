@@ -1,0 +1,54 @@
+#pragma once
+// The latent-variable lab's experiment: every chosen way of fitting the chosen model on one data
+// set, over several trials (new split, new starts), with one row per (trial, method,
+// checkpoint iteration): the numbers `faexplorer-cli latent` writes.
+#include "core/latent/LatentData.h"
+#include "core/latent/LatentFits.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fa {
+
+struct LatentConfig {
+    LatentDataSpec data;
+    std::vector<LatentMethod> methods{LatentMethod::Em};
+    LatentFitOptions fit;
+    long iterations = 100;
+    int trials = 1;
+    std::uint64_t seed = 0;
+    TableLoader loader; ///< real data (core/io's tableLoader in the programs)
+};
+
+/// One CSV row; NaN cells are written empty (they do not apply).
+struct LatentRow {
+    std::string dataset, model, method;
+    int latent = 0, components = 1, trial = 0;
+    long iteration = 0;
+    double loglik = 0.0, heldout = 0.0, elbo = 0.0, relCovDist = 0.0, seconds = 0.0;
+    std::string status; ///< ok, psi-floor, diverged, not-converged
+};
+
+struct LatentProgress {
+    int trial = 0, trials = 1;
+    std::string method;
+    long iteration = 0, iterations = 0;
+};
+
+/// The iterations that get a row: 1, 2, 3, 5, then 1-2-3-5 times the powers of ten, and the
+/// last one (the closed form's single row is iteration 0).
+std::vector<long> latentCheckpoints(long iterations);
+
+/// What can be checked before data is read: each method offered by the model, sizes in range.
+/// Throws std::invalid_argument with the reason.
+void checkLatentConfig(const LatentConfig& config);
+
+/// Runs the trials in order. A set cancel flag stops at the next iteration and drops the
+/// unfinished trial (finished trials are kept). Throws std::invalid_argument for bad data.
+std::vector<LatentRow> runLatent(const LatentConfig& config,
+                                 const std::function<void(const LatentProgress&)>& progress = {},
+                                 const std::atomic<bool>* cancel = nullptr);
+
+} // namespace fa

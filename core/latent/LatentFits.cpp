@@ -1,0 +1,381 @@
+#include "core/latent/LatentFits.h"
+
+#include "core/fa/BatchFA.h"
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+#include "core/latent/FaBatchEm.h"
+#include "core/latent/FaGibbs.h"
+#include "core/latent/Mppca.h"
+#include "core/latent/Ppca.h"
+#include "core/math/Rng.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kTolerance = 1e-10; // |Δℓ| < kTolerance (1 + |ℓ|) per row: converged
+
+struct Name {
+    LatentMethod method;
+    const char* name;
+};
+constexpr Name kNames[] = {{LatentMethod::Em, "em"},
+                           {LatentMethod::Gibbs, "gibbs"},
+                           {LatentMethod::ClosedForm, "closed-form"},
+                           {LatentMethod::Svd, "svd"},
+                           {LatentMethod::OnlineEm, "online-em"},
+                           {LatentMethod::OnlineSga, "online-sga"}};
+
+void faMoments(const FAModel& m, Vector& mean, Matrix& covariance) {
+    mean = m.c;
+    covariance = m.denseCovariance();
+}
+
+/// A Heywood case in an FA model: some ψ_d below 1e-6 of its column's variance.
+bool heywood(const FAModel& m, const Vector& variances) {
+    return ((m.psi.array() / variances.array()) < 1e-6 * (1.0 + 1e-9)).any();
+}
+
+Vector columnVariances(const Matrix& rows) {
+    const Matrix centred = rows.rowwise() - rows.colwise().mean();
+    return centred.colwise().squaredNorm().transpose() / static_cast<double>(rows.rows());
+}
+
+class FaEmFit final : public LatentFit {
+  public:
+    FaEmFit(const Matrix& rows, int latent) : m_em(rows, options(latent)) {}
+    void iterate() override { m_elbo = m_em.iterate().elboAfterM; }
+    long iterations() const override { return m_em.iterations(); }
+    double loglikPerRow() const override { return m_em.loglikPerRow(); }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return m_em.loglikPerRow(rows);
+    }
+    double elboPerRow() const override { return m_elbo; }
+    void moments(Vector& mean, Matrix& cov) const override { faMoments(m_em.model(), mean, cov); }
+    LatentStatus status(bool last) const override {
+        if (m_em.diverged())
+            return LatentStatus::Diverged;
+        if (!m_em.heywood().empty())
+            return LatentStatus::PsiFloor;
+        return last && !m_em.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
+    }
+
+  private:
+    static FaEmOptions options(int latent) {
+        FaEmOptions o;
+        o.latent = latent;
+        return o;
+    }
+    FaBatchEm m_em;
+    double m_elbo = kNaN;
+};
+
+class GibbsFit final : public LatentFit {
+  public:
+    GibbsFit(const Matrix& rows, const LatentFitOptions& o) : m_gibbs(rows, options(o)) {}
+    void iterate() override { m_gibbs.sweep(); }
+    long iterations() const override { return m_gibbs.sweeps(); }
+    double loglikPerRow() const override { return m_gibbs.loglikPerRow(); }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return m_gibbs.loglikPerRow(rows);
+    }
+    void moments(Vector& mean, Matrix& cov) const override {
+        mean = m_gibbs.meanMean();
+        cov = m_gibbs.meanCovariance();
+    }
+    LatentStatus status(bool last) const override {
+        if (m_gibbs.diverged())
+            return LatentStatus::Diverged;
+        if (!last)
+            return LatentStatus::Ok;
+        // Converged when every tracked entry of C has split-R̂ <= 1.01 (BDA3's flag).
+        if (m_gibbs.kept() < 4)
+            return LatentStatus::NotConverged;
+        for (const GibbsEntrySummary& s : m_gibbs.summary())
+            if (!(s.rhat <= 1.01))
+                return LatentStatus::NotConverged;
+        return LatentStatus::Ok;
+    }
+
+  private:
+    static FaGibbsOptions options(const LatentFitOptions& o) {
+        FaGibbsOptions g;
+        g.latent = o.latent;
+        g.chains = o.chains;
+        g.seed = o.seed;
+        g.burnIn = o.burnIn;
+        return g;
+    }
+    FaGibbs m_gibbs;
+};
+
+/// scikit-learn's SVD iteration (exact SVD), one iteration per call: each call resumes from
+/// the Ψ the last one left (the iteration's whole state). Converged as the other EMs are, when
+/// |Δℓ| < 1e-10 (1 + |ℓ|) per row (scikit-learn's default, 1e-2 on the total, stops early).
+class SvdFit final : public LatentFit {
+  public:
+    SvdFit(const Matrix& rows, int latent)
+        : m_samples(rows.transpose()), m_variances(columnVariances(rows)) {
+        m_options.latent = latent;
+        m_options.svd = SvdMethod::Exact;
+        m_options.maxIter = 0; // the start: F = 0, Ψ = I; throws for bad shapes, as the others
+        m_options.tol = -std::numeric_limits<double>::infinity(); // our own test, below
+        m_result = fitBatchFA(m_samples, m_options);
+        m_options.maxIter = 1;
+    }
+    void iterate() override {
+        m_options.startPsi = m_result.model.psi;
+        m_result = fitBatchFA(m_samples, m_options);
+        const double loglik = m_result.logLikelihood.front() / double(m_samples.cols());
+        m_converged =
+            m_calls > 0 && std::abs(loglik - m_previous) < kTolerance * (1.0 + std::abs(loglik));
+        m_previous = loglik;
+        ++m_calls;
+    }
+    long iterations() const override { return m_calls; }
+    double loglikPerRow() const override {
+        return faLoglikPerRow(m_result.model, m_samples.transpose());
+    }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return faLoglikPerRow(m_result.model, rows);
+    }
+    void moments(Vector& mean, Matrix& cov) const override { faMoments(m_result.model, mean, cov); }
+    LatentStatus status(bool last) const override {
+        if (!m_result.model.F.allFinite() || !m_result.model.psi.allFinite())
+            return LatentStatus::Diverged;
+        if (heywood(m_result.model, m_variances))
+            return LatentStatus::PsiFloor;
+        return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
+    }
+
+  private:
+    Matrix m_samples; ///< D x N
+    Vector m_variances;
+    BatchFAOptions m_options;
+    BatchFAResult m_result;
+    double m_previous = 0.0;
+    long m_calls = 0;
+    bool m_converged = false;
+};
+
+/// Online EM or SGA: one iteration is one pass over the rows in a fresh random order.
+class OnlineFit final : public LatentFit {
+  public:
+    OnlineFit(const Matrix& rows, LatentMethod method, const LatentFitOptions& o)
+        : m_rows(rows), m_variances(columnVariances(rows)),
+          m_order(static_cast<std::size_t>(rows.rows())), m_rng(deriveSeed(o.seed, 1)) {
+        if (o.latent < 1 || o.latent >= rows.cols())
+            throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
+        checkLearningRate(o.learningRate);
+        OnlineOptions opt;
+        opt.latent = o.latent;
+        opt.learningRate = o.learningRate;
+        opt.initSeed = deriveSeed(o.seed, 2);
+        if (method == LatentMethod::OnlineEm)
+            m_fit = std::make_unique<OnlineEM>(rows.cols(), opt);
+        else
+            m_fit = std::make_unique<OnlineSGA>(rows.cols(), opt);
+        for (std::size_t i = 0; i < m_order.size(); ++i)
+            m_order[i] = static_cast<Eigen::Index>(i);
+    }
+    void iterate() override {
+        shuffle(m_order, m_rng);
+        for (const Eigen::Index i : m_order)
+            m_fit->observe(m_rows.row(i).transpose());
+        ++m_passes;
+    }
+    long iterations() const override { return m_passes; }
+    double loglikPerRow() const override { return faLoglikPerRow(m_fit->model(), m_rows); }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return faLoglikPerRow(m_fit->model(), rows);
+    }
+    void moments(Vector& mean, Matrix& cov) const override { faMoments(m_fit->model(), mean, cov); }
+    LatentStatus status(bool) const override {
+        if (m_fit->status() == FitStatus::Diverged)
+            return LatentStatus::Diverged;
+        if (m_fit->snapshot().psiClamps > 0 || heywood(m_fit->model(), m_variances))
+            return LatentStatus::PsiFloor;
+        return LatentStatus::Ok; // a stochastic fit has no convergence test
+    }
+
+  private:
+    Matrix m_rows;
+    Vector m_variances;
+    std::vector<Eigen::Index> m_order;
+    Rng m_rng;
+    std::unique_ptr<OnlineFitter> m_fit;
+    long m_passes = 0;
+};
+
+class PpcaFit final : public LatentFit {
+  public:
+    PpcaFit(const Matrix& rows, const LatentFitOptions& o) : m_em(rows, options(o, rows)) {}
+    void iterate() override {
+        const double before = m_em.iterate();
+        m_converged = m_em.iterations() > 1 &&
+                      std::abs(before - m_previous) < kTolerance * (1.0 + std::abs(before));
+        m_previous = before;
+    }
+    long iterations() const override { return m_em.iterations(); }
+    double loglikPerRow() const override { return m_em.loglikPerRow(); }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return ppcaLoglikPerRow(m_em.ppca(), rows);
+    }
+    void moments(Vector& mean, Matrix& cov) const override { faMoments(m_em.model(), mean, cov); }
+    LatentStatus status(bool last) const override {
+        if (m_em.diverged())
+            return LatentStatus::Diverged;
+        return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
+    }
+
+  private:
+    static PpcaOptions options(const LatentFitOptions& o, const Matrix& rows) {
+        PpcaOptions p;
+        p.latent = o.latent;
+        p.seed = o.seed;
+        p.missingValues = rows.hasNaN();
+        return p;
+    }
+    PpcaEm m_em;
+    double m_previous = 0.0;
+    bool m_converged = false;
+};
+
+class ClosedFormFit final : public LatentFit {
+  public:
+    ClosedFormFit(const Matrix& rows, int latent)
+        : m_model(ppcaClosedForm(rows, latent)), m_loglik(ppcaLoglikPerRow(m_model, rows)) {}
+    void iterate() override {}
+    long iterations() const override { return 0; }
+    bool iterative() const override { return false; }
+    double loglikPerRow() const override { return m_loglik; }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return ppcaLoglikPerRow(m_model, rows);
+    }
+    void moments(Vector& mean, Matrix& cov) const override { faMoments(m_model.asFa(), mean, cov); }
+    LatentStatus status(bool) const override { return LatentStatus::Ok; }
+
+  private:
+    PpcaModel m_model;
+    double m_loglik;
+};
+
+class MppcaFit final : public LatentFit {
+  public:
+    MppcaFit(const Matrix& rows, const LatentFitOptions& o) : m_mix(rows, options(o)) {}
+    void iterate() override { m_mix.iterate(); }
+    long iterations() const override { return m_mix.iterations(); }
+    double loglikPerRow() const override { return m_mix.loglikPerRow(); }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return m_mix.loglikPerRow(rows);
+    }
+    void moments(Vector& mean, Matrix& cov) const override { m_mix.moments(mean, cov); }
+    LatentStatus status(bool last) const override {
+        if (m_mix.diverged())
+            return LatentStatus::Diverged;
+        if (m_mix.floored())
+            return LatentStatus::PsiFloor;
+        return last && !m_mix.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
+    }
+    const Mppca& mixture() const { return m_mix; }
+
+  private:
+    static MppcaOptions options(const LatentFitOptions& o) {
+        MppcaOptions m;
+        m.components = o.components;
+        m.latent = o.latent;
+        m.seed = o.seed;
+        return m;
+    }
+    Mppca m_mix;
+};
+
+} // namespace
+
+std::string latentMethodName(LatentMethod method) {
+    for (const Name& n : kNames)
+        if (n.method == method)
+            return n.name;
+    return "?";
+}
+
+std::optional<LatentMethod> parseLatentMethod(const std::string& name) {
+    for (const Name& n : kNames)
+        if (name == n.name)
+            return n.method;
+    return std::nullopt;
+}
+
+std::vector<LatentMethod> allLatentMethods() {
+    std::vector<LatentMethod> out;
+    for (const Name& n : kNames)
+        out.push_back(n.method);
+    return out;
+}
+
+bool modelOffers(LatentModel model, LatentMethod method) {
+    switch (model) {
+    case LatentModel::Fa:
+        return method != LatentMethod::ClosedForm;
+    case LatentModel::Ppca:
+        return method == LatentMethod::ClosedForm || method == LatentMethod::Em;
+    case LatentModel::Mppca:
+        return method == LatentMethod::Em;
+    }
+    return false;
+}
+
+std::string latentStatusWord(LatentStatus status) {
+    switch (status) {
+    case LatentStatus::Ok:
+        return "ok";
+    case LatentStatus::PsiFloor:
+        return "psi-floor";
+    case LatentStatus::Diverged:
+        return "diverged";
+    case LatentStatus::NotConverged:
+        return "not-converged";
+    }
+    return "?";
+}
+
+double LatentFit::elboPerRow() const {
+    return kNaN;
+}
+
+std::unique_ptr<LatentFit> makeLatentFit(LatentModel model, LatentMethod method, const Matrix& rows,
+                                         const LatentFitOptions& options) {
+    if (!modelOffers(model, method))
+        throw std::invalid_argument("the model '" + latentModelName(model) +
+                                    "' is not fitted by '" + latentMethodName(method) + "'");
+    const bool complete = !rows.hasNaN();
+    if (!complete && !(model == LatentModel::Ppca && method == LatentMethod::Em))
+        throw std::invalid_argument("'" + latentMethodName(method) + "' for " +
+                                    latentModelName(model) +
+                                    " needs complete rows; only PPCA by EM handles missing values");
+    switch (model) {
+    case LatentModel::Ppca:
+        if (method == LatentMethod::ClosedForm)
+            return std::make_unique<ClosedFormFit>(rows, options.latent);
+        return std::make_unique<PpcaFit>(rows, options);
+    case LatentModel::Mppca:
+        return std::make_unique<MppcaFit>(rows, options);
+    case LatentModel::Fa:
+        break;
+    }
+    switch (method) {
+    case LatentMethod::Em:
+        return std::make_unique<FaEmFit>(rows, options.latent);
+    case LatentMethod::Gibbs:
+        return std::make_unique<GibbsFit>(rows, options);
+    case LatentMethod::Svd:
+        return std::make_unique<SvdFit>(rows, options.latent);
+    default:
+        return std::make_unique<OnlineFit>(rows, method, options);
+    }
+}
+
+} // namespace fa

@@ -1,0 +1,66 @@
+#pragma once
+// Every way the latent-variable lab fits its models, behind one small interface so that the
+// CLI's runner and the window's live run step them alike: FA by batch EM, Gibbs sampling, the
+// SVD iteration (scikit-learn's algorithm) and online EM / SGA making passes over the rows;
+// PPCA by its closed form and by EM (with missing values); the mixture of PPCA by EM.
+#include "core/latent/LatentData.h"
+#include "core/math/Types.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fa {
+
+enum class LatentMethod { Em, Gibbs, ClosedForm, Svd, OnlineEm, OnlineSga };
+/// The CLI and CSV names: em, gibbs, closed-form, svd, online-em, online-sga.
+std::string latentMethodName(LatentMethod method);
+std::optional<LatentMethod> parseLatentMethod(const std::string& name);
+std::vector<LatentMethod> allLatentMethods();
+/// fa: em, gibbs, svd, online-em, online-sga; ppca: closed-form, em; mppca: em.
+bool modelOffers(LatentModel model, LatentMethod method);
+
+struct LatentFitOptions {
+    int latent = 2;
+    int components = 3;          ///< the mixture only
+    std::uint64_t seed = 0;      ///< random starts, chains, pass orders
+    int chains = 4;              ///< Gibbs
+    long burnIn = 500;           ///< Gibbs sweeps discarded
+    double learningRate = 0.001; ///< online SGA
+};
+
+/// The status words of the latent CLI's CSV (a contract): ok, psi-floor, diverged,
+/// not-converged.
+enum class LatentStatus { Ok, PsiFloor, Diverged, NotConverged };
+std::string latentStatusWord(LatentStatus status);
+
+class LatentFit {
+  public:
+    virtual ~LatentFit() = default;
+    /// One iteration: an EM iteration, a Gibbs sweep of every chain, an SVD iteration, a pass
+    /// over the rows; the closed form has none (its one answer is there from the start).
+    virtual void iterate() = 0;
+    virtual long iterations() const = 0;
+    /// False for the closed form: iterate() does nothing.
+    virtual bool iterative() const { return true; }
+    /// Average log-likelihood of the fitting rows, and of other rows, under the current model.
+    virtual double loglikPerRow() const = 0;
+    virtual double loglikPerRow(const ConstMatrixRef& rows) const = 0;
+    /// FA batch EM's ELBO of its last iteration (E step's q at the new parameters); NaN where
+    /// it does not apply.
+    virtual double elboPerRow() const;
+    /// The model's mean and covariance (D x D), for the distance to a generated truth.
+    virtual void moments(Vector& mean, Matrix& covariance) const = 0;
+    /// Where the fit stands; converged() is asked only of the last checkpoint.
+    virtual LatentStatus status(bool last) const = 0;
+};
+
+/// Builds the fit of model by method on the fitting rows (NaN = missing: PPCA EM only).
+/// Throws std::invalid_argument with a reason for a combination the model does not offer or a
+/// shape the method refuses.
+std::unique_ptr<LatentFit> makeLatentFit(LatentModel model, LatentMethod method, const Matrix& rows,
+                                         const LatentFitOptions& options);
+
+} // namespace fa
