@@ -47,7 +47,10 @@ Vector columnVariances(const Matrix& rows) {
 class FaEmFit final : public LatentFit {
   public:
     FaEmFit(const Matrix& rows, int latent) : m_em(rows, options(latent)) {}
-    void iterate() override { m_elbo = m_em.iterate().elboAfterM; }
+    void iterate() override {
+        m_last = m_em.iterate();
+        m_elbo = m_last->elboAfterM;
+    }
     long iterations() const override { return m_em.iterations(); }
     double loglikPerRow() const override { return m_em.loglikPerRow(); }
     double loglikPerRow(const ConstMatrixRef& rows) const override {
@@ -62,6 +65,8 @@ class FaEmFit final : public LatentFit {
             return LatentStatus::PsiFloor;
         return last && !m_em.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
     }
+    std::optional<FAModel> faModel() const override { return m_em.model(); }
+    std::optional<FaEmStep> lastEmStep() const override { return m_last; }
 
   private:
     static FaEmOptions options(int latent) {
@@ -70,6 +75,7 @@ class FaEmFit final : public LatentFit {
         return o;
     }
     FaBatchEm m_em;
+    std::optional<FaEmStep> m_last;
     double m_elbo = kNaN;
 };
 
@@ -99,6 +105,7 @@ class GibbsFit final : public LatentFit {
                 return LatentStatus::NotConverged;
         return LatentStatus::Ok;
     }
+    const FaGibbs* gibbs() const override { return &m_gibbs; }
 
   private:
     static FaGibbsOptions options(const LatentFitOptions& o) {
@@ -150,6 +157,7 @@ class SvdFit final : public LatentFit {
             return LatentStatus::PsiFloor;
         return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
     }
+    std::optional<FAModel> faModel() const override { return m_result.model; }
 
   private:
     Matrix m_samples; ///< D x N
@@ -200,6 +208,7 @@ class OnlineFit final : public LatentFit {
             return LatentStatus::PsiFloor;
         return LatentStatus::Ok; // a stochastic fit has no convergence test
     }
+    std::optional<FAModel> faModel() const override { return m_fit->model(); }
 
   private:
     Matrix m_rows;
@@ -230,6 +239,7 @@ class PpcaFit final : public LatentFit {
             return LatentStatus::Diverged;
         return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
     }
+    std::optional<FAModel> faModel() const override { return m_em.model(); }
 
   private:
     static PpcaOptions options(const LatentFitOptions& o, const Matrix& rows) {
@@ -257,6 +267,7 @@ class ClosedFormFit final : public LatentFit {
     }
     void moments(Vector& mean, Matrix& cov) const override { faMoments(m_model.asFa(), mean, cov); }
     LatentStatus status(bool) const override { return LatentStatus::Ok; }
+    std::optional<FAModel> faModel() const override { return m_model.asFa(); }
 
   private:
     PpcaModel m_model;
@@ -280,7 +291,7 @@ class MppcaFit final : public LatentFit {
             return LatentStatus::PsiFloor;
         return last && !m_mix.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
     }
-    const Mppca& mixture() const { return m_mix; }
+    const Mppca* mixture() const override { return &m_mix; }
 
   private:
     static MppcaOptions options(const LatentFitOptions& o) {

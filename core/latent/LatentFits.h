@@ -3,6 +3,8 @@
 // CLI's runner and the window's live run step them alike: FA by batch EM, Gibbs sampling, the
 // SVD iteration (scikit-learn's algorithm) and online EM / SGA making passes over the rows;
 // PPCA by its closed form and by EM (with missing values); the mixture of PPCA by EM.
+#include "core/fa/FAModel.h"
+#include "core/latent/FaBatchEm.h"
 #include "core/latent/LatentData.h"
 #include "core/math/Types.h"
 
@@ -36,6 +38,9 @@ struct LatentFitOptions {
 enum class LatentStatus { Ok, PsiFloor, Diverged, NotConverged };
 std::string latentStatusWord(LatentStatus status);
 
+class FaGibbs;
+class Mppca;
+
 class LatentFit {
   public:
     virtual ~LatentFit() = default;
@@ -55,6 +60,14 @@ class LatentFit {
     virtual void moments(Vector& mean, Matrix& covariance) const = 0;
     /// Where the fit stands; converged() is asked only of the last checkpoint.
     virtual LatentStatus status(bool last) const = 0;
+
+    // For the window's views (nothing D x D): the FA form (c, F, Ψ) where the fit has one (not
+    // Gibbs, whose summary is the posterior mean of C, nor the mixture), the sampler, the
+    // mixture, and batch EM's last staircase.
+    virtual std::optional<FAModel> faModel() const { return std::nullopt; }
+    virtual const FaGibbs* gibbs() const { return nullptr; }
+    virtual const Mppca* mixture() const { return nullptr; }
+    virtual std::optional<FaEmStep> lastEmStep() const { return std::nullopt; }
 };
 
 /// Builds the fit of model by method on the fitting rows (NaN = missing: PPCA EM only).

@@ -1,0 +1,144 @@
+#include "core/latent/LatentLive.h"
+
+#include "core/latent/FaGibbs.h"
+#include "core/latent/Mppca.h"
+#include "core/math/Rng.h"
+#include "core/metrics/DenseMetrics.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr Eigen::Index kMaxDimForDistance = 300; // the distance to the truth is D x D
+
+} // namespace
+
+LatentLive::LatentLive(const LatentLiveConfig& config) : m_config(config) {
+    if (config.methods.empty())
+        throw std::invalid_argument("choose at least one method");
+    for (const LatentMethod m : config.methods)
+        if (!modelOffers(config.data.model, m))
+            throw std::invalid_argument("the model '" + latentModelName(config.data.model) +
+                                        "' is not fitted by '" + latentMethodName(m) + "'");
+    if (config.length < 1 || config.length > 10'000'000)
+        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+    m_data = makeLatentData(config.data, config.loader);
+    const Matrix& X = m_data.train;
+    const Eigen::Index dim = X.cols();
+
+    // The view plane: two chosen columns, or the first two principal axes of the complete rows.
+    m_plane = Matrix::Zero(dim, 2);
+    m_planeMean = Vector::Zero(dim);
+    if (config.viewX >= 0 || config.viewY >= 0) {
+        if (config.viewX < 0 || config.viewY < 0 || config.viewX >= dim || config.viewY >= dim ||
+            config.viewX == config.viewY)
+            throw std::invalid_argument("the view needs two different columns of the data");
+        m_plane(config.viewX, 0) = 1.0;
+        m_plane(config.viewY, 1) = 1.0;
+    } else {
+        std::vector<Eigen::Index> complete;
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (!X.row(i).hasNaN())
+                complete.push_back(i);
+        if (complete.size() < 2)
+            throw std::invalid_argument("fewer than two complete rows: no principal axes");
+        Matrix rows(static_cast<Eigen::Index>(complete.size()), dim);
+        for (std::size_t i = 0; i < complete.size(); ++i)
+            rows.row(static_cast<Eigen::Index>(i)) = X.row(complete[i]);
+        m_planeMean = rows.colwise().mean().transpose();
+        rows.rowwise() -= m_planeMean.transpose();
+        const Eigen::BDCSVD<Matrix> svd(rows, Eigen::ComputeThinV);
+        m_plane = svd.matrixV().leftCols(2);
+    }
+    for (Eigen::Index i = 0; i < X.rows(); ++i)
+        if (!X.row(i).hasNaN())
+            m_shown.push_back(i);
+    if (static_cast<long>(m_shown.size()) > config.maxPoints && config.maxPoints > 0) {
+        std::vector<Eigen::Index> thinned;
+        for (int k = 0; k < config.maxPoints; ++k)
+            thinned.push_back(m_shown[m_shown.size() * static_cast<std::size_t>(k) /
+                                      static_cast<std::size_t>(config.maxPoints)]);
+        m_shown = std::move(thinned);
+    }
+
+    for (std::size_t i = 0; i < config.methods.size(); ++i) {
+        LatentFitOptions options = config.fit;
+        options.seed = deriveSeed(config.fit.seed, 1000 + i);
+        const auto start = std::chrono::steady_clock::now();
+        m_fits.push_back(makeLatentFit(config.data.model, config.methods[i], X, options));
+        m_seconds.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    m_rows.resize(m_fits.size());
+    m_staircases.resize(m_fits.size());
+    record();
+}
+
+long LatentLive::advance(long n) {
+    long done = 0;
+    while (done < n && m_iteration < m_config.length) {
+        for (std::size_t i = 0; i < m_fits.size(); ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            m_fits[i]->iterate();
+            m_seconds[i] +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (const auto step = m_fits[i]->lastEmStep()) {
+                const auto t = static_cast<double>(m_iteration);
+                m_staircases[i].emplace_back(t, step->elboAfterE);
+                m_staircases[i].emplace_back(t + 1.0, step->elboAfterM);
+            }
+        }
+        ++m_iteration;
+        ++done;
+        record();
+    }
+    return done;
+}
+
+void LatentLive::record() {
+    const bool last = m_iteration >= m_config.length;
+    for (std::size_t i = 0; i < m_fits.size(); ++i) {
+        const LatentFit& fit = *m_fits[i];
+        LatentRow row;
+        row.dataset = m_data.name;
+        row.model = latentModelName(m_config.data.model);
+        row.method = latentMethodName(m_config.methods[i]);
+        row.latent = m_config.fit.latent;
+        row.components = m_config.data.model == LatentModel::Mppca ? m_config.fit.components : 1;
+        row.iteration = m_iteration;
+        row.loglik = fit.loglikPerRow();
+        row.heldout = m_data.test.rows() > 0 ? fit.loglikPerRow(m_data.test) : kNaN;
+        row.elbo = m_iteration > 0 ? fit.elboPerRow() : kNaN;
+        row.relCovDist = kNaN;
+        if (m_data.hasTruth() && m_data.train.cols() <= kMaxDimForDistance) {
+            Vector mean;
+            Matrix cov;
+            fit.moments(mean, cov);
+            row.relCovDist = relativeCovarianceDistance(cov, m_data.trueCovariance);
+        }
+        row.seconds = m_seconds[i];
+        row.status = latentStatusWord(fit.status(last));
+        if (!fit.iterative() && !m_rows[i].empty())
+            continue; // the closed form's one row
+        m_rows[i].push_back(std::move(row));
+    }
+}
+
+std::vector<LatentRow> LatentLive::rows() const {
+    std::vector<LatentRow> out;
+    for (const auto& perMethod : m_rows)
+        out.insert(out.end(), perMethod.begin(), perMethod.end());
+    return out;
+}
+
+std::shared_ptr<const LabSnapshot> LatentLive::labSnapshot() const {
+    return std::make_shared<const LatentLiveSnapshot>(snapshot());
+}
+
+} // namespace fa

@@ -1,0 +1,106 @@
+#pragma once
+// The latent-variable lab as the window runs it: the chosen methods fit the chosen model on one
+// data set side by side, one iteration (an EM iteration, a Gibbs sweep of every chain, a pass)
+// per unit. Snapshots carry the log-likelihood and held-out curves, batch EM's ELBO staircase,
+// a 2D view of the data (two columns or the first two principal axes) with each model's
+// marginal ellipses and loading arrows, the mixture's responsibilities and components, the
+// Gibbs traces of one covariance entry, and the posterior means E[z | x]. Nothing D x D.
+#include "core/lab/LiveRun.h"
+#include "core/latent/LatentExperiment.h"
+#include "core/metrics/MarginalViews.h"
+
+#include <memory>
+#include <vector>
+
+namespace fa {
+
+struct LatentLiveConfig {
+    LatentDataSpec data;
+    std::vector<LatentMethod> methods{LatentMethod::Em, LatentMethod::Gibbs, LatentMethod::Svd};
+    LatentFitOptions fit;
+    long length = 500;  ///< iterations in the run (Run until can stop earlier)
+    TableLoader loader; ///< real data (core/io's tableLoader)
+    int viewX = -1;     ///< the 2D view's columns; -1 and -1: the first two principal axes
+    int viewY = -1;
+    int traceEntry = 0;   ///< the Gibbs view's entry of C, an index into FaGibbs::tracked()
+    int maxPoints = 1500; ///< fitting rows drawn in the 2D views
+    int maxTrace = 1500;  ///< trace points drawn per chain (evenly thinned)
+};
+
+struct LatentCurvePoint {
+    long iteration = 0;
+    double loglik = 0.0, heldout = 0.0; ///< per row; heldout NaN when nothing is held out
+};
+
+struct LatentLiveSnapshot : LabSnapshot {
+    std::string dataset, model;
+    std::vector<std::string> columns;
+    long iteration = 0;
+    Eigen::Index trainRows = 0, testRows = 0;
+    struct Component {
+        double weight = 0.0;
+        Marginal2 marginal;
+    };
+    struct Method {
+        LatentMethod method;
+        std::string status; ///< the CSV word of the latest iteration
+        std::vector<LatentCurvePoint> curve;
+        /// Batch EM: (t, ELBO after the E step of iteration t) and (t + 1, ELBO after its M
+        /// step): the bound touching the log-likelihood, then rising below it.
+        std::vector<Eigen::Vector2d> staircase;
+        bool valid = false;                  ///< a finite 2D marginal (not for the mixture)
+        Marginal2 marginal;                  ///< the model's marginal in the view plane
+        std::vector<Eigen::Vector2d> arrows; ///< loading columns in the plane, from the mean
+        std::vector<Component> components;   ///< the mixture's
+    };
+    std::vector<Method> methods;
+
+    std::string xLabel, yLabel;
+    std::vector<Eigen::Vector2d> points; ///< fitting rows in the view plane (complete rows only)
+    std::vector<int> labels;             ///< mixture: the most responsible component per point
+    /// E[z | x] of the fitting rows under the first FA-shaped fit (K = 1: second coordinate 0).
+    std::string latentMethod;
+    std::vector<Eigen::Vector2d> latentMeans;
+
+    struct Trace {
+        bool present = false;
+        std::string label;                       ///< "C(2, 5)"
+        std::vector<std::vector<double>> chains; ///< kept draws, thinned for drawing
+        long keptPerChain = 0, burnIn = 0, sweeps = 0;
+        double mean = 0.0, lower = 0.0, upper = 0.0, rhat = 0.0, ess = 0.0;
+        double emValue = 0.0;               ///< the same entry of batch EM's C, NaN without EM
+        double maxRhat = 0.0, minEss = 0.0; ///< over every tracked entry
+        int entries = 0;
+    } trace;
+};
+
+class LatentLive : public LiveRun {
+  public:
+    explicit LatentLive(const LatentLiveConfig& config); ///< throws std::invalid_argument
+    long advance(long iterations) override;
+    long position() const override { return m_iteration; }
+    long length() const override { return m_config.length; }
+    std::string unit() const override { return "iterations"; }
+    std::shared_ptr<const LabSnapshot> labSnapshot() const override;
+    LatentLiveSnapshot snapshot() const;
+    const LatentLiveConfig& config() const { return m_config; }
+    const LatentData& data() const { return m_data; }
+    /// Rows in the CLI's columns (trial 0), one per recorded iteration.
+    std::vector<LatentRow> rows() const;
+
+  private:
+    void record();
+
+    LatentLiveConfig m_config;
+    LatentData m_data;
+    Matrix m_plane;                    ///< D x 2: the view's directions
+    Vector m_planeMean;                ///< subtracted before projecting (principal axes) or zero
+    std::vector<Eigen::Index> m_shown; ///< the rows drawn
+    std::vector<std::unique_ptr<LatentFit>> m_fits;
+    std::vector<std::vector<LatentRow>> m_rows; ///< per method, one per recorded iteration
+    std::vector<std::vector<Eigen::Vector2d>> m_staircases;
+    std::vector<double> m_seconds;
+    long m_iteration = 0;
+};
+
+} // namespace fa

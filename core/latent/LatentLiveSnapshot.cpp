@@ -1,0 +1,169 @@
+// LatentLive::snapshot: what the latent lab's views draw, projected onto the view plane.
+#include "core/latent/FaGibbs.h"
+#include "core/latent/LatentLive.h"
+#include "core/latent/Mppca.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace fa {
+namespace {
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool usable(const Marginal2& m) {
+    return m.mean.allFinite() && m.cov.allFinite() && m.cov(0, 0) > 0.0 &&
+           m.cov.determinant() > 0.0;
+}
+
+/// The marginal of N(c, F Fᵀ + diag(ψ)) on the plane P (D x 2) after subtracting shift.
+Marginal2 project(const Matrix& P, const Vector& shift, const Vector& c, const Matrix& F,
+                  const Vector& psi) {
+    Marginal2 m;
+    m.mean = P.transpose() * (c - shift);
+    const Matrix PF = P.transpose() * F;
+    m.cov = PF * PF.transpose() + P.transpose() * psi.asDiagonal() * P;
+    return m;
+}
+
+} // namespace
+
+LatentLiveSnapshot LatentLive::snapshot() const {
+    LatentLiveSnapshot s;
+    s.position = m_iteration;
+    s.length = m_config.length;
+    s.iteration = m_iteration;
+    s.dataset = m_data.name;
+    s.model = latentModelName(m_config.data.model);
+    s.columns = m_data.columns;
+    s.trainRows = m_data.train.rows();
+    s.testRows = m_data.test.rows();
+    const Matrix& X = m_data.train;
+
+    if (m_config.viewX >= 0) {
+        s.xLabel = m_data.columns[static_cast<std::size_t>(m_config.viewX)];
+        s.yLabel = m_data.columns[static_cast<std::size_t>(m_config.viewY)];
+    } else {
+        s.xLabel = "principal axis 1";
+        s.yLabel = "principal axis 2";
+    }
+    Matrix shown(static_cast<Eigen::Index>(m_shown.size()), X.cols());
+    for (std::size_t i = 0; i < m_shown.size(); ++i)
+        shown.row(static_cast<Eigen::Index>(i)) = X.row(m_shown[i]);
+    const Matrix projected = (shown.rowwise() - m_planeMean.transpose()) * m_plane;
+    for (Eigen::Index i = 0; i < projected.rows(); ++i)
+        s.points.emplace_back(projected(i, 0), projected(i, 1));
+
+    std::string status;
+    const LatentFit* emFit = nullptr;
+    for (std::size_t i = 0; i < m_fits.size(); ++i) {
+        const LatentFit& fit = *m_fits[i];
+        LatentLiveSnapshot::Method m;
+        m.method = m_config.methods[i];
+        m.status = m_rows[i].empty() ? "ok" : m_rows[i].back().status;
+        for (const LatentRow& r : m_rows[i])
+            m.curve.push_back({r.iteration, r.loglik, r.heldout});
+        m.staircase = m_staircases[i];
+        if (const auto fa = fit.faModel()) {
+            m.marginal = project(m_plane, m_planeMean, fa->c, fa->F, fa->psi);
+            const Matrix PF = m_plane.transpose() * fa->F;
+            for (Eigen::Index k = 0; k < PF.cols(); ++k)
+                m.arrows.emplace_back(PF(0, k), PF(1, k));
+            m.valid = usable(m.marginal);
+            if (m.method == LatentMethod::Em || !emFit)
+                emFit = &fit; // batch EM's when it runs, else the first FA-shaped fit
+        } else if (const FaGibbs* g = fit.gibbs()) {
+            const Matrix C = g->meanCovariance();
+            m.marginal.mean = m_plane.transpose() * (g->meanMean() - m_planeMean);
+            m.marginal.cov = m_plane.transpose() * C * m_plane;
+            m.valid = usable(m.marginal);
+        } else if (const Mppca* mix = fit.mixture()) {
+            for (const MppcaComponent& c : mix->components()) {
+                LatentLiveSnapshot::Component comp;
+                comp.weight = c.weight;
+                comp.marginal = project(m_plane, m_planeMean, c.ppca.mu, c.ppca.W,
+                                        Vector::Constant(X.cols(), c.ppca.sigma2));
+                m.components.push_back(comp);
+            }
+            if (s.labels.empty() && shown.rows() > 0) {
+                const Matrix r = mix->responsibilities(shown);
+                for (Eigen::Index n = 0; n < r.rows(); ++n) {
+                    Eigen::Index best = 0;
+                    r.row(n).maxCoeff(&best);
+                    s.labels.push_back(static_cast<int>(best));
+                }
+            }
+        }
+        status += (status.empty() ? "" : "   ") + latentMethodName(m.method) + ": " + m.status;
+        s.methods.push_back(std::move(m));
+    }
+    s.status = status;
+
+    // E[z | x] = G Aᵀ (x - c), A = Ψ⁻¹F, G = (I + FᵀA)⁻¹, under batch EM (or the first FA fit).
+    if (emFit && shown.rows() > 0) {
+        const FAModel fa = *emFit->faModel();
+        const Eigen::Index k = fa.F.cols();
+        const Matrix A = fa.F.array().colwise() / fa.psi.array();
+        const Matrix G = (Matrix::Identity(k, k) + fa.F.transpose() * A).inverse();
+        const Matrix Z = ((shown.rowwise() - fa.c.transpose()) * A) * G;
+        for (std::size_t i = 0; i < m_fits.size(); ++i)
+            if (m_fits[i].get() == emFit)
+                s.latentMethod = latentMethodName(m_config.methods[i]);
+        for (Eigen::Index n = 0; n < Z.rows(); ++n)
+            s.latentMeans.emplace_back(Z(n, 0), k > 1 ? Z(n, 1) : 0.0);
+    }
+
+    // The Gibbs traces of one entry of C, its summary, and the worst entries.
+    for (const auto& fit : m_fits) {
+        const FaGibbs* g = fit->gibbs();
+        if (!g)
+            continue;
+        auto& t = s.trace;
+        t.present = true;
+        t.entries = static_cast<int>(g->tracked().size());
+        const std::size_t entry = static_cast<std::size_t>(
+            std::clamp(m_config.traceEntry, 0, std::max(0, t.entries - 1)));
+        const auto [r, c] = g->tracked()[entry];
+        t.label = "C(" + std::to_string(r + 1) + ", " + std::to_string(c + 1) +
+                  "): " + m_data.columns[static_cast<std::size_t>(r)] + " × " +
+                  m_data.columns[static_cast<std::size_t>(c)];
+        t.keptPerChain = g->kept();
+        t.burnIn = g->options().burnIn;
+        t.sweeps = g->sweeps();
+        const std::size_t n = static_cast<std::size_t>(g->kept());
+        const std::size_t stride =
+            std::max<std::size_t>(1, n / static_cast<std::size_t>(std::max(1, m_config.maxTrace)));
+        for (int ch = 0; ch < g->options().chains; ++ch) {
+            std::vector<double> thinned;
+            const auto& draws = g->trace(ch, entry);
+            for (std::size_t d = 0; d < draws.size(); d += stride)
+                thinned.push_back(draws[d]);
+            t.chains.push_back(std::move(thinned));
+        }
+        const GibbsEntrySummary sum = g->summarise(entry);
+        t.mean = sum.mean, t.lower = sum.lower, t.upper = sum.upper;
+        t.rhat = sum.rhat, t.ess = sum.ess;
+        t.emValue = kNaN;
+        if (emFit) {
+            const FAModel fa = *emFit->faModel();
+            t.emValue = fa.F.row(r).dot(fa.F.row(c)) + (r == c ? fa.psi(r) : 0.0);
+        }
+        t.maxRhat = t.minEss = kNaN;
+        if (g->kept() >= 4) {
+            t.maxRhat = 0.0;
+            t.minEss = INFINITY;
+            for (const GibbsEntrySummary& e : g->summary()) {
+                t.maxRhat = std::max(t.maxRhat, e.rhat);
+                t.minEss = std::min(t.minEss, e.ess);
+            }
+        }
+        if (g->sweeps() <= g->options().burnIn)
+            s.status += "   (Gibbs burn-in " + std::to_string(g->sweeps()) + "/" +
+                        std::to_string(g->options().burnIn) + ")";
+        break;
+    }
+    return s;
+}
+
+} // namespace fa

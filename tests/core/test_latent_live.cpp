@@ -1,0 +1,165 @@
+// The latent lab's live run against independent references: the 2D marginal of a chosen column
+// pair is the dense covariance's block, the principal-axes view decorrelates the data with the
+// two leading eigenvalues of S as variances, batch EM's staircase touches the recorded
+// log-likelihood, E[z | x] is dense Gaussian conditioning, and the Gibbs trace and the rows
+// follow the sweeps.
+#include "core/latent/LatentLive.h"
+#include "tests/support/DenseReference.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace fa;
+
+namespace {
+LatentLiveConfig syntheticConfig(std::vector<LatentMethod> methods, LatentModel model) {
+    LatentLiveConfig c;
+    c.data.dataset = "synthetic";
+    c.data.model = model;
+    c.data.synthetic.dim = 6;
+    c.data.synthetic.trueLatent = 2;
+    c.data.synthetic.samples = 500;
+    c.data.splitSeed = 3;
+    c.data.modelSeed = 4;
+    c.methods = std::move(methods);
+    c.fit.latent = 2;
+    c.fit.burnIn = 10;
+    c.length = 40;
+    return c;
+}
+} // namespace
+
+class TestLatentLive : public QObject {
+    Q_OBJECT
+  private slots:
+    void columnViewShowsTheDenseBlock() {
+        LatentLiveConfig c = syntheticConfig({LatentMethod::Em}, LatentModel::Fa);
+        c.viewX = 0;
+        c.viewY = 2;
+        LatentLive live(c);
+        live.advance(15);
+        const LatentLiveSnapshot s = live.snapshot();
+        QCOMPARE(s.points.size(), std::size_t(400)); // 500 rows, 20 % held out
+        for (std::size_t i = 0; i < s.points.size(); i += 37) {
+            QCOMPARE(s.points[i].x(), live.data().train(Eigen::Index(i), 0));
+            QCOMPARE(s.points[i].y(), live.data().train(Eigen::Index(i), 2));
+        }
+        // Rebuild batch EM's model from its recorded fit: same data, same start, 15 iterations.
+        FaEmOptions o;
+        o.latent = 2;
+        FaBatchEm em(live.data().train, o);
+        for (int t = 0; t < 15; ++t)
+            em.iterate();
+        const Matrix C = em.model().denseCovariance();
+        const auto& m = s.methods.front();
+        QVERIFY(m.valid);
+        QVERIFY(std::abs(m.marginal.cov(0, 0) - C(0, 0)) < 1e-12 * C(0, 0));
+        QVERIFY(std::abs(m.marginal.cov(0, 1) - C(0, 2)) < 1e-12 * C(0, 0));
+        QVERIFY(std::abs(m.marginal.cov(1, 1) - C(2, 2)) < 1e-12 * C(2, 2));
+        QVERIFY(std::abs(m.marginal.mean(1) - em.model().c(2)) < 1e-12);
+        QCOMPARE(m.arrows.size(), std::size_t(2));
+        QCOMPARE(m.arrows[1].x(), em.model().F(0, 1));
+
+        // E[z | x] = Fᵀ C⁻¹ (x - c), by dense conditioning.
+        QCOMPARE(s.latentMethod, std::string("em"));
+        const Eigen::LLT<Matrix> llt(C);
+        for (std::size_t i = 0; i < s.latentMeans.size(); i += 53) {
+            const Vector x = live.data().train.row(Eigen::Index(i)).transpose();
+            const Vector z = em.model().F.transpose() * llt.solve(x - em.model().c);
+            QVERIFY((Eigen::Vector2d(z(0), z(1)) - s.latentMeans[i]).norm() < 1e-10);
+        }
+    }
+
+    void principalAxesDecorrelate() {
+        LatentLive live(syntheticConfig({LatentMethod::Em}, LatentModel::Fa));
+        const LatentLiveSnapshot s = live.snapshot();
+        const Matrix& X = live.data().train;
+        const Matrix centred = X.rowwise() - X.colwise().mean();
+        const Matrix S = centred.transpose() * centred / double(X.rows());
+        const Vector ev = Eigen::SelfAdjointEigenSolver<Matrix>(S).eigenvalues(); // ascending
+        double sxx = 0, syy = 0, sxy = 0;
+        for (const auto& p : s.points)
+            sxx += p.x() * p.x(), syy += p.y() * p.y(), sxy += p.x() * p.y();
+        const double n = double(s.points.size());
+        QVERIFY(std::abs(sxx / n - ev(5)) < 1e-10 * ev(5));
+        QVERIFY(std::abs(syy / n - ev(4)) < 1e-10 * ev(5));
+        QVERIFY(std::abs(sxy / n) < 1e-10 * ev(5));
+    }
+
+    // The ELBO after each E step equals the log-likelihood recorded at that iteration; after
+    // the M step it lies at or below the next one.
+    void staircaseTouchesTheRecordedLoglik() {
+        LatentLive live(syntheticConfig({LatentMethod::Em, LatentMethod::Svd}, LatentModel::Fa));
+        live.advance(20);
+        const LatentLiveSnapshot s = live.snapshot();
+        const auto& em = s.methods.front();
+        QCOMPARE(em.curve.size(), std::size_t(21)); // iterations 0..20
+        QCOMPARE(em.staircase.size(), std::size_t(40));
+        for (std::size_t t = 0; t < 20; ++t) {
+            QCOMPARE(em.staircase[2 * t].x(), double(t));
+            QVERIFY(std::abs(em.staircase[2 * t].y() - em.curve[t].loglik) < 1e-10);
+            QVERIFY(em.staircase[2 * t + 1].y() <= em.curve[t + 1].loglik + 1e-12);
+            QVERIFY(em.staircase[2 * t + 1].y() >= em.curve[t].loglik - 1e-12);
+        }
+        const auto rows = live.rows();
+        QCOMPARE(rows.size(), std::size_t(42));
+        QCOMPARE(rows.back().method, std::string("svd"));
+        QCOMPARE(rows.back().iteration, 20L);
+        QVERIFY(rows.back().relCovDist > 0.0 && rows.back().relCovDist < 1.0);
+    }
+
+    void gibbsTraceFollowsTheSweeps() {
+        LatentLiveConfig c =
+            syntheticConfig({LatentMethod::Gibbs, LatentMethod::Em}, LatentModel::Fa);
+        c.traceEntry = 1; // C(1, 2)
+        LatentLive live(c);
+        live.advance(30);
+        const LatentLiveSnapshot s = live.snapshot();
+        QVERIFY(s.trace.present);
+        QCOMPARE(s.trace.entries, 21);
+        QCOMPARE(s.trace.chains.size(), std::size_t(4));
+        QCOMPARE(s.trace.keptPerChain, 20L);
+        QCOMPARE(s.trace.chains[2].size(), std::size_t(20));
+        double sum = 0.0;
+        for (const auto& chain : s.trace.chains)
+            for (double v : chain)
+                sum += v;
+        QVERIFY(std::abs(sum / 80.0 - s.trace.mean) < 1e-12 * (1.0 + std::abs(sum)));
+        QVERIFY(s.trace.lower <= s.trace.mean && s.trace.mean <= s.trace.upper);
+        QVERIFY(std::isfinite(s.trace.emValue) && std::isfinite(s.trace.maxRhat));
+        QVERIFY(s.trace.label.rfind("C(1, 2)", 0) == 0);
+    }
+
+    void mixtureLabelsAndComponents() {
+        LatentLiveConfig c = syntheticConfig({LatentMethod::Em}, LatentModel::Mppca);
+        c.data.synthetic.dim = 3;
+        c.data.synthetic.trueLatent = 1;
+        c.fit.latent = 1;
+        c.fit.components = 3;
+        LatentLive live(c);
+        live.advance(10);
+        const LatentLiveSnapshot s = live.snapshot();
+        QCOMPARE(s.labels.size(), s.points.size());
+        const auto& m = s.methods.front();
+        QCOMPARE(m.components.size(), std::size_t(3));
+        double total = 0.0;
+        for (const auto& comp : m.components)
+            total += comp.weight;
+        QVERIFY(std::abs(total - 1.0) < 1e-12);
+        QVERIFY(s.latentMeans.empty()); // no single latent space
+    }
+
+    void refusesBadConfigurations() {
+        LatentLiveConfig c = syntheticConfig({LatentMethod::ClosedForm}, LatentModel::Fa);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LatentLive{c});
+        c = syntheticConfig({LatentMethod::Em}, LatentModel::Fa);
+        c.viewX = 1;
+        c.viewY = 1;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LatentLive{c});
+        c.viewY = 6;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LatentLive{c});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLatentLive)
+#include "test_latent_live.moc"
