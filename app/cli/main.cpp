@@ -42,7 +42,16 @@ const char* const kUsage =
     "0\n"
     "            --latent 1 --batch 10 --samples 4 --lr 0.01 --optimizer adam --max-grad-norm 10\n"
     "            --predictive-samples 100 --train-fraction 0.9 --init report|scaled --threads 2\n"
-    "            --out neural.csv\n";
+    "            --out neural.csv\n"
+    "  latent    FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data\n"
+    "            --dataset synthetic|boston|concrete|energy|yacht|PATH.csv --model fa|ppca|mppca\n"
+    "            --method em,gibbs,svd,online-em,online-sga | closed-form,em | em --latent 2\n"
+    "            --components 3 --iterations 100 --trials 1 --seed 0 --test-fraction 0.2\n"
+    "            --chains 4 --burn-in ITERATIONS/2 --lr 0.001 --missing refuse|em\n"
+    "            synthetic: --dim 10 --true-latent 2 --spectrum 1:10 --samples 1000 --noise 0.05\n"
+    "            --data-dir DIR --out latent.csv\n"
+    "  latent-bench  batch FA EM, Gibbs sweeps, mixture of PPCA and PPCA fits, timed\n"
+    "            --repeats 5 --data-dir DIR --out latent-bench.csv\n";
 }
 
 int main(int argc, char** argv) {
@@ -61,6 +70,8 @@ int main(int argc, char** argv) {
             return fa::cli::runNeuralCommand(argc, argv);
         if (!std::strcmp(argv[1], "latent"))
             return fa::cli::runLatentCommand(argc, argv);
+        if (!std::strcmp(argv[1], "latent-bench"))
+            return fa::cli::runLatentBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "posterior-bench"))
             return fa::cli::runPosteriorBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "bench"))
