@@ -59,11 +59,11 @@ int main(int argc, char** argv) {
         "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
     const QCommandLineOption mode(
-        "mode", "Start in this mode: explorer (default), posterior or neural.", "MODE");
+        "mode", "Start in this mode: explorer (default), posterior, neural or latent.", "MODE");
     const QCommandLineOption afterEpochs(
         "after-epochs",
-        "With --screenshot in an epoch lab: epochs to run first (default: the session's, else "
-        "2000; neural 60).",
+        "With --screenshot in an epoch lab: epochs (latent lab: iterations) to run first "
+        "(default: the session's, else 2000; neural 60; latent 300).",
         "N");
     parser.addOption(mode);
     parser.addOption(afterEpochs);
@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
                         : page->sessionPosition() > 0     ? page->sessionPosition()
                         : samples                         ? 20000
                         : window.currentLab() == "neural" ? 60
+                        : window.currentLab() == "latent" ? 300
                                                           : 2000;
     if (!ok || target < 0) {
         std::fprintf(stderr, "faexplorer: --%s needs a non-negative whole number\n",
@@ -116,10 +117,17 @@ int main(int argc, char** argv) {
     QObject::connect(page, &LabPage::reached, &app, [&](long reached) {
         QTimer::singleShot(300, &app, [&, reached] { // let the last frame paint
             const LabStats s = page->stats();
+            const bool iterations = window.currentLab() == "latent";
             std::printf("faexplorer: %s at %s %ld; %ld %s in %.2f s of playing: %.0f per second\n",
-                        qPrintable(window.currentLab()), samples ? "sample" : "epoch", reached,
-                        s.unitsWhilePlaying, samples ? "samples" : "epochs", s.runSeconds,
-                        s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
+                        qPrintable(window.currentLab()),
+                        samples      ? "sample"
+                        : iterations ? "iteration"
+                                     : "epoch",
+                        reached, s.unitsWhilePlaying,
+                        samples      ? "samples"
+                        : iterations ? "iterations"
+                                     : "epochs",
+                        s.runSeconds, s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
             if (!window.grab().save(path)) {
                 std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n",
                              qPrintable(path));

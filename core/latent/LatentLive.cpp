@@ -30,32 +30,8 @@ LatentLive::LatentLive(const LatentLiveConfig& config) : m_config(config) {
         throw std::invalid_argument("the iterations must lie between 1 and 10000000");
     m_data = makeLatentData(config.data, config.loader);
     const Matrix& X = m_data.train;
-    const Eigen::Index dim = X.cols();
 
-    // The view plane: two chosen columns, or the first two principal axes of the complete rows.
-    m_plane = Matrix::Zero(dim, 2);
-    m_planeMean = Vector::Zero(dim);
-    if (config.viewX >= 0 || config.viewY >= 0) {
-        if (config.viewX < 0 || config.viewY < 0 || config.viewX >= dim || config.viewY >= dim ||
-            config.viewX == config.viewY)
-            throw std::invalid_argument("the view needs two different columns of the data");
-        m_plane(config.viewX, 0) = 1.0;
-        m_plane(config.viewY, 1) = 1.0;
-    } else {
-        std::vector<Eigen::Index> complete;
-        for (Eigen::Index i = 0; i < X.rows(); ++i)
-            if (!X.row(i).hasNaN())
-                complete.push_back(i);
-        if (complete.size() < 2)
-            throw std::invalid_argument("fewer than two complete rows: no principal axes");
-        Matrix rows(static_cast<Eigen::Index>(complete.size()), dim);
-        for (std::size_t i = 0; i < complete.size(); ++i)
-            rows.row(static_cast<Eigen::Index>(i)) = X.row(complete[i]);
-        m_planeMean = rows.colwise().mean().transpose();
-        rows.rowwise() -= m_planeMean.transpose();
-        const Eigen::BDCSVD<Matrix> svd(rows, Eigen::ComputeThinV);
-        m_plane = svd.matrixV().leftCols(2);
-    }
+    setView(config.viewX, config.viewY);
     for (Eigen::Index i = 0; i < X.rows(); ++i)
         if (!X.row(i).hasNaN())
             m_shown.push_back(i);
@@ -128,6 +104,37 @@ void LatentLive::record() {
             continue; // the closed form's one row
         m_rows[i].push_back(std::move(row));
     }
+}
+
+void LatentLive::setView(int x, int y) {
+    const Matrix& X = m_data.train;
+    const Eigen::Index dim = X.cols();
+    Matrix plane = Matrix::Zero(dim, 2);
+    Vector shift = Vector::Zero(dim);
+    if (x >= 0 || y >= 0) {
+        if (x < 0 || y < 0 || x >= dim || y >= dim || x == y)
+            throw std::invalid_argument("the view needs two different columns of the data");
+        plane(x, 0) = 1.0;
+        plane(y, 1) = 1.0;
+    } else { // the first two principal axes of the complete rows
+        std::vector<Eigen::Index> complete;
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (!X.row(i).hasNaN())
+                complete.push_back(i);
+        if (complete.size() < 2)
+            throw std::invalid_argument("fewer than two complete rows: no principal axes");
+        Matrix rows(static_cast<Eigen::Index>(complete.size()), dim);
+        for (std::size_t i = 0; i < complete.size(); ++i)
+            rows.row(static_cast<Eigen::Index>(i)) = X.row(complete[i]);
+        shift = rows.colwise().mean().transpose();
+        rows.rowwise() -= shift.transpose();
+        const Eigen::BDCSVD<Matrix> svd(rows, Eigen::ComputeThinV);
+        plane = svd.matrixV().leftCols(2);
+    }
+    m_plane = std::move(plane);
+    m_planeMean = std::move(shift);
+    m_config.viewX = x;
+    m_config.viewY = y;
 }
 
 std::vector<LatentRow> LatentLive::rows() const {

@@ -71,6 +71,7 @@ struct LatentLiveSnapshot : LabSnapshot {
         double emValue = 0.0;               ///< the same entry of batch EM's C, NaN without EM
         double maxRhat = 0.0, minEss = 0.0; ///< over every tracked entry
         int entries = 0;
+        std::vector<std::string> entryLabels; ///< "C(1, 2): a × b" for every tracked entry
     } trace;
 };
 
@@ -87,6 +88,10 @@ class LatentLive : public LiveRun {
     const LatentData& data() const { return m_data; }
     /// Rows in the CLI's columns (trial 0), one per recorded iteration.
     std::vector<LatentRow> rows() const;
+    /// Live view changes (the run goes on): two different columns, or -1 and -1 for the first
+    /// two principal axes (throws std::invalid_argument otherwise); the Gibbs view's entry.
+    void setView(int x, int y);
+    void setTraceEntry(int entry) { m_config.traceEntry = entry; }
 
   private:
     void record();

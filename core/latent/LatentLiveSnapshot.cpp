@@ -122,6 +122,10 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         auto& t = s.trace;
         t.present = true;
         t.entries = static_cast<int>(g->tracked().size());
+        for (const auto& [i, j] : g->tracked())
+            t.entryLabels.push_back("C(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                                    "): " + m_data.columns[static_cast<std::size_t>(i)] + " × " +
+                                    m_data.columns[static_cast<std::size_t>(j)]);
         const std::size_t entry = static_cast<std::size_t>(
             std::clamp(m_config.traceEntry, 0, std::max(0, t.entries - 1)));
         const auto [r, c] = g->tracked()[entry];

@@ -1,6 +1,7 @@
 #include "ui/shell/Labs.h"
 
 #include "ui/explorer/ExplorerPage.h"
+#include "ui/latent/LatentPage.h"
 #include "ui/neural/NeuralPage.h"
 #include "ui/posterior/PosteriorPage.h"
 
@@ -15,6 +16,10 @@ const std::vector<LabEntry>& labRegistry() {
         {"neural", "Neural lab",
          "VIFA / VIPPCA over a small network's weights on UCI data: NMLL, RMSE, predictive",
          [] { return new NeuralPage; }},
+        {"latent", "Latent lab",
+         "FA, PPCA and mixtures of PPCA by batch EM (with its ELBO), Gibbs sampling, the closed "
+         "form, SVD and online EM / SGA, on generated data, UCI sets or any CSV",
+         [] { return new LatentPage; }},
     };
     return labs;
 }

@@ -1,0 +1,195 @@
+// The latent lab in the window, headless: the drawn ellipse is the 1-sd contour of batch EM's
+// dense marginal (refitted here), the page's run is trial 0 of the CLI's experiment, a session
+// replays the same curves, refused values keep the run, the mixture colours its points, and a
+// CSV with empty cells switches to PPCA by EM.
+#include "core/io/CsvFormat.h"
+#include "core/latent/FaBatchEm.h"
+#include "core/latent/LatentExperiment.h"
+#include "ui/latent/LatentPage.h"
+#include "ui/latent/LatentViews.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QTemporaryDir>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtTest>
+#include <sstream>
+
+class TestLatentPage : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    static bool runTo(LatentPage& page, long iteration) {
+        QSignalSpy spy(&page, &LabPage::reached);
+        page.runUntil(iteration);
+        return spy.wait(60000);
+    }
+    static QStringList readLines(const QString& path, bool dropSeconds) {
+        QFile f(path);
+        f.open(QIODevice::ReadOnly);
+        QStringList out;
+        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            QStringList cells = line.split(',');
+            if (dropSeconds)
+                cells.removeAt(11);
+            out << cells.join(',');
+        }
+        return out;
+    }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FA Explorer tests");
+    }
+
+    // Columns 1 and 3 in view: every point of batch EM's inner ellipse lies at Mahalanobis
+    // distance 1 from the mean under the 2 x 2 block of its dense covariance.
+    void drawnEllipseIsTheDenseMarginal() {
+        LatentPage page;
+        QVERIFY(runTo(page, 12));
+        // The view combos are filled from the snapshot: choose columns x1 and x3 there.
+        QList<QComboBox*> combos;
+        for (QComboBox* box : page.findChildren<QComboBox*>())
+            if (box->count() > 0 && box->itemText(0).startsWith("principal axis"))
+                combos << box;
+        QCOMPARE(combos.size(), 2);
+        combos[0]->setCurrentIndex(1); // x1
+        combos[1]->setCurrentIndex(3); // x3
+        QTRY_VERIFY(page.latestSnapshot() && page.latestSnapshot()->xLabel == "x1");
+        QTRY_COMPARE(page.dataView()->line("em/1")->count(), 97);
+        const QLineSeries* ring = page.dataView()->line("em/1");
+
+        const fa::LatentLiveConfig cfg = page.config();
+        fa::LatentDataSpec spec = cfg.data;
+        const fa::LatentData data = fa::makeLatentData(spec, {});
+        fa::FaEmOptions o;
+        o.latent = 2;
+        fa::FaBatchEm em(data.train, o);
+        for (long t = 0; t < page.latestSnapshot()->iteration; ++t)
+            em.iterate();
+        const fa::Matrix C = em.model().denseCovariance();
+        Eigen::Matrix2d block;
+        block << C(0, 0), C(0, 2), C(2, 0), C(2, 2);
+        const Eigen::Vector2d mean(em.model().c(0), em.model().c(2));
+        const Eigen::Matrix2d inv = block.inverse();
+        for (int i = 0; i < ring->count(); i += 8) {
+            const Eigen::Vector2d p(ring->at(i).x(), ring->at(i).y());
+            QVERIFY(std::abs((p - mean).dot(inv * (p - mean)) - 1.0) < 1e-9);
+        }
+    }
+
+    // The page's run is trial 0 of `faexplorer-cli latent` with the same settings: the exported
+    // rows at the CLI's checkpoints agree cell by cell (seconds aside).
+    void pageRunIsTrialZeroOfTheCli() {
+        LatentPage page;
+        QVERIFY(runTo(page, 20));
+        const QString csv = m_dir.filePath("page.csv");
+        QVERIFY(page.exportCurves(csv));
+        const QStringList pageRows = readLines(csv, true);
+
+        fa::LatentConfig cli;
+        const fa::LatentLiveConfig c = page.config();
+        cli.data = c.data;
+        cli.methods = c.methods;
+        cli.fit = c.fit;
+        cli.seed = c.data.modelSeed;
+        cli.iterations = 20;
+        std::vector<fa::LatentRow> rows = fa::runLatent(cli);
+        QCOMPARE(rows.size(), std::size_t(3 * 6)); // 1, 2, 3, 5, 10 and 20 per method
+        int matched = 0;
+        for (fa::LatentRow& r : rows) {
+            r.seconds = 0.0;
+            if (r.status == "not-converged") // the CLI's last row; the live run goes on
+                r.status = "ok";
+            std::ostringstream out;
+            fa::io::writeLatentCsv(out, {r});
+            QStringList cells = QString::fromStdString(out.str()).split('\n')[1].split(',');
+            cells.removeAt(11);
+            matched += pageRows.contains(cells.join(','));
+        }
+        QCOMPARE(matched, int(rows.size()));
+    }
+
+    void sessionReplaysTheSameCurves() {
+        const QString session = m_dir.filePath("latent.json");
+        const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv");
+        {
+            LatentPage page;
+            page.methodBox(fa::LatentMethod::OnlineSga)->setChecked(true);
+            QVERIFY(runTo(page, 15));
+            QVERIFY(page.saveSession(session));
+            QVERIFY(page.exportCurves(a));
+        }
+        LatentPage again;
+        QSignalSpy reached(&again, &LabPage::reached);
+        QVERIFY(again.openSession(session));
+        QVERIFY(reached.wait(60000));
+        QVERIFY(again.methodBox(fa::LatentMethod::OnlineSga)->isChecked());
+        QVERIFY(again.exportCurves(b));
+        QCOMPARE(readLines(b, true), readLines(a, true));
+        QCOMPARE(readLines(a, true).size(), 1 + 4 * 16);
+    }
+
+    void refusedValuesKeepTheRun() {
+        LatentPage page;
+        QVERIFY(runTo(page, 3));
+        QSignalSpy errors(&page, &LabPage::runError);
+        fa::LatentLiveConfig c = page.config();
+        c.fit.latent = 10; // K = D
+        page.setConfig(c);
+        page.reset();
+        QVERIFY(errors.wait(10000));
+        QVERIFY2(errors.first().first().toString().contains("K"),
+                 qPrintable(errors.first().first().toString()));
+        QCOMPARE(page.latestSnapshot()->iteration, 3L);
+    }
+
+    void mixtureColoursPointsByComponent() {
+        LatentPage page;
+        fa::LatentLiveConfig c = page.config();
+        c.data.model = fa::LatentModel::Mppca;
+        c.methods = {fa::LatentMethod::Em};
+        c.fit.latent = 1;
+        c.fit.components = 3;
+        c.data.synthetic.dim = 3;
+        c.data.synthetic.trueLatent = 1;
+        page.setConfig(c);
+        page.reset();
+        QVERIFY(!page.methodBox(fa::LatentMethod::Gibbs)->isEnabled());
+        QVERIFY(runTo(page, 10));
+        QTRY_VERIFY(page.dataView()->line("comp2") != nullptr);
+        int coloured = 0;
+        for (int label = 0; label < 3; ++label)
+            if (const auto* s = page.dataView()->scatter("points/" + std::to_string(label)))
+                coloured += s->count();
+        QCOMPARE(coloured, 800);
+    }
+
+    void csvWithEmptyCellsSwitchesToPpcaEm() {
+        const QString path = m_dir.filePath("gaps.csv");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,b,c\n");
+        for (int i = 0; i < 50; ++i)
+            f.write(QString("%1,%2,%3\n")
+                        .arg(std::sin(0.3 * i))
+                        .arg(i % 9 == 4 ? QString() : QString::number(std::cos(0.7 * i)))
+                        .arg(0.1 * i)
+                        .toUtf8());
+        f.close();
+        LatentPage page;
+        QVERIFY(page.openCsv(path));
+        const fa::LatentLiveConfig c = page.config();
+        QCOMPARE(c.data.model, fa::LatentModel::Ppca);
+        QVERIFY(c.data.allowMissing);
+        QCOMPARE(c.methods.size(), std::size_t(1));
+        QVERIFY(runTo(page, 5));
+        QCOMPARE(page.latestSnapshot()->dataset, std::string("gaps"));
+        QVERIFY(std::isfinite(page.latestSnapshot()->methods.front().curve.back().loglik));
+    }
+};
+
+QTEST_MAIN(TestLatentPage)
+#include "test_latent_page.moc"

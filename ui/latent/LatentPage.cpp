@@ -1,0 +1,376 @@
+#include "ui/latent/LatentPage.h"
+
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
+#include "core/math/Rng.h"
+#include "ui/common/FormWidgets.h"
+#include "ui/common/MethodStyle.h"
+#include "ui/common/ModeLayout.h"
+#include "ui/latent/LatentViews.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace {
+constexpr int kBuiltinSets = 5; // synthetic and the four UCI sets come first in the combo
+}
+
+LatentPage::LatentPage(QWidget* parent)
+    : LabPage(parent), m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
+      m_means(new LatentMeansView) {
+    m_dataset = new QComboBox;
+    for (const auto& [key, label] :
+         std::vector<std::pair<QString, QString>>{{"synthetic", "Generated (truth known)"},
+                                                  {"boston", "Boston housing"},
+                                                  {"concrete", "Concrete strength"},
+                                                  {"energy", "Energy efficiency"},
+                                                  {"yacht", "Yacht hydrodynamics"}})
+        m_dataset->addItem(label, key);
+    m_dataset->setToolTip("Generated: the explorer's FA generator (PPCA: its Ψ made isotropic; "
+                          "mixture: linear pieces in 2–3 D). Real data: every column z-scored "
+                          "with the fitting rows' statistics. Open CSV… (Ctrl+Shift+O) uses any "
+                          "CSV of numbers.");
+    auto* open = new QPushButton("Open CSV…");
+    m_model = new QComboBox;
+    m_model->addItem("Factor analysis (FA)", "fa");
+    m_model->addItem("Probabilistic PCA", "ppca");
+    m_model->addItem("Mixture of PPCA", "mppca");
+    m_model->setToolTip("FA: C = F Fᵀ + Ψ (Ψ diagonal); PPCA: Ψ = σ² I; mixture: C components "
+                        "each a PPCA with its own mean and weight.");
+    auto* methods = new QGroupBox("Methods");
+    auto* ml = new QVBoxLayout(methods);
+    for (const auto m : fa::allLatentMethods()) {
+        const std::string id = fa::latentMethodName(m);
+        auto* box = new QCheckBox(displayName(id, fa::Lab::Latent));
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::WindowText, colourFor(id, fa::Lab::Latent));
+        box->setPalette(pal);
+        box->setToolTip(methodTip(id, fa::Lab::Latent));
+        box->setChecked(m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
+                        m == fa::LatentMethod::Svd);
+        ml->addWidget(box);
+        m_methods.emplace_back(m, box);
+    }
+    m_latent = intBox(1, 100, 2, "Latent dimension K of the fitted model (K < D).");
+    m_components = intBox(1, 20, 3, "Components C of the mixture.");
+    m_length = intBox(1, 1'000'000, 500,
+                      "Iterations in the run (EM iterations, Gibbs sweeps, "
+                      "passes over the rows).");
+    m_testFraction = realBox(0.0, 0.9, 0.2, 2,
+                             "Share of the rows held out for the held-out "
+                             "log-likelihood (0: none).");
+    m_seed = intBox(0, 1'000'000'000, 0, "Seed of the split, the generated data and every start.");
+    m_dim = intBox(2, 200, 10, "Generated data: the dimension D.");
+    m_trueLatent = intBox(1, 100, 2,
+                          "Generated data: the true latent dimension (per piece for "
+                          "the mixture).");
+    m_samples = intBox(10, 1'000'000, 1000, "Generated data: rows before the split.");
+    m_chains = intBox(1, 16, 4, "Gibbs: chains from dispersed starts.");
+    m_burnIn = intBox(0, 1'000'000, 100, "Gibbs: sweeps discarded before draws are kept.");
+    m_lr = realBox(fa::kLearningRateMin, fa::kLearningRateMax, 0.001, 5,
+                   "Online SGA's learning rate (one pass over the rows per iteration).");
+    m_missing = new QCheckBox("empty cells are missing values");
+    m_missing->setToolTip("A CSV's empty cells are missing values, integrated out exactly by "
+                          "PPCA's EM (the only method that handles them). Off: refused.");
+    m_speed = intBox(0, 100000, 20,
+                     "Iterations per second while playing; 0 = as fast as "
+                     "possible.");
+    m_speed->setSpecialValueText("as fast as possible");
+    m_step = intBox(1, 100000, 1, "Iterations per Step (→): one EM iteration or Gibbs sweep.");
+    m_viewX = new QComboBox;
+    m_viewY = new QComboBox;
+    m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
+    m_viewY->setToolTip("The data view's vertical axis (with the principal axes: the second).");
+    m_traceEntry = new QComboBox;
+    m_traceEntry->setToolTip("The entry of C = F Fᵀ + Ψ whose Gibbs draws are shown (F itself "
+                             "is identified only up to rotation).");
+
+    auto* form = new QGroupBox("Data and model");
+    auto* f = new QFormLayout(form);
+    f->addRow("data set", m_dataset);
+    f->addRow(open);
+    f->addRow(m_missing);
+    f->addRow("model", m_model);
+    f->addRow("latent K", m_latent);
+    f->addRow("components C", m_components);
+    f->addRow("iterations", m_length);
+    f->addRow("held out", m_testFraction);
+    f->addRow("seed", m_seed);
+    f->addRow("generated D", m_dim);
+    f->addRow("true K", m_trueLatent);
+    f->addRow("rows", m_samples);
+    auto* run = new QGroupBox("Sampling, speed, view");
+    auto* r = new QFormLayout(run);
+    r->addRow("Gibbs chains", m_chains);
+    r->addRow("Gibbs burn-in", m_burnIn);
+    r->addRow("SGA rate", m_lr);
+    r->addRow("speed", m_speed);
+    r->addRow("step", m_step);
+    r->addRow("view x", m_viewX);
+    r->addRow("view y", m_viewY);
+    r->addRow("trace", m_traceEntry);
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+
+    auto* views = new QWidget;
+    auto* grid = new QGridLayout(views);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(m_loglik, 0, 0);
+    grid->addWidget(m_plane, 0, 1);
+    grid->addWidget(m_trace, 1, 0);
+    grid->addWidget(m_means, 1, 1);
+    grid->addWidget(m_summary, 2, 0, 1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(modeLayout({form, methods, run}, views));
+
+    connect(open, &QPushButton::clicked, this, &LatentPage::openCsvDialog);
+    auto restart = [this] {
+        if (!m_quiet)
+            reset();
+    };
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_quiet)
+            modelChanged();
+    });
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_quiet)
+            return;
+        m_quiet = true; // the model's usual methods and sizes
+        const QString model = m_model->currentData().toString();
+        for (const auto& [m, box] : m_methods)
+            box->setChecked(
+                model == "fa"     ? (m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
+                                 m == fa::LatentMethod::Svd)
+                : model == "ppca" ? (m == fa::LatentMethod::Em || m == fa::LatentMethod::ClosedForm)
+                                  : m == fa::LatentMethod::Em);
+        if (model == "mppca") {
+            m_latent->setValue(1);
+            m_dim->setValue(3);
+            m_trueLatent->setValue(1);
+        }
+        m_quiet = false;
+        modelChanged();
+    });
+    for (const auto& [m, box] : m_methods)
+        connect(box, &QCheckBox::toggled, this, restart);
+    connect(m_missing, &QCheckBox::toggled, this, restart);
+    for (IntSpinBox* b : {m_latent, m_components, m_length, m_seed, m_dim, m_trueLatent, m_samples,
+                          m_chains, m_burnIn})
+        connect(b, &QSpinBox::valueChanged, this, restart);
+    for (RealSpinBox* b : {m_testFraction, m_lr})
+        connect(b, &QDoubleSpinBox::valueChanged, this, restart);
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
+    connect(m_viewX, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_quiet)
+            applyView();
+    });
+    connect(m_viewY, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_quiet)
+            applyView();
+    });
+    connect(m_traceEntry, &QComboBox::currentIndexChanged, this, [this](int entry) {
+        if (!m_quiet && entry >= 0)
+            changeRun([entry](fa::LiveRun& run) {
+                static_cast<fa::LatentLive&>(run).setTraceEntry(entry);
+            });
+    });
+    modelChanged();
+}
+
+QCheckBox* LatentPage::methodBox(fa::LatentMethod method) const {
+    for (const auto& [m, box] : m_methods)
+        if (m == method)
+            return box;
+    return nullptr;
+}
+
+void LatentPage::modelChanged() {
+    const fa::LatentModel model =
+        fa::parseLatentModel(m_model->currentData().toString().toStdString());
+    for (const auto& [m, box] : m_methods)
+        box->setEnabled(fa::modelOffers(model, m));
+    const bool synthetic = m_dataset->currentData().toString() == "synthetic";
+    m_components->setEnabled(model == fa::LatentModel::Mppca);
+    for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
+                       static_cast<QWidget*>(m_samples)})
+        w->setEnabled(synthetic);
+    m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets &&
+                          model == fa::LatentModel::Ppca);
+    reset();
+}
+
+void LatentPage::reset() {
+    setSpeed(m_speed->value());
+    startRun([config = config()]() mutable {
+        if (!config.loader)
+            config.loader = fa::io::tableLoader();
+        return std::make_unique<fa::LatentLive>(config);
+    });
+}
+
+long LatentPage::stepSize() const {
+    return m_step->value();
+}
+
+void LatentPage::runFailed(const QString& why) {
+    LabPage::runFailed(why);
+    m_summary->setText("⚠ " + why + " (the previous run is kept)");
+}
+
+void LatentPage::applyView() {
+    const int x = m_viewX->currentIndex() - 1, y = m_viewY->currentIndex() - 1;
+    if (x < 0 && y < 0) {
+        changeRun([](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(-1, -1); });
+        return;
+    }
+    if (x < 0 || y < 0 || x == y) {
+        emit message("Choose two different columns for the view (or the principal axes for "
+                     "both)",
+                     6000);
+        return;
+    }
+    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(x, y); });
+}
+
+void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
+    m_quiet = true;
+    if (s.columns != m_shownColumns) {
+        m_shownColumns = s.columns;
+        for (QComboBox* box : {m_viewX, m_viewY}) {
+            box->clear();
+            box->addItem(box == m_viewX ? "principal axis 1" : "principal axis 2");
+            for (const auto& c : s.columns)
+                box->addItem(QString::fromStdString(c));
+        }
+    }
+    const bool principal = s.xLabel == "principal axis 1";
+    if (principal) {
+        m_viewX->setCurrentIndex(0);
+        m_viewY->setCurrentIndex(0);
+    }
+    if (s.trace.entryLabels != m_shownEntries) {
+        m_shownEntries = s.trace.entryLabels;
+        const int keep = m_traceEntry->currentIndex();
+        m_traceEntry->clear();
+        for (const auto& e : s.trace.entryLabels)
+            m_traceEntry->addItem(QString::fromStdString(e));
+        m_traceEntry->setCurrentIndex(std::clamp(keep, 0, std::max(0, m_traceEntry->count() - 1)));
+    }
+    m_traceEntry->setEnabled(s.trace.present);
+    m_quiet = false;
+}
+
+void LatentPage::showSnapshot(const fa::LabSnapshot& snapshot) {
+    const auto& s = static_cast<const fa::LatentLiveSnapshot&>(snapshot);
+    fillViewChoices(s);
+    m_loglik->show(s);
+    m_plane->show(s);
+    m_trace->show(s);
+    m_means->show(s);
+    QString text = QString("<b>%1</b>, %2: %3 fitting rows, %4 held out, %5 columns. Last "
+                           "iteration (fitting / held-out log-likelihood per row):")
+                       .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.model))
+                       .arg(s.trainRows)
+                       .arg(s.testRows)
+                       .arg(s.columns.size());
+    for (const auto& m : s.methods) {
+        if (m.curve.empty())
+            continue;
+        const std::string id = fa::latentMethodName(m.method);
+        const auto& p = m.curve.back();
+        text += QString(" &nbsp;<span style='color:%1'>%2</span> %3 / %4 (%5)")
+                    .arg(colourFor(id, fa::Lab::Latent).name(), legendName(id, fa::Lab::Latent))
+                    .arg(p.loglik, 0, 'f', 4)
+                    .arg(std::isfinite(p.heldout) ? QString::number(p.heldout, 'f', 4) : "–")
+                    .arg(QString::fromStdString(m.status));
+    }
+    m_summary->setText(text);
+}
+
+std::vector<std::pair<QString, QWidget*>> LatentPage::charts() const {
+    return {{"latent-loglik", m_loglik},
+            {"latent-data", m_plane},
+            {"latent-trace", m_trace},
+            {"latent-means", m_means}};
+}
+
+QStringList LatentPage::statusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (const auto s = latestSnapshot()) {
+        texts[0] = QString("iteration %1 of %2").arg(s->iteration).arg(s->length);
+        texts[1] = running() ? "running" : "paused";
+    }
+    return texts;
+}
+
+bool LatentPage::exportCurves(const QString& path) {
+    if (!latestLabSnapshot()) {
+        fail("Cannot export", "there is no run");
+        return false;
+    }
+    try {
+        std::vector<fa::LatentRow> rows;
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                rows = static_cast<const fa::LatentLive*>(run)->rows();
+        });
+        fa::io::AtomicFile file(path.toStdString());
+        fa::io::writeLatentCsv(file.stream(), rows);
+        file.commit();
+    } catch (const std::exception& e) {
+        fail("Cannot export the curves", QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit message("Exported the curves to " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}
+
+bool LatentPage::openCsv(const QString& path) {
+    long missing = 0;
+    try {
+        missing = fa::io::loadNumericCsv(path.toStdString(), true).values.array().isNaN().count();
+    } catch (const std::exception& e) {
+        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_quiet = true;
+    if (missing > 0) { // only PPCA's EM integrates missing values out
+        m_model->setCurrentIndex(m_model->findData("ppca"));
+        for (const auto& [m, box] : m_methods)
+            box->setChecked(m == fa::LatentMethod::Em);
+        m_missing->setChecked(true);
+        emit message(QString("%1 empty cells: fitting PPCA by EM, which integrates missing "
+                             "values out (the other methods need complete rows)")
+                         .arg(missing),
+                     10000);
+    }
+    const QString label = "CSV: " + QFileInfo(path).fileName();
+    if (m_dataset->count() > kBuiltinSets)
+        m_dataset->setItemText(kBuiltinSets, label), m_dataset->setItemData(kBuiltinSets, path);
+    else
+        m_dataset->addItem(label, path);
+    m_dataset->setCurrentIndex(kBuiltinSets);
+    m_quiet = false;
+    modelChanged();
+    return true;
+}
+
+void LatentPage::openCsvDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
+    if (!path.isEmpty() && !openCsv(path))
+        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
+}

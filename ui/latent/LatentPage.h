@@ -1,0 +1,77 @@
+#pragma once
+// The window's "Latent" mode: FA, PPCA and mixtures of PPCA fitted to generated data, the
+// bundled UCI sets or any CSV by batch EM, Gibbs sampling, the closed form, the SVD iteration
+// and online EM / SGA, side by side, one iteration (or Gibbs sweep) at a time. Views: the
+// log-likelihood with EM's ELBO staircase, the data in a plane with the models' ellipses and
+// loadings (the mixture: points by component), Gibbs traces, and E[z | x].
+#include "core/latent/LatentLive.h"
+#include "ui/common/LabPage.h"
+
+using LatentSnapshotPtr = std::shared_ptr<const fa::LatentLiveSnapshot>;
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class IntSpinBox;
+class RealSpinBox;
+class LoglikView;
+class DataPlaneView;
+class TraceView;
+class LatentMeansView;
+
+class LatentPage : public LabPage {
+    Q_OBJECT
+  public:
+    explicit LatentPage(QWidget* parent = nullptr);
+
+    /// The run the controls describe (data set, model, methods, sizes, seeds, view).
+    fa::LatentLiveConfig config() const;
+    /// Sets every control from a configuration (sessions, tests); no run starts.
+    void setConfig(const fa::LatentLiveConfig& config);
+    LatentSnapshotPtr latestSnapshot() const {
+        return std::static_pointer_cast<const fa::LatentLiveSnapshot>(latestLabSnapshot());
+    }
+    LoglikView* loglikView() const { return m_loglik; }
+    DataPlaneView* dataView() const { return m_plane; }
+    TraceView* traceView() const { return m_trace; }
+    LatentMeansView* latentView() const { return m_means; }
+    QCheckBox* methodBox(fa::LatentMethod method) const;
+
+    std::vector<std::pair<QString, QWidget*>> charts() const override;
+    QStringList statusTexts() const override;
+    QString sessionKind() const override { return "latent"; }
+    bool openSession(const QString& path) override;
+    bool saveSession(const QString& path) override;
+    bool exportCurves(const QString& csvPath) override; ///< the latent command's columns
+    QString curvesFileName() const override { return "latent.csv"; }
+    bool offersCsv() const override { return true; }
+    void openCsvDialog() override;
+    bool openCsv(const QString& path);
+
+  public slots:
+    void reset() override;
+
+  protected:
+    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    long stepSize() const override;
+    void runFailed(const QString& why) override;
+
+  private:
+    void modelChanged();
+    void fillViewChoices(const fa::LatentLiveSnapshot& s);
+    void applyView();
+
+    QComboBox *m_dataset, *m_model, *m_viewX, *m_viewY, *m_traceEntry;
+    QCheckBox* m_missing;
+    std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
+    IntSpinBox *m_latent, *m_components, *m_length, *m_seed, *m_dim, *m_trueLatent, *m_samples,
+        *m_chains, *m_burnIn, *m_speed, *m_step;
+    RealSpinBox *m_testFraction, *m_lr;
+    QLabel* m_summary;
+    LoglikView* m_loglik;
+    DataPlaneView* m_plane;
+    TraceView* m_trace;
+    LatentMeansView* m_means;
+    std::vector<std::string> m_shownColumns, m_shownEntries;
+    bool m_quiet = false;
+};

@@ -1,0 +1,134 @@
+// The latent lab's fields to a fa::LatentLiveConfig and back.
+#include "ui/latent/LatentPage.h"
+
+#include "core/io/RegressionCsv.h"
+#include "core/math/Rng.h"
+#include "ui/common/FormWidgets.h"
+#include "ui/session/LatentSessionFile.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <algorithm>
+
+fa::LatentLiveConfig LatentPage::config() const {
+    fa::LatentLiveConfig c;
+    fa::LatentDataSpec& d = c.data;
+    d.dataset = m_dataset->currentData().toString().toStdString();
+    d.model = fa::parseLatentModel(m_model->currentData().toString().toStdString());
+    c.methods.clear();
+    for (const auto& [m, box] : m_methods)
+        if (box->isChecked() && fa::modelOffers(d.model, m))
+            c.methods.push_back(m);
+    const auto seed = static_cast<std::uint64_t>(m_seed->value());
+    // The same numbers as trial 0 of `faexplorer-cli latent --seed S` with these settings.
+    d.splitSeed = fa::deriveSeed(seed, 0);
+    d.modelSeed = seed;
+    c.fit.seed = seed;
+    c.fit.latent = m_latent->value();
+    c.fit.components = m_components->value();
+    c.fit.chains = m_chains->value();
+    c.fit.burnIn = m_burnIn->value();
+    c.fit.learningRate = m_lr->value();
+    d.testFraction = m_testFraction->value();
+    d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();
+    d.synthetic.dim = m_dim->value();
+    d.synthetic.trueLatent = m_trueLatent->value();
+    d.synthetic.samples = m_samples->value();
+    d.synthetic.components = m_components->value();
+    c.length = m_length->value();
+    c.viewX = m_viewX->currentIndex() - 1;
+    c.viewY = m_viewY->currentIndex() - 1;
+    if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
+        c.viewX = c.viewY = -1;
+    c.traceEntry = std::max(0, m_traceEntry->currentIndex());
+    return c;
+}
+
+void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
+    m_quiet = true;
+    const QString dataset = QString::fromStdString(c.data.dataset);
+    int index = m_dataset->findData(dataset);
+    if (index < 0) {
+        const QString label = "CSV: " + dataset.section('/', -1);
+        if (m_dataset->count() > 5)
+            m_dataset->setItemText(5, label), m_dataset->setItemData(5, dataset);
+        else
+            m_dataset->addItem(label, dataset);
+        index = 5;
+    }
+    m_dataset->setCurrentIndex(index);
+    m_model->setCurrentIndex(
+        m_model->findData(QString::fromStdString(fa::latentModelName(c.data.model))));
+    for (const auto& [m, box] : m_methods)
+        box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
+    m_seed->setValue(static_cast<int>(c.data.modelSeed));
+    m_latent->setValue(c.fit.latent);
+    m_components->setValue(c.fit.components);
+    m_chains->setValue(c.fit.chains);
+    m_burnIn->setValue(static_cast<int>(c.fit.burnIn));
+    m_lr->setValue(c.fit.learningRate);
+    m_testFraction->setValue(c.data.testFraction);
+    m_missing->setChecked(c.data.allowMissing);
+    m_dim->setValue(c.data.synthetic.dim);
+    m_trueLatent->setValue(c.data.synthetic.trueLatent);
+    m_samples->setValue(c.data.synthetic.samples);
+    m_length->setValue(static_cast<int>(c.length));
+    m_quiet = false;
+    const fa::LatentModel model = c.data.model;
+    for (const auto& [m, box] : m_methods)
+        box->setEnabled(fa::modelOffers(model, m));
+    m_components->setEnabled(model == fa::LatentModel::Mppca);
+    const bool synthetic = c.data.dataset == "synthetic";
+    for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
+                       static_cast<QWidget*>(m_samples)})
+        w->setEnabled(synthetic);
+    m_missing->setEnabled(m_dataset->currentIndex() >= 5 && model == fa::LatentModel::Ppca);
+}
+
+bool LatentPage::openSession(const QString& path) {
+    fa::io::LatentSession s;
+    try {
+        s = fa::io::loadLatentSession(path);
+        s.config.loader = fa::io::tableLoader();
+        const fa::LatentLive probe(s.config); // data and parameters checked before any change
+    } catch (const std::exception& e) {
+        fail("Cannot open the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    setConfig(s.config);
+    m_speed->setValue(static_cast<int>(s.speed));
+    m_sessionPosition = s.iterations;
+    startRun([config = s.config]() { return std::make_unique<fa::LatentLive>(config); });
+    setSpeed(s.speed);
+    if (s.iterations > 0)
+        runUntil(s.iterations);
+    emit message(QString("Opened %1 (replaying %2 iterations)")
+                     .arg(QDir::toNativeSeparators(path))
+                     .arg(s.iterations),
+                 8000);
+    return true;
+}
+
+bool LatentPage::saveSession(const QString& path) {
+    const LatentSnapshotPtr latest = latestSnapshot();
+    if (!latest) {
+        fail("Cannot save the session", "there is no run (its parameters were refused)");
+        return false;
+    }
+    fa::io::LatentSession s;
+    s.speed = m_speed->value();
+    s.iterations = latest->iteration;
+    try {
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                s.config = static_cast<const fa::LatentLive*>(run)->config();
+        });
+        fa::io::saveLatentSession(path, s);
+    } catch (const std::exception& e) {
+        fail("Cannot save the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}

@@ -1,0 +1,296 @@
+#include "ui/latent/LatentViews.h"
+
+#include "ui/common/AxisTicks.h"
+#include "ui/common/MethodStyle.h"
+
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace {
+constexpr fa::Lab kLab = fa::Lab::Latent;
+
+/// Colours of the mixture's components and of the Gibbs chains (none is a method's colour).
+QColor componentColour(std::size_t c) {
+    static const QColor palette[] = {QColor(0x1b, 0x9e, 0x77), QColor(0xd9, 0x5f, 0x02),
+                                     QColor(0x75, 0x70, 0xb3), QColor(0xe7, 0x29, 0x8a),
+                                     QColor(0x66, 0xa6, 0x1e), QColor(0xe6, 0xab, 0x02),
+                                     QColor(0xa6, 0x76, 0x1d), QColor(0x66, 0x66, 0x66)};
+    return palette[c % 8];
+}
+QColor chainColour(std::size_t c) {
+    static const QColor palette[] = {QColor(0x4c, 0x72, 0xb0), QColor(0x55, 0xa8, 0x68),
+                                     QColor(0xc4, 0x4e, 0x52), QColor(0x81, 0x72, 0xb2)};
+    return palette[c % 4];
+}
+
+QList<QPointF> ellipse(const fa::Marginal2& m, double radius) {
+    QList<QPointF> out;
+    for (const auto& p : fa::massEllipse(m, 1.0 - std::exp(-0.5 * radius * radius)))
+        out.append({p.x(), p.y()});
+    return out;
+}
+} // namespace
+
+LatentChart::LatentChart(const QString& xLabel, const QString& yLabel, QWidget* parent)
+    : QChartView(parent), m_x(new QValueAxis), m_y(new QValueAxis) {
+    auto* c = new QChart;
+    c->legend()->setAlignment(Qt::AlignBottom);
+    m_x->setTitleText(xLabel);
+    m_y->setTitleText(yLabel);
+    m_x->setLabelFormat("%.3g");
+    m_y->setLabelFormat("%.4g");
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(300, 220);
+}
+
+QLineSeries* LatentChart::line(const std::string& key) const {
+    const auto it = m_lines.find(key);
+    return it == m_lines.end() ? nullptr : it->second;
+}
+
+QScatterSeries* LatentChart::scatter(const std::string& key) const {
+    const auto it = m_scatters.find(key);
+    return it == m_scatters.end() ? nullptr : it->second;
+}
+
+QLineSeries* LatentChart::line(const std::string& key, const QPen& pen, const QString& name) {
+    if (auto it = m_lines.find(key); it != m_lines.end())
+        return it->second;
+    auto* s = new QLineSeries;
+    s->setPen(pen);
+    s->setName(name);
+    chart()->addSeries(s);
+    s->attachAxis(m_x);
+    s->attachAxis(m_y);
+    if (name.isEmpty())
+        for (QLegendMarker* marker : chart()->legend()->markers(s))
+            marker->setVisible(false);
+    return m_lines[key] = s;
+}
+
+QScatterSeries* LatentChart::scatter(const std::string& key, const QColor& colour, double size,
+                                     const QString& name) {
+    if (auto it = m_scatters.find(key); it != m_scatters.end())
+        return it->second;
+    auto* s = new QScatterSeries;
+    s->setColor(colour);
+    s->setBorderColor(colour);
+    s->setMarkerSize(size);
+    s->setName(name);
+    chart()->addSeries(s);
+    s->attachAxis(m_x);
+    s->attachAxis(m_y);
+    if (name.isEmpty())
+        for (QLegendMarker* marker : chart()->legend()->markers(s))
+            marker->setVisible(false);
+    return m_scatters[key] = s;
+}
+
+void LatentChart::clearAll() {
+    for (auto& [k, s] : m_lines)
+        s->clear();
+    for (auto& [k, s] : m_scatters)
+        s->clear();
+}
+
+void LatentChart::fit(double xlo, double xhi, double ylo, double yhi, bool equalAspect) {
+    if (!(std::isfinite(xlo) && std::isfinite(xhi) && std::isfinite(ylo) && std::isfinite(yhi)))
+        return;
+    if (equalAspect) { // the same units on both axes, so ellipses keep their shape
+        const double w = xhi - xlo, h = yhi - ylo, span = std::max(w, h);
+        xlo -= (span - w) / 2, xhi += (span - w) / 2;
+        ylo -= (span - h) / 2, yhi += (span - h) / 2;
+    }
+    const double dx = std::max(1e-9, xhi - xlo), dy = std::max(1e-9, yhi - ylo);
+    // Round ticks, as many as the chart's size holds (a projector's 1280 x 800 window).
+    setRoundTicks(m_x, xlo - 0.05 * dx, xhi + 0.05 * dx, width() - 90.0, 60.0);
+    setRoundTicks(m_y, ylo - 0.05 * dy, yhi + 0.05 * dy, height() - 110.0, 35.0);
+}
+
+LoglikView::LoglikView(QWidget* parent) : LatentChart("iteration", "per row", parent) {
+    chart()->setTitle("Log-likelihood per row (solid: fitting rows, dotted: held out)");
+}
+
+void LoglikView::show(const fa::LatentLiveSnapshot& s) {
+    clearAll();
+    // The range follows the later iterations: the first few (far below the rest) would flatten
+    // everything; stepping from the start shows them all.
+    double lo = INFINITY, hi = -INFINITY;
+    const long from = std::max(1L, s.iteration / 10);
+    for (const auto& m : s.methods) {
+        const std::string id = fa::latentMethodName(m.method);
+        const QColor colour = colourFor(id, kLab);
+        QList<QPointF> train, held;
+        for (const auto& p : m.curve) {
+            const auto x = static_cast<double>(p.iteration);
+            if (std::isfinite(p.loglik))
+                train.append({x, p.loglik});
+            if (std::isfinite(p.heldout))
+                held.append({x, p.heldout});
+            if (s.iteration >= 1 && p.iteration < from)
+                continue;
+            for (double v : {p.loglik, p.heldout})
+                if (std::isfinite(v))
+                    lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+        if (m.curve.size() == 1 && s.iteration > 0) // the closed form: a level across
+            train.append({static_cast<double>(s.iteration), m.curve.front().loglik}),
+                held.append({static_cast<double>(s.iteration), m.curve.front().heldout});
+        line(id + "/train", QPen(colour, 2.0), legendName(id, kLab))->replace(train);
+        line(id + "/held", QPen(colour, 1.4, Qt::DotLine), "")->replace(held);
+        if (!m.staircase.empty()) {
+            QList<QPointF> stairs;
+            for (const auto& p : m.staircase)
+                if (std::isfinite(p.y()))
+                    stairs.append({p.x(), p.y()});
+            line(id + "/elbo", QPen(colour.darker(140), 1.2, Qt::DashLine), "EM bound (ELBO)")
+                ->replace(stairs);
+        }
+    }
+    fit(0, std::max(5.0, static_cast<double>(s.iteration)), lo, hi);
+    m_x->setLabelFormat("%.0f");
+    m_x->setMin(0.0);
+}
+
+DataPlaneView::DataPlaneView(QWidget* parent) : LatentChart("", "", parent) {}
+
+void DataPlaneView::show(const fa::LatentLiveSnapshot& s) {
+    clearAll();
+    m_x->setTitleText(QString::fromStdString(s.xLabel));
+    m_y->setTitleText(QString::fromStdString(s.yLabel));
+    chart()->setTitle(QString("%1: %2 fitting rows; each model's 1 and 2 sd ellipses, arrows: "
+                              "loadings")
+                          .arg(QString::fromStdString(s.dataset))
+                          .arg(s.trainRows));
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    std::map<int, QList<QPointF>> byLabel;
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+        const auto& p = s.points[i];
+        byLabel[s.labels.empty() ? -1 : s.labels[i]].append({p.x(), p.y()});
+        xlo = std::min(xlo, p.x()), xhi = std::max(xhi, p.x());
+        ylo = std::min(ylo, p.y()), yhi = std::max(yhi, p.y());
+    }
+    for (auto& [label, points] : byLabel) {
+        const QColor colour =
+            label < 0 ? QColor(150, 150, 150) : componentColour(label).lighter(125);
+        scatter("points/" + std::to_string(label), colour, 4.0, "")->replace(points);
+    }
+    for (const auto& m : s.methods) {
+        const std::string id = fa::latentMethodName(m.method);
+        const QColor colour = colourFor(id, kLab);
+        if (m.valid) {
+            line(id + "/1", QPen(colour, 2.0), legendName(id, kLab))
+                ->replace(ellipse(m.marginal, 1));
+            line(id + "/2", QPen(colour, 1.2), "")->replace(ellipse(m.marginal, 2));
+            for (std::size_t k = 0; k < m.arrows.size() && k < 4; ++k) {
+                const auto& a = m.arrows[k];
+                const QPointF from(m.marginal.mean.x(), m.marginal.mean.y());
+                const QPointF to = from + QPointF(a.x(), a.y());
+                // A shaft and a small head, so a loading's sign is visible.
+                const QPointF d = to - from;
+                const QPointF back = from + 0.85 * d, side(-0.06 * d.y(), 0.06 * d.x());
+                line(id + "/arrow" + std::to_string(k), QPen(colour, 2.2), "")
+                    ->replace({from, to, back + side, to, back - side});
+            }
+        }
+        for (std::size_t c = 0; c < m.components.size(); ++c) {
+            const auto& comp = m.components[c];
+            const QColor cc = componentColour(c);
+            line("comp" + std::to_string(c), QPen(cc, 1.0 + 4.0 * comp.weight),
+                 QString("component %1 (π = %2)").arg(c + 1).arg(comp.weight, 0, 'f', 2))
+                ->replace(ellipse(comp.marginal, 2));
+        }
+    }
+    fit(xlo, xhi, ylo, yhi, true);
+}
+
+TraceView::TraceView(QWidget* parent) : LatentChart("kept sweep (after burn-in)", "", parent) {}
+
+void TraceView::show(const fa::LatentLiveSnapshot& s) {
+    clearAll();
+    const auto& t = s.trace;
+    if (!t.present) {
+        chart()->setTitle("Gibbs traces: tick Gibbs sampling (FA) to sample the posterior");
+        return;
+    }
+    m_y->setTitleText(QString::fromStdString(t.label));
+    QString title;
+    if (t.keptPerChain < 4)
+        title = QString("Gibbs: burn-in, sweep %1 of %2 (nothing kept yet)")
+                    .arg(t.sweeps)
+                    .arg(t.burnIn);
+    else
+        title = QString("%1 chains, %2 kept each: R̂ %3, ESS %4   (all of C: max R̂ %5, min ESS "
+                        "%6)")
+                    .arg(t.chains.size())
+                    .arg(t.keptPerChain)
+                    .arg(t.rhat, 0, 'f', 3)
+                    .arg(t.ess, 0, 'f', 0)
+                    .arg(t.maxRhat, 0, 'f', 3)
+                    .arg(t.minEss, 0, 'f', 0);
+    chart()->setTitle(title);
+    double lo = INFINITY, hi = -INFINITY;
+    const double stride =
+        t.chains.empty() || t.chains.front().empty()
+            ? 1.0
+            : static_cast<double>(t.keptPerChain) / static_cast<double>(t.chains.front().size());
+    for (std::size_t c = 0; c < t.chains.size(); ++c) {
+        QList<QPointF> points;
+        for (std::size_t d = 0; d < t.chains[c].size(); ++d) {
+            points.append({static_cast<double>(d) * stride, t.chains[c][d]});
+            lo = std::min(lo, t.chains[c][d]), hi = std::max(hi, t.chains[c][d]);
+        }
+        line("chain" + std::to_string(c), QPen(chainColour(c), 1.0),
+             c == 0 ? QString("chains") : QString())
+            ->replace(points);
+    }
+    const double end = std::max(4.0, static_cast<double>(t.keptPerChain));
+    auto level = [&](const std::string& key, double v, const QPen& pen, const QString& name) {
+        QList<QPointF> pts;
+        if (std::isfinite(v)) {
+            pts = {{0.0, v}, {end, v}};
+            lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+        line(key, pen, name)->replace(pts);
+    };
+    level("mean", t.mean, QPen(Qt::black, 2.0), "posterior mean");
+    level("lower", t.lower, QPen(Qt::black, 1.2, Qt::DashLine), "95 % interval");
+    level("upper", t.upper, QPen(Qt::black, 1.2, Qt::DashLine), "");
+    level("em", t.emValue, QPen(colourFor("em", kLab), 2.0, Qt::DotLine), "batch EM");
+    fit(0, end, lo, hi);
+    m_x->setLabelFormat("%.0f");
+    m_x->setMin(0.0);
+}
+
+LatentMeansView::LatentMeansView(QWidget* parent) : LatentChart("z₁", "z₂", parent) {}
+
+void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
+    clearAll();
+    if (s.latentMeans.empty()) {
+        chart()->setTitle(s.model == "mppca"
+                              ? "Posterior means E[z | x]: each component has its own latent space"
+                              : "Posterior means E[z | x]: no FA-shaped fit is running");
+        return;
+    }
+    chart()->setTitle(
+        QString("Posterior means E[z | x] under %1").arg(displayName(s.latentMethod, kLab)));
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    QList<QPointF> points;
+    for (const auto& z : s.latentMeans) {
+        points.append({z.x(), z.y()});
+        xlo = std::min(xlo, z.x()), xhi = std::max(xhi, z.x());
+        ylo = std::min(ylo, z.y()), yhi = std::max(yhi, z.y());
+    }
+    scatter("z", colourFor(s.latentMethod, kLab), 4.0, "")->replace(points);
+    if (!(yhi > ylo))
+        ylo = -1.0, yhi = 1.0; // K = 1: a strip
+    fit(xlo, xhi, ylo, yhi);
+}
