@@ -1,6 +1,7 @@
-// libFuzzer target: both session readers on arbitrary bytes. A session is either refused with
+// libFuzzer target: the three session readers on arbitrary bytes. A session is either refused with
 // SessionError (anything else is a finding) or accepted; an accepted session, written out
 // again, must be accepted again with the same parameters (what a user saves, they can reopen).
+#include "ui/session/LatentSessionFile.h"
 #include "ui/session/PosteriorSessionFile.h"
 #include "ui/session/SessionFile.h"
 
@@ -26,6 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const fa::io::PosteriorSession s = fa::io::posteriorSessionFromJson(json);
         const QByteArray again = fa::io::posteriorSessionToJson(s);
         check(fa::io::posteriorSessionToJson(fa::io::posteriorSessionFromJson(again)) == again);
+    } catch (const fa::io::SessionError&) {
+    }
+    try {
+        const fa::io::LatentSession s = fa::io::latentSessionFromJson(json);
+        const QByteArray again = fa::io::latentSessionToJson(s);
+        check(fa::io::latentSessionToJson(fa::io::latentSessionFromJson(again)) == again);
     } catch (const fa::io::SessionError&) {
     }
     return 0;

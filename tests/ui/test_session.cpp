@@ -1,7 +1,10 @@
 // Session files: a round trip keeps every field (seeds beyond 32 bits, learning-rate changes),
 // and each kind of malformed or incompatible file is refused with a message naming the problem.
+#include "core/math/Rng.h"
+#include "ui/session/LatentSessionFile.h"
 #include "ui/session/SessionFile.h"
 
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -208,6 +211,63 @@ class TestSession : public QObject {
         big.write(QByteArray(2 << 20, ' '));
         big.close();
         QVERIFY_THROWS_EXCEPTION(SessionError, loadSession(big.fileName()));
+    }
+
+    // Latent-lab sessions: every field survives a round trip; each bad field is named.
+    void latentSessionRoundTripAndRefusals() {
+        LatentSession s;
+        fa::LatentLiveConfig& c = s.config;
+        c.data.dataset = "/data/my file.csv";
+        c.data.model = fa::LatentModel::Ppca;
+        c.data.testFraction = 0.35;
+        c.data.allowMissing = true;
+        c.data.modelSeed = 123456789;
+        c.methods = {fa::LatentMethod::ClosedForm, fa::LatentMethod::Em};
+        c.fit.latent = 3;
+        c.fit.components = 4;
+        c.fit.chains = 2;
+        c.fit.burnIn = 77;
+        c.fit.learningRate = 0.0025;
+        c.length = 900;
+        c.viewX = 2;
+        c.viewY = 0;
+        c.traceEntry = 5;
+        s.speed = 0;
+        s.iterations = 321;
+        const QByteArray json = latentSessionToJson(s);
+        const LatentSession t = latentSessionFromJson(json);
+        QCOMPARE(latentSessionToJson(t), json);
+        QCOMPARE(t.config.data.dataset, c.data.dataset);
+        QCOMPARE(t.config.methods, c.methods);
+        QCOMPARE(t.config.fit.seed, std::uint64_t(123456789));
+        QCOMPARE(t.config.data.splitSeed, fa::deriveSeed(123456789, 0));
+        QCOMPARE(t.config.viewX, 2);
+        QCOMPARE(t.iterations, 321L);
+
+        auto refused = [&](const QString& section, const QString& key, const QJsonValue& v) {
+            QJsonObject root = QJsonDocument::fromJson(json).object();
+            QJsonObject part = root[section].toObject();
+            part[key] = v;
+            root[section] = part;
+            try {
+                latentSessionFromJson(QJsonDocument(root).toJson());
+            } catch (const SessionError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(refused("data", "model", "ica").contains("ica"));
+        QVERIFY(refused("run", "methods", QJsonArray{"gibbs"}).contains("gibbs"));
+        QVERIFY(refused("run", "latent", 0).contains("run.latent"));
+        QVERIFY(refused("data", "testFraction", 0.95).contains("testFraction"));
+        QVERIFY(refused("view", "y", 3).contains("view"));
+        QVERIFY(refused("data", "seed", 2e9).contains("data.seed"));
+        QVERIFY(refused("run", "learningRate", 50).contains("learningRate"));
+        QJsonObject root = QJsonDocument::fromJson(json).object();
+        root["iterations"] = 901; // beyond the run's length
+        QVERIFY_THROWS_EXCEPTION(SessionError, latentSessionFromJson(QJsonDocument(root).toJson()));
+        root["mode"] = "posterior";
+        QVERIFY_THROWS_EXCEPTION(SessionError, latentSessionFromJson(QJsonDocument(root).toJson()));
     }
 };
 

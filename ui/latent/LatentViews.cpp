@@ -109,7 +109,12 @@ void LatentChart::fit(double xlo, double xhi, double ylo, double yhi, bool equal
         xlo -= (span - w) / 2, xhi += (span - w) / 2;
         ylo -= (span - h) / 2, yhi += (span - h) / 2;
     }
-    const double dx = std::max(1e-9, xhi - xlo), dy = std::max(1e-9, yhi - ylo);
+    // A single level (one value so far) gets a band of ±5 % around it.
+    if (!(yhi - ylo > 1e-9 * (1.0 + std::abs(yhi))))
+        ylo -= 0.05 * (std::abs(ylo) + 1e-3), yhi += 0.05 * (std::abs(yhi) + 1e-3);
+    if (!(xhi - xlo > 1e-9 * (1.0 + std::abs(xhi))))
+        xlo -= 0.05 * (std::abs(xlo) + 1e-3), xhi += 0.05 * (std::abs(xhi) + 1e-3);
+    const double dx = xhi - xlo, dy = yhi - ylo;
     // Round ticks, as many as the chart's size holds (a projector's 1280 x 800 window).
     setRoundTicks(m_x, xlo - 0.05 * dx, xhi + 0.05 * dx, width() - 90.0, 60.0);
     setRoundTicks(m_y, ylo - 0.05 * dy, yhi + 0.05 * dy, height() - 110.0, 35.0);

@@ -151,16 +151,15 @@ void MainWindow::buildMenus() {
             ->setToolTip(lab.tooltip);
     }
     labs->addSeparator();
-    m_openCsv =
-        labs->addAction("Open regression &CSV…", QKeySequence("Ctrl+Shift+O"), this, [this] {
-            if (!currentPage()->offersCsv())
-                for (LabPage* p : m_pages)
-                    if (p->offersCsv()) {
-                        m_tabs->setCurrentWidget(p);
-                        break;
-                    }
-            currentPage()->openCsvDialog();
-        });
+    m_openCsv = labs->addAction("Open data &CSV…", QKeySequence("Ctrl+Shift+O"), this, [this] {
+        if (!currentPage()->offersCsv())
+            for (LabPage* p : m_pages)
+                if (p->offersCsv()) {
+                    m_tabs->setCurrentWidget(p);
+                    break;
+                }
+        currentPage()->openCsvDialog();
+    });
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About FA Explorer", this, [this] {
