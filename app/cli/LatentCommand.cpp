@@ -10,6 +10,7 @@
 #include "core/latent/LatentExperiment.h"
 #include "core/math/Summary.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -28,7 +29,7 @@ extern "C" void onLatentInterrupt(int) {
 const std::set<std::string> kOptions{
     "dataset", "model",         "method",   "latent", "components", "iterations",  "trials",
     "seed",    "test-fraction", "missing",  "out",    "dim",        "true-latent", "spectrum",
-    "samples", "noise",         "data-dir", "chains", "burn-in",    "lr"};
+    "samples", "noise",         "data-dir", "chains", "burn-in",    "lr",          "prior"};
 
 LatentConfig parseConfig(const ArgParser& args) {
     LatentConfig c;
@@ -71,6 +72,11 @@ LatentConfig parseConfig(const ArgParser& args) {
             "--missing em: only PPCA by EM handles missing values (--model ppca --method em)");
     c.fit.chains = args.integerIn("chains", 4, 1, 64);
     c.fit.burnIn = args.integerIn("burn-in", c.iterations / 2, 0, 10'000'000);
+    c.fit.prior = parseFaPrior(args.text("prior", "none"));
+    if (args.has("prior") &&
+        (d.model != LatentModel::Fa ||
+         std::find(c.methods.begin(), c.methods.end(), LatentMethod::Em) == c.methods.end()))
+        throw std::invalid_argument("--prior applies to FA's batch EM (--model fa --method em)");
     c.fit.learningRate = args.real("lr", 0.001);
     if (!(c.fit.learningRate >= kLearningRateMin && c.fit.learningRate <= kLearningRateMax))
         throw std::invalid_argument("--lr must lie between 1e-07 and 10");
@@ -104,16 +110,18 @@ LatentConfig parseConfig(const ArgParser& args) {
 void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, bool interrupted) {
     if (rows.empty())
         return;
+    const bool truth = !std::isnan(rows.front().relCovDist);
     std::printf("latent %s, model %s, K = %d, %ld iteration(s)%s: last iteration, mean ± standard "
                 "error over trials\n",
                 rows.front().dataset.c_str(), rows.front().model.c_str(), c.fit.latent,
                 c.iterations, interrupted ? " (interrupted: finished trials only)" : "");
-    std::printf("%-12s  %-22s  %-22s  %-10s  %s\n", "method", "loglik/row", "held-out/row",
-                "seconds", "status");
+    std::printf("%-12s  %-22s  %-22s  %s%-10s  %s\n", "method", "loglik/row", "held-out/row",
+                truth ? "rel_cov_dist            " : "", "seconds", "status");
     for (const LatentMethod m : c.methods) {
         const std::string name = latentMethodName(m);
-        std::vector<double> ll, held, secs;
+        std::vector<double> ll, held, secs, dist;
         std::string statuses;
+        std::set<std::string> floored;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const LatentRow& r = rows[i];
             const bool last = i + 1 == rows.size() || rows[i + 1].method != r.method ||
@@ -123,16 +131,31 @@ void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, boo
             ll.push_back(r.loglik);
             if (!std::isnan(r.heldout))
                 held.push_back(r.heldout);
+            if (!std::isnan(r.relCovDist))
+                dist.push_back(r.relCovDist);
             secs.push_back(r.seconds);
             if (statuses.find(r.status) == std::string::npos)
                 statuses += (statuses.empty() ? "" : ",") + r.status;
+            floored.insert(r.floored.begin(), r.floored.end());
         }
-        const MeanStdErr a = meanStdErr(ll), b = meanStdErr(held), t = meanStdErr(secs);
-        char heldText[48] = "-";
+        const MeanStdErr a = meanStdErr(ll), b = meanStdErr(held), t = meanStdErr(secs),
+                         e = meanStdErr(dist);
+        char heldText[48] = "-", distText[48] = "";
         if (!held.empty())
             std::snprintf(heldText, sizeof heldText, "%.4f ± %.4f", b.mean, b.stdErr);
-        std::printf("%-12s  %9.4f ± %-10.4f  %-22s  %-10.4f  %s\n", name.c_str(), a.mean, a.stdErr,
-                    heldText, t.mean, statuses.c_str());
+        if (truth)
+            std::snprintf(distText, sizeof distText, "%-22s  ",
+                          dist.empty() ? "-"
+                                       : (std::to_string(e.mean).substr(0, 8) + " ± " +
+                                          std::to_string(e.stdErr).substr(0, 8))
+                                             .c_str());
+        std::string flooredText;
+        for (const auto& f : floored)
+            flooredText += (flooredText.empty() ? " (Heywood, ψ → floor: " : ", ") + f;
+        if (!flooredText.empty())
+            flooredText += ")";
+        std::printf("%-12s  %9.4f ± %-10.4f  %-22s  %s%-10.4f  %s%s\n", name.c_str(), a.mean,
+                    a.stdErr, heldText, distText, t.mean, statuses.c_str(), flooredText.c_str());
     }
 }
 

@@ -48,6 +48,7 @@ const char* const kUsage =
     "            --method em,gibbs,svd,online-em,online-sga | closed-form,em | em --latent 2\n"
     "            --components 3 --iterations 100 --trials 1 --seed 0 --test-fraction 0.2\n"
     "            --chains 4 --burn-in ITERATIONS/2 --lr 0.001 --missing refuse|em\n"
+    "            --prior none|jeffreys|conjugate (FA batch EM: maximum likelihood or MAP)\n"
     "            synthetic: --dim 10 --true-latent 2 --spectrum 1:10 --samples 1000 --noise 0.05\n"
     "            --data-dir DIR --out latent.csv\n"
     "  latent-bench  batch FA EM, Gibbs sweeps, mixture of PPCA and PPCA fits, timed\n"

@@ -24,6 +24,10 @@ FaBatchEm::FaBatchEm(const ConstMatrixRef& X, const FaEmOptions& options) : m_op
     if (!(options.psiFloor > 0.0 && options.psiFloor < 1.0))
         throw std::invalid_argument(
             "the floor on psi must lie in (0, 1) (a share of the variance)");
+    if (options.prior == FaPrior::Conjugate &&
+        !(options.nu0 > 0.0 && options.tau0 > 0.0 && options.lambda0 > 0.0 &&
+          std::isfinite(options.nu0 * options.tau0 * options.lambda0)))
+        throw std::invalid_argument("the conjugate prior needs positive, finite ν₀, τ₀² and λ₀");
     m_mean = X.colwise().mean().transpose(); // the ML mean, exactly (§1.1)
     m_X = X.rowwise() - m_mean.transpose();
     m_varX = m_X.colwise().squaredNorm().transpose() / static_cast<double>(n);
@@ -85,14 +89,26 @@ FaEmStep FaBatchEm::iterate() {
     const EStep e = eStep(m_F, m_psi, m_X);
     step.loglik = loglik(e, m_F, m_psi, m_X);
     step.elboAfterE = elbo(e, m_F, m_psi);
+    step.logPosterior = step.loglik + logPrior(m_F, m_psi);
 
-    // M step (eqs 26–29, ML form): F = S_xz S_zz⁻¹, then ψ with the new F, floored (§1.6).
+    // M step (eqs 26–29): F = S_xz S_zz⁻¹ (conjugate prior: (S_zz + λ₀ I)⁻¹), then ψ with the
+    // new F, its divisor N (ML), N + 2 (eq 4) or N + ν₀ + K + 2 (conjugate), floored (§1.6–1.7).
     const auto n = static_cast<double>(m_X.rows());
-    const Matrix szz = n * e.G + e.Z.transpose() * e.Z;
+    const auto k = static_cast<double>(m_F.cols());
+    const bool conjugate = m_options.prior == FaPrior::Conjugate;
+    Matrix szz = n * e.G + e.Z.transpose() * e.Z;
+    if (conjugate)
+        szz.diagonal().array() += m_options.lambda0;
     const Matrix sxz = m_X.transpose() * e.Z;
     const Matrix F = szz.llt().solve(sxz.transpose()).transpose();
-    const Vector psi = (m_varX - (F.array() * sxz.array()).rowwise().sum().matrix() / n)
-                           .cwiseMax(m_options.psiFloor * m_varX);
+    const Vector explained = (F.array() * sxz.array()).rowwise().sum().matrix();
+    Vector psi = m_varX - explained / n; // maximum likelihood, as eq 29 writes it
+    if (m_options.prior == FaPrior::Jeffreys)
+        psi = (n * m_varX - explained) / (n + 2.0);
+    if (conjugate)
+        psi = (n * m_varX - explained + m_options.nu0 * m_options.tau0 * m_varX) /
+              (n + m_options.nu0 + k + 2.0);
+    psi = psi.cwiseMax(m_options.psiFloor * m_varX);
     if (!F.allFinite() || !psi.allFinite() || !std::isfinite(step.loglik)) {
         m_diverged = true;
         return step;
@@ -100,14 +116,46 @@ FaEmStep FaBatchEm::iterate() {
     step.elboAfterM = elbo(e, F, psi);
 
     if (m_iterations > 0)
-        m_converged = std::abs(step.loglik - m_lastLoglik) <
+        m_converged = std::abs(step.logPosterior - m_lastObjective) <
                       m_options.tolerance * (1.0 + std::abs(step.loglik));
-    m_lastLoglik = step.loglik;
+    m_lastObjective = step.logPosterior;
     m_previousPsi = m_psi;
     m_F = F;
     m_psi = psi;
     ++m_iterations;
     return step;
+}
+
+double FaBatchEm::logPrior(const Matrix& F, const Vector& psi) const {
+    const auto n = static_cast<double>(m_X.rows());
+    switch (m_options.prior) {
+    case FaPrior::None:
+        return 0.0;
+    case FaPrior::Jeffreys:
+        return -psi.array().log().sum() / n;
+    case FaPrior::Conjugate: {
+        const double k = static_cast<double>(F.cols()), nu = m_options.nu0;
+        const Vector quad =
+            nu * m_options.tau0 * m_varX + m_options.lambda0 * F.rowwise().squaredNorm();
+        return (-(nu / 2.0 + 1.0 + k / 2.0) * psi.array().log().sum() -
+                0.5 * (quad.array() / psi.array()).sum()) /
+               n;
+    }
+    }
+    return 0.0;
+}
+
+Matrix canonicalLoadings(const Matrix& F, const Vector& psi) {
+    const Matrix scaled = F.array().colwise() / psi.array().sqrt();
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(scaled.transpose() * scaled); // ascending
+    Matrix out = F * eig.eigenvectors().rowwise().reverse();
+    for (Eigen::Index j = 0; j < out.cols(); ++j) {
+        Eigen::Index largest = 0;
+        out.col(j).cwiseAbs().maxCoeff(&largest);
+        if (out(largest, j) < 0.0)
+            out.col(j) *= -1.0;
+    }
+    return out;
 }
 
 double FaBatchEm::loglikPerRow() const {

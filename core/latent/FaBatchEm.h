@@ -15,10 +15,19 @@
 
 namespace fa {
 
+/// The M step's prior (ALGORITHMS-LABS.md §1.7): none (maximum likelihood); the slides' eq 4,
+/// p(Θ) ∝ Π_d ψ_d⁻¹ (ψ_d's divisor N becomes N + 2); or the conjugate normal-inverse-χ²
+/// f_d | ψ_d ~ N(0, ψ_d / λ₀ I), ψ_d ~ Inv-χ²(ν₀, τ₀² S_dd), which keeps every ψ_d away from 0.
+enum class FaPrior { None, Jeffreys, Conjugate };
+
 struct FaEmOptions {
     int latent = 2;
     double psiFloor = 1e-6;   ///< ε: ψ_d >= ε S_dd, S_dd the variance of column d (ddof 0)
-    double tolerance = 1e-10; ///< converged when |Δℓ| < tolerance (1 + |ℓ|), ℓ per row
+    double tolerance = 1e-10; ///< converged when |Δ objective| < tolerance (1 + |ℓ|), per row
+    FaPrior prior = FaPrior::None;
+    double nu0 = 1.0;     ///< ν₀ (conjugate prior)
+    double tau0 = 0.1;    ///< τ₀² as a share of S_dd (conjugate prior)
+    double lambda0 = 1.0; ///< λ₀ (conjugate prior)
 };
 
 /// One iteration's staircase, every value per row (divided by N).
@@ -26,7 +35,13 @@ struct FaEmStep {
     double loglik = 0.0;     ///< ℓ(Θ_t), exact (Woodbury and the determinant lemma)
     double elboAfterE = 0.0; ///< ELBO(q_t, Θ_t): equals loglik
     double elboAfterM = 0.0; ///< ELBO(q_t, Θ_{t+1}): loglik <= this <= the next loglik
+    /// ℓ(Θ_t) + log p(Θ_t) / N: what MAP EM never decreases (= loglik without a prior).
+    double logPosterior = 0.0;
 };
+
+/// F in canonical rotation for display (§1.5): F Q with FᵀΨ⁻¹F = QΛQᵀ, columns by decreasing
+/// Λ, each column's sign making its largest |entry| positive. F Fᵀ is unchanged.
+Matrix canonicalLoadings(const Matrix& F, const Vector& psi);
 
 /// Average log N(x_n; c, F Fᵀ + Ψ) over the rows (complete), by Woodbury and the determinant
 /// lemma: O(N D K), nothing D x D.
@@ -45,6 +60,8 @@ class FaBatchEm : public GaussianFit {
 
     /// Average log-likelihood of the fitting rows under the current parameters.
     double loglikPerRow() const;
+    /// log p(Θ) / N of the current parameters under the options' prior (0 without one).
+    double logPriorPerRow() const { return logPrior(m_F, m_psi); }
     /// Average log-likelihood of other rows (one per row, D columns) under the current
     /// parameters, with the fitting rows' mean.
     double loglikPerRow(const ConstMatrixRef& rows) const;
@@ -70,6 +87,7 @@ class FaBatchEm : public GaussianFit {
     friend double faLoglikPerRow(const FAModel& model, const ConstMatrixRef& rows);
     /// ELBO per row of q = N(m_n, G) (from e) at the parameters (F, ψ).
     double elbo(const EStep& e, const Matrix& F, const Vector& psi) const;
+    double logPrior(const Matrix& F, const Vector& psi) const;
 
     FaEmOptions m_options;
     Matrix m_X; ///< centred rows, N x D
@@ -77,7 +95,7 @@ class FaBatchEm : public GaussianFit {
     Matrix m_F;
     Vector m_psi, m_previousPsi;
     long m_iterations = 0;
-    double m_lastLoglik = 0.0;
+    double m_lastObjective = 0.0;
     bool m_converged = false, m_diverged = false;
 };
 

@@ -94,6 +94,8 @@ std::vector<LatentRow> runLatent(const LatentConfig& c,
                 }
                 row.seconds = fitting;
                 row.status = latentStatusWord(fit->status(last));
+                for (const Eigen::Index d : fit->flooredColumns())
+                    row.floored.push_back(data.columns[static_cast<std::size_t>(d)]);
                 trialRows.push_back(std::move(row));
                 if (progress)
                     progress({trial, c.trials, base.method, iteration, c.iterations});

@@ -28,7 +28,8 @@ struct LatentRow {
     int latent = 0, components = 1, trial = 0;
     long iteration = 0;
     double loglik = 0.0, heldout = 0.0, elbo = 0.0, relCovDist = 0.0, seconds = 0.0;
-    std::string status; ///< ok, psi-floor, diverged, not-converged
+    std::string status;               ///< ok, psi-floor, diverged, not-converged
+    std::vector<std::string> floored; ///< psi-floor: the columns' names (not a CSV column)
 };
 
 struct LatentProgress {

@@ -18,26 +18,40 @@ namespace {
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kTolerance = 1e-10; // |Δℓ| < kTolerance (1 + |ℓ|) per row: converged
 
-struct Name {
-    LatentMethod method;
-    const char* name;
-};
-constexpr Name kNames[] = {{LatentMethod::Em, "em"},
-                           {LatentMethod::Gibbs, "gibbs"},
-                           {LatentMethod::ClosedForm, "closed-form"},
-                           {LatentMethod::Svd, "svd"},
-                           {LatentMethod::OnlineEm, "online-em"},
-                           {LatentMethod::OnlineSga, "online-sga"}};
-
 void faMoments(const FAModel& m, Vector& mean, Matrix& covariance) {
     mean = m.c;
     covariance = m.denseCovariance();
 }
 
-/// A Heywood case in an FA model: some ψ_d below 1e-6 of its column's variance.
-bool heywood(const FAModel& m, const Vector& variances) {
-    return ((m.psi.array() / variances.array()) < 1e-6 * (1.0 + 1e-9)).any();
-}
+constexpr double kPsiFloor = 1e-6; // ψ_d >= kPsiFloor S_dd in every FA fitter (§1.6)
+
+/// Heywood cases as batch EM names them (ALGORITHMS-LABS.md §1.6), for the fits without
+/// FaBatchEm::heywood(): ψ_d at the floor, or below 1e-3 S_dd and still falling.
+class FloorWatch {
+  public:
+    explicit FloorWatch(Vector variances) : m_variances(std::move(variances)) {}
+    /// Call after every iteration with the new Ψ.
+    void update(const Vector& psi) {
+        m_previous = m_current;
+        m_current = psi;
+    }
+    std::vector<Eigen::Index> columns() const {
+        std::vector<Eigen::Index> out;
+        for (Eigen::Index d = 0; d < m_current.size(); ++d) {
+            const bool atFloor = m_current(d) <= kPsiFloor * m_variances(d) * (1.0 + 1e-9);
+            const bool falling = m_previous.size() == m_current.size() &&
+                                 m_current(d) < 1e-3 * m_variances(d) &&
+                                 m_current(d) < m_previous(d);
+            if (atFloor || falling)
+                out.push_back(d);
+        }
+        return out;
+    }
+    const Vector& variances() const { return m_variances; }
+
+  private:
+    Vector m_variances, m_current, m_previous;
+};
 
 Vector columnVariances(const Matrix& rows) {
     const Matrix centred = rows.rowwise() - rows.colwise().mean();
@@ -46,7 +60,7 @@ Vector columnVariances(const Matrix& rows) {
 
 class FaEmFit final : public LatentFit {
   public:
-    FaEmFit(const Matrix& rows, int latent) : m_em(rows, options(latent)) {}
+    FaEmFit(const Matrix& rows, int latent, FaPrior prior) : m_em(rows, options(latent, prior)) {}
     void iterate() override {
         m_last = m_em.iterate();
         m_elbo = m_last->elboAfterM;
@@ -65,13 +79,15 @@ class FaEmFit final : public LatentFit {
             return LatentStatus::PsiFloor;
         return last && !m_em.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
     }
+    std::vector<Eigen::Index> flooredColumns() const override { return m_em.heywood(); }
     std::optional<FAModel> faModel() const override { return m_em.model(); }
     std::optional<FaEmStep> lastEmStep() const override { return m_last; }
 
   private:
-    static FaEmOptions options(int latent) {
+    static FaEmOptions options(int latent, FaPrior prior) {
         FaEmOptions o;
         o.latent = latent;
+        o.prior = prior;
         return o;
     }
     FaBatchEm m_em;
@@ -125,7 +141,7 @@ class GibbsFit final : public LatentFit {
 class SvdFit final : public LatentFit {
   public:
     SvdFit(const Matrix& rows, int latent)
-        : m_samples(rows.transpose()), m_variances(columnVariances(rows)) {
+        : m_samples(rows.transpose()), m_watch(columnVariances(rows)) {
         m_options.latent = latent;
         m_options.svd = SvdMethod::Exact;
         m_options.maxIter = 0; // the start: F = 0, Ψ = I; throws for bad shapes, as the others
@@ -136,6 +152,10 @@ class SvdFit final : public LatentFit {
     void iterate() override {
         m_options.startPsi = m_result.model.psi;
         m_result = fitBatchFA(m_samples, m_options);
+        // Batch EM's floor, ψ_d >= 1e-6 S_dd (scikit-learn's is an absolute 1e-12), so that
+        // both report Heywood cases alike and their log-likelihoods compare.
+        m_result.model.psi = m_result.model.psi.cwiseMax(kPsiFloor * m_watch.variances());
+        m_watch.update(m_result.model.psi);
         const double loglik = m_result.logLikelihood.front() / double(m_samples.cols());
         m_converged =
             m_calls > 0 && std::abs(loglik - m_previous) < kTolerance * (1.0 + std::abs(loglik));
@@ -153,15 +173,16 @@ class SvdFit final : public LatentFit {
     LatentStatus status(bool last) const override {
         if (!m_result.model.F.allFinite() || !m_result.model.psi.allFinite())
             return LatentStatus::Diverged;
-        if (heywood(m_result.model, m_variances))
+        if (!m_watch.columns().empty())
             return LatentStatus::PsiFloor;
         return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
     }
     std::optional<FAModel> faModel() const override { return m_result.model; }
+    std::vector<Eigen::Index> flooredColumns() const override { return m_watch.columns(); }
 
   private:
     Matrix m_samples; ///< D x N
-    Vector m_variances;
+    FloorWatch m_watch;
     BatchFAOptions m_options;
     BatchFAResult m_result;
     double m_previous = 0.0;
@@ -173,7 +194,7 @@ class SvdFit final : public LatentFit {
 class OnlineFit final : public LatentFit {
   public:
     OnlineFit(const Matrix& rows, LatentMethod method, const LatentFitOptions& o)
-        : m_rows(rows), m_variances(columnVariances(rows)),
+        : m_rows(rows), m_watch(columnVariances(rows)),
           m_order(static_cast<std::size_t>(rows.rows())), m_rng(deriveSeed(o.seed, 1)) {
         if (o.latent < 1 || o.latent >= rows.cols())
             throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
@@ -193,6 +214,7 @@ class OnlineFit final : public LatentFit {
         shuffle(m_order, m_rng);
         for (const Eigen::Index i : m_order)
             m_fit->observe(m_rows.row(i).transpose());
+        m_watch.update(m_fit->psi());
         ++m_passes;
     }
     long iterations() const override { return m_passes; }
@@ -204,15 +226,16 @@ class OnlineFit final : public LatentFit {
     LatentStatus status(bool) const override {
         if (m_fit->status() == FitStatus::Diverged)
             return LatentStatus::Diverged;
-        if (m_fit->snapshot().psiClamps > 0 || heywood(m_fit->model(), m_variances))
+        if (m_fit->snapshot().psiClamps > 0 || !m_watch.columns().empty())
             return LatentStatus::PsiFloor;
         return LatentStatus::Ok; // a stochastic fit has no convergence test
     }
+    std::vector<Eigen::Index> flooredColumns() const override { return m_watch.columns(); }
     std::optional<FAModel> faModel() const override { return m_fit->model(); }
 
   private:
     Matrix m_rows;
-    Vector m_variances;
+    FloorWatch m_watch;
     std::vector<Eigen::Index> m_order;
     Rng m_rng;
     std::unique_ptr<OnlineFitter> m_fit;
@@ -306,53 +329,6 @@ class MppcaFit final : public LatentFit {
 
 } // namespace
 
-std::string latentMethodName(LatentMethod method) {
-    for (const Name& n : kNames)
-        if (n.method == method)
-            return n.name;
-    return "?";
-}
-
-std::optional<LatentMethod> parseLatentMethod(const std::string& name) {
-    for (const Name& n : kNames)
-        if (name == n.name)
-            return n.method;
-    return std::nullopt;
-}
-
-std::vector<LatentMethod> allLatentMethods() {
-    std::vector<LatentMethod> out;
-    for (const Name& n : kNames)
-        out.push_back(n.method);
-    return out;
-}
-
-bool modelOffers(LatentModel model, LatentMethod method) {
-    switch (model) {
-    case LatentModel::Fa:
-        return method != LatentMethod::ClosedForm;
-    case LatentModel::Ppca:
-        return method == LatentMethod::ClosedForm || method == LatentMethod::Em;
-    case LatentModel::Mppca:
-        return method == LatentMethod::Em;
-    }
-    return false;
-}
-
-std::string latentStatusWord(LatentStatus status) {
-    switch (status) {
-    case LatentStatus::Ok:
-        return "ok";
-    case LatentStatus::PsiFloor:
-        return "psi-floor";
-    case LatentStatus::Diverged:
-        return "diverged";
-    case LatentStatus::NotConverged:
-        return "not-converged";
-    }
-    return "?";
-}
-
 double LatentFit::elboPerRow() const {
     return kNaN;
 }
@@ -379,7 +355,7 @@ std::unique_ptr<LatentFit> makeLatentFit(LatentModel model, LatentMethod method,
     }
     switch (method) {
     case LatentMethod::Em:
-        return std::make_unique<FaEmFit>(rows, options.latent);
+        return std::make_unique<FaEmFit>(rows, options.latent, options.prior);
     case LatentMethod::Gibbs:
         return std::make_unique<GibbsFit>(rows, options);
     case LatentMethod::Svd:

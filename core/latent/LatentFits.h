@@ -26,12 +26,16 @@ bool modelOffers(LatentModel model, LatentMethod method);
 
 struct LatentFitOptions {
     int latent = 2;
-    int components = 3;          ///< the mixture only
-    std::uint64_t seed = 0;      ///< random starts, chains, pass orders
-    int chains = 4;              ///< Gibbs
-    long burnIn = 500;           ///< Gibbs sweeps discarded
-    double learningRate = 0.001; ///< online SGA
+    int components = 3;            ///< the mixture only
+    std::uint64_t seed = 0;        ///< random starts, chains, pass orders
+    int chains = 4;                ///< Gibbs
+    long burnIn = 500;             ///< Gibbs sweeps discarded
+    double learningRate = 0.001;   ///< online SGA
+    FaPrior prior = FaPrior::None; ///< FA batch EM's M step: maximum likelihood or MAP
 };
+/// "none", "jeffreys" (the slides' eq 4, p ∝ Π ψ_d⁻¹), "conjugate"; parse throws naming them.
+std::string faPriorName(FaPrior prior);
+FaPrior parseFaPrior(const std::string& name);
 
 /// The status words of the latent CLI's CSV (a contract): ok, psi-floor, diverged,
 /// not-converged.
@@ -68,6 +72,8 @@ class LatentFit {
     virtual const FaGibbs* gibbs() const { return nullptr; }
     virtual const Mppca* mixture() const { return nullptr; }
     virtual std::optional<FaEmStep> lastEmStep() const { return std::nullopt; }
+    /// The coordinates of a Heywood case (ψ_d at the floor or still falling below 1e-3 S_dd).
+    virtual std::vector<Eigen::Index> flooredColumns() const { return {}; }
 };
 
 /// Builds the fit of model by method on the fitting rows (NaN = missing: PPCA EM only).

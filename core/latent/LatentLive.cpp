@@ -100,6 +100,8 @@ void LatentLive::record() {
         }
         row.seconds = m_seconds[i];
         row.status = latentStatusWord(fit.status(last));
+        for (const Eigen::Index d : fit.flooredColumns())
+            row.floored.push_back(m_data.columns[static_cast<std::size_t>(d)]);
         if (!fit.iterative() && !m_rows[i].empty())
             continue; // the closed form's one row
         m_rows[i].push_back(std::move(row));

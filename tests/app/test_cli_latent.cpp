@@ -196,6 +196,9 @@ class TestCliLatent : public QObject {
         QTest::newRow("too many components")
             << QStringList{"--model", "mppca", "--components", "300", "--samples", "100"} << "rows";
         QTest::newRow("iterations") << QStringList{"--iterations", "0"} << "iterations";
+        QTest::newRow("prior without FA EM")
+            << QStringList{"--model", "ppca", "--method", "em", "--prior", "jeffreys"} << "prior";
+        QTest::newRow("unknown prior") << QStringList{"--prior", "flat"} << "flat";
     }
     void refusesBadInput() {
         QFETCH(QStringList, args);

@@ -4,6 +4,7 @@
 // step), the fixed point against finite differences of the dense log-likelihood, and a Heywood
 // case (a column copied exactly) kept finite at the floor and named.
 #include "core/latent/FaBatchEm.h"
+#include "core/math/Rng.h"
 #include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
 
@@ -115,6 +116,78 @@ class TestFaBatchEm : public QObject {
                     (denseLoglik(X, m.c, up, m.psi) - denseLoglik(X, m.c, down, m.psi)) / (2 * h);
                 QVERIFY2(std::abs(g) < 1e-6, qPrintable(QString::number(g)));
             }
+    }
+
+    // MAP EM with either prior of the slides: the log posterior per row never falls, and at
+    // convergence its derivatives (dense log-likelihood plus the prior, written out here from
+    // ALGORITHMS-LABS.md §1.7) vanish in every ψ_d and F entry.
+    void mapEmFindsTheStationaryPointOfTheLogPosterior() {
+        const Matrix X = test::drawRows(test::makeModel(6, 2, 14), 300, 15);
+        const Vector v = (X.rowwise() - X.colwise().mean()).colwise().squaredNorm().transpose() /
+                         double(X.rows());
+        for (const FaPrior prior : {FaPrior::Jeffreys, FaPrior::Conjugate}) {
+            FaEmOptions o;
+            o.latent = 2;
+            o.prior = prior;
+            o.tolerance = 1e-15;
+            o.nu0 = 2.0, o.tau0 = 0.3, o.lambda0 = 5.0; // strong enough to matter at N = 300
+            FaBatchEm em(X, o);
+            double last = -INFINITY;
+            for (int t = 0; t < 20000 && !em.converged(); ++t) {
+                const FaEmStep step = em.iterate();
+                QVERIFY(step.logPosterior >= last - 1e-13);
+                last = step.logPosterior;
+            }
+            const FAModel m = em.model();
+            auto logPost = [&](const Matrix& F, const Vector& psi) {
+                double prior = 0.0;
+                for (Eigen::Index d = 0; d < 6; ++d)
+                    prior +=
+                        o.prior == FaPrior::Jeffreys
+                            ? -std::log(psi(d))
+                            : -(o.nu0 / 2 + 1 + 1.0) * std::log(psi(d)) -
+                                  (o.nu0 * o.tau0 * v(d) + o.lambda0 * F.row(d).squaredNorm()) /
+                                      (2 * psi(d));
+                return denseLoglik(X, m.c, F, psi) + prior / double(X.rows());
+            };
+            QVERIFY(std::abs(logPost(m.F, m.psi) - em.loglikPerRow() - em.logPriorPerRow()) <
+                    1e-10);
+            for (Eigen::Index d = 0; d < 6; ++d) {
+                const double h = 1e-6 * m.psi(d);
+                Vector up = m.psi, down = m.psi;
+                up(d) += h;
+                down(d) -= h;
+                const double g = (logPost(m.F, up) - logPost(m.F, down)) / (2 * h);
+                QVERIFY2(std::abs(g) * m.psi(d) < 1e-6, qPrintable(QString::number(g)));
+                for (Eigen::Index k = 0; k < 2; ++k) {
+                    Matrix Fu = m.F, Fd = m.F;
+                    Fu(d, k) += 1e-6;
+                    Fd(d, k) -= 1e-6;
+                    const double gf = (logPost(Fu, m.psi) - logPost(Fd, m.psi)) / 2e-6;
+                    QVERIFY2(std::abs(gf) < 1e-6, qPrintable(QString::number(gf)));
+                }
+            }
+        }
+    }
+
+    // Canonical loadings: F Fᵀ unchanged, FᵀΨ⁻¹F diagonal and decreasing, each column's
+    // largest entry positive, and every rotation of F gives the same canonical F.
+    void canonicalLoadingsAreRotationFree() {
+        const FAModel m = test::makeModel(7, 3, 16);
+        const Matrix canonical = canonicalLoadings(m.F, m.psi);
+        QVERIFY((canonical * canonical.transpose() - m.F * m.F.transpose()).norm() < 1e-12);
+        const Matrix inner = canonical.transpose() * m.psi.cwiseInverse().asDiagonal() * canonical;
+        QVERIFY((inner - Matrix(inner.diagonal().asDiagonal())).norm() < 1e-10 * inner.norm());
+        QVERIFY(inner(0, 0) >= inner(1, 1) && inner(1, 1) >= inner(2, 2));
+        for (Eigen::Index j = 0; j < 3; ++j) {
+            Eigen::Index i = 0;
+            canonical.col(j).cwiseAbs().maxCoeff(&i);
+            QVERIFY(canonical(i, j) > 0.0);
+        }
+        Rng r(17);
+        const Eigen::HouseholderQR<Matrix> qr(r.normalMatrix(3, 3));
+        const Matrix R = qr.householderQ();
+        QVERIFY((canonicalLoadings(m.F * R, m.psi) - canonical).norm() < 1e-10);
     }
 
     void aHeywoodCaseStaysFiniteAndIsNamed() {

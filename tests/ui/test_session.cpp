@@ -228,6 +228,7 @@ class TestSession : public QObject {
         c.fit.chains = 2;
         c.fit.burnIn = 77;
         c.fit.learningRate = 0.0025;
+        c.fit.prior = fa::FaPrior::Conjugate;
         c.length = 900;
         c.viewX = 2;
         c.viewY = 0;
@@ -243,6 +244,7 @@ class TestSession : public QObject {
         QCOMPARE(t.config.data.splitSeed, fa::deriveSeed(123456789, 0));
         QCOMPARE(t.config.viewX, 2);
         QCOMPARE(t.iterations, 321L);
+        QCOMPARE(t.config.fit.prior, fa::FaPrior::Conjugate);
 
         auto refused = [&](const QString& section, const QString& key, const QJsonValue& v) {
             QJsonObject root = QJsonDocument::fromJson(json).object();
@@ -263,6 +265,7 @@ class TestSession : public QObject {
         QVERIFY(refused("view", "y", 3).contains("view"));
         QVERIFY(refused("data", "seed", 2e9).contains("data.seed"));
         QVERIFY(refused("run", "learningRate", 50).contains("learningRate"));
+        QVERIFY(refused("run", "prior", "flat").contains("run.prior"));
         QJsonObject root = QJsonDocument::fromJson(json).object();
         root["iterations"] = 901; // beyond the run's length
         QVERIFY_THROWS_EXCEPTION(SessionError, latentSessionFromJson(QJsonDocument(root).toJson()));

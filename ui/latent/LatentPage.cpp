@@ -49,6 +49,14 @@ LatentPage::LatentPage(QWidget* parent)
     m_model->addItem("Mixture of PPCA", "mppca");
     m_model->setToolTip("FA: C = F Fᵀ + Ψ (Ψ diagonal); PPCA: Ψ = σ² I; mixture: C components "
                         "each a PPCA with its own mean and weight.");
+    m_prior = new QComboBox;
+    m_prior->addItem("maximum likelihood", "none");
+    m_prior->addItem("MAP, p ∝ Π 1/ψ (slides eq 4)", "jeffreys");
+    m_prior->addItem("MAP, conjugate prior", "conjugate");
+    m_prior->setToolTip("FA batch EM's M step. MAP with the slides' prior divides ψ's sum by "
+                        "N + 2; the conjugate normal-inverse-χ² prior (ν₀ = 1, τ₀² = 0.1 of each "
+                        "column's variance, λ₀ = 1) shrinks F and keeps every ψ away from 0 "
+                        "(no Heywood case).");
     auto* methods = new QGroupBox("Methods");
     auto* ml = new QVBoxLayout(methods);
     for (const auto m : fa::allLatentMethods()) {
@@ -103,6 +111,7 @@ LatentPage::LatentPage(QWidget* parent)
     f->addRow(open);
     f->addRow(m_missing);
     f->addRow("model", m_model);
+    f->addRow("EM prior", m_prior);
     f->addRow("latent K", m_latent);
     f->addRow("components C", m_components);
     f->addRow("iterations", m_length);
@@ -167,6 +176,7 @@ LatentPage::LatentPage(QWidget* parent)
     for (const auto& [m, box] : m_methods)
         connect(box, &QCheckBox::toggled, this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
+    connect(m_prior, &QComboBox::currentIndexChanged, this, restart);
     for (IntSpinBox* b : {m_latent, m_components, m_length, m_seed, m_dim, m_trueLatent, m_samples,
                           m_chains, m_burnIn})
         connect(b, &QSpinBox::valueChanged, this, restart);
@@ -204,6 +214,7 @@ void LatentPage::modelChanged() {
         box->setEnabled(fa::modelOffers(model, m));
     const bool synthetic = m_dataset->currentData().toString() == "synthetic";
     m_components->setEnabled(model == fa::LatentModel::Mppca);
+    m_prior->setEnabled(model == fa::LatentModel::Fa);
     for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
                        static_cast<QWidget*>(m_samples)})
         w->setEnabled(synthetic);

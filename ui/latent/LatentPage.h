@@ -61,7 +61,7 @@ class LatentPage : public LabPage {
     void fillViewChoices(const fa::LatentLiveSnapshot& s);
     void applyView();
 
-    QComboBox *m_dataset, *m_model, *m_viewX, *m_viewY, *m_traceEntry;
+    QComboBox *m_dataset, *m_model, *m_prior, *m_viewX, *m_viewY, *m_traceEntry;
     QCheckBox* m_missing;
     std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
     IntSpinBox *m_latent, *m_components, *m_length, *m_seed, *m_dim, *m_trueLatent, *m_samples,

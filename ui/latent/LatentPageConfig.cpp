@@ -30,6 +30,7 @@ fa::LatentLiveConfig LatentPage::config() const {
     c.fit.chains = m_chains->value();
     c.fit.burnIn = m_burnIn->value();
     c.fit.learningRate = m_lr->value();
+    c.fit.prior = fa::parseFaPrior(m_prior->currentData().toString().toStdString());
     d.testFraction = m_testFraction->value();
     d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();
     d.synthetic.dim = m_dim->value();
@@ -68,6 +69,8 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     m_chains->setValue(c.fit.chains);
     m_burnIn->setValue(static_cast<int>(c.fit.burnIn));
     m_lr->setValue(c.fit.learningRate);
+    m_prior->setCurrentIndex(
+        std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(c.fit.prior)))));
     m_testFraction->setValue(c.data.testFraction);
     m_missing->setChecked(c.data.allowMissing);
     m_dim->setValue(c.data.synthetic.dim);
@@ -79,6 +82,7 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     for (const auto& [m, box] : m_methods)
         box->setEnabled(fa::modelOffers(model, m));
     m_components->setEnabled(model == fa::LatentModel::Mppca);
+    m_prior->setEnabled(model == fa::LatentModel::Fa);
     const bool synthetic = c.data.dataset == "synthetic";
     for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
                        static_cast<QWidget*>(m_samples)})

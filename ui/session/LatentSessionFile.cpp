@@ -29,6 +29,7 @@ QByteArray latentSessionToJson(const LatentSession& s) {
                     {"chains", c.fit.chains},
                     {"burnIn", static_cast<double>(c.fit.burnIn)},
                     {"learningRate", c.fit.learningRate},
+                    {"prior", QString::fromStdString(faPriorName(c.fit.prior))},
                     {"length", static_cast<double>(c.length)}};
     QJsonObject view{{"x", c.viewX + 1}, {"y", c.viewY + 1}, {"traceEntry", c.traceEntry + 1}};
     QJsonObject root{{"format", kSessionFormat},
@@ -89,6 +90,13 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
     c.fit.burnIn = static_cast<long>(whole(run, "run", "burnIn", 0, 1'000'000));
     c.fit.learningRate = realIn(run, "run", "learningRate", kLearningRateMin, kLearningRateMax);
     c.fit.seed = d.modelSeed;
+    if (run.contains("prior")) {
+        try {
+            c.fit.prior = parseFaPrior(run.value("prior").toString().toStdString());
+        } catch (const std::invalid_argument& e) {
+            fail(QString("'run.prior': %1").arg(e.what()));
+        }
+    }
     c.length = static_cast<long>(whole(run, "run", "length", 1, 1'000'000));
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
