@@ -39,7 +39,8 @@ const std::vector<MethodInfo>& methodRegistry() {
         {"em", "batch EM", "EM", 0xd62728, kLatent,
          "Batch EM: E step (posterior moments of every z_n), M step (F and Ψ, or W and σ²)"},
         {"gibbs", "Gibbs sampling", "Gibbs", 0x9467bd, kLatent,
-         "Gibbs sampling of z, [F, c] and Ψ; the posterior mean of C = F Fᵀ + Ψ over 4 chains"},
+         "Gibbs sampling of z, [F, c] and Ψ; scored by the posterior mean of C = F Fᵀ + Ψ, "
+         "which is not a K-factor model (its log-likelihood may pass FA's maximum)"},
         {"closed-form", "PPCA closed form", "closed form", 0x8c564b, kLatent,
          "Tipping and Bishop: W from the leading eigenvectors, σ² the mean discarded eigenvalue"},
         {"svd", "SVD batch FA", "SVD FA", 0x1f77b4, kLatent,

@@ -338,6 +338,22 @@ std::unique_ptr<LatentFit> makeLatentFit(LatentModel model, LatentMethod method,
     if (!modelOffers(model, method))
         throw std::invalid_argument("the model '" + latentModelName(model) +
                                     "' is not fitted by '" + latentMethodName(method) + "'");
+    // Shapes, with the numbers (the fitters' own checks say only which rule failed).
+    const Eigen::Index n = rows.rows(), dim = rows.cols();
+    const long k = options.latent;
+    if (k < 1 || k >= dim)
+        throw std::invalid_argument("the latent dimension K = " + std::to_string(k) +
+                                    " must be below the number of columns, " + std::to_string(dim));
+    if (n <= k + 1)
+        throw std::invalid_argument("K = " + std::to_string(k) + " needs more than " +
+                                    std::to_string(k + 1) + " fitting rows; there are " +
+                                    std::to_string(n));
+    if (model == LatentModel::Mppca && n < options.components * (k + 2))
+        throw std::invalid_argument(
+            "C = " + std::to_string(options.components) +
+            " components with K = " + std::to_string(k) +
+            " need at least C (K + 2) = " + std::to_string(options.components * (k + 2)) +
+            " fitting rows; there are " + std::to_string(n));
     const bool complete = !rows.hasNaN();
     if (!complete && !(model == LatentModel::Ppca && method == LatentMethod::Em))
         throw std::invalid_argument("'" + latentMethodName(method) + "' for " +

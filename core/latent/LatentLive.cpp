@@ -139,6 +139,12 @@ void LatentLive::setView(int x, int y) {
     m_config.viewY = y;
 }
 
+void LatentLive::setLength(long length) {
+    if (length < 1 || length > 10'000'000)
+        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+    m_config.length = std::max(length, m_iteration);
+}
+
 std::vector<LatentRow> LatentLive::rows() const {
     std::vector<LatentRow> out;
     for (const auto& perMethod : m_rows)

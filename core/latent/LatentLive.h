@@ -92,6 +92,8 @@ class LatentLive : public LiveRun {
     /// two principal axes (throws std::invalid_argument otherwise); the Gibbs view's entry.
     void setView(int x, int y);
     void setTraceEntry(int entry) { m_config.traceEntry = entry; }
+    /// A longer or shorter run from where it stands (not below the iterations done).
+    void setLength(long length);
 
   private:
     void record();
@@ -106,6 +108,13 @@ class LatentLive : public LiveRun {
     std::vector<std::vector<Eigen::Vector2d>> m_staircases;
     std::vector<double> m_seconds;
     long m_iteration = 0;
+    /// The worst split-R̂ and smallest ESS over every tracked entry, recomputed only when the
+    /// kept draws have grown by a tenth (each costs O(entries · chains · n log n)).
+    struct DiagnosticsCache {
+        long kept = -1;
+        double maxRhat = 0.0, minEss = 0.0;
+    };
+    mutable DiagnosticsCache m_diagnostics;
 };
 
 } // namespace fa

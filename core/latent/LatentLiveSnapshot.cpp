@@ -1,6 +1,7 @@
 // LatentLive::snapshot: what the latent lab's views draw, projected onto the view plane.
 #include "core/latent/FaGibbs.h"
 #include "core/latent/LatentLive.h"
+#include "core/latent/McmcDiagnostics.h"
 #include "core/latent/Mppca.h"
 
 #include <algorithm>
@@ -155,12 +156,23 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         }
         t.maxRhat = t.minEss = kNaN;
         if (g->kept() >= 4) {
-            t.maxRhat = 0.0;
-            t.minEss = INFINITY;
-            for (const GibbsEntrySummary& e : g->summary()) {
-                t.maxRhat = std::max(t.maxRhat, e.rhat);
-                t.minEss = std::min(t.minEss, e.ess);
+            DiagnosticsCache& cache = m_diagnostics;
+            if (g->kept() < cache.kept || cache.kept < 0 ||
+                g->kept() >= cache.kept + std::max(10L, cache.kept / 10)) {
+                cache.kept = g->kept();
+                cache.maxRhat = 0.0;
+                cache.minEss = INFINITY;
+                std::vector<std::vector<double>> chains(
+                    static_cast<std::size_t>(g->options().chains));
+                for (std::size_t e = 0; e < g->tracked().size(); ++e) {
+                    for (int ch = 0; ch < g->options().chains; ++ch)
+                        chains[static_cast<std::size_t>(ch)] = g->trace(ch, e);
+                    cache.maxRhat = std::max(cache.maxRhat, splitRhat(chains));
+                    cache.minEss = std::min(cache.minEss, effectiveSampleSize(chains));
+                }
             }
+            t.maxRhat = cache.maxRhat;
+            t.minEss = cache.minEss;
         }
         if (g->sweeps() <= g->options().burnIn)
             s.status += "   (Gibbs burn-in " + std::to_string(g->sweeps()) + "/" +

@@ -141,9 +141,59 @@ class TestLatentPage : public QObject {
         page.setConfig(c);
         page.reset();
         QVERIFY(errors.wait(10000));
-        QVERIFY2(errors.first().first().toString().contains("K"),
+        QVERIFY2(errors.first().first().toString().contains("K = 10 must be below the number "
+                                                            "of columns, 10"),
                  qPrintable(errors.first().first().toString()));
         QCOMPARE(page.latestSnapshot()->iteration, 3L);
+        QCOMPARE(page.config().fit.latent, 2); // the field shows the run that goes on
+    }
+
+    // Two columns in view, then another data set: the view goes back to the principal axes
+    // (the columns may not exist there) and the new run starts.
+    void anotherDataSetResetsTheView() {
+        LatentPage page;
+        QVERIFY(runTo(page, 2));
+        QList<QComboBox*> combos;
+        QComboBox* dataset = nullptr;
+        for (QComboBox* box : page.findChildren<QComboBox*>()) {
+            if (box->count() > 0 && box->itemText(0).startsWith("principal axis"))
+                combos << box;
+            if (box->findData("yacht") >= 0)
+                dataset = box;
+        }
+        QVERIFY(combos.size() == 2 && dataset);
+        combos[0]->setCurrentIndex(9); // x9: the other axis follows to x10
+        QTRY_VERIFY(page.latestSnapshot()->xLabel == "x9");
+        QCOMPARE(combos[1]->currentIndex(), 10);
+        QSignalSpy errors(&page, &LabPage::runError);
+        dataset->setCurrentIndex(dataset->findData("yacht"));
+        QTRY_VERIFY(page.latestSnapshot()->dataset == "yacht");
+        QCOMPARE(errors.count(), 0);
+        QCOMPARE(page.latestSnapshot()->xLabel, std::string("principal axis 1"));
+    }
+
+    // The mixture's sizes (K = 1, lines in 3-D) give way to the ones FA had when it returns;
+    // the series of methods that stopped running leave the legend.
+    void modelSwitchesKeepSizesAndLegends() {
+        LatentPage page;
+        QVERIFY(runTo(page, 2));
+        QComboBox* model = nullptr;
+        for (QComboBox* box : page.findChildren<QComboBox*>())
+            if (box->findData("mppca") >= 0)
+                model = box;
+        QVERIFY(model);
+        model->setCurrentIndex(model->findData("mppca"));
+        QCOMPARE(page.config().fit.latent, 1);
+        QCOMPARE(page.config().data.synthetic.dim, 3);
+        QTRY_VERIFY(page.latestSnapshot()->model == "mppca");
+        QTRY_VERIFY(!page.dataView()->line("gibbs/1")->isVisible());
+        model->setCurrentIndex(model->findData("fa"));
+        QCOMPARE(page.config().fit.latent, 2);
+        QCOMPARE(page.config().data.synthetic.dim, 10);
+        QCOMPARE(page.config().data.synthetic.trueLatent, 2);
+        QTRY_VERIFY(page.latestSnapshot()->model == "fa");
+        QTRY_VERIFY(page.dataView()->line("gibbs/1")->isVisible());
+        QVERIFY(!page.dataView()->line("comp0")->isVisible());
     }
 
     void mixtureColoursPointsByComponent() {

@@ -19,7 +19,13 @@ LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
             emit runningChanged(stats.running);
         emit statusChanged();
     });
-    connect(m_worker, &LabWorker::started, this, [this] { runStarted(); });
+    connect(m_worker, &LabWorker::started, this, [this] {
+        if (m_warningShown) { // a refusal's warning is stale once a run from good values starts
+            m_warningShown = false;
+            emit message(QString(), 1);
+        }
+        runStarted();
+    });
     connect(m_worker, &LabWorker::failed, this, [this](const QString& why) {
         runFailed(why);
         m_waitFor = -1; // a run-until for the run that did not start ends here
@@ -136,6 +142,7 @@ void LabPage::restoreSettings(QSettings&) {}
 
 void LabPage::fail(const QString& what, const QString& why) {
     m_lastError = what + ": " + why;
+    m_warningShown = true;
     emit message("⚠ " + m_lastError, 15000);
 }
 

@@ -109,4 +109,5 @@ class LabPage : public QWidget {
     LabStats m_stats;
     long m_waitFor = -1;
     bool m_dirty = false;
+    bool m_warningShown = false; ///< fail() put a warning up; the next good start clears it
 };

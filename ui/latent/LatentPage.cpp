@@ -23,10 +23,6 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-namespace {
-constexpr int kBuiltinSets = 5; // synthetic and the four UCI sets come first in the combo
-}
-
 LatentPage::LatentPage(QWidget* parent)
     : LabPage(parent), m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
       m_means(new LatentMeansView) {
@@ -63,7 +59,9 @@ LatentPage::LatentPage(QWidget* parent)
         const std::string id = fa::latentMethodName(m);
         auto* box = new QCheckBox(displayName(id, fa::Lab::Latent));
         QPalette pal = box->palette();
-        pal.setColor(QPalette::WindowText, colourFor(id, fa::Lab::Latent));
+        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
+        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
+        pal.setColor(QPalette::Disabled, QPalette::WindowText, QColor(160, 160, 160));
         box->setPalette(pal);
         box->setToolTip(methodTip(id, fa::Lab::Latent));
         box->setChecked(m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
@@ -101,6 +99,10 @@ LatentPage::LatentPage(QWidget* parent)
     m_viewY = new QComboBox;
     m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
     m_viewY->setToolTip("The data view's vertical axis (with the principal axes: the second).");
+    m_zoom = new QCheckBox("log-likelihood: last 10 iterations");
+    m_zoom->setToolTip("Zoom the log-likelihood chart on the last 10 iterations, where EM's "
+                       "bound touching the log-likelihood after each E step is large enough to "
+                       "see (step with →).");
     m_traceEntry = new QComboBox;
     m_traceEntry->setToolTip("The entry of C = F Fᵀ + Ψ whose Gibbs draws are shown (F itself "
                              "is identified only up to rotation).");
@@ -130,6 +132,7 @@ LatentPage::LatentPage(QWidget* parent)
     r->addRow("view x", m_viewX);
     r->addRow("view y", m_viewY);
     r->addRow("trace", m_traceEntry);
+    r->addRow(m_zoom);
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
@@ -151,8 +154,10 @@ LatentPage::LatentPage(QWidget* parent)
             reset();
     };
     connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_quiet)
-            modelChanged();
+        if (m_quiet)
+            return;
+        resetView(); // another data set has other columns
+        modelChanged();
     });
     connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
         if (m_quiet)
@@ -165,12 +170,24 @@ LatentPage::LatentPage(QWidget* parent)
                                  m == fa::LatentMethod::Svd)
                 : model == "ppca" ? (m == fa::LatentMethod::Em || m == fa::LatentMethod::ClosedForm)
                                   : m == fa::LatentMethod::Em);
-        if (model == "mppca") {
+        // The mixture's lab data are lines in 3-D (K = 1); the other models get their sizes back.
+        const bool toMixture = model == "mppca", fromMixture = m_mixtureSizes.has_value();
+        if (toMixture && !fromMixture) {
+            m_mixtureSizes = {m_latent->value(), m_dim->value(), m_trueLatent->value()};
             m_latent->setValue(1);
             m_dim->setValue(3);
             m_trueLatent->setValue(1);
+            emit message("Mixture of PPCA: K = 1 and generated lines in 3-D (D = 3, true K = 1); "
+                         "FA and PPCA get their sizes back",
+                         8000);
+        } else if (!toMixture && fromMixture) {
+            m_latent->setValue(m_mixtureSizes->latent);
+            m_dim->setValue(m_mixtureSizes->dim);
+            m_trueLatent->setValue(m_mixtureSizes->trueLatent);
+            m_mixtureSizes.reset();
         }
         m_quiet = false;
+        resetView();
         modelChanged();
     });
     for (const auto& [m, box] : m_methods)
@@ -183,14 +200,11 @@ LatentPage::LatentPage(QWidget* parent)
     for (RealSpinBox* b : {m_testFraction, m_lr})
         connect(b, &QDoubleSpinBox::valueChanged, this, restart);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
-    connect(m_viewX, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_quiet)
-            applyView();
-    });
-    connect(m_viewY, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_quiet)
-            applyView();
-    });
+    for (QComboBox* box : {m_viewX, m_viewY})
+        connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
+            if (!m_quiet)
+                applyView(box);
+        });
     connect(m_traceEntry, &QComboBox::currentIndexChanged, this, [this](int entry) {
         if (!m_quiet && entry >= 0)
             changeRun([entry](fa::LiveRun& run) {
@@ -210,8 +224,13 @@ QCheckBox* LatentPage::methodBox(fa::LatentMethod method) const {
 void LatentPage::modelChanged() {
     const fa::LatentModel model =
         fa::parseLatentModel(m_model->currentData().toString().toStdString());
-    for (const auto& [m, box] : m_methods)
-        box->setEnabled(fa::modelOffers(model, m));
+    for (const auto& [m, box] : m_methods) {
+        const bool offered = fa::modelOffers(model, m);
+        box->setEnabled(offered);
+        const std::string id = fa::latentMethodName(m);
+        box->setToolTip(offered ? methodTip(id, fa::Lab::Latent)
+                                : methodTip(id, fa::Lab::Latent) + " — not for this model");
+    }
     const bool synthetic = m_dataset->currentData().toString() == "synthetic";
     m_components->setEnabled(model == fa::LatentModel::Mppca);
     m_prior->setEnabled(model == fa::LatentModel::Fa);
@@ -238,21 +257,45 @@ long LatentPage::stepSize() const {
 
 void LatentPage::runFailed(const QString& why) {
     LabPage::runFailed(why);
-    m_summary->setText("⚠ " + why + " (the previous run is kept)");
+    // The controls show the run that goes on: the refused value is put back, as a field does
+    // with a number outside its range (the status bar says what was refused and why).
+    fa::LatentLiveConfig running;
+    bool any = false;
+    inspectRun([&](const fa::LiveRun* run) {
+        if (run) {
+            running = static_cast<const fa::LatentLive*>(run)->config();
+            any = true;
+        }
+    });
+    if (any) {
+        setConfig(running);
+        m_shownColumns.clear();
+        m_shownEntries.clear();
+        redrawNow();
+    }
 }
 
-void LatentPage::applyView() {
+void LatentPage::resetView() {
+    m_quiet = true;
+    m_viewX->setCurrentIndex(0);
+    m_viewY->setCurrentIndex(0);
+    m_traceEntry->setCurrentIndex(0);
+    m_quiet = false;
+}
+
+void LatentPage::applyView(QComboBox* changed) {
+    QComboBox* other = changed == m_viewX ? m_viewY : m_viewX;
+    m_quiet = true;
+    if (changed->currentIndex() <= 0) { // back to the principal axes, both
+        changed->setCurrentIndex(0);
+        other->setCurrentIndex(0);
+    } else if (other->currentIndex() <= 0 || other->currentIndex() == changed->currentIndex()) {
+        // One choice is enough: the other axis takes the next column.
+        const int columns = changed->count() - 1;
+        other->setCurrentIndex(changed->currentIndex() % columns + 1);
+    }
+    m_quiet = false;
     const int x = m_viewX->currentIndex() - 1, y = m_viewY->currentIndex() - 1;
-    if (x < 0 && y < 0) {
-        changeRun([](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(-1, -1); });
-        return;
-    }
-    if (x < 0 || y < 0 || x == y) {
-        emit message("Choose two different columns for the view (or the principal axes for "
-                     "both)",
-                     6000);
-        return;
-    }
     changeRun([x, y](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(x, y); });
 }
 
@@ -325,63 +368,4 @@ QStringList LatentPage::statusTexts() const {
         texts[1] = running() ? "running" : "paused";
     }
     return texts;
-}
-
-bool LatentPage::exportCurves(const QString& path) {
-    if (!latestLabSnapshot()) {
-        fail("Cannot export", "there is no run");
-        return false;
-    }
-    try {
-        std::vector<fa::LatentRow> rows;
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                rows = static_cast<const fa::LatentLive*>(run)->rows();
-        });
-        fa::io::AtomicFile file(path.toStdString());
-        fa::io::writeLatentCsv(file.stream(), rows);
-        file.commit();
-    } catch (const std::exception& e) {
-        fail("Cannot export the curves", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Exported the curves to " + QDir::toNativeSeparators(path), 5000);
-    return true;
-}
-
-bool LatentPage::openCsv(const QString& path) {
-    long missing = 0;
-    try {
-        missing = fa::io::loadNumericCsv(path.toStdString(), true).values.array().isNaN().count();
-    } catch (const std::exception& e) {
-        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
-        return false;
-    }
-    m_quiet = true;
-    if (missing > 0) { // only PPCA's EM integrates missing values out
-        m_model->setCurrentIndex(m_model->findData("ppca"));
-        for (const auto& [m, box] : m_methods)
-            box->setChecked(m == fa::LatentMethod::Em);
-        m_missing->setChecked(true);
-        emit message(QString("%1 empty cells: fitting PPCA by EM, which integrates missing "
-                             "values out (the other methods need complete rows)")
-                         .arg(missing),
-                     10000);
-    }
-    const QString label = "CSV: " + QFileInfo(path).fileName();
-    if (m_dataset->count() > kBuiltinSets)
-        m_dataset->setItemText(kBuiltinSets, label), m_dataset->setItemData(kBuiltinSets, path);
-    else
-        m_dataset->addItem(label, path);
-    m_dataset->setCurrentIndex(kBuiltinSets);
-    m_quiet = false;
-    modelChanged();
-    return true;
-}
-
-void LatentPage::openCsvDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
-    if (!path.isEmpty() && !openCsv(path))
-        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
 }

@@ -7,6 +7,8 @@
 #include "core/latent/LatentLive.h"
 #include "ui/common/LabPage.h"
 
+#include <optional>
+
 using LatentSnapshotPtr = std::shared_ptr<const fa::LatentLiveSnapshot>;
 
 class QCheckBox;
@@ -57,12 +59,14 @@ class LatentPage : public LabPage {
     void runFailed(const QString& why) override;
 
   private:
+    static constexpr int kBuiltinSets = 5; ///< synthetic and the four UCI sets, first in the list
     void modelChanged();
     void fillViewChoices(const fa::LatentLiveSnapshot& s);
-    void applyView();
+    void applyView(QComboBox* changed);
+    void resetView(); ///< principal axes and the first trace entry (another data set or model)
 
     QComboBox *m_dataset, *m_model, *m_prior, *m_viewX, *m_viewY, *m_traceEntry;
-    QCheckBox* m_missing;
+    QCheckBox *m_missing, *m_zoom;
     std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
     IntSpinBox *m_latent, *m_components, *m_length, *m_seed, *m_dim, *m_trueLatent, *m_samples,
         *m_chains, *m_burnIn, *m_speed, *m_step;
@@ -74,4 +78,8 @@ class LatentPage : public LabPage {
     LatentMeansView* m_means;
     std::vector<std::string> m_shownColumns, m_shownEntries;
     bool m_quiet = false;
+    struct Sizes {
+        int latent, dim, trueLatent;
+    };
+    std::optional<Sizes> m_mixtureSizes; ///< FA/PPCA's sizes while the mixture's are shown
 };

@@ -52,11 +52,12 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     int index = m_dataset->findData(dataset);
     if (index < 0) {
         const QString label = "CSV: " + dataset.section('/', -1);
-        if (m_dataset->count() > 5)
-            m_dataset->setItemText(5, label), m_dataset->setItemData(5, dataset);
+        if (m_dataset->count() > kBuiltinSets)
+            m_dataset->setItemText(kBuiltinSets, label),
+                m_dataset->setItemData(kBuiltinSets, dataset);
         else
             m_dataset->addItem(label, dataset);
-        index = 5;
+        index = kBuiltinSets;
     }
     m_dataset->setCurrentIndex(index);
     m_model->setCurrentIndex(
@@ -87,52 +88,6 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
                        static_cast<QWidget*>(m_samples)})
         w->setEnabled(synthetic);
-    m_missing->setEnabled(m_dataset->currentIndex() >= 5 && model == fa::LatentModel::Ppca);
-}
-
-bool LatentPage::openSession(const QString& path) {
-    fa::io::LatentSession s;
-    try {
-        s = fa::io::loadLatentSession(path);
-        s.config.loader = fa::io::tableLoader();
-        const fa::LatentLive probe(s.config); // data and parameters checked before any change
-    } catch (const std::exception& e) {
-        fail("Cannot open the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    setConfig(s.config);
-    m_speed->setValue(static_cast<int>(s.speed));
-    m_sessionPosition = s.iterations;
-    startRun([config = s.config]() { return std::make_unique<fa::LatentLive>(config); });
-    setSpeed(s.speed);
-    if (s.iterations > 0)
-        runUntil(s.iterations);
-    emit message(QString("Opened %1 (replaying %2 iterations)")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(s.iterations),
-                 8000);
-    return true;
-}
-
-bool LatentPage::saveSession(const QString& path) {
-    const LatentSnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot save the session", "there is no run (its parameters were refused)");
-        return false;
-    }
-    fa::io::LatentSession s;
-    s.speed = m_speed->value();
-    s.iterations = latest->iteration;
-    try {
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                s.config = static_cast<const fa::LatentLive*>(run)->config();
-        });
-        fa::io::saveLatentSession(path, s);
-    } catch (const std::exception& e) {
-        fail("Cannot save the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets &&
+                          model == fa::LatentModel::Ppca);
 }

@@ -1,6 +1,7 @@
 #include "ui/latent/LatentViews.h"
 
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChartTitle.h"
 #include "ui/common/MethodStyle.h"
 
 #include <QtCharts/QLegendMarker>
@@ -62,8 +63,11 @@ QScatterSeries* LatentChart::scatter(const std::string& key) const {
 }
 
 QLineSeries* LatentChart::line(const std::string& key, const QPen& pen, const QString& name) {
-    if (auto it = m_lines.find(key); it != m_lines.end())
+    m_touched.insert(key);
+    if (auto it = m_lines.find(key); it != m_lines.end()) {
+        it->second->setName(name);
         return it->second;
+    }
     auto* s = new QLineSeries;
     s->setPen(pen);
     s->setName(name);
@@ -78,6 +82,7 @@ QLineSeries* LatentChart::line(const std::string& key, const QPen& pen, const QS
 
 QScatterSeries* LatentChart::scatter(const std::string& key, const QColor& colour, double size,
                                      const QString& name) {
+    m_touched.insert(key);
     if (auto it = m_scatters.find(key); it != m_scatters.end())
         return it->second;
     auto* s = new QScatterSeries;
@@ -99,6 +104,24 @@ void LatentChart::clearAll() {
         s->clear();
     for (auto& [k, s] : m_scatters)
         s->clear();
+    m_touched.clear();
+}
+
+void LatentChart::endFrame() {
+    auto show = [&](QAbstractSeries* s, const std::string& key) {
+        const bool drawn = m_touched.count(key) > 0;
+        s->setVisible(drawn);
+        for (QLegendMarker* marker : chart()->legend()->markers(s))
+            marker->setVisible(drawn && !s->name().isEmpty());
+    };
+    for (auto& [k, s] : m_lines)
+        show(s, k);
+    for (auto& [k, s] : m_scatters)
+        show(s, k);
+}
+
+void LatentChart::setTitle(const QString& title) {
+    fitTitle(chart(), title, width());
 }
 
 void LatentChart::fit(double xlo, double xhi, double ylo, double yhi, bool equalAspect) {
@@ -120,16 +143,20 @@ void LatentChart::fit(double xlo, double xhi, double ylo, double yhi, bool equal
     setRoundTicks(m_y, ylo - 0.05 * dy, yhi + 0.05 * dy, height() - 110.0, 35.0);
 }
 
-LoglikView::LoglikView(QWidget* parent) : LatentChart("iteration", "per row", parent) {
-    chart()->setTitle("Log-likelihood per row (solid: fitting rows, dotted: held out)");
-}
+LoglikView::LoglikView(QWidget* parent) : LatentChart("iteration", "per row", parent) {}
 
 void LoglikView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
     // The range follows the later iterations: the first few (far below the rest) would flatten
     // everything; stepping from the start shows them all.
     double lo = INFINITY, hi = -INFINITY;
-    const long from = std::max(1L, s.iteration / 10);
+    const long from =
+        m_window > 0 ? std::max(0L, s.iteration - m_window) : std::max(1L, s.iteration / 10);
+    setTitle(m_window > 0 ? QString("Log-likelihood per row, the last %1 iterations (dotted: "
+                                    "held out; dashed: EM's bound)")
+                                .arg(m_window)
+                          : QString("Log-likelihood per row (solid: fitting rows, dotted: held "
+                                    "out; dashed: EM's bound)"));
     for (const auto& m : s.methods) {
         const std::string id = fa::latentMethodName(m.method);
         const QColor colour = colourFor(id, kLab);
@@ -140,7 +167,7 @@ void LoglikView::show(const fa::LatentLiveSnapshot& s) {
                 train.append({x, p.loglik});
             if (std::isfinite(p.heldout))
                 held.append({x, p.heldout});
-            if (s.iteration >= 1 && p.iteration < from)
+            if ((m_window > 0 || s.iteration >= 1) && p.iteration < from)
                 continue;
             for (double v : {p.loglik, p.heldout})
                 if (std::isfinite(v))
@@ -156,13 +183,20 @@ void LoglikView::show(const fa::LatentLiveSnapshot& s) {
             for (const auto& p : m.staircase)
                 if (std::isfinite(p.y()))
                     stairs.append({p.x(), p.y()});
-            line(id + "/elbo", QPen(colour.darker(140), 1.2, Qt::DashLine), "EM bound (ELBO)")
+            // Black and dashed over the red EM curve: after each E step it touches it.
+            line(id + "/elbo", QPen(Qt::black, 1.4, Qt::DashLine), "EM bound (ELBO)")
                 ->replace(stairs);
+            for (const auto& p : m.staircase)
+                if (std::isfinite(p.y()) && p.x() >= static_cast<double>(from) &&
+                    (m_window > 0 || s.iteration >= 1))
+                    lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
         }
     }
-    fit(0, std::max(5.0, static_cast<double>(s.iteration)), lo, hi);
+    const double xlo = m_window > 0 ? static_cast<double>(from) : 0.0;
+    fit(xlo, std::max(xlo + 5.0, static_cast<double>(s.iteration)), lo, hi);
     m_x->setLabelFormat("%.0f");
-    m_x->setMin(0.0);
+    m_x->setMin(xlo);
+    endFrame();
 }
 
 DataPlaneView::DataPlaneView(QWidget* parent) : LatentChart("", "", parent) {}
@@ -171,10 +205,9 @@ void DataPlaneView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
     m_x->setTitleText(QString::fromStdString(s.xLabel));
     m_y->setTitleText(QString::fromStdString(s.yLabel));
-    chart()->setTitle(QString("%1: %2 fitting rows; each model's 1 and 2 sd ellipses, arrows: "
-                              "loadings")
-                          .arg(QString::fromStdString(s.dataset))
-                          .arg(s.trainRows));
+    setTitle(QString("%1, %2 fitting rows: each model's 1 and 2 sd ellipses (arrows: loadings)")
+                 .arg(QString::fromStdString(s.dataset))
+                 .arg(s.trainRows));
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     std::map<int, QList<QPointF>> byLabel;
     for (std::size_t i = 0; i < s.points.size(); ++i) {
@@ -188,13 +221,21 @@ void DataPlaneView::show(const fa::LatentLiveSnapshot& s) {
             label < 0 ? QColor(150, 150, 150) : componentColour(label).lighter(125);
         scatter("points/" + std::to_string(label), colour, 4.0, "")->replace(points);
     }
+    auto grow = [&](const QList<QPointF>& ring) { // the axes hold the ellipses too
+        for (const QPointF& p : ring) {
+            xlo = std::min(xlo, p.x()), xhi = std::max(xhi, p.x());
+            ylo = std::min(ylo, p.y()), yhi = std::max(yhi, p.y());
+        }
+    };
     for (const auto& m : s.methods) {
         const std::string id = fa::latentMethodName(m.method);
         const QColor colour = colourFor(id, kLab);
         if (m.valid) {
+            const QList<QPointF> outer = ellipse(m.marginal, 2);
+            grow(outer);
             line(id + "/1", QPen(colour, 2.0), legendName(id, kLab))
                 ->replace(ellipse(m.marginal, 1));
-            line(id + "/2", QPen(colour, 1.2), "")->replace(ellipse(m.marginal, 2));
+            line(id + "/2", QPen(colour, 1.2), "")->replace(outer);
             for (std::size_t k = 0; k < m.arrows.size() && k < 4; ++k) {
                 const auto& a = m.arrows[k];
                 const QPointF from(m.marginal.mean.x(), m.marginal.mean.y());
@@ -209,12 +250,18 @@ void DataPlaneView::show(const fa::LatentLiveSnapshot& s) {
         for (std::size_t c = 0; c < m.components.size(); ++c) {
             const auto& comp = m.components[c];
             const QColor cc = componentColour(c);
+            const QList<QPointF> ring = ellipse(comp.marginal, 2);
+            grow(ring);
+            // Named in the legend while they fit in it (up to 4); the line width is π anyway.
             line("comp" + std::to_string(c), QPen(cc, 1.0 + 4.0 * comp.weight),
-                 QString("component %1 (π = %2)").arg(c + 1).arg(comp.weight, 0, 'f', 2))
-                ->replace(ellipse(comp.marginal, 2));
+                 m.components.size() <= 4
+                     ? QString("π%1 = %2").arg(c + 1).arg(comp.weight, 0, 'f', 2)
+                     : QString())
+                ->replace(ring);
         }
     }
     fit(xlo, xhi, ylo, yhi, true);
+    endFrame();
 }
 
 TraceView::TraceView(QWidget* parent) : LatentChart("kept sweep (after burn-in)", "", parent) {}
@@ -223,7 +270,9 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
     const auto& t = s.trace;
     if (!t.present) {
-        chart()->setTitle("Gibbs traces: tick Gibbs sampling (FA) to sample the posterior");
+        setTitle("Gibbs traces: tick Gibbs sampling (FA) to sample the posterior");
+        m_y->setTitleText(QString());
+        endFrame();
         return;
     }
     m_y->setTitleText(QString::fromStdString(t.label));
@@ -241,7 +290,7 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
                     .arg(t.ess, 0, 'f', 0)
                     .arg(t.maxRhat, 0, 'f', 3)
                     .arg(t.minEss, 0, 'f', 0);
-    chart()->setTitle(title);
+    setTitle(title);
     double lo = INFINITY, hi = -INFINITY;
     const double stride =
         t.chains.empty() || t.chains.front().empty()
@@ -273,6 +322,7 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
     fit(0, end, lo, hi);
     m_x->setLabelFormat("%.0f");
     m_x->setMin(0.0);
+    endFrame();
 }
 
 LatentMeansView::LatentMeansView(QWidget* parent) : LatentChart("z₁", "z₂", parent) {}
@@ -298,4 +348,5 @@ void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
     if (!(yhi > ylo))
         ylo = -1.0, yhi = 1.0; // K = 1: a strip
     fit(xlo, xhi, ylo, yhi);
+    endFrame();
 }

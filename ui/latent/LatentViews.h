@@ -7,6 +7,7 @@
 
 #include <QtCharts/QChartView>
 #include <map>
+#include <set>
 #include <string>
 
 class QLineSeries;
@@ -25,13 +26,18 @@ class LatentChart : public QChartView {
     QLineSeries* line(const std::string& key, const QPen& pen, const QString& name);
     QScatterSeries* scatter(const std::string& key, const QColor& colour, double size,
                             const QString& name);
+    /// Starts a frame: every series is cleared; those not drawn again by endFrame() are hidden
+    /// with their legend entries (a method switched off, the mixture's components after FA).
     void clearAll();
+    void endFrame();
+    void setTitle(const QString& title); ///< two lines when one does not fit
     /// Fits the axes to [lo, hi] with 5 % padding (the y axis "nice").
     void fit(double xlo, double xhi, double ylo, double yhi, bool equalAspect = false);
 
     QValueAxis *m_x, *m_y;
     std::map<std::string, QLineSeries*> m_lines;
     std::map<std::string, QScatterSeries*> m_scatters;
+    std::set<std::string> m_touched;
 };
 
 class LoglikView : public LatentChart {
@@ -39,6 +45,12 @@ class LoglikView : public LatentChart {
   public:
     explicit LoglikView(QWidget* parent = nullptr);
     void show(const fa::LatentLiveSnapshot& s);
+    /// Only the last few iterations, so that EM's staircase (the bound touching after E, rising
+    /// after M) is large enough to see; 0 = every iteration.
+    void setWindow(long iterations) { m_window = iterations; }
+
+  private:
+    long m_window = 0;
 };
 
 class DataPlaneView : public LatentChart {
