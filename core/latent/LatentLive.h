@@ -66,6 +66,7 @@ struct LatentLiveSnapshot : LabSnapshot {
         bool present = false;
         std::string label;                       ///< "C(2, 5)"
         std::vector<std::vector<double>> chains; ///< kept draws, thinned for drawing
+        std::vector<double> runningMean; ///< the pooled mean of the first d kept draws, thinned
         long keptPerChain = 0, burnIn = 0, sweeps = 0;
         double mean = 0.0, lower = 0.0, upper = 0.0, rhat = 0.0, ess = 0.0;
         double emValue = 0.0;               ///< the same entry of batch EM's C, NaN without EM

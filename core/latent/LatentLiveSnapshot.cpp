@@ -146,6 +146,16 @@ LatentLiveSnapshot LatentLive::snapshot() const {
                 thinned.push_back(draws[d]);
             t.chains.push_back(std::move(thinned));
         }
+        // The running posterior mean: over every chain's first d kept draws.
+        double total = 0.0;
+        for (std::size_t d = 0; d < n; ++d) {
+            for (int ch = 0; ch < g->options().chains; ++ch)
+                total += g->trace(ch, entry)[d];
+            if (d % stride == 0)
+                t.runningMean.push_back(
+                    total /
+                    static_cast<double>((d + 1) * static_cast<std::size_t>(t.chains.size())));
+        }
         const GibbsEntrySummary sum = g->summarise(entry);
         t.mean = sum.mean, t.lower = sum.lower, t.upper = sum.upper;
         t.rhat = sum.rhat, t.ess = sum.ess;

@@ -125,6 +125,14 @@ class TestLatentLive : public QObject {
             for (double v : chain)
                 sum += v;
         QVERIFY(std::abs(sum / 80.0 - s.trace.mean) < 1e-12 * (1.0 + std::abs(sum)));
+        // The running mean after d draws per chain is the pooled mean of those 4 d draws.
+        QCOMPARE(s.trace.runningMean.size(), std::size_t(20));
+        QVERIFY(std::abs(s.trace.runningMean.back() - s.trace.mean) <
+                1e-12 * (1.0 + std::abs(sum)));
+        const double first = (s.trace.chains[0][0] + s.trace.chains[1][0] + s.trace.chains[2][0] +
+                              s.trace.chains[3][0]) /
+                             4.0;
+        QVERIFY(std::abs(s.trace.runningMean.front() - first) < 1e-12 * (1.0 + std::abs(first)));
         QVERIFY(s.trace.lower <= s.trace.mean && s.trace.mean <= s.trace.upper);
         QVERIFY(std::isfinite(s.trace.emValue) && std::isfinite(s.trace.maxRhat));
         QVERIFY(s.trace.label.rfind("C(1, 2)", 0) == 0);

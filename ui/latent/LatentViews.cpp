@@ -306,6 +306,10 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
              c == 0 ? QString("chains") : QString())
             ->replace(points);
     }
+    QList<QPointF> running;
+    for (std::size_t d = 0; d < t.runningMean.size(); ++d)
+        running.append({static_cast<double>(d) * stride, t.runningMean[d]});
+    line("running", QPen(Qt::black, 2.0, Qt::DashDotLine), "running mean")->replace(running);
     const double end = std::max(4.0, static_cast<double>(t.keptPerChain));
     auto level = [&](const std::string& key, double v, const QPen& pen, const QString& name) {
         QList<QPointF> pts;
