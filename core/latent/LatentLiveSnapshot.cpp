@@ -68,7 +68,9 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         m.staircase = m_staircases[i];
         if (const auto fa = fit.faModel()) {
             m.marginal = project(m_plane, m_planeMean, fa->c, fa->F, fa->psi);
-            const Matrix PF = m_plane.transpose() * fa->F;
+            // Loadings in canonical rotation (F is identified only up to rotation and sign), so
+            // every fit's arrows are comparable.
+            const Matrix PF = m_plane.transpose() * canonicalLoadings(fa->F, fa->psi);
             for (Eigen::Index k = 0; k < PF.cols(); ++k)
                 m.arrows.emplace_back(PF(0, k), PF(1, k));
             m.valid = usable(m.marginal);
