@@ -177,6 +177,13 @@ int runLatentCommand(int argc, char** argv) {
         spec.splitSeed = deriveSeed(config.seed, 0);
         spec.modelSeed = config.seed;
         const LatentData data = makeLatentData(spec, config.loader);
+        if (!data.leftOut.empty()) {
+            std::string names;
+            for (const auto& n : data.leftOut)
+                names += (names.empty() ? "" : ", ") + n;
+            std::fprintf(stderr, "latent: columns of words left out (not modelled): %s\n",
+                         names.c_str());
+        }
         for (const LatentMethod m : config.methods)
             if (m != LatentMethod::Svd)
                 (void)makeLatentFit(spec.model, m, data.train, config.fit);

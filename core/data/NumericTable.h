@@ -12,7 +12,8 @@ namespace fa {
 struct NumericTable {
     Matrix values; ///< N x D, one row per observation; NaN = missing
     std::vector<std::string> names;
-    std::string name; ///< "boston", a file stem, ...
+    std::string name;                 ///< "boston", a file stem, ...
+    std::vector<std::string> leftOut; ///< columns of words (an id, a label), not modelled
 };
 
 /// Where the latent lab's real data comes from: a bundled set's name or a CSV path in, the

@@ -118,10 +118,13 @@ const std::vector<BuiltinSet>& builtinSets() {
 struct ParsedCsv {
     std::vector<std::string> header;
     std::vector<std::vector<double>> rows;
+    std::vector<bool> text; ///< columns of words (textColumns mode only; their cells are NaN)
 };
 
+/// With textColumns, a column whose first data cell is a word (not a number, not empty) is a
+/// column of words: its cells are not read. A word later in a column of numbers is refused.
 ParsedCsv parseCsv(std::istream& in, const std::string& path, bool allowMissing,
-                   const char* tooFewColumns) {
+                   const char* tooFewColumns, bool textColumns = false) {
     std::string line;
     if (!readLine(in, line, path, 1))
         throw std::invalid_argument(path + ": the file is empty (expected a header row)");
@@ -156,7 +159,19 @@ ParsedCsv parseCsv(std::istream& in, const std::string& path, bool allowMissing,
                    "has " + std::to_string(cells.size()) + " cells, the header has " +
                        std::to_string(header.size()));
         std::vector<double> values(cells.size());
+        if (textColumns && csv.rows.empty()) {
+            csv.text.assign(cells.size(), false);
+            for (std::size_t j = 0; j < cells.size(); ++j) {
+                const std::string cell = trim(cells[j]);
+                double v = 0.0;
+                csv.text[j] = !cell.empty() && !parseNumber(cell, v);
+            }
+        }
         for (std::size_t j = 0; j < cells.size(); ++j) {
+            if (!csv.text.empty() && csv.text[j]) {
+                values[j] = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
             const std::string cell = trim(cells[j]);
             if (cell.empty() && allowMissing) {
                 values[j] = std::numeric_limits<double>::quiet_NaN();
@@ -207,15 +222,27 @@ RegressionData loadRegressionCsv(const std::string& path, const std::string& tar
 }
 
 NumericTable readNumericCsv(std::istream& in, const std::string& path, bool allowMissing) {
-    const ParsedCsv csv = parseCsv(in, path, allowMissing, "need at least two columns to model");
+    const ParsedCsv csv =
+        parseCsv(in, path, allowMissing, "need at least two columns to model", true);
     NumericTable table;
-    table.names = csv.header;
+    std::vector<std::size_t> numeric;
+    for (std::size_t j = 0; j < csv.header.size(); ++j) {
+        if (csv.text[j]) {
+            table.leftOut.push_back(csv.header[j]);
+        } else {
+            numeric.push_back(j);
+            table.names.push_back(csv.header[j]);
+        }
+    }
+    if (numeric.size() < 2)
+        throw std::invalid_argument(path + ": need at least two columns of numbers to model (" +
+                                    std::to_string(numeric.size()) + " found)");
     table.values.resize(static_cast<Eigen::Index>(csv.rows.size()),
-                        static_cast<Eigen::Index>(csv.header.size()));
+                        static_cast<Eigen::Index>(numeric.size()));
     for (std::size_t i = 0; i < csv.rows.size(); ++i)
-        for (std::size_t j = 0; j < csv.header.size(); ++j)
+        for (std::size_t j = 0; j < numeric.size(); ++j)
             table.values(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-                csv.rows[i][j];
+                csv.rows[i][numeric[j]];
     table.name = fileStem(path);
     return table;
 }

@@ -23,9 +23,11 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
                                  const std::string& targetColumn = {},
                                  const std::vector<std::string>& dropColumns = {});
 
-/// Every column of a CSV as a variable (the latent lab), under the same rules; with
-/// allowMissing an empty cell (nothing but spaces) is read as NaN, a missing value. "NA" and
-/// other words stay refused. At least two columns and two rows.
+/// Every column of numbers of a CSV as a variable (the latent lab), under the same rules; with
+/// allowMissing an empty cell (nothing but spaces) is read as NaN, a missing value. A column
+/// whose first data cell is a word (an id, a label) is left out and listed in leftOut; a word
+/// in a column of numbers ("NA" included) is refused, naming its row. At least two columns of
+/// numbers and two rows.
 NumericTable readNumericCsv(std::istream& in, const std::string& path, bool allowMissing);
 NumericTable loadNumericCsv(const std::string& path, bool allowMissing);
 /// A bundled set (its inputs, then its target, as columns; never missing) or a CSV path.

@@ -93,6 +93,7 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
         all = std::move(table.values);
         data.name = table.name;
         data.columns = table.names;
+        data.leftOut = table.leftOut;
     }
     data.anyMissing = all.hasNaN();
     if (data.anyMissing && !spec.allowMissing)

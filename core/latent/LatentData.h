@@ -40,7 +40,8 @@ struct LatentDataSpec {
 struct LatentData {
     std::string name; ///< "synthetic", "boston", a file stem
     std::vector<std::string> columns;
-    Matrix train, test; ///< rows; NaN = missing
+    std::vector<std::string> leftOut; ///< a CSV's columns of words, not modelled
+    Matrix train, test;               ///< rows; NaN = missing
     bool anyMissing = false;
     /// Generated data only: the truth's mean and covariance (empty otherwise) and, for the
     /// mixture, its pieces.

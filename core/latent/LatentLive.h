@@ -34,7 +34,7 @@ struct LatentCurvePoint {
 
 struct LatentLiveSnapshot : LabSnapshot {
     std::string dataset, model;
-    std::vector<std::string> columns;
+    std::vector<std::string> columns, leftOut;
     long iteration = 0;
     Eigen::Index trainRows = 0, testRows = 0;
     struct Component {

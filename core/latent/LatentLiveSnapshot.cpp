@@ -38,6 +38,7 @@ LatentLiveSnapshot LatentLive::snapshot() const {
     s.dataset = m_data.name;
     s.model = latentModelName(m_config.data.model);
     s.columns = m_data.columns;
+    s.leftOut = m_data.leftOut;
     s.trainRows = m_data.train.rows();
     s.testRows = m_data.test.rows();
     const Matrix& X = m_data.train;

@@ -210,6 +210,25 @@ class TestCliLatent : public QObject {
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }
+    // A first column of words (an id) is left out and said so; a word later in a column of
+    // numbers is refused with its row.
+    void columnsOfWordsAreLeftOut() {
+        QByteArray text = "id,a,b,c\n";
+        for (int i = 0; i < 30; ++i)
+            text += "row" + QByteArray::number(i) + "," + QByteArray::number(std::sin(0.3 * i)) +
+                    "," + QByteArray::number(std::cos(0.7 * i)) + "," +
+                    QByteArray::number(0.1 * i) + "\n";
+        const QString csv = writeFile("ids.csv", text);
+        const QString out = m_dir.filePath("ids-out.csv");
+        Result r = run({"--dataset", csv, "--latent", "1", "--out", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("left out") && r.err.contains("id"), qPrintable(r.err));
+        QCOMPARE(readCsv(out)[1][0], QString("ids"));
+        const QString typo = writeFile("typo.csv", "a,b,c\n1,2,3\n4,five,6\n7,8,10\n");
+        r = run({"--dataset", typo, "--latent", "1", "--out", m_dir.filePath("never.csv")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("row 3") && r.err.contains("five"), qPrintable(r.err));
+    }
     void refusesAConstantColumn() {
         const QString csv = writeFile("flat.csv", "a,b,c\n1,2,5\n2,2,7\n3,2,4\n4,2,1\n");
         const Result r = run({"--dataset", csv, "--latent", "1", "--test-fraction", "0", "--out",

@@ -340,6 +340,12 @@ void LatentPage::showSnapshot(const fa::LabSnapshot& snapshot) {
                        .arg(s.trainRows)
                        .arg(s.testRows)
                        .arg(s.columns.size());
+    if (!s.leftOut.empty()) {
+        QStringList names;
+        for (const auto& n : s.leftOut)
+            names << QString::fromStdString(n);
+        text += QString(" (left out, not numbers: %1)").arg(names.join(", "));
+    }
     for (const auto& m : s.methods) {
         if (m.curve.empty())
             continue;
