@@ -72,6 +72,11 @@ LatentConfig parseConfig(const ArgParser& args) {
             "--missing em: only PPCA by EM handles missing values (--model ppca --method em)");
     c.fit.chains = args.integerIn("chains", 4, 1, 64);
     c.fit.burnIn = args.integerIn("burn-in", c.iterations / 2, 0, 10'000'000);
+    if (args.has("burn-in") && c.fit.burnIn >= c.iterations &&
+        std::find(c.methods.begin(), c.methods.end(), LatentMethod::Gibbs) != c.methods.end())
+        throw std::invalid_argument("--burn-in " + std::to_string(c.fit.burnIn) +
+                                    " leaves no draw of the " + std::to_string(c.iterations) +
+                                    " iterations to keep");
     c.fit.prior = parseFaPrior(args.text("prior", "none"));
     if (args.has("prior") &&
         (d.model != LatentModel::Fa ||
@@ -170,12 +175,18 @@ int runLatentCommand(int argc, char** argv) {
     const LatentConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
-    // Bad files and shapes are named before the output exists: the first trial's data and
-    // every fit are built once (cheap next to the run).
+    // Bad files and shapes are named before the output exists: every trial's data (its split
+    // may leave a constant column) and, on the first, every fit are built once (cheap next to
+    // the run).
     {
         LatentDataSpec spec = config.data;
-        spec.splitSeed = deriveSeed(config.seed, 0);
         spec.modelSeed = config.seed;
+        const bool generated = config.data.dataset == "synthetic"; // never a constant column
+        for (int trial = generated ? 0 : config.trials - 1; trial >= 1; --trial) {
+            spec.splitSeed = deriveSeed(config.seed, static_cast<std::uint64_t>(trial));
+            (void)makeLatentData(spec, config.loader);
+        }
+        spec.splitSeed = deriveSeed(config.seed, 0);
         const LatentData data = makeLatentData(spec, config.loader);
         if (!data.leftOut.empty()) {
             std::string names;

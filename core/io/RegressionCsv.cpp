@@ -97,6 +97,28 @@ bool parseNumber(const std::string& text, double& value) {
            std::isfinite(value);
 }
 
+/// A word (an id, a label) rather than a number, a missing-value marker or an overflow: it has
+/// a letter, is not made of number characters only ("1e400") and is not NA, NaN, inf, null, ...
+bool isWord(const std::string& cell) {
+    bool letter = false, numberLike = !cell.empty();
+    for (const char ch : cell) {
+        const auto c = static_cast<unsigned char>(ch);
+        letter = letter || std::isalpha(c);
+        numberLike = numberLike && (std::isdigit(c) || ch == '.' || ch == '-' || ch == '+' ||
+                                    ch == 'e' || ch == 'E');
+    }
+    if (!letter || numberLike)
+        return false;
+    std::string lower;
+    for (const char ch : cell)
+        if (ch != '+' && ch != '-')
+            lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const char* marker : {"na", "nan", "n/a", "inf", "infinity", "null", "none", "missing"})
+        if (lower == marker)
+            return false;
+    return true;
+}
+
 struct BuiltinSet {
     const char* name;
     const char* file;
@@ -163,8 +185,7 @@ ParsedCsv parseCsv(std::istream& in, const std::string& path, bool allowMissing,
             csv.text.assign(cells.size(), false);
             for (std::size_t j = 0; j < cells.size(); ++j) {
                 const std::string cell = trim(cells[j]);
-                double v = 0.0;
-                csv.text[j] = !cell.empty() && !parseNumber(cell, v);
+                csv.text[j] = isWord(cell);
             }
         }
         for (std::size_t j = 0; j < cells.size(); ++j) {

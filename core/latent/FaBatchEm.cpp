@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -111,6 +112,7 @@ FaEmStep FaBatchEm::iterate() {
     psi = psi.cwiseMax(m_options.psiFloor * m_varX);
     if (!F.allFinite() || !psi.allFinite() || !std::isfinite(step.loglik)) {
         m_diverged = true;
+        step.elboAfterM = std::numeric_limits<double>::quiet_NaN(); // no M step was taken
         return step;
     }
     step.elboAfterM = elbo(e, F, psi);

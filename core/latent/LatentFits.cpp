@@ -226,7 +226,7 @@ class OnlineFit final : public LatentFit {
     LatentStatus status(bool) const override {
         if (m_fit->status() == FitStatus::Diverged)
             return LatentStatus::Diverged;
-        if (m_fit->snapshot().psiClamps > 0 || !m_watch.columns().empty())
+        if (!m_watch.columns().empty()) // the shared rule (the fitter's own clamp is 1e-8)
             return LatentStatus::PsiFloor;
         return LatentStatus::Ok; // a stochastic fit has no convergence test
     }

@@ -69,7 +69,8 @@ struct LatentLiveSnapshot : LabSnapshot {
         std::vector<double> runningMean; ///< the pooled mean of the first d kept draws, thinned
         long keptPerChain = 0, burnIn = 0, sweeps = 0;
         double mean = 0.0, lower = 0.0, upper = 0.0, rhat = 0.0, ess = 0.0;
-        double emValue = 0.0;               ///< the same entry of batch EM's C, NaN without EM
+        double emValue = 0.0; ///< the same entry of an FA point fit's C (batch EM's if it runs)
+        std::string emMethod; ///< which fit that is (empty without one)
         double maxRhat = 0.0, minEss = 0.0; ///< over every tracked entry
         int entries = 0;
         std::vector<std::string> entryLabels; ///< "C(1, 2): a × b" for every tracked entry

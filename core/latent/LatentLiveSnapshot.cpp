@@ -166,6 +166,7 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         if (emFit) {
             const FAModel fa = *emFit->faModel();
             t.emValue = fa.F.row(r).dot(fa.F.row(c)) + (r == c ? fa.psi(r) : 0.0);
+            t.emMethod = s.latentMethod;
         }
         t.maxRhat = t.minEss = kNaN;
         if (g->kept() >= 4) {

@@ -2,6 +2,7 @@
 
 #include <unsupported/Eigen/FFT>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <stdexcept>
@@ -42,7 +43,9 @@ void withinAndPooled(const std::vector<const double*>& pieces, std::size_t n, do
         means.push_back(mean(p, n));
     }
     W /= static_cast<double>(pieces.size());
-    const double B = static_cast<double>(n) * variance(means.data(), means.size());
+    // One piece has no between-piece variance (its ddof-1 variance would be 0 / 0).
+    const double B =
+        means.size() < 2 ? 0.0 : static_cast<double>(n) * variance(means.data(), means.size());
     varPlus =
         (static_cast<double>(n) - 1.0) / static_cast<double>(n) * W + B / static_cast<double>(n);
 }
@@ -107,6 +110,9 @@ double effectiveSampleSize(const std::vector<std::vector<double>>& chains) {
             break;
         tau += 2.0 * pair;
     }
+    // Antithetic chains can make τ tiny or negative: bound it below as Stan does, so the ESS
+    // stays at most M n log10(M n).
+    tau = std::max(tau, 1.0 / std::log10(m * static_cast<double>(n)));
     return m * static_cast<double>(n) / tau;
 }
 

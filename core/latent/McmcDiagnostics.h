@@ -14,7 +14,8 @@ double splitRhat(const std::vector<std::vector<double>>& chains);
 
 /// Effective sample size M n / τ, τ = -1 + 2 Σ_{t'} (ρ̂_{2t'} + ρ̂_{2t'+1}) summed while the
 /// pair sum is positive, ρ̂_t = 1 - (W - mean_m acov_{m,t}) / var⁺ with W and var⁺ of the M
-/// unsplit chains and the biased (/n) autocovariances of each chain.
+/// unsplit chains and the biased (/n) autocovariances of each chain; τ is bounded below by
+/// 1 / log10(M n) (Stan's guard against antithetic chains). One chain is allowed (B = 0).
 double effectiveSampleSize(const std::vector<std::vector<double>>& chains);
 
 } // namespace fa

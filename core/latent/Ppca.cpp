@@ -3,6 +3,7 @@
 #include "core/math/Rng.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -99,7 +100,8 @@ double ppcaLoglikPerRow(const PpcaModel& m, const ConstMatrixRef& rows) {
         total += term(L, xo.squaredNorm(), u.squaredNorm(), dn);
         ++counted;
     }
-    return counted > 0 ? total / static_cast<double>(counted) : 0.0;
+    return counted > 0 ? total / static_cast<double>(counted)
+                       : std::numeric_limits<double>::quiet_NaN(); // nothing observed: no score
 }
 
 PpcaEm::PpcaEm(const ConstMatrixRef& rows, const PpcaOptions& options)

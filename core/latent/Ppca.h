@@ -24,7 +24,8 @@ struct PpcaModel {
 PpcaModel ppcaClosedForm(const ConstMatrixRef& rows, int latent);
 
 /// Average log N(x_n; μ, W Wᵀ + σ² I) over the rows' observed (non-NaN) entries; rows with
-/// nothing observed are left out of the average. O(Σ_n |O_n| K + N K³).
+/// nothing observed are left out of the average (NaN when no row has an observed entry). O(Σ_n
+/// |O_n| K + N K³).
 double ppcaLoglikPerRow(const PpcaModel& model, const ConstMatrixRef& rows);
 
 struct PpcaOptions {

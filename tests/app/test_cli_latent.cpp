@@ -39,6 +39,12 @@ class TestCliLatent : public QObject {
         f.write(text);
         return path;
     }
+    /// A finite number: an empty cell (how the CSV writes "does not apply") is not one.
+    static bool finite(const QString& cell) {
+        bool ok = false;
+        const double v = cell.toDouble(&ok);
+        return ok && std::isfinite(v);
+    }
     QTemporaryDir m_dir;
 
   private slots:
@@ -70,7 +76,7 @@ class TestCliLatent : public QObject {
             QCOMPARE(r[3], QString("2"));
             QCOMPARE(r[4], QString("1"));
             QVERIFY(statuses.contains(r[12]));
-            QVERIFY(std::isfinite(r[7].toDouble()) && std::isfinite(r[8].toDouble()));
+            QVERIFY(finite(r[7]) && finite(r[8]));
             QVERIFY(r[10].toDouble() > 0.0);        // generated data: the distance to the truth
             QCOMPARE(r[9].isEmpty(), r[2] != "em"); // the ELBO is batch EM's
             QStringList x = r, y = again[i];
@@ -155,8 +161,8 @@ class TestCliLatent : public QObject {
                  "--missing", "em", "--iterations", "200", "--out", out});
         QCOMPARE(r.code, 0);
         const auto rows = readCsv(out);
-        QVERIFY(std::isfinite(rows.last()[7].toDouble()));
-        QVERIFY(std::isfinite(rows.last()[8].toDouble()));
+        QVERIFY(finite(rows.last()[7]));
+        QVERIFY(finite(rows.last()[8]));
     }
 
     // energy with K = 2 is a Heywood case: some ψ_d is driven to the floor. It is named, and
@@ -168,7 +174,7 @@ class TestCliLatent : public QObject {
         QCOMPARE(r.code, 0);
         const auto rows = readCsv(out);
         for (const QStringList& row : rows.mid(1)) {
-            QVERIFY(std::isfinite(row[7].toDouble()) && std::isfinite(row[8].toDouble()));
+            QVERIFY(finite(row[7]) && finite(row[8]));
             QVERIFY(row[10].isEmpty()); // real data: no truth
         }
         QCOMPARE(rows.last()[2], QString("svd"));
@@ -199,6 +205,9 @@ class TestCliLatent : public QObject {
         QTest::newRow("prior without FA EM")
             << QStringList{"--model", "ppca", "--method", "em", "--prior", "jeffreys"} << "prior";
         QTest::newRow("unknown prior") << QStringList{"--prior", "flat"} << "flat";
+        QTest::newRow("burn-in keeps nothing")
+            << QStringList{"--method", "gibbs", "--iterations", "50", "--burn-in", "50"}
+            << "burn-in";
     }
     void refusesBadInput() {
         QFETCH(QStringList, args);
@@ -224,10 +233,34 @@ class TestCliLatent : public QObject {
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.contains("left out") && r.err.contains("id"), qPrintable(r.err));
         QCOMPARE(readCsv(out)[1][0], QString("ids"));
+        // NA, nan, inf or an overflow in the first row is a bad cell of a column of numbers,
+        // not a column of words.
+        for (const char* first : {"NA", "nan", "-inf", "1e400", "null"}) {
+            const QString bad = writeFile("first.csv", QByteArray("a,b,c\n1,") + first +
+                                                           ",3\n4,5,6\n7,8,10\n2,1,0\n");
+            r = run({"--dataset", bad, "--latent", "1", "--out", m_dir.filePath("never.csv")});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("row 2") && r.err.contains("'b'"), qPrintable(r.err));
+        }
         const QString typo = writeFile("typo.csv", "a,b,c\n1,2,3\n4,five,6\n7,8,10\n");
         r = run({"--dataset", typo, "--latent", "1", "--out", m_dir.filePath("never.csv")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("row 3") && r.err.contains("five"), qPrintable(r.err));
+    }
+    // A split of a later trial that leaves a column constant in its fitting rows is refused
+    // before anything runs or is written (it once failed after the earlier trials had run).
+    void aLaterTrialsBadSplitIsRefusedUpFront() {
+        QByteArray text = "a,b,c\n";
+        for (int i = 0; i < 12; ++i)
+            text += QByteArray::number(std::sin(1.1 * i)) + "," + (i == 5 ? "1" : "0") + "," +
+                    QByteArray::number(std::cos(0.4 * i)) + "\n";
+        const QString csv = writeFile("one-hot.csv", text);
+        const QString out = m_dir.filePath("one-hot-out.csv");
+        const Result r = run({"--dataset", csv, "--latent", "1", "--trials", "100", "--out", out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("'b'") && r.err.contains("constant"), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(!QFile::exists(out));
     }
     void refusesAConstantColumn() {
         const QString csv = writeFile("flat.csv", "a,b,c\n1,2,5\n2,2,7\n3,2,4\n4,2,1\n");

@@ -51,6 +51,13 @@ class TestMcmcDiagnostics : public QObject {
         QVERIFY2(std::abs(ar / 4210.5 - 1.0) < 0.1, qPrintable(QString::number(ar)));
         const double iid = effectiveSampleSize(ar1(4, 5000, 0.0, 5));
         QVERIFY2(std::abs(iid / 20000.0 - 1.0) < 0.1, qPrintable(QString::number(iid)));
+        // One chain (B = 0; it was 0 / 0 and gave n): AR(1), φ = 0.9, 40000 draws:
+        // n (1 - φ)/(1 + φ) = 2105.
+        const double one = effectiveSampleSize(ar1(1, 40000, 0.9, 6));
+        QVERIFY2(std::abs(one / 2105.3 - 1.0) < 0.15, qPrintable(QString::number(one)));
+        // Antithetic chains (φ = -0.95) would give τ < 0: ESS is bounded by M n log10(M n).
+        const double anti = effectiveSampleSize(ar1(4, 2000, -0.95, 7));
+        QVERIFY(anti > 0.0 && anti <= 8000.0 * std::log10(8000.0) * (1 + 1e-12));
     }
     void refusesUnusableChains() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, splitRhat({{1, 2, 3}}));

@@ -10,9 +10,11 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 #include <QtTest>
 #include <sstream>
 
@@ -194,6 +196,32 @@ class TestLatentPage : public QObject {
         QTRY_VERIFY(page.latestSnapshot()->model == "fa");
         QTRY_VERIFY(page.dataView()->line("gibbs/1")->isVisible());
         QVERIFY(!page.dataView()->line("comp0")->isVisible());
+    }
+
+    // The zoom shows the last 10 iterations; "iterations" changes the run's length live.
+    void zoomAndLiveLength() {
+        LatentPage page;
+        QVERIFY(runTo(page, 30));
+        QCheckBox* zoom = nullptr;
+        for (QCheckBox* box : page.findChildren<QCheckBox*>())
+            if (box->text().contains("last 10"))
+                zoom = box;
+        QVERIFY(zoom);
+        zoom->setChecked(true);
+        auto* axis = qobject_cast<QValueAxis*>(
+            page.loglikView()->chart()->axes(Qt::Horizontal).constFirst());
+        QVERIFY(axis);
+        QCOMPARE(axis->min(), 20.0);
+        zoom->setChecked(false);
+        QCOMPARE(axis->min(), 0.0);
+        QSpinBox* length = nullptr;
+        for (QSpinBox* box : page.findChildren<QSpinBox*>())
+            if (box->value() == 500)
+                length = box;
+        QVERIFY(length);
+        length->setValue(40);
+        QTRY_COMPARE(page.latestSnapshot()->length, 40L);
+        QCOMPARE(page.latestSnapshot()->iteration, 30L); // the run went on, not reset
     }
 
     void mixtureColoursPointsByComponent() {

@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 LatentPage::LatentPage(QWidget* parent)
@@ -194,9 +195,25 @@ LatentPage::LatentPage(QWidget* parent)
         connect(box, &QCheckBox::toggled, this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
     connect(m_prior, &QComboBox::currentIndexChanged, this, restart);
-    for (IntSpinBox* b : {m_latent, m_components, m_length, m_seed, m_dim, m_trueLatent, m_samples,
-                          m_chains, m_burnIn})
+    for (IntSpinBox* b :
+         {m_latent, m_components, m_seed, m_trueLatent, m_samples, m_chains, m_burnIn})
         connect(b, &QSpinBox::valueChanged, this, restart);
+    connect(m_dim, &QSpinBox::valueChanged, this, [this] {
+        if (m_quiet)
+            return;
+        resetView(); // the columns in view may be gone
+        reset();
+    });
+    connect(m_length, &QSpinBox::valueChanged, this, [this](int length) {
+        if (!m_quiet) // a longer or shorter run, from where it stands
+            changeRun([length](fa::LiveRun& run) {
+                static_cast<fa::LatentLive&>(run).setLength(length);
+            });
+    });
+    connect(m_zoom, &QCheckBox::toggled, this, [this](bool on) {
+        m_loglik->setWindow(on ? 10 : 0);
+        redrawNow();
+    });
     for (RealSpinBox* b : {m_testFraction, m_lr})
         connect(b, &QDoubleSpinBox::valueChanged, this, restart);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
@@ -310,11 +327,16 @@ void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
                 box->addItem(QString::fromStdString(c));
         }
     }
-    const bool principal = s.xLabel == "principal axis 1";
-    if (principal) {
-        m_viewX->setCurrentIndex(0);
-        m_viewY->setCurrentIndex(0);
-    }
+    // The combos show the run's view (a session's, or one a refusal kept), so the next restart
+    // keeps it.
+    auto indexOf = [&](const std::string& label) {
+        const auto it = std::find(s.columns.begin(), s.columns.end(), label);
+        return s.xLabel == "principal axis 1" || it == s.columns.end()
+                   ? 0
+                   : static_cast<int>(it - s.columns.begin()) + 1;
+    };
+    m_viewX->setCurrentIndex(indexOf(s.xLabel));
+    m_viewY->setCurrentIndex(indexOf(s.yLabel));
     if (s.trace.entryLabels != m_shownEntries) {
         m_shownEntries = s.trace.entryLabels;
         const int keep = m_traceEntry->currentIndex();
@@ -323,6 +345,10 @@ void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
             m_traceEntry->addItem(QString::fromStdString(e));
         m_traceEntry->setCurrentIndex(std::clamp(keep, 0, std::max(0, m_traceEntry->count() - 1)));
     }
+    if (const auto it =
+            std::find(s.trace.entryLabels.begin(), s.trace.entryLabels.end(), s.trace.label);
+        it != s.trace.entryLabels.end())
+        m_traceEntry->setCurrentIndex(static_cast<int>(it - s.trace.entryLabels.begin()));
     m_traceEntry->setEnabled(s.trace.present);
     m_quiet = false;
 }
@@ -358,20 +384,4 @@ void LatentPage::showSnapshot(const fa::LabSnapshot& snapshot) {
                     .arg(QString::fromStdString(m.status));
     }
     m_summary->setText(text);
-}
-
-std::vector<std::pair<QString, QWidget*>> LatentPage::charts() const {
-    return {{"latent-loglik", m_loglik},
-            {"latent-data", m_plane},
-            {"latent-trace", m_trace},
-            {"latent-means", m_means}};
-}
-
-QStringList LatentPage::statusTexts() const {
-    QStringList texts = LabPage::statusTexts();
-    if (const auto s = latestSnapshot()) {
-        texts[0] = QString("iteration %1 of %2").arg(s->iteration).arg(s->length);
-        texts[1] = running() ? "running" : "paused";
-    }
-    return texts;
 }

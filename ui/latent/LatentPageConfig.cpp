@@ -4,6 +4,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/latent/LatentViews.h"
 #include "ui/session/LatentSessionFile.h"
 
 #include <QCheckBox>
@@ -48,6 +49,7 @@ fa::LatentLiveConfig LatentPage::config() const {
 
 void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     m_quiet = true;
+    m_mixtureSizes.reset(); // the sizes are the configuration's own now
     const QString dataset = QString::fromStdString(c.data.dataset);
     int index = m_dataset->findData(dataset);
     if (index < 0) {
@@ -90,4 +92,20 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
         w->setEnabled(synthetic);
     m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets &&
                           model == fa::LatentModel::Ppca);
+}
+
+std::vector<std::pair<QString, QWidget*>> LatentPage::charts() const {
+    return {{"latent-loglik", m_loglik},
+            {"latent-data", m_plane},
+            {"latent-trace", m_trace},
+            {"latent-means", m_means}};
+}
+
+QStringList LatentPage::statusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (const auto s = latestSnapshot()) {
+        texts[0] = QString("iteration %1 of %2").arg(s->iteration).arg(s->length);
+        texts[1] = running() ? "running" : "paused";
+    }
+    return texts;
 }

@@ -322,7 +322,8 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
     level("mean", t.mean, QPen(Qt::black, 2.0), "posterior mean");
     level("lower", t.lower, QPen(Qt::black, 1.2, Qt::DashLine), "95 % interval");
     level("upper", t.upper, QPen(Qt::black, 1.2, Qt::DashLine), "");
-    level("em", t.emValue, QPen(colourFor("em", kLab), 2.0, Qt::DotLine), "batch EM");
+    level("em", t.emValue, QPen(colourFor(t.emMethod, kLab), 2.0, Qt::DotLine),
+          displayName(t.emMethod, kLab));
     fit(0, end, lo, hi);
     m_x->setLabelFormat("%.0f");
     m_x->setMin(0.0);
