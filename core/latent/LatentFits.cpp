@@ -194,7 +194,7 @@ class SvdFit final : public LatentFit {
 class OnlineFit final : public LatentFit {
   public:
     OnlineFit(const Matrix& rows, LatentMethod method, const LatentFitOptions& o)
-        : m_rows(rows), m_watch(columnVariances(rows)),
+        : m_rows(rows), m_samples(rows.transpose()), m_watch(columnVariances(rows)),
           m_order(static_cast<std::size_t>(rows.rows())), m_rng(deriveSeed(o.seed, 1)) {
         if (o.latent < 1 || o.latent >= rows.cols())
             throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
@@ -213,7 +213,7 @@ class OnlineFit final : public LatentFit {
     void iterate() override {
         shuffle(m_order, m_rng);
         for (const Eigen::Index i : m_order)
-            m_fit->observe(m_rows.row(i).transpose());
+            m_fit->observe(m_samples.col(i)); // a contiguous column: no copy per observation
         m_watch.update(m_fit->psi());
         ++m_passes;
     }
@@ -234,7 +234,7 @@ class OnlineFit final : public LatentFit {
     std::optional<FAModel> faModel() const override { return m_fit->model(); }
 
   private:
-    Matrix m_rows;
+    Matrix m_rows, m_samples; ///< N x D for the scores, D x N for the stream
     FloorWatch m_watch;
     std::vector<Eigen::Index> m_order;
     Rng m_rng;
