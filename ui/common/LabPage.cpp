@@ -1,5 +1,7 @@
 #include "ui/common/LabPage.h"
 
+#include "core/io/AtomicFile.h"
+
 #include <QDir>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -139,6 +141,20 @@ bool LabPage::exportJob(const QString&) {
 void LabPage::saveSettings(QSettings&) const {}
 
 void LabPage::restoreSettings(QSettings&) {}
+
+bool LabPage::writeCsv(const QString& path, const QString& what,
+                       const std::function<void(std::ostream&)>& write) {
+    try {
+        fa::io::AtomicFile file(path.toStdString());
+        write(file.stream());
+        file.commit();
+    } catch (const std::exception& e) {
+        fail("Cannot export " + what, QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit message("Exported " + what + " to " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}
 
 void LabPage::fail(const QString& what, const QString& why) {
     m_lastError = what + ": " + why;

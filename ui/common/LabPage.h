@@ -9,6 +9,8 @@
 #include <QThread>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
+#include <ostream>
 
 class QSettings;
 #include <utility>
@@ -89,6 +91,10 @@ class LabPage : public QWidget {
     virtual void runFailed(const QString& why);
     virtual void runStarted() {}
     void fail(const QString& what, const QString& why);
+    /// Writes a CSV file atomically with write; on success says "Exported <what> to PATH", on
+    /// any exception (from write too) reports "Cannot export <what>" with the reason.
+    bool writeCsv(const QString& path, const QString& what,
+                  const std::function<void(std::ostream&)>& write);
     void redrawNow();
     /// Calls f on the worker thread (queued; compiler-checked, no method names).
     template <class F> void post(F&& f) {

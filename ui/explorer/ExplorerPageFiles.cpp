@@ -1,7 +1,6 @@
 // The explorer's files: sessions (JSON), curves and trials as fa-sweep CSV.
 #include "ui/explorer/ExplorerPage.h"
 
-#include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/TrialsPanel.h"
@@ -56,33 +55,15 @@ bool ExplorerPage::saveSession(const QString& path) {
     return true;
 }
 
-namespace {
-bool writeRows(const QString& path, const std::vector<fa::FaSweepRow>& rows, QString& error) {
-    try {
-        fa::io::AtomicFile file(path.toStdString());
-        fa::io::writeFaSweepCsv(file.stream(), rows);
-        file.commit();
-        return true;
-    } catch (const std::exception& e) {
-        error = QString::fromUtf8(e.what());
-        return false;
-    }
-}
-} // namespace
-
 bool ExplorerPage::exportCurves(const QString& path) {
     const SnapshotPtr latest = latestSnapshot();
     if (!latest) {
         fail("Cannot export", "there is no run");
         return false;
     }
-    QString error;
-    if (!writeRows(path, fa::sweepRows(*latest, latest->config), error)) {
-        fail("Cannot export the curves", error);
-        return false;
-    }
-    emit message("Exported the curves to " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return writeCsv(path, "the curves", [&](std::ostream& out) {
+        fa::io::writeFaSweepCsv(out, fa::sweepRows(*latest, latest->config));
+    });
 }
 
 bool ExplorerPage::exportJob(const QString& path) {
@@ -90,11 +71,6 @@ bool ExplorerPage::exportJob(const QString& path) {
         fail("Cannot export trials", "no trials have finished yet (Run trials, Ctrl+T)");
         return false;
     }
-    QString error;
-    if (!writeRows(path, m_trials->rows(), error)) {
-        fail("Cannot export the trials", error);
-        return false;
-    }
-    emit message("Exported the trials to " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return writeCsv(path, "the trials",
+                    [&](std::ostream& out) { fa::io::writeFaSweepCsv(out, m_trials->rows()); });
 }

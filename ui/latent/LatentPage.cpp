@@ -1,7 +1,6 @@
 #include "ui/latent/LatentPage.h"
 
-#include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
+#include "core/fa/OnlineFitter.h"
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "ui/common/FormWidgets.h"

@@ -1,7 +1,6 @@
 // The latent lab's files: its data from a CSV, its sessions and its curves.
 #include "ui/latent/LatentPage.h"
 
-#include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 #include "ui/common/FormWidgets.h"
@@ -57,21 +56,14 @@ bool LatentPage::exportCurves(const QString& path) {
         fail("Cannot export", "there is no run");
         return false;
     }
-    try {
+    return writeCsv(path, "the curves", [this](std::ostream& out) {
         std::vector<fa::LatentRow> rows;
         inspectRun([&](const fa::LiveRun* run) {
             if (run)
                 rows = static_cast<const fa::LatentLive*>(run)->rows();
         });
-        fa::io::AtomicFile file(path.toStdString());
-        fa::io::writeLatentCsv(file.stream(), rows);
-        file.commit();
-    } catch (const std::exception& e) {
-        fail("Cannot export the curves", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Exported the curves to " + QDir::toNativeSeparators(path), 5000);
-    return true;
+        fa::io::writeLatentCsv(out, rows);
+    });
 }
 
 bool LatentPage::openSession(const QString& path) {

@@ -1,6 +1,5 @@
 #include "ui/posterior/PosteriorPage.h"
 
-#include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 #include "ui/common/ContourView.h"
@@ -247,19 +246,12 @@ bool PosteriorPage::exportCurves(const QString& path) {
         fail("Cannot export", "there is no run");
         return false;
     }
-    try {
+    return writeCsv(path, "the curves", [this](std::ostream& out) {
         std::vector<fa::PosteriorRow> rows;
         inspectRun([&](const fa::LiveRun* run) {
             if (run)
                 rows = static_cast<const fa::PosteriorLive*>(run)->rows();
         });
-        fa::io::AtomicFile file(path.toStdString());
-        fa::io::writePosteriorCsv(file.stream(), rows);
-        file.commit();
-    } catch (const std::exception& e) {
-        fail("Cannot export the curves", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Exported the curves to " + QDir::toNativeSeparators(path), 5000);
-    return true;
+        fa::io::writePosteriorCsv(out, rows);
+    });
 }
