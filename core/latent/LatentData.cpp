@@ -15,15 +15,7 @@ Matrix generatedRows(const LatentDataSpec& spec, LatentData& data) {
     if (spec.model == LatentModel::Mppca) {
         const Matrix X = mixtureOfPieces(s.dim, s.components, s.trueLatent, s.samples,
                                          s.mixtureNoise, spec.modelSeed, &data.truePieces);
-        Vector mean = Vector::Zero(s.dim);
-        Matrix cov = Matrix::Zero(s.dim, s.dim);
-        for (const MppcaComponent& p : data.truePieces) {
-            mean += p.weight * p.ppca.mu;
-            cov += p.weight * (p.ppca.W * p.ppca.W.transpose() + p.ppca.mu * p.ppca.mu.transpose());
-            cov.diagonal().array() += p.weight * p.ppca.sigma2;
-        }
-        data.trueMean = mean;
-        data.trueCovariance = cov - mean * mean.transpose();
+        mixtureMoments(data.truePieces, data.trueMean, data.trueCovariance);
         return X;
     }
     GeneratorSpec g;

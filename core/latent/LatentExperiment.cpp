@@ -32,14 +32,7 @@ std::vector<long> latentCheckpoints(long iterations) {
 }
 
 void checkLatentConfig(const LatentConfig& c) {
-    if (c.methods.empty())
-        throw std::invalid_argument("choose at least one method");
-    for (const LatentMethod m : c.methods)
-        if (!modelOffers(c.data.model, m))
-            throw std::invalid_argument("the model '" + latentModelName(c.data.model) +
-                                        "' is not fitted by '" + latentMethodName(m) + "'");
-    if (c.iterations < 1 || c.iterations > 10'000'000)
-        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+    checkLatentRun(c.data.model, c.methods, c.iterations);
     if (c.trials < 1 || c.trials > 10000)
         throw std::invalid_argument("the trials must lie between 1 and 10000");
     if (c.fit.latent < 1)

@@ -23,6 +23,9 @@ std::optional<LatentMethod> parseLatentMethod(const std::string& name);
 std::vector<LatentMethod> allLatentMethods();
 /// fa: em, gibbs, svd, online-em, online-sga; ppca: closed-form, em; mppca: em.
 bool modelOffers(LatentModel model, LatentMethod method);
+/// Throws std::invalid_argument unless methods is non-empty, the model offers each and
+/// 1 <= iterations <= 10^7 (the CLI's experiment and the window's run alike).
+void checkLatentRun(LatentModel model, const std::vector<LatentMethod>& methods, long iterations);
 
 struct LatentFitOptions {
     int latent = 2;

@@ -20,14 +20,7 @@ constexpr Eigen::Index kMaxDimForDistance = 300; // the distance to the truth is
 } // namespace
 
 LatentLive::LatentLive(const LatentLiveConfig& config) : m_config(config) {
-    if (config.methods.empty())
-        throw std::invalid_argument("choose at least one method");
-    for (const LatentMethod m : config.methods)
-        if (!modelOffers(config.data.model, m))
-            throw std::invalid_argument("the model '" + latentModelName(config.data.model) +
-                                        "' is not fitted by '" + latentMethodName(m) + "'");
-    if (config.length < 1 || config.length > 10'000'000)
-        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+    checkLatentRun(config.data.model, config.methods, config.length);
     m_data = makeLatentData(config.data, config.loader);
     const Matrix& X = m_data.train;
 

@@ -85,4 +85,15 @@ FaPrior parseFaPrior(const std::string& name) {
     throw std::invalid_argument("unknown prior '" + name + "' (use none, jeffreys or conjugate)");
 }
 
+void checkLatentRun(LatentModel model, const std::vector<LatentMethod>& methods, long iterations) {
+    if (methods.empty())
+        throw std::invalid_argument("choose at least one method");
+    for (const LatentMethod m : methods)
+        if (!modelOffers(model, m))
+            throw std::invalid_argument("the model '" + latentModelName(model) +
+                                        "' is not fitted by '" + latentMethodName(m) + "'");
+    if (iterations < 1 || iterations > 10'000'000)
+        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+}
+
 } // namespace fa

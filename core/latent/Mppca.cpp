@@ -202,10 +202,15 @@ bool Mppca::floored() const {
 }
 
 void Mppca::moments(Vector& mean, Matrix& covariance) const {
-    const Eigen::Index dim = m_X.cols();
+    mixtureMoments(m_components, mean, covariance);
+}
+
+void mixtureMoments(const std::vector<MppcaComponent>& components, Vector& mean,
+                    Matrix& covariance) {
+    const Eigen::Index dim = components.front().ppca.mu.size();
     mean = Vector::Zero(dim);
     covariance = Matrix::Zero(dim, dim);
-    for (const MppcaComponent& comp : m_components) {
+    for (const MppcaComponent& comp : components) {
         const PpcaModel& p = comp.ppca;
         mean += comp.weight * p.mu;
         covariance += comp.weight * (p.W * p.W.transpose() + p.mu * p.mu.transpose());

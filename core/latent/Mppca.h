@@ -69,6 +69,10 @@ class Mppca {
     bool m_converged = false, m_diverged = false;
 };
 
+/// The overall mean and covariance Σ π_c (C_c + μ_c μ_cᵀ) - μ̄ μ̄ᵀ of mixture components.
+void mixtureMoments(const std::vector<MppcaComponent>& components, Vector& mean,
+                    Matrix& covariance);
+
 /// Rows of a mixture of C linear pieces in D dimensions (the lab's generated mixture data):
 /// piece c has a centre ~ N(0, 9 I), K random directions with lengths between 1 and 3, isotropic
 /// noise of variance noise, and weight ∝ 1 + c / C. Returns the rows and fills truth with the
