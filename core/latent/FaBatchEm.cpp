@@ -179,17 +179,22 @@ double faLoglikPerRow(const FAModel& model, const ConstMatrixRef& rows) {
                              centred);
 }
 
-std::vector<Eigen::Index> FaBatchEm::heywood() const {
+std::vector<Eigen::Index> heywoodColumns(const Vector& psi, const Vector& previous,
+                                         const Vector& variances, double floor) {
     std::vector<Eigen::Index> out;
-    for (Eigen::Index d = 0; d < m_psi.size(); ++d) {
-        const double floor = m_options.psiFloor * m_varX(d);
-        const bool atFloor = m_psi(d) <= floor * (1.0 + 1e-12);
+    for (Eigen::Index d = 0; d < psi.size(); ++d) {
+        const bool atFloor = psi(d) <= floor * variances(d) * (1.0 + 1e-12);
         const bool falling =
-            m_psi(d) < 1e-3 * m_varX(d) && m_iterations > 0 && m_psi(d) < m_previousPsi(d);
+            previous.size() == psi.size() && psi(d) < 1e-3 * variances(d) && psi(d) < previous(d);
         if (atFloor || falling)
             out.push_back(d);
     }
     return out;
+}
+
+std::vector<Eigen::Index> FaBatchEm::heywood() const {
+    return heywoodColumns(m_psi, m_iterations > 0 ? m_previousPsi : Vector(), m_varX,
+                          m_options.psiFloor);
 }
 
 FitStatus FaBatchEm::status() const {

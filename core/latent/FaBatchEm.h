@@ -39,6 +39,12 @@ struct FaEmStep {
     double logPosterior = 0.0;
 };
 
+/// The Heywood rule every FA fitter shares (§1.6): coordinates d whose ψ_d is at the floor
+/// (floor · S_dd) or below 1e-3 S_dd and below its previous value (previous may be empty: no
+/// iteration yet).
+std::vector<Eigen::Index> heywoodColumns(const Vector& psi, const Vector& previous,
+                                         const Vector& variances, double floor);
+
 /// F in canonical rotation for display (§1.5): F Q with FᵀΨ⁻¹F = QΛQᵀ, columns by decreasing
 /// Λ, each column's sign making its largest |entry| positive. F Fᵀ is unchanged.
 Matrix canonicalLoadings(const Matrix& F, const Vector& psi);

@@ -25,8 +25,7 @@ void faMoments(const FAModel& m, Vector& mean, Matrix& covariance) {
 
 constexpr double kPsiFloor = 1e-6; // ψ_d >= kPsiFloor S_dd in every FA fitter (§1.6)
 
-/// Heywood cases as batch EM names them (ALGORITHMS-LABS.md §1.6), for the fits without
-/// FaBatchEm::heywood(): ψ_d at the floor, or below 1e-3 S_dd and still falling.
+/// Heywood cases by batch EM's rule (heywoodColumns) for the fits that keep no previous Ψ.
 class FloorWatch {
   public:
     explicit FloorWatch(Vector variances) : m_variances(std::move(variances)) {}
@@ -36,16 +35,7 @@ class FloorWatch {
         m_current = psi;
     }
     std::vector<Eigen::Index> columns() const {
-        std::vector<Eigen::Index> out;
-        for (Eigen::Index d = 0; d < m_current.size(); ++d) {
-            const bool atFloor = m_current(d) <= kPsiFloor * m_variances(d) * (1.0 + 1e-9);
-            const bool falling = m_previous.size() == m_current.size() &&
-                                 m_current(d) < 1e-3 * m_variances(d) &&
-                                 m_current(d) < m_previous(d);
-            if (atFloor || falling)
-                out.push_back(d);
-        }
-        return out;
+        return heywoodColumns(m_current, m_previous, m_variances, kPsiFloor);
     }
     const Vector& variances() const { return m_variances; }
 
