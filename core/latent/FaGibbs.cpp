@@ -12,15 +12,22 @@
 namespace fa {
 namespace gibbs {
 
+Matrix latentMeans(const Matrix& F, const Vector& psi, const Vector& c, const ConstMatrixRef& X) {
+    const Eigen::Index k = F.cols();
+    const Matrix A = F.array().colwise() / psi.array(); // Ψ⁻¹F
+    const Eigen::LLT<Matrix> llt(Matrix::Identity(k, k) + F.transpose() * A);
+    // m_nᵀ = (x_n - c)ᵀ A M⁻¹ as rows, M = I + FᵀA.
+    const Matrix projected = (X * A).rowwise() - (c.transpose() * A);
+    return llt.solve(projected.transpose()).transpose();
+}
+
 void drawLatents(const Matrix& F, const Vector& psi, const Vector& c, const ConstMatrixRef& X,
                  Rng& rng, Matrix& Z) {
     const Eigen::Index k = F.cols(), n = X.rows();
-    const Matrix A = F.array().colwise() / psi.array();          // Ψ⁻¹F
-    const Matrix M = Matrix::Identity(k, k) + F.transpose() * A; // I + FᵀΨ⁻¹F = L Lᵀ
-    const Eigen::LLT<Matrix> llt(M);
-    // Means m_nᵀ = (x_n - c)ᵀ A M⁻¹ as rows; each draw adds ε_nᵀ L⁻¹ (covariance L⁻ᵀL⁻¹ = M⁻¹).
-    const Matrix projected = (X * A).rowwise() - (c.transpose() * A);
-    Z = llt.solve(projected.transpose()).transpose();
+    Z = latentMeans(F, psi, c, X);
+    // Each draw adds ε_nᵀ L⁻¹ with M = L Lᵀ (covariance L⁻ᵀL⁻¹ = M⁻¹).
+    const Matrix A = F.array().colwise() / psi.array();
+    const Eigen::LLT<Matrix> llt(Matrix::Identity(k, k) + F.transpose() * A);
     const Matrix Linv = llt.matrixL().solve(Matrix::Identity(k, k));
     Matrix noise(n, k);
     for (Eigen::Index j = 0; j < k; ++j)

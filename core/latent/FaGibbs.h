@@ -34,6 +34,8 @@ namespace gibbs {
 /// (rows are observations); Z (N x K) receives one draw per row.
 void drawLatents(const Matrix& F, const Vector& psi, const Vector& c, const ConstMatrixRef& X,
                  Rng& rng, Matrix& Z);
+/// E[z | x] = G Fᵀ Ψ⁻¹ (x - c) of every row of X (N x K): the E step's means.
+Matrix latentMeans(const Matrix& F, const Vector& psi, const Vector& c, const ConstMatrixRef& X);
 /// The mean and covariance of z | x for one row (for the tests and the window's latent view).
 void latentPosterior(const Matrix& F, const Vector& psi, const Vector& c, const ConstVectorRef& x,
                      Vector& mean, Matrix& covariance);

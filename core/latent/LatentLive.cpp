@@ -133,8 +133,7 @@ void LatentLive::setView(int x, int y) {
 }
 
 void LatentLive::setLength(long length) {
-    if (length < 1 || length > 10'000'000)
-        throw std::invalid_argument("the iterations must lie between 1 and 10000000");
+    checkLatentRun(m_config.data.model, m_config.methods, length);
     m_config.length = std::max(length, m_iteration);
 }
 

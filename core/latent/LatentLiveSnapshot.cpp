@@ -104,13 +104,11 @@ LatentLiveSnapshot LatentLive::snapshot() const {
     }
     s.status = status;
 
-    // E[z | x] = G Aᵀ (x - c), A = Ψ⁻¹F, G = (I + FᵀA)⁻¹, under batch EM (or the first FA fit).
+    // E[z | x] under batch EM (or the first FA-shaped fit).
     if (emFit && shown.rows() > 0) {
         const FAModel fa = *emFit->faModel();
         const Eigen::Index k = fa.F.cols();
-        const Matrix A = fa.F.array().colwise() / fa.psi.array();
-        const Matrix G = (Matrix::Identity(k, k) + fa.F.transpose() * A).inverse();
-        const Matrix Z = ((shown.rowwise() - fa.c.transpose()) * A) * G;
+        const Matrix Z = gibbs::latentMeans(fa.F, fa.psi, fa.c, shown);
         for (std::size_t i = 0; i < m_fits.size(); ++i)
             if (m_fits[i].get() == emFit)
                 s.latentMethod = latentMethodName(m_config.methods[i]);
