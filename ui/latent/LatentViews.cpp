@@ -62,6 +62,12 @@ QScatterSeries* LatentChart::scatter(const std::string& key) const {
     return it == m_scatters.end() ? nullptr : it->second;
 }
 
+void LatentChart::adopt(QAbstractSeries* series) {
+    chart()->addSeries(series); // legend entries are settled by endFrame()
+    series->attachAxis(m_x);
+    series->attachAxis(m_y);
+}
+
 QLineSeries* LatentChart::line(const std::string& key, const QPen& pen, const QString& name) {
     m_touched.insert(key);
     if (auto it = m_lines.find(key); it != m_lines.end()) {
@@ -71,12 +77,7 @@ QLineSeries* LatentChart::line(const std::string& key, const QPen& pen, const QS
     auto* s = new QLineSeries;
     s->setPen(pen);
     s->setName(name);
-    chart()->addSeries(s);
-    s->attachAxis(m_x);
-    s->attachAxis(m_y);
-    if (name.isEmpty())
-        for (QLegendMarker* marker : chart()->legend()->markers(s))
-            marker->setVisible(false);
+    adopt(s);
     return m_lines[key] = s;
 }
 
@@ -90,12 +91,7 @@ QScatterSeries* LatentChart::scatter(const std::string& key, const QColor& colou
     s->setBorderColor(colour);
     s->setMarkerSize(size);
     s->setName(name);
-    chart()->addSeries(s);
-    s->attachAxis(m_x);
-    s->attachAxis(m_y);
-    if (name.isEmpty())
-        for (QLegendMarker* marker : chart()->legend()->markers(s))
-            marker->setVisible(false);
+    adopt(s);
     return m_scatters[key] = s;
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+class QAbstractSeries;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -30,6 +31,7 @@ class LatentChart : public QChartView {
     /// with their legend entries (a method switched off, the mixture's components after FA).
     void clearAll();
     void endFrame();
+    void adopt(QAbstractSeries* series); ///< added to the chart on both axes
     void setTitle(const QString& title); ///< two lines when one does not fit
     /// Fits the axes to [lo, hi] with 5 % padding (the y axis "nice").
     void fit(double xlo, double xhi, double ylo, double yhi, bool equalAspect = false);
