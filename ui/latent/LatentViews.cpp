@@ -104,8 +104,8 @@ void LatentChart::clearAll() {
 }
 
 void LatentChart::endFrame() {
-    auto show = [&](QAbstractSeries* s, const std::string& key) {
-        const bool drawn = m_touched.count(key) > 0;
+    auto show = [&](QXYSeries* s, const std::string& key) {
+        const bool drawn = m_touched.count(key) > 0 && s->count() > 0;
         s->setVisible(drawn);
         for (QLegendMarker* marker : chart()->legend()->markers(s))
             marker->setVisible(drawn && !s->name().isEmpty());
@@ -315,11 +315,11 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
         }
         line(key, pen, name)->replace(pts);
     };
-    level("mean", t.mean, QPen(Qt::black, 2.0), "posterior mean");
-    level("lower", t.lower, QPen(Qt::black, 1.2, Qt::DashLine), "95 % interval");
+    level("mean", t.mean, QPen(Qt::black, 2.0), "mean");
+    level("lower", t.lower, QPen(Qt::black, 1.2, Qt::DashLine), "95 %");
     level("upper", t.upper, QPen(Qt::black, 1.2, Qt::DashLine), "");
     level("em", t.emValue, QPen(colourFor(t.emMethod, kLab), 2.0, Qt::DotLine),
-          displayName(t.emMethod, kLab));
+          legendName(t.emMethod, kLab));
     fit(0, end, lo, hi);
     m_x->setLabelFormat("%.0f");
     m_x->setMin(0.0);
