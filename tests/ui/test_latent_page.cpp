@@ -60,7 +60,14 @@ class TestLatentPage : public QObject {
         combos[0]->setCurrentIndex(1); // x1
         combos[1]->setCurrentIndex(3); // x3
         QTRY_VERIFY(page.latestSnapshot() && page.latestSnapshot()->xLabel == "x1");
-        QTRY_COMPARE(page.dataView()->line("em/1")->count(), 97);
+        // The chart redraws at most 30 times a second: wait until it has drawn the columns'
+        // frame (its axis titles), not only until the snapshot holds it.
+        const auto titleOf = [&](Qt::Orientation o) {
+            return page.dataView()->chart()->axes(o).first()->titleText();
+        };
+        QTRY_COMPARE(titleOf(Qt::Horizontal), QString("x1"));
+        QTRY_COMPARE(titleOf(Qt::Vertical), QString("x3"));
+        QCOMPARE(page.dataView()->line("em/1")->count(), 97);
         const QLineSeries* ring = page.dataView()->line("em/1");
 
         const fa::LatentLiveConfig cfg = page.config();
