@@ -28,7 +28,7 @@ PriorKind neuralPrior(NeuralMethod method);
 /// The hyperparameters the tuner searches. Noise precision is on the standardised target
 /// (beta_std = beta_original x var(y_train)).
 struct NeuralHyper {
-    double priorPrecision = 1.0; ///< Gaussian precision; the Laplace rate is sqrt(2) x this
+    double priorPrecision = 1.0; ///< Gaussian precision; the Laplace rate is sqrt(2 x this)
     double noisePrecision = 10.0;
     double sigma = 0.1; ///< VIPPCA's Psi = sigma I
 };

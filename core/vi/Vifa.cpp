@@ -13,6 +13,10 @@ std::string priorName(PriorKind prior) {
     return prior == PriorKind::Gaussian ? "gaussian" : "laplace";
 }
 
+double laplaceRateForPrecision(double alpha) {
+    return std::sqrt(2.0 * alpha);
+}
+
 void validate(const VifaOptions& o) {
     if (o.latent < 1)
         throw std::invalid_argument("VIFA: the latent dimension K must be at least 1");
@@ -55,7 +59,7 @@ Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
 
 double Vifa::priorRate() const {
     return m_options.prior == PriorKind::Gaussian ? m_options.precision
-                                                  : std::numbers::sqrt2 * m_options.precision;
+                                                  : laplaceRateForPrecision(m_options.precision);
 }
 
 void Vifa::setLearningRates(double lrC, double lrF, double lrGamma) {

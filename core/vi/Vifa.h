@@ -19,12 +19,17 @@ namespace fa {
 enum class PriorKind { Gaussian, Laplace };
 enum class OptimiserKind { Sgd, Adam };
 std::string priorName(PriorKind prior);
+/// The rate lambda = 1/b of the Laplace prior with the variance of a Gaussian prior of precision
+/// alpha: 2 / lambda^2 = 1 / alpha, so lambda = sqrt(2 alpha). The report's §3.1 text says
+/// "sqrt(2) x precision", but its own search range ([0.141, 4.472] for precisions [0.01, 10]) is
+/// sqrt(2 alpha) (ALGORITHMS-LABS.md §5.1).
+double laplaceRateForPrecision(double alpha);
 
 struct VifaOptions {
     int latent = 1;
     PriorKind prior = PriorKind::Gaussian;
     /// Precision of the Gaussian prior. The Laplace prior gets the same variance: its rate
-    /// 1/b = sqrt(2) x precision (report §3.1).
+    /// 1/b = sqrt(2 x precision) (laplaceRateForPrecision).
     double precision = 1.0;
     bool ppca = false;   ///< VIPPCA: Psi = sigma I, fixed
     double sigma = 0.01; ///< VIPPCA's variance sigma
@@ -58,7 +63,7 @@ class Vifa : public GaussianFit {
     const Vector& mean() const { return m_c; }
     const Matrix& loadings() const { return m_F; }
     const Vector& psi() const { return m_psi; }
-    double priorRate() const; ///< alpha (Gaussian) or sqrt(2) alpha (Laplace)
+    double priorRate() const; ///< alpha (Gaussian) or sqrt(2 alpha) (Laplace)
 
     void setLearningRates(double lrC, double lrF, double lrGamma);
     /// Puts q at the given state (VIPPCA keeps its psi = sigma); Adam's moments restart.

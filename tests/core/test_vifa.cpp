@@ -145,6 +145,30 @@ class TestVifa : public QObject {
         QVERIFY2(std::abs(closed - numeric) < 1e-10 * std::max(1.0, numeric),
                  qPrintable(QString("%1 vs %2").arg(closed, 0, 'g', 15).arg(numeric, 0, 'g', 15)));
     }
+    // The Laplace prior stands in for the Gaussian one of the same variance: the second moment
+    // of the density (rate/2) exp(-rate |w|), integrated numerically, is 1 / alpha; and the
+    // report's search range [0.141, 4.472] is what precisions [0.01, 10] give.
+    void laplacePriorHasTheGaussianVariance() {
+        const LinearGaussianLikelihood lik(Matrix::Identity(3, 3), Vector::Ones(3), 1.0);
+        for (const double alpha : {0.01, 0.3, 1.0, 23.57}) {
+            VifaOptions o;
+            o.prior = PriorKind::Laplace;
+            o.precision = alpha;
+            const double rate = Vifa(lik, o).priorRate();
+            const int n = 200000;
+            const double hi = 60.0 / rate, h = hi / n;
+            double sum = 0.0; // Simpson on [0, hi], doubled by symmetry
+            for (int i = 0; i <= n; ++i) {
+                const double w = i * h, f = w * w * 0.5 * rate * std::exp(-rate * w);
+                sum += f * (i == 0 || i == n ? 1.0 : (i % 2 ? 4.0 : 2.0));
+            }
+            const double variance = 2.0 * sum * h / 3.0;
+            QVERIFY2(std::abs(variance * alpha - 1.0) < 1e-9,
+                     qPrintable(QString::number(variance)));
+        }
+        QVERIFY(std::abs(laplaceRateForPrecision(0.01) - 0.141) < 5e-4);
+        QVERIFY(std::abs(laplaceRateForPrecision(10.0) - 4.472) < 5e-4);
+    }
     void laplacePriorGradientsMatchFiniteDifferences() {
         const Layout L{6, 2};
         const Vector x = randomState(L, 4);
@@ -197,7 +221,7 @@ class TestVifa : public QObject {
                 }
             mean /= double(2 * n);
             const double N = double(lik.size());
-            const double rate = prior == PriorKind::Gaussian ? alpha : std::numbers::sqrt2 * alpha;
+            const double rate = prior == PriorKind::Gaussian ? alpha : std::sqrt(2.0 * alpha);
             const auto objective = [&](const Vector& v) {
                 const Matrix S = denseCov(L.F(v), L.psi(v));
                 double priorTerm = 0.0;

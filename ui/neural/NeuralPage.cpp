@@ -81,8 +81,9 @@ NeuralPage::NeuralPage(QWidget* parent)
         ml->addWidget(box);
         m_methods.emplace_back(m, box);
     }
-    m_prior = realBox(1e-4, 1e4, 1.0, 4,
-                      "Prior precision α (Laplace: rate √2 α). The splits table tunes it.");
+    m_prior = realBox(
+        1e-4, 1e4, 1.0, 4,
+        "Prior precision α (Laplace: rate √(2α), the same variance). The splits table tunes it.");
     m_noise =
         realBox(1e-3, 1e6, 25.0, 3,
                 "Noise precision β of the standardised target (25: noise sd = 0.2 target sd).");

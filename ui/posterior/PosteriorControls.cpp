@@ -64,7 +64,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         {fa::PosteriorMethod::VifaGauss,
          "VIFA (report Algorithm 1) with the Gaussian prior N(0, α⁻¹I)"},
         {fa::PosteriorMethod::VifaLaplace,
-         "VIFA with a Laplace prior of the same variance (rate √2 α)"},
+         "VIFA with a Laplace prior of the same variance (rate √(2α))"},
         {fa::PosteriorMethod::Vippca, "VIPPCA: Ψ = σI fixed, only c and F learned"},
         {fa::PosteriorMethod::SgdEm, "Online EM (thesis Algorithm 2) fitted to the SGD iterates"},
         {fa::PosteriorMethod::SgdSga, "Online SGA (thesis Algorithm 1) fitted to the SGD iterates"},
