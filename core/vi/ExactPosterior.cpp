@@ -1,6 +1,7 @@
 #include "core/vi/ExactPosterior.h"
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace fa {
@@ -60,6 +61,32 @@ GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& 
     p.cov = llt.solve(Matrix::Identity(A.rows(), A.cols()));
     p.cov = 0.5 * (p.cov + p.cov.transpose()).eval();
     return p;
+}
+
+double logEvidence(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h) {
+    const GaussianPosterior p = exactPosterior(X, y, h);
+    Matrix A = h.beta * (X.transpose() * X);
+    A.diagonal().array() += h.alpha;
+    const Eigen::LLT<Matrix> llt(A);
+    const double logDetA = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
+    const auto n = static_cast<double>(X.rows()), d = static_cast<double>(X.cols());
+    return 0.5 * n * std::log(h.beta) + 0.5 * d * std::log(h.alpha) -
+           0.5 * h.beta * (y - X * p.mean).squaredNorm() - 0.5 * h.alpha * p.mean.squaredNorm() -
+           0.5 * logDetA - 0.5 * n * std::log(2.0 * std::numbers::pi);
+}
+
+double gaussianElbo(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h,
+                    const ConstVectorRef& m, const ConstMatrixRef& S) {
+    const Eigen::LLT<Matrix> llt(S);
+    if (llt.info() != Eigen::Success)
+        return -INFINITY;
+    const double logDetS = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
+    const auto n = static_cast<double>(X.rows()), d = static_cast<double>(X.cols());
+    const double twoPi = 2.0 * std::numbers::pi;
+    const double trXSX = (X * S).cwiseProduct(X).sum(); // tr(X^T X S)
+    return 0.5 * n * std::log(h.beta / twoPi) - 0.5 * h.beta * ((y - X * m).squaredNorm() + trXSX) +
+           0.5 * d * std::log(h.alpha / twoPi) - 0.5 * h.alpha * (m.squaredNorm() + S.trace()) +
+           0.5 * d * (1.0 + std::log(twoPi)) + 0.5 * logDetS;
 }
 
 std::string hyperModeName(HyperMode mode) {

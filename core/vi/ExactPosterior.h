@@ -37,6 +37,17 @@ struct GaussianPosterior {
 GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& y,
                                  const Hyperparameters& h);
 
+/// log p(y | alpha, beta) of Bayesian linear regression (Bishop 2006 eq. 3.86):
+/// N/2 log beta + D/2 log alpha - beta/2 |y - X mu|^2 - alpha/2 |mu|^2 - 1/2 log|A| - N/2 log 2 pi.
+double logEvidence(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h);
+
+/// The ELBO of q = N(m, S) for the same model, in closed form (ALGORITHMS-LABS.md §4.6):
+/// N/2 log(beta / 2 pi) - beta/2 (|y - X m|^2 + tr(X^T X S)) + D/2 log(alpha / 2 pi)
+/// - alpha/2 (|m|^2 + tr S) + D/2 (1 + log 2 pi) + 1/2 log|S|. Never above logEvidence: the gap
+/// is KL(q || posterior).
+double gaussianElbo(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h,
+                    const ConstVectorRef& m, const ConstMatrixRef& S);
+
 enum class HyperMode { Thesis, Evidence, Manual };
 std::string hyperModeName(HyperMode mode);
 

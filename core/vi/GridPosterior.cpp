@@ -1,0 +1,141 @@
+#include "core/vi/GridPosterior.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace fa {
+
+Eigen::Vector2d GridPosterior::centre(int i, int j) const {
+    return box.lo + Eigen::Vector2d(i + 0.5, j + 0.5).cwiseProduct(step);
+}
+
+GridPosterior gridPosterior(const LogDensity2& logDensity, const GridBox& box) {
+    if (box.cells < 8)
+        throw std::invalid_argument("the grid needs at least 8 cells per axis");
+    if (!(box.hi(0) > box.lo(0)) || !(box.hi(1) > box.lo(1)) ||
+        !std::isfinite((box.hi - box.lo).sum()))
+        throw std::invalid_argument("the grid's box is empty or not finite");
+    GridPosterior p;
+    p.box = box;
+    const int G = box.cells;
+    p.step = (box.hi - box.lo) / G;
+    p.logDensity.resize(G, G);
+    // Rows of cells in parallel: each thread writes its own rows, so the result is the same for
+    // any thread count.
+    const auto rows = [&](int first, int stride) {
+        for (int i = first; i < G; i += stride)
+            for (int j = 0; j < G; ++j)
+                p.logDensity(i, j) = logDensity(p.centre(i, j));
+    };
+    const int threads = G >= 64 ? int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)) : 1;
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(rows, t, threads);
+    rows(0, threads);
+    for (std::thread& t : pool)
+        t.join();
+
+    double top = -INFINITY;
+    for (Eigen::Index k = 0; k < p.logDensity.size(); ++k)
+        if (std::isfinite(p.logDensity.data()[k]))
+            top = std::max(top, p.logDensity.data()[k]);
+    if (!std::isfinite(top))
+        throw std::invalid_argument("the posterior density is nowhere finite on the grid");
+    p.mass = (p.logDensity.array() - top).exp();
+    for (Eigen::Index k = 0; k < p.mass.size(); ++k)
+        if (!std::isfinite(p.mass.data()[k]))
+            p.mass.data()[k] = 0.0; // -inf or NaN log density: no mass
+    const double sum = p.mass.sum();
+    p.mass /= sum;
+    p.logZ = top + std::log(sum) + std::log(p.cellArea());
+
+    p.mean.setZero();
+    for (int i = 0; i < G; ++i)
+        for (int j = 0; j < G; ++j)
+            p.mean += p.mass(i, j) * p.centre(i, j);
+    p.cov.setZero();
+    for (int i = 0; i < G; ++i)
+        for (int j = 0; j < G; ++j) {
+            const Eigen::Vector2d d = p.centre(i, j) - p.mean;
+            p.cov += p.mass(i, j) * d * d.transpose();
+        }
+    p.ringMass = p.mass.row(0).sum() + p.mass.row(G - 1).sum() +
+                 p.mass.col(0).segment(1, G - 2).sum() + p.mass.col(G - 1).segment(1, G - 2).sum();
+
+    // HPD thresholds: cell masses in decreasing order, accumulated.
+    std::vector<double> sorted(p.mass.data(), p.mass.data() + p.mass.size());
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    double cumulative = 0.0;
+    std::size_t level = 0;
+    for (std::size_t k = 0; k < sorted.size() && level < kHpdMasses.size(); ++k) {
+        cumulative += sorted[k];
+        while (level < kHpdMasses.size() && cumulative >= kHpdMasses[level])
+            p.hpdDensity[level++] = sorted[k] / p.cellArea();
+    }
+    return p;
+}
+
+GridBox boxAround(const Eigen::Vector2d& mean, const Eigen::Matrix2d& cov, double halfWidth,
+                  int cells) {
+    const Eigen::Vector2d sd = cov.diagonal().cwiseMax(0.0).cwiseSqrt();
+    return {mean - halfWidth * sd, mean + halfWidth * sd, cells};
+}
+
+namespace {
+
+GridBox zeroOnCellEdge(GridBox box) {
+    for (int a = 0; a < 2; ++a) {
+        const double h = (box.hi(a) - box.lo(a)) / box.cells;
+        const double shift = box.lo(a) - h * std::floor(box.lo(a) / h); // in [0, h)
+        box.lo(a) -= shift;
+        box.hi(a) -= shift;
+    }
+    return box;
+}
+
+} // namespace
+
+GridPosterior adaptiveGridPosterior(const LogDensity2& logDensity, GridBox box,
+                                    double ringTolerance, bool zeroOnEdge) {
+    for (int round = 0;; ++round) {
+        if (zeroOnEdge)
+            box = zeroOnCellEdge(box);
+        GridPosterior p = gridPosterior(logDensity, box);
+        if (p.ringMass < ringTolerance || round == 8)
+            return p;
+        const Eigen::Vector2d mid = 0.5 * (box.lo + box.hi), half = 0.75 * (box.hi - box.lo);
+        box.lo = mid - half;
+        box.hi = mid + half;
+    }
+}
+
+double klByQuadrature(const GridPosterior& p, const Eigen::Vector2d& mean,
+                      const Eigen::Matrix2d& cov, double* qMass) {
+    const Eigen::LLT<Eigen::Matrix2d> llt(cov);
+    if (llt.info() != Eigen::Success)
+        return INFINITY;
+    const Eigen::Matrix2d L = llt.matrixL();
+    const double logNorm = -std::log(2.0 * std::numbers::pi) - std::log(L(0, 0) * L(1, 1));
+    const double dA = p.cellArea();
+    double kl = 0.0, total = 0.0;
+    const int G = p.box.cells;
+    for (int i = 0; i < G; ++i)
+        for (int j = 0; j < G; ++j) {
+            const Eigen::Vector2d z = L.triangularView<Eigen::Lower>().solve(p.centre(i, j) - mean);
+            const double logQ = logNorm - 0.5 * z.squaredNorm();
+            const double q = std::exp(logQ) * dA;
+            if (q == 0.0)
+                continue;
+            total += q;
+            kl += q * (logQ - (p.logDensity(i, j) - p.logZ));
+        }
+    if (qMass)
+        *qMass = total;
+    return kl;
+}
+
+} // namespace fa
