@@ -49,10 +49,12 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         s.hyper = HyperMode::Evidence;
     else if (hyper == "manual") {
         s.hyper = HyperMode::Manual;
-        if (!args.has("alpha") || !args.has("beta"))
+        // A generated target has its own alpha and beta: either flag alone overrides its own.
+        const auto preset = generatedTarget(s.dataset, 0);
+        if (!preset && (!args.has("alpha") || !args.has("beta")))
             throw std::invalid_argument("--hyper manual needs both --alpha and --beta");
-        s.alpha = positive(args, "alpha", 1.0); // the range is checked with the data
-        s.beta = positive(args, "beta", 1.0);
+        s.alpha = positive(args, "alpha", preset ? preset->hyper.alpha : 1.0);
+        s.beta = positive(args, "beta", preset ? preset->hyper.beta : 1.0);
     } else if (hyper != "auto")
         throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +
                                     hyper + "')");
@@ -90,6 +92,15 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     if (!(r.vifa.maxGradNorm >= 0.0))
         throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
     r.vippcaSigma = positive(args, "sigma", 0.01);
+    const std::string estimator = args.text("estimator", "reparam");
+    if (const auto e = parseEstimator(estimator))
+        r.estimator = *e;
+    else
+        throw std::invalid_argument("--estimator must be reparam, score or score-baseline (got '" +
+                                    estimator + "')");
+    if (r.estimator == GradientEstimator::ScoreBaseline && r.vifa.samples < 2)
+        throw std::invalid_argument(
+            "--estimator score-baseline needs --samples 2 or more (a leave-one-out baseline)");
     r.sgd.learningRate = positive(args, "sgd-lr", 0.01);
     r.sgd.batch = args.integerIn("sgd-batch", 32, 1, 100'000'000);
     if (args.has("lambda")) {
@@ -111,10 +122,12 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
         first.dataset.c_str(), static_cast<long>(first.dim()),
         static_cast<long>(first.data.Xtrain.rows()), first.hyper.alpha, first.hyper.beta,
         hyperModeName(first.hyperMode).c_str(), c.run.latent, c.epochs, c.trials);
-    std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %s\n", "method", "rel_mean_dist",
-                "rel_cov_dist", "w2", "w2_over_dim", "ok/trials");
+    const bool grid = first.dim() == 2; // KL(q || p) by quadrature on the exact grid
+    std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %s%s\n", "method", "rel_mean_dist",
+                "rel_cov_dist", "w2", "w2_over_dim", grid ? "kl_by_quadrature        " : "",
+                "ok/trials");
     for (const PosteriorMethod m : c.methods) {
-        std::vector<double> mean, cov, w2, w2d;
+        std::vector<double> mean, cov, w2, w2d, kl;
         int ok = 0, count = 0;
         for (const auto& r : rows)
             if (r.method == methodName(m) && r.epoch == c.epochs) {
@@ -124,6 +137,7 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
                 cov.push_back(r.score.relCovDist);
                 w2.push_back(r.score.w2);
                 w2d.push_back(r.score.w2OverDim);
+                kl.push_back(r.score.kl);
             }
         auto cell = [](const std::vector<double>& v) {
             const MeanStdErr s = meanStdErr(v);
@@ -131,19 +145,22 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
             std::snprintf(buf, sizeof buf, "%.4g ± %.2g", s.mean, s.stdErr);
             return std::string(buf);
         };
-        std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %d/%d\n", methodName(m).c_str(),
-                    cell(mean).c_str(), cell(cov).c_str(), cell(w2).c_str(), cell(w2d).c_str(), ok,
-                    count);
+        const bool hasKl = grid && first.gridFor(m);
+        std::printf(
+            "%-13s  %-22s  %-22s  %-22s  %-22s  %s%d/%d\n", methodName(m).c_str(),
+            cell(mean).c_str(), cell(cov).c_str(), cell(w2).c_str(), cell(w2d).c_str(),
+            grid ? (hasKl ? cell(kl) : std::string("-")).append(24, ' ').substr(0, 24).c_str() : "",
+            ok, count);
     }
 }
 
 const std::set<std::string> kOptions{
-    "dataset",        "target", "data-dir",  "n",        "inputs",        "correlation",
-    "train-fraction", "bias",   "hyper",     "alpha",    "beta",          "method",
-    "latent",         "epochs", "every",     "trials",   "seed",          "batch",
-    "samples",        "lr-c",   "lr-f",      "lr-gamma", "optimizer",     "max-grad-norm",
-    "sigma",          "sgd-lr", "sgd-batch", "lambda",   "warmup-epochs", "fa-warmup",
-    "sga-lr",         "out"};
+    "dataset",        "target",    "data-dir", "n",         "inputs",    "correlation",
+    "train-fraction", "bias",      "hyper",    "alpha",     "beta",      "method",
+    "latent",         "epochs",    "every",    "trials",    "seed",      "batch",
+    "samples",        "lr-c",      "lr-f",     "lr-gamma",  "optimizer", "max-grad-norm",
+    "sigma",          "estimator", "sgd-lr",   "sgd-batch", "lambda",    "warmup-epochs",
+    "fa-warmup",      "sga-lr",    "out"};
 
 } // namespace
 

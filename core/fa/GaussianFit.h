@@ -28,6 +28,12 @@ class GaussianFit {
     bool diverged() const { return status() == FitStatus::Diverged; }
 };
 
+/// A fit that runs by passes over a data set: VIFA, VIPPCA, full-covariance and mean-field VI.
+class EpochFit : public GaussianFit {
+  public:
+    virtual void runEpoch() = 0;
+};
+
 /// A fit fed one vector at a time: online EM and SGA (samples or SGD iterates), SWAG.
 class StreamFit : public GaussianFit {
   public:

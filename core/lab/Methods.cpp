@@ -35,6 +35,10 @@ const std::vector<MethodInfo>& methodRegistry() {
          "Online SGA fitted to the SGD iterates"},
         {"swag", "SWAG", "SWAG", 0x17becf, kPosterior,
          "SWAG: running mean and diagonal of the SGD iterates plus their last K deviations"},
+        {"vi-full", "VI, full covariance", "VI-full", 0x1f77b4, kPosterior,
+         "Gaussian VI: q = N(m, L Lᵀ), L lower-triangular with a log diagonal; Gaussian prior"},
+        {"vi-meanfield", "VI, mean field", "VI-MF", 0xbcbd22, kPosterior,
+         "Gaussian VI: q = N(m, diag σ²), log σ learned; Gaussian prior"},
         // The latent-variable lab: every way of fitting FA (and PPCA) on one data set.
         {"em", "batch EM", "EM", 0xd62728, kLatent,
          "Batch EM: E step (posterior moments of every z_n), M step (F and Ψ, or W and σ²)"},

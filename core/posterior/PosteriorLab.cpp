@@ -24,11 +24,10 @@ constexpr MethodName kMethods[] = {
     {PosteriorMethod::VifaGauss, "vifa-gauss"}, {PosteriorMethod::VifaLaplace, "vifa-laplace"},
     {PosteriorMethod::Vippca, "vippca"},        {PosteriorMethod::SgdEm, "sgd-em"},
     {PosteriorMethod::SgdSga, "sgd-sga"},       {PosteriorMethod::Swag, "swag"},
+    {PosteriorMethod::ViFull, "vi-full"},       {PosteriorMethod::ViMeanField, "vi-meanfield"},
 };
 
-// Fixed stream numbers under a trial's seed: the SGD trajectory and the VIFA draws do not
-// depend on which other methods run beside them.
-enum Stream : std::uint64_t { DataStream = 1, SgdStream = 2, FitterStream = 3, VifaStream = 4 };
+using namespace posterior_streams;
 
 } // namespace
 
@@ -56,73 +55,35 @@ std::vector<PosteriorMethod> allPosteriorMethods() {
     return all;
 }
 
+PriorKind methodPrior(PosteriorMethod method) {
+    return method == PosteriorMethod::VifaLaplace ? PriorKind::Laplace : PriorKind::Gaussian;
+}
+
 bool isSgdMethod(PosteriorMethod method) {
     return method == PosteriorMethod::SgdEm || method == PosteriorMethod::SgdSga ||
            method == PosteriorMethod::Swag;
 }
 
-PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint64_t dataSeed) {
-    const bool synthetic = setup.dataset == "synthetic";
-    RegressionData raw;
-    if (synthetic && !setup.target.empty())
-        throw std::invalid_argument(
-            "the synthetic data set has no columns; a target column can be chosen for a CSV file "
-            "only");
-    if (synthetic)
-        raw = syntheticRegression(setup.synthetic, deriveSeed(dataSeed, DataStream));
-    else if (setup.loader)
-        raw = setup.loader(setup.dataset, setup.target);
-    else
-        throw std::invalid_argument("no data loader for the data set '" + setup.dataset + "'");
-
-    PrepareOptions prep;
-    prep.standardise = !synthetic;
-    prep.bias = setup.bias.value_or(!synthetic);
-    prep.trainFraction = setup.trainFraction > 0.0 ? setup.trainFraction : (synthetic ? 1.0 : 0.5);
-    prep.splitSeed = deriveSeed(dataSeed, DataStream);
-
-    PosteriorProblem p;
-    p.dataset = synthetic ? setup.dataset : raw.name;
-    for (char& ch : p.dataset)
-        if (ch == ',' || ch == '"' || ch == '\n')
-            ch = '_'; // the name becomes a CSV cell
-    p.data = prepareRegression(raw, prep);
-    if (p.data.dim() < 2)
-        throw std::invalid_argument(
-            "the posterior needs at least two parameters (an input and a bias, or two inputs)");
-    p.hyperMode = setup.hyper.value_or(synthetic ? HyperMode::Manual : HyperMode::Evidence);
-    switch (p.hyperMode) {
-    case HyperMode::Thesis:
-        p.hyper = thesisHyperparameters(p.data.Xtrain, p.data.ytrain);
-        break;
-    case HyperMode::Evidence:
-        p.hyper = evidenceHyperparameters(p.data.Xtrain, p.data.ytrain).hyper;
-        break;
-    case HyperMode::Manual:
-        p.hyper = setup.hyper ? Hyperparameters{setup.alpha, setup.beta}
-                              : Hyperparameters{setup.synthetic.alpha, setup.synthetic.beta};
-        for (const double h : {p.hyper.alpha, p.hyper.beta})
-            if (!(h >= kPrecisionMin && h <= kPrecisionMax))
-                throw std::invalid_argument("alpha and beta must lie within [1e-08, 1e+08]");
-        break;
-    }
-    p.exact = exactPosterior(p.data.Xtrain, p.data.ytrain, p.hyper);
-    return p;
-}
-
 PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorRunOptions& options,
                                const std::vector<PosteriorMethod>& methods, std::uint64_t seed)
     : m_problem(problem), m_options(options), m_methods(methods),
-      m_w2(problem.exact.mean, problem.exact.cov) {
+      m_w2(problem.exact.mean, problem.exact.cov),
+      m_w2Laplace(problem.exactFor(PosteriorMethod::VifaLaplace).mean,
+                  problem.exactFor(PosteriorMethod::VifaLaplace).cov) {
     if (methods.empty())
         throw std::invalid_argument("choose at least one approximation");
     const Eigen::Index dim = problem.dim();
     if (options.latent < 1 || options.latent >= dim)
         throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D = " +
                                     std::to_string(dim));
-    m_likelihood = std::make_unique<LinearGaussianLikelihood>(
-        problem.data.Xtrain, problem.data.ytrain, problem.hyper.beta);
-    if (std::any_of(methods.begin(), methods.end(), isSgdMethod)) {
+    m_likelihood = makeLikelihood(problem.target, problem.data.Xtrain, problem.data.ytrain,
+                                  problem.hyper.beta);
+    const bool sgd = std::any_of(methods.begin(), methods.end(), isSgdMethod);
+    if (sgd && problem.target != TargetKind::Linear)
+        throw std::invalid_argument("SGD + online EM, SGD + online SGA and SWAG follow the SGD "
+                                    "iterates of linear regression; the " +
+                                    problem.dataset + " target is not linear regression");
+    if (sgd) {
         SgdOptions s = options.sgd;
         s.lambda = options.lambdaOverride.value_or(problem.hyper.alpha / problem.hyper.beta);
         s.seed = deriveSeed(seed, SgdStream);
@@ -145,6 +106,23 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
         case PosteriorMethod::Swag:
             stream = std::make_unique<SwagEstimator>(dim, options.latent);
             break;
+        case PosteriorMethod::ViFull:
+        case PosteriorMethod::ViMeanField: {
+            GaussianViOptions g;
+            g.family = method == PosteriorMethod::ViFull ? ViFamily::Full : ViFamily::MeanField;
+            g.estimator = options.estimator;
+            g.precision = problem.hyper.alpha;
+            g.batch = options.vifa.batch;
+            g.samples = options.vifa.samples;
+            g.optimiser = options.vifa.optimiser;
+            g.lrC = options.vifa.lrC, g.lrF = options.vifa.lrF, g.lrGamma = options.vifa.lrGamma;
+            g.maxGradNorm = options.vifa.maxGradNorm;
+            g.seed = deriveSeed(seed, VifaStream);
+            auto vi = std::make_unique<GaussianVi>(*m_likelihood, g);
+            m_epochFits.push_back(vi.get());
+            m_fits.push_back(std::move(vi));
+            continue;
+        }
         default: { // VIFA, VIPPCA
             VifaOptions v = options.vifa;
             v.latent = options.latent;
@@ -155,7 +133,7 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
             v.sigma = options.vippcaSigma;
             v.seed = deriveSeed(seed, VifaStream);
             auto vifa = std::make_unique<Vifa>(*m_likelihood, v);
-            m_vifa.push_back(vifa.get());
+            m_epochFits.push_back(vifa.get());
             m_fits.push_back(std::move(vifa));
             continue;
         }
@@ -168,8 +146,8 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
 PosteriorTrial::~PosteriorTrial() = default;
 
 void PosteriorTrial::runEpoch() {
-    for (Vifa* vifa : m_vifa)
-        vifa->runEpoch();
+    for (EpochFit* fit : m_epochFits)
+        fit->runEpoch();
     if (m_sgd) {
         const bool feed = m_sgd->epoch() >= m_options.warmupEpochs;
         m_sgd->runEpoch([&](const Vector& theta) {
@@ -203,17 +181,23 @@ std::vector<PosteriorTrial::Estimate> PosteriorTrial::estimates() const {
     return out;
 }
 
-PosteriorScore PosteriorTrial::score(const FAModel& model) const {
+PosteriorScore PosteriorTrial::score(PosteriorMethod method, const FAModel& model, bool kl) const {
     PosteriorScore s;
     const Matrix cov = model.denseCovariance();
     if (!std::isfinite(cov.sum() + model.c.sum())) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         return {nan, nan, nan, nan};
     }
-    s.relMeanDist = relativeMeanDistance(model.c, m_problem.exact.mean);
-    s.relCovDist = relativeCovarianceDistance(cov, m_problem.exact.cov);
-    s.w2 = m_w2.distance(model.c, cov);
+    const GaussianPosterior& exact = m_problem.exactFor(method);
+    // Relative to the exact mean's norm, or to the posterior's spread sqrt(tr S) where the mean
+    // is smaller than that (the bimodal target's exact mean is 0 by symmetry).
+    s.relMeanDist =
+        (model.c - exact.mean).norm() / std::max(exact.mean.norm(), std::sqrt(exact.cov.trace()));
+    s.relCovDist = relativeCovarianceDistance(cov, exact.cov);
+    s.w2 = (methodPrior(method) == PriorKind::Laplace ? m_w2Laplace : m_w2).distance(model.c, cov);
     s.w2OverDim = s.w2 / static_cast<double>(model.c.size());
+    if (const GridPosterior* grid = m_problem.gridFor(method); kl && grid && model.c.size() == 2)
+        s.kl = klByQuadrature(*grid, model.c, cov);
     return s;
 }
 
@@ -260,7 +244,7 @@ runPosterior(const PosteriorConfig& config,
                 if (epoch % config.every != 0 && epoch != config.epochs)
                     continue;
                 const auto e = t.estimates().front();
-                const PosteriorScore score = t.score(e.model);
+                const PosteriorScore score = t.score(method, e.model, epoch == config.epochs);
                 // A running fit whose numbers are not finite is not "ok": the row says it failed.
                 const bool finite = std::isfinite(score.relMeanDist) &&
                                     std::isfinite(score.relCovDist) && std::isfinite(score.w2);

@@ -8,12 +8,16 @@
 #include "core/fa/OnlineFitter.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/vi/ExactPosterior.h"
+#include "core/vi/GaussianVi.h"
+#include "core/vi/GridPosterior.h"
 #include "core/vi/SgdTrainer.h"
+#include "core/vi/Targets.h"
 #include "core/vi/Vifa.h"
 
 #include <atomic>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,12 +25,29 @@
 
 namespace fa {
 
-enum class PosteriorMethod { VifaGauss, VifaLaplace, Vippca, SgdEm, SgdSga, Swag };
-std::string
-methodName(PosteriorMethod method); ///< vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag
+enum class PosteriorMethod {
+    VifaGauss,
+    VifaLaplace,
+    Vippca,
+    SgdEm,
+    SgdSga,
+    Swag,
+    ViFull,
+    ViMeanField
+};
+/// vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag, vi-full, vi-meanfield
+std::string methodName(PosteriorMethod method);
 std::optional<PosteriorMethod> parseMethod(const std::string& name);
 std::vector<PosteriorMethod> allPosteriorMethods();
 bool isSgdMethod(PosteriorMethod method);
+/// The prior a method's posterior has: Laplace for vifa-laplace, Gaussian for the rest.
+PriorKind methodPrior(PosteriorMethod method);
+
+/// Fixed stream numbers under a trial's seed: the data, the SGD trajectory and the VI draws do
+/// not depend on which other methods run beside them.
+namespace posterior_streams {
+enum : std::uint64_t { DataStream = 1, SgdStream = 2, FitterStream = 3, VifaStream = 4 };
+}
 
 /// Which data and which prior. "Auto" choices: synthetic data keeps every row for training,
 /// has no bias column and uses the recipe's alpha and beta; real data gets a bias column, a
@@ -37,9 +58,10 @@ constexpr double kPrecisionMin = 1e-8;
 constexpr double kPrecisionMax = 1e8;
 
 struct PosteriorSetup {
-    std::string dataset = "synthetic"; ///< synthetic, boston, concrete, energy, yacht or a CSV path
-    std::string target;                ///< CSV target column; empty = last column
-    DatasetLoader loader;              ///< reads anything but synthetic (fa::io::datasetLoader)
+    /// synthetic, logistic-synthetic, bimodal-synthetic, boston, concrete, energy, yacht or a CSV
+    std::string dataset = "synthetic";
+    std::string target;   ///< CSV target column; empty = last column
+    DatasetLoader loader; ///< reads anything but synthetic (fa::io::datasetLoader)
     SyntheticRecipe synthetic;
     double trainFraction = 0.0;     ///< 0 = auto
     std::optional<bool> bias;       ///< unset = auto
@@ -47,13 +69,36 @@ struct PosteriorSetup {
     double alpha = 0.0, beta = 0.0; ///< used when hyper == Manual
 };
 
+/// The generated targets that are not linear regression (ALGORITHMS-LABS.md §5.1): logistic
+/// regression (N = 60, x ~ N(0, I), w_true = (1.5, -1), alpha = 1) and the bimodal bad case
+/// y = w1 w2 x + eps (N = 20, x ~ N(0, 1), u = w1 w2 = 1, beta = 4, alpha = 1).
+struct GeneratedTarget {
+    TargetKind kind;
+    RegressionData data;
+    Hyperparameters hyper;
+};
+std::optional<GeneratedTarget> generatedTarget(const std::string& dataset, std::uint64_t seed);
+
 struct PosteriorProblem {
     std::string dataset;
+    TargetKind target = TargetKind::Linear;
     RegressionProblem data;
     Hyperparameters hyper;
     HyperMode hyperMode = HyperMode::Manual;
+    /// The exact posterior's moments under the Gaussian prior: closed form for linear
+    /// regression, from the grid otherwise.
     GaussianPosterior exact;
-    Eigen::Index dim() const { return data.dim(); }
+    /// Under the Laplace prior (rate sqrt(2 alpha)), from the grid where D = 2; unset beyond
+    /// (no exact reference: Laplace fits are then scored against `exact`).
+    std::optional<GaussianPosterior> exactLaplace;
+    /// The grids (D = 2): the Gaussian-prior posterior for targets that are not linear
+    /// regression, the Laplace-prior posterior for every target.
+    std::optional<GridPosterior> grid, gridLaplace;
+    Eigen::Index dim() const { return target == TargetKind::Bilinear ? 2 : data.dim(); }
+    /// The reference a method is scored against.
+    const GaussianPosterior& exactFor(PosteriorMethod method) const;
+    /// The grid of a method's posterior, if there is one.
+    const GridPosterior* gridFor(PosteriorMethod method) const;
 };
 
 /// Loads (or generates, from dataSeed) the data, prepares it, sets alpha and beta and computes
@@ -64,7 +109,9 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
 /// problem's alpha, beta unless overridden here.
 struct PosteriorRunOptions {
     int latent = 1;
-    VifaOptions vifa; ///< latent, prior and precision are set per method
+    VifaOptions vifa; ///< latent, prior and precision are set per method; vi-full and
+                      ///< vi-meanfield take its batch, samples, optimiser, steps and clipping
+    GradientEstimator estimator = GradientEstimator::Reparam; ///< vi-full and vi-meanfield
     double vippcaSigma = 0.01;
     SgdOptions sgd; ///< lambda is alpha / beta unless lambdaOverride is set
     std::optional<double> lambdaOverride;
@@ -76,6 +123,8 @@ struct PosteriorRunOptions {
 
 struct PosteriorScore {
     double relMeanDist = 0.0, relCovDist = 0.0, w2 = 0.0, w2OverDim = 0.0;
+    /// KL(q || p) by quadrature where the exact posterior is a grid (D = 2); NaN elsewhere.
+    double kl = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// One trial: every chosen method on one problem, advanced an epoch at a time. SGD-fed
@@ -95,7 +144,9 @@ class PosteriorTrial {
         FitStatus status = FitStatus::Running; ///< SGD-fed fits: Diverged once SGD diverged
     };
     std::vector<Estimate> estimates() const;
-    PosteriorScore score(const FAModel& model) const;
+    /// Distances of a method's estimate to that method's exact posterior; with kl, also the
+    /// KL by quadrature where there is a grid (a few milliseconds: not for every epoch).
+    PosteriorScore score(PosteriorMethod method, const FAModel& model, bool kl = false) const;
 
     /// The last SGD iterates (empty when no SGD method runs), oldest first.
     const std::deque<Vector>& recentIterates() const { return m_recent; }
@@ -109,14 +160,14 @@ class PosteriorTrial {
     const PosteriorProblem& m_problem;
     PosteriorRunOptions m_options;
     std::vector<PosteriorMethod> m_methods;
-    std::unique_ptr<LinearGaussianLikelihood> m_likelihood;
+    std::unique_ptr<Likelihood> m_likelihood;
     /// Every method's fit, siblings behind one interface, in the order of m_methods.
     std::vector<std::unique_ptr<GaussianFit>> m_fits;
-    std::vector<Vifa*> m_vifa;            ///< the fits that run epochs themselves
+    std::vector<EpochFit*> m_epochFits;   ///< the fits that run epochs themselves (VI)
     std::vector<StreamFit*> m_onIterates; ///< the fits fed SGD iterates
     std::unique_ptr<SgdTrainer> m_sgd;
     std::deque<Vector> m_recent;
-    DenseW2 m_w2;
+    DenseW2 m_w2, m_w2Laplace;
     long m_epoch = 0;
 };
 

@@ -87,7 +87,7 @@ std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
 void PosteriorLive::record() {
     for (const auto& e : m_trial->estimates()) {
         auto& curve = m_curves[e.method];
-        curve.push_back({m_trial->epoch(), m_trial->score(e.model), m_seconds, e.status});
+        curve.push_back({m_trial->epoch(), m_trial->score(e.method, e.model), m_seconds, e.status});
     }
     if (m_curves.begin()->second.size() <= kMaxCurvePoints)
         return;
@@ -147,7 +147,7 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
         const Matrix cov = e.model.denseCovariance(); // D is a regression's parameter count: small
         a.marginal = marginal2(e.model.c, e.model.F, e.model.psi, i, j);
         a.valid = std::isfinite(e.model.c.sum()) && positiveDefinite(a.marginal.cov);
-        a.score = m_trial->score(e.model);
+        a.score = m_trial->score(e.method, e.model, true);
         a.mean = e.model.c;
         a.variances = cov.diagonal();
         upperTriangle(cov, a.covariances);

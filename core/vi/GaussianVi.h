@@ -46,14 +46,14 @@ struct ViGradient {
     Vector mean, scale;
 };
 
-class GaussianVi : public GaussianFit {
+class GaussianVi : public EpochFit {
   public:
     /// Starts at m = 0, L = I (sigma = 1), as VIFA starts at c = 0, psi = 1.
     GaussianVi(const Likelihood& likelihood, const GaussianViOptions& options);
 
     /// One shuffled pass in mini-batches of M (the last partial one dropped); an update after
     /// every L of them, the count running on across epochs, exactly as VIFA.
-    void runEpoch();
+    void runEpoch() override;
     long epoch() const { return m_epoch; }
     long updates() const { return m_updates; }
     FitStatus status() const override {

@@ -44,7 +44,7 @@ struct VifaOptions {
 /// Throws std::invalid_argument naming the first bad option.
 void validate(const VifaOptions& options);
 
-class Vifa : public GaussianFit {
+class Vifa : public EpochFit {
   public:
     /// Initial state: c = 0, F a random orthonormal frame (as the online fitters), psi = 1
     /// (VIPPCA: sigma).
@@ -52,7 +52,7 @@ class Vifa : public GaussianFit {
 
     /// One pass over the data in shuffled mini-batches of M (the last, partial one dropped);
     /// an update after every L of them (the count runs on across epochs).
-    void runEpoch();
+    void runEpoch() override;
     long epoch() const { return m_epoch; }
     long updates() const { return m_updates; }
     /// Running, or Diverged once an update met NaN or Inf.
