@@ -1,5 +1,6 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "app/cli/PosteriorArgs.h"
 #include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
@@ -12,7 +13,6 @@
 #include <stdexcept>
 
 namespace fa::cli {
-namespace {
 
 double positive(const ArgParser& args, const std::string& name, double fallback) {
     const double v = args.real(name, fallback);
@@ -21,9 +21,8 @@ double positive(const ArgParser& args, const std::string& name, double fallback)
     return v;
 }
 
-PosteriorConfig parseConfig(const ArgParser& args) {
-    PosteriorConfig c;
-    PosteriorSetup& s = c.setup;
+PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
+    PosteriorSetup s;
     s.dataset = args.text("dataset", "synthetic");
     s.target = args.text("target", "");
     s.loader = io::datasetLoader(args.text("data-dir", ""));
@@ -58,6 +57,14 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     } else if (hyper != "auto")
         throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +
                                     hyper + "')");
+    return s;
+}
+
+namespace {
+
+PosteriorConfig parseConfig(const ArgParser& args) {
+    PosteriorConfig c;
+    c.setup = parsePosteriorSetup(args);
 
     c.methods.clear();
     bool anyVi = false;

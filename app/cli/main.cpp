@@ -35,6 +35,11 @@ const char* const kUsage =
     "                  --fa-warmup 100 --sga-lr 0.001\n"
     "            synthetic: --n 1000 --inputs 2 --correlation 0.5; --data-dir DIR --out "
     "posterior.csv\n"
+    "  grad-variance  spread of the VI gradient estimators at one q (ALGORITHMS-LABS.md §4.5)\n"
+    "            --dataset D (as posterior) --method vi-full|vi-meanfield\n"
+    "            --estimator reparam,score,score-baseline --samples 1,10,100\n"
+    "            --at optimum|start|epoch:N --trials 1000 --seed 0 --out FILE.csv\n"
+    "            (the fit to epoch:N: --batch --fit-samples --lr-c --lr-f --lr-gamma --optimizer)\n"
     "  posterior-bench  exact posterior per UCI set and whole synthetic VIFA/SGD runs, timed\n"
     "            --repeats 200 --run-repeats 5 --out posterior-bench.csv\n"
     "  neural    VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits\n"
@@ -73,6 +78,8 @@ int main(int argc, char** argv) {
             return fa::cli::runNeuralCommand(argc, argv);
         if (!std::strcmp(argv[1], "latent"))
             return fa::cli::runLatentCommand(argc, argv);
+        if (!std::strcmp(argv[1], "grad-variance"))
+            return fa::cli::runGradVarianceCommand(argc, argv);
         if (!std::strcmp(argv[1], "latent-bench"))
             return fa::cli::runLatentBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "posterior-bench"))

@@ -35,6 +35,14 @@ void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows) {
             << '\n';
 }
 
+void writeGradVarianceCsv(std::ostream& out, const std::vector<GradVarianceRow>& rows) {
+    out << "dataset,method,estimator,samples,block,mean_norm,variance,seconds\n";
+    for (const auto& r : rows)
+        out << r.dataset << ',' << r.method << ',' << r.estimator << ',' << r.samples << ','
+            << r.block << ',' << formatDouble(r.meanNorm) << ',' << formatDouble(r.variance) << ','
+            << formatDouble(r.seconds) << '\n';
+}
+
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows) {
     out << kPosteriorHeader << '\n';
     for (const auto& r : rows)

@@ -4,6 +4,7 @@
 #include "core/explorer/FaSweep.h"
 #include "core/latent/LatentExperiment.h"
 #include "core/neural/NeuralRegression.h"
+#include "core/posterior/GradVariance.h"
 #include "core/posterior/PosteriorLab.h"
 
 #include <ostream>
@@ -20,6 +21,8 @@ void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows);
 /// dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status
 extern const char* const kPosteriorHeader;
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows);
+/// dataset,method,estimator,samples,block,mean_norm,variance,seconds
+void writeGradVarianceCsv(std::ostream& out, const std::vector<GradVarianceRow>& rows);
 
 /// dataset,method,hidden,split,nmll,rmse,seconds,status
 extern const char* const kNeuralHeader;

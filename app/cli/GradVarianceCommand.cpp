@@ -1,0 +1,115 @@
+// faexplorer-cli grad-variance: the spread of each gradient estimator at one q (issue 13's
+// contract: columns dataset,method,estimator,samples,block,mean_norm,variance,seconds).
+#include "app/cli/ArgParser.h"
+#include "app/cli/Commands.h"
+#include "app/cli/PosteriorArgs.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "core/posterior/GradVariance.h"
+
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace fa::cli {
+namespace {
+
+const std::set<std::string> kOptions{
+    "dataset",        "target",  "data-dir", "n",        "inputs",    "correlation",
+    "train-fraction", "bias",    "hyper",    "alpha",    "beta",      "method",
+    "estimator",      "samples", "at",       "trials",   "seed",      "epochs",
+    "batch",          "lr-c",    "lr-f",     "lr-gamma", "optimizer", "max-grad-norm",
+    "fit-samples",    "out"};
+
+GradVarianceConfig parseConfig(const ArgParser& args) {
+    GradVarianceConfig c;
+    c.setup = parsePosteriorSetup(args);
+    const std::string method = args.text("method", "vi-full");
+    const auto m = parseMethod(method);
+    if (!m || (*m != PosteriorMethod::ViFull && *m != PosteriorMethod::ViMeanField))
+        throw std::invalid_argument("--method must be vi-full or vi-meanfield (got '" + method +
+                                    "')");
+    c.method = *m;
+    c.estimators.clear();
+    for (const auto& name : args.textList("estimator", {"reparam", "score", "score-baseline"})) {
+        const auto e = parseEstimator(name);
+        if (!e)
+            throw std::invalid_argument("--estimator: unknown estimator '" + name +
+                                        "' (use reparam, score, score-baseline)");
+        c.estimators.push_back(*e);
+    }
+    c.samples.clear();
+    for (const long s : args.integerList("samples", {1, 10, 100})) {
+        if (s < 1 || s > 1'000'000)
+            throw std::invalid_argument("--samples: every S must lie in [1, 1000000]");
+        c.samples.push_back(static_cast<int>(s));
+    }
+    const std::string at = args.text("at", "optimum");
+    c.epoch = args.integerIn("epochs", 5000, 0, 100'000'000);
+    if (at == "optimum")
+        c.at = GradVarianceConfig::At::Optimum;
+    else if (at == "start")
+        c.at = GradVarianceConfig::At::Start;
+    else if (at.rfind("epoch:", 0) == 0) {
+        c.at = GradVarianceConfig::At::Epoch;
+        try {
+            std::size_t used = 0;
+            c.epoch = std::stol(at.substr(6), &used);
+            if (used != at.size() - 6 || c.epoch < 0)
+                throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            throw std::invalid_argument("--at epoch:N needs a whole N >= 0 (got '" + at + "')");
+        }
+    } else
+        throw std::invalid_argument("--at must be optimum, start or epoch:N (got '" + at + "')");
+    c.trials = args.integerIn("trials", 1000, 2, 10'000'000);
+    const long seed = args.integer("seed", 0);
+    if (seed < 0)
+        throw std::invalid_argument("--seed must not be negative");
+    c.seed = static_cast<std::uint64_t>(seed);
+    // How the fit that brings q to epoch:N (or to the optimum of a target with no closed form)
+    // runs: the posterior command's VI options.
+    VifaOptions& v = c.run.vifa;
+    v.batch = args.integerIn("batch", 100, 1, 100'000'000);
+    v.samples = args.integerIn("fit-samples", 10, 1, 100'000);
+    v.lrC = positive(args, "lr-c", 0.01);
+    v.lrF = positive(args, "lr-f", 1e-4);
+    v.lrGamma = positive(args, "lr-gamma", 0.01);
+    const std::string opt = args.text("optimizer", "sgd");
+    if (opt != "sgd" && opt != "adam")
+        throw std::invalid_argument("--optimizer must be sgd or adam");
+    v.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
+    v.maxGradNorm = args.real("max-grad-norm", 10.0);
+    if (!(v.maxGradNorm >= 0.0))
+        throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
+    return c;
+}
+
+} // namespace
+
+int runGradVarianceCommand(int argc, char** argv) {
+    const ArgParser args(argc, argv, 2, kOptions);
+    const GradVarianceConfig config = parseConfig(args);
+    if (!args.has("out"))
+        throw std::invalid_argument("--out FILE.csv is required");
+    io::AtomicFile out(args.text("out", ""));
+    const auto rows = runGradVariance(config);
+    for (const GradientEstimator e : config.estimators)
+        for (const int s : config.samples)
+            if (e == GradientEstimator::ScoreBaseline && s < 2)
+                std::fprintf(stderr,
+                             "grad-variance: score-baseline at S = %d has no leave-one-out "
+                             "baseline: no rows\n",
+                             s);
+    io::writeGradVarianceCsv(out.stream(), rows);
+    out.commit();
+    std::printf("grad-variance %s, %s, %d estimates each: total variance of the -ELBO gradient\n",
+                rows.front().dataset.c_str(), rows.front().method.c_str(), config.trials);
+    std::printf("%-15s %8s  %-6s %14s %14s\n", "estimator", "S", "block", "mean_norm", "variance");
+    for (const auto& r : rows)
+        std::printf("%-15s %8d  %-6s %14.6g %14.6g\n", r.estimator.c_str(), r.samples,
+                    r.block.c_str(), r.meanNorm, r.variance);
+    return 0;
+}
+
+} // namespace fa::cli

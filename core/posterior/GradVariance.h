@@ -1,0 +1,41 @@
+#pragma once
+// The estimator-variance study (ALGORITHMS-LABS.md §4.5), shared by `faexplorer-cli
+// grad-variance` and the window: at one fixed q, T independent gradient estimates of -ELBO
+// (each from S fresh draws over the whole training set, so only the estimator's own noise
+// counts), per block the norm of their mean and their total variance (the trace of their
+// covariance, ddof 1). The variance scales as 1/S.
+#include "core/posterior/PosteriorLab.h"
+
+#include <string>
+#include <vector>
+
+namespace fa {
+
+struct GradVarianceConfig {
+    PosteriorSetup setup;
+    PosteriorRunOptions run; ///< the VI options (batch, steps, optimiser) of the fit that moves q
+    PosteriorMethod method = PosteriorMethod::ViFull; ///< vi-full or vi-meanfield
+    std::vector<GradientEstimator> estimators = {
+        GradientEstimator::Reparam, GradientEstimator::Score, GradientEstimator::ScoreBaseline};
+    std::vector<int> samples = {1, 10, 100};
+    /// Where q is: Start (m = 0, L = I); Epoch (after `epoch` epochs of the reparameterised
+    /// fit); Optimum (closed form for linear regression with its Gaussian prior: the posterior,
+    /// or for mean-field m = mu, sigma_i^2 = 1 / Lambda_ii; elsewhere after `epoch` epochs).
+    enum class At { Optimum, Start, Epoch } at = At::Optimum;
+    long epoch = 5000;
+    int trials = 1000; ///< T estimates per (estimator, S)
+    std::uint64_t seed = 0;
+};
+
+struct GradVarianceRow {
+    std::string dataset, method, estimator;
+    int samples = 0;
+    std::string block; ///< mean or scale
+    double meanNorm = 0.0, variance = 0.0, seconds = 0.0;
+};
+
+/// Throws std::invalid_argument for a method other than vi-full / vi-meanfield or S < 1. The
+/// baseline at S = 1 (no other draw to leave out) gives no rows.
+std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config);
+
+} // namespace fa
