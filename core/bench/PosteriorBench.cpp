@@ -77,6 +77,32 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
         add({"posterior", methodName(method) + "/synthetic_" + std::to_string(c.epochs) + "_epochs",
              2, 1, s, "s"});
     }
+    // Issue 13's targets: full-covariance VI on Boston (D = 14), 10^4 epochs (< 2 s), whole
+    // run with its data preparation; a 400 x 400 grid posterior (< 50 ms) of the linear (O(1)
+    // per cell) and logistic (O(N) per cell, N = 60) targets.
+    if (config.loader && std::find(config.datasets.begin(), config.datasets.end(), "boston") !=
+                             config.datasets.end()) {
+        PosteriorConfig c;
+        c.setup.dataset = "boston";
+        c.setup.loader = config.loader;
+        c.methods = {PosteriorMethod::ViFull};
+        c.epochs = c.every = 10000;
+        c.trials = 1;
+        const double s = medianSeconds(config.runRepeats,
+                                       [&] { sink = sink + runPosterior(c).back().score.w2; });
+        add({"posterior", "vi-full/boston_10000_epochs", 14, 14, s, "s"});
+    }
+    for (const char* target : {"synthetic", "logistic-synthetic"}) {
+        PosteriorSetup setup;
+        setup.dataset = target;
+        const PosteriorProblem p = preparePosteriorProblem(setup, 0);
+        const LogDensity2 f = logJoint2(p.target, p.data.Xtrain, p.data.ytrain, p.hyper.beta,
+                                        PriorKind::Gaussian, p.hyper.alpha);
+        const GridBox box = boxAround(p.exact.mean, p.exact.cov, 8.0, 400);
+        const double s = medianSeconds(std::max(1, config.repeats / 10),
+                                       [&] { sink = sink + gridPosterior(f, box).logZ; });
+        add({"posterior", std::string("grid_400x400/") + target, 2, 0, 1e3 * s, "ms"});
+    }
     // Neural VIFA, one split of Boston with the report's settings for it (1 x 50, K = 3, M = 10,
     // L = 4, 200 epochs, Adam 0.01): one training run, then the 100-draw test predictive.
     if (!config.loader)
