@@ -55,7 +55,9 @@ const std::vector<MethodInfo>& methodRegistry() {
          "Online SGA (thesis Algorithm 4) making passes over the rows"},
         // References.
         {"truth", "true model", "true model", 0x141414, 0, "The generating FA model"},
-        {"exact", "exact posterior", "exact", 0x141414, 0, "The exact Gaussian posterior"},
+        {"exact", "exact posterior", "exact", 0x141414, 0, "The exact posterior"},
+        {"exact-laplace", "exact posterior, Laplace prior", "exact (Laplace)", 0x7f7f7f, 0,
+         "The exact posterior under the Laplace prior, on a grid (two parameters)"},
     };
     return registry;
 }

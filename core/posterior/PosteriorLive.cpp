@@ -37,6 +37,20 @@ PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
             throw std::invalid_argument(
                 "a recorded learning-rate or lambda change is out of range");
     applyChangesAt(0);
+    // The grid posteriors' contours, once: they do not change while the run goes on.
+    const auto contours = [](const GridPosterior& g) {
+        auto c = std::make_shared<ExactContours>();
+        for (std::size_t l = 0; l < c->size(); ++l)
+            (*c)[l] = contourLines(g, g.hpdDensity[l]);
+        return c;
+    };
+    if (m_problem.grid)
+        m_exactContours = contours(*m_problem.grid);
+    const bool laplace =
+        std::any_of(config.methods.begin(), config.methods.end(),
+                    [](PosteriorMethod m) { return methodPrior(m) == PriorKind::Laplace; });
+    if (m_problem.gridLaplace && laplace)
+        m_laplaceContours = contours(*m_problem.gridLaplace);
 }
 
 void PosteriorLive::applyChangesAt(long epoch) {
@@ -137,6 +151,24 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
     const Eigen::Index i = coordI, j = coordJ;
     s.exactMarginal.mean = {exact.mean(i), exact.mean(j)};
     s.exactMarginal.cov << exact.cov(i, i), exact.cov(i, j), exact.cov(j, i), exact.cov(j, j);
+    // Grid contours are in (w1, w2): shown when the view is (w1, w2); (w2, w1) swaps them.
+    const auto oriented = [&](const std::shared_ptr<const ExactContours>& c) {
+        if (!c || i == j || std::max(i, j) > 1 || i == 0)
+            return c;
+        auto swapped = std::make_shared<ExactContours>(*c);
+        for (auto& level : *swapped)
+            for (auto& line : level)
+                for (auto& p : line)
+                    std::swap(p(0), p(1));
+        return std::shared_ptr<const ExactContours>(swapped);
+    };
+    s.exactContours = oriented(m_exactContours);
+    s.laplaceContours = oriented(m_laplaceContours);
+    if (m_problem.exactLaplace) {
+        const GaussianPosterior& l = *m_problem.exactLaplace;
+        s.laplaceMarginal.mean = {l.mean(i), l.mean(j)};
+        s.laplaceMarginal.cov << l.cov(i, i), l.cov(i, j), l.cov(j, i), l.cov(j, j);
+    }
     s.exactMean = exact.mean;
     s.exactVariances = exact.cov.diagonal();
     upperTriangle(exact.cov, s.exactCovariances);

@@ -8,6 +8,7 @@
 #include "core/metrics/MarginalViews.h"
 #include "core/posterior/PosteriorLab.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <vector>
@@ -35,6 +36,10 @@ struct PosteriorCurvePoint {
     FitStatus status = FitStatus::Running;
 };
 
+/// A grid posterior's highest-density contours at 39 / 86 / 99 % mass (kHpdMasses), in the
+/// view's coordinates; each level one or more polylines.
+using ExactContours = std::array<std::vector<Polyline2>, 3>;
+
 struct PosteriorLiveSnapshot : LabSnapshot {
     long epoch = 0;
     std::string dataset;
@@ -44,6 +49,10 @@ struct PosteriorLiveSnapshot : LabSnapshot {
     Eigen::Index trainRows = 0;
     int coordI = 0, coordJ = 1;
     Marginal2 exactMarginal;
+    /// Where the exact posterior is a grid (D = 2): its contours, drawn instead of the ellipse;
+    /// and the Laplace prior's posterior when a Laplace fit runs. Shared by every snapshot.
+    std::shared_ptr<const ExactContours> exactContours, laplaceContours;
+    Marginal2 laplaceMarginal; ///< moments of the Laplace posterior (valid with its contours)
     Vector exactMean, exactVariances,
         exactCovariances; ///< covariances: strict upper triangle, row-major
     struct Approximation {
@@ -99,6 +108,7 @@ class PosteriorLive : public LiveRun {
     double m_seconds = 0.0;
     double m_lr = 0.0, m_lambda = 0.0; // SGD's current settings, also when no SGD method runs
     int m_coordI = 0, m_coordJ = 1;
+    std::shared_ptr<const ExactContours> m_exactContours, m_laplaceContours;
 };
 
 } // namespace fa

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace fa {
@@ -136,6 +137,126 @@ double klByQuadrature(const GridPosterior& p, const Eigen::Vector2d& mean,
     if (qMass)
         *qMass = total;
     return kl;
+}
+
+} // namespace fa
+
+namespace fa {
+namespace {
+
+// An edge point between two neighbouring cell centres: horizontal edges (i, j)-(i+1, j) have
+// id 2 (i G + j), vertical ones (i, j)-(i, j+1) id 2 (i G + j) + 1.
+struct EdgePoints {
+    const GridPosterior& p;
+    const Matrix& v;
+    double level;
+    int G;
+    long id(int i, int j, bool vertical) const { return 2L * (long(i) * G + j) + vertical; }
+    Eigen::Vector2d at(long id) const {
+        const bool vertical = id & 1;
+        const int i = int((id / 2) / G), j = int((id / 2) % G);
+        const int i2 = vertical ? i : i + 1, j2 = vertical ? j + 1 : j;
+        const double a = v(i, j), b = v(i2, j2), t = (level - a) / (b - a);
+        return p.centre(i, j) + t * (p.centre(i2, j2) - p.centre(i, j));
+    }
+};
+
+} // namespace
+
+std::vector<Polyline2> contourLines(const GridPosterior& p, double density) {
+    const int G = p.box.cells;
+    const Matrix v = p.mass / p.cellArea();
+    const EdgePoints e{p, v, density, G};
+    // Segments between edge points, cell by cell; each edge point joins at most two.
+    std::vector<std::pair<long, long>> segments;
+    for (int i = 0; i + 1 < G; ++i)
+        for (int j = 0; j + 1 < G; ++j) {
+            // corners counter-clockwise: (i,j), (i+1,j), (i+1,j+1), (i,j+1)
+            const bool c0 = v(i, j) > density, c1 = v(i + 1, j) > density,
+                       c2 = v(i + 1, j + 1) > density, c3 = v(i, j + 1) > density;
+            const int code = c0 | c1 << 1 | c2 << 2 | c3 << 3;
+            if (code == 0 || code == 15)
+                continue;
+            const long bottom = e.id(i, j, false), right = e.id(i + 1, j, true),
+                       top = e.id(i, j + 1, false), left = e.id(i, j, true);
+            const double centre = 0.25 * (v(i, j) + v(i + 1, j) + v(i + 1, j + 1) + v(i, j + 1));
+            switch (code) {
+            case 1:
+            case 14:
+                segments.push_back({left, bottom});
+                break;
+            case 2:
+            case 13:
+                segments.push_back({bottom, right});
+                break;
+            case 3:
+            case 12:
+                segments.push_back({left, right});
+                break;
+            case 4:
+            case 11:
+                segments.push_back({right, top});
+                break;
+            case 6:
+            case 9:
+                segments.push_back({bottom, top});
+                break;
+            case 7:
+            case 8:
+                segments.push_back({left, top});
+                break;
+            case 5: // corners 0 and 2 above: joined through the centre or not
+                if (centre > density)
+                    segments.push_back({left, top}), segments.push_back({bottom, right});
+                else
+                    segments.push_back({left, bottom}), segments.push_back({right, top});
+                break;
+            case 10: // corners 1 and 3 above
+                if (centre > density)
+                    segments.push_back({left, bottom}), segments.push_back({right, top});
+                else
+                    segments.push_back({left, top}), segments.push_back({bottom, right});
+                break;
+            default:
+                break;
+            }
+        }
+    // Join segments into polylines through shared edge points.
+    std::unordered_map<long, std::vector<std::size_t>> at;
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        at[segments[k].first].push_back(k);
+        at[segments[k].second].push_back(k);
+    }
+    std::vector<bool> used(segments.size(), false);
+    std::vector<Polyline2> lines;
+    const auto walk = [&](long point, std::vector<long>& out) {
+        for (;;) {
+            std::size_t next = segments.size();
+            for (const std::size_t k : at[point])
+                if (!used[k])
+                    next = k;
+            if (next == segments.size())
+                return;
+            used[next] = true;
+            point = segments[next].first == point ? segments[next].second : segments[next].first;
+            out.push_back(point);
+        }
+    };
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        if (used[k])
+            continue;
+        used[k] = true;
+        std::vector<long> forward{segments[k].first, segments[k].second}, backward;
+        walk(forward.back(), forward);
+        walk(forward.front(), backward);
+        Polyline2 line;
+        for (auto it = backward.rbegin(); it != backward.rend(); ++it)
+            line.push_back(e.at(*it));
+        for (const long id : forward)
+            line.push_back(e.at(id));
+        lines.push_back(std::move(line));
+    }
+    return lines;
 }
 
 } // namespace fa

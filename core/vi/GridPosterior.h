@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 #include <array>
 #include <functional>
+#include <vector>
 
 namespace fa {
 
@@ -57,5 +58,11 @@ GridBox boxAround(const Eigen::Vector2d& mean, const Eigen::Matrix2d& cov, doubl
 /// qMass, if given, receives sum q(w) dA (near 1 unless q reaches past the box).
 double klByQuadrature(const GridPosterior& p, const Eigen::Vector2d& mean,
                       const Eigen::Matrix2d& cov, double* qMass = nullptr);
+
+/// A contour line: closed where it does not leave the grid.
+using Polyline2 = std::vector<Eigen::Vector2d>;
+/// The curves where the density (mass / cell area, between cell centres bilinear along the
+/// edges) crosses `density`, by marching squares; saddle cells are split by their centre value.
+std::vector<Polyline2> contourLines(const GridPosterior& p, double density);
 
 } // namespace fa

@@ -169,6 +169,49 @@ class TestGridPosterior : public QObject {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gridPosterior(f, {{0, 0}, {0, 1}, 100}));
     }
 
+    // Marching squares on a Gaussian posterior: at the density of the Mahalanobis-r ellipse the
+    // contour is one closed loop whose points lie at Mahalanobis distance r (to the error of
+    // linear interpolation between cell centres); the bimodal posterior's inner contour is two
+    // loops, mirror images of each other.
+    void contoursOfTheGrid() {
+        const RegressionData d = reportProblem();
+        const Hyperparameters h{0.01, 0.1};
+        const GaussianPosterior exact = exactPosterior(d.X, d.y, h);
+        const Eigen::Matrix2d S = exact.cov, P = S.inverse();
+        const GridPosterior g = gridPosterior(
+            logJoint2(TargetKind::Linear, d.X, d.y, h.beta, PriorKind::Gaussian, h.alpha),
+            boxAround(exact.mean, S, 8.0, 200));
+        for (int r = 1; r <= 3; ++r) {
+            const double level =
+                std::exp(-0.5 * r * r) / (2.0 * std::numbers::pi * std::sqrt(S.determinant()));
+            const auto lines = contourLines(g, level);
+            QCOMPARE(lines.size(), std::size_t(1));
+            QVERIFY((lines[0].front() - lines[0].back()).norm() < 1e-12); // closed
+            QVERIFY(lines[0].size() > 50);
+            for (const Eigen::Vector2d& w : lines[0]) {
+                const Eigen::Vector2d u = w - exact.mean;
+                QVERIFY2(std::abs(std::sqrt(u.dot(P * u)) - r) < 5e-3,
+                         qPrintable(QString::number(std::sqrt(u.dot(P * u)))));
+            }
+        }
+        Rng rng(2);
+        Vector x(20), y(20);
+        rng.fillNormal(x);
+        rng.fillNormal(y);
+        y = x + 0.5 * y;
+        const GridPosterior b =
+            gridPosterior(logJoint2(TargetKind::Bilinear, x, y, 4.0, PriorKind::Gaussian, 1.0),
+                          {{-7.0, -7.0}, {7.0, 7.0}, 400});
+        const auto inner = contourLines(b, b.hpdDensity[0]);
+        QCOMPARE(inner.size(), std::size_t(2));
+        Eigen::Vector2d c0 = Eigen::Vector2d::Zero(), c1 = Eigen::Vector2d::Zero();
+        for (const auto& w : inner[0])
+            c0 += w / double(inner[0].size());
+        for (const auto& w : inner[1])
+            c1 += w / double(inner[1].size());
+        QVERIFY((c0 + c1).norm() < 0.05 * c0.norm()); // w -> -w
+    }
+
     // Logistic likelihood: its gradient against central differences of its value.
     void logisticGradientMatchesFiniteDifferences() {
         Rng rng(4);

@@ -10,6 +10,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 ContourView::ContourView(QWidget* parent)
@@ -43,7 +44,7 @@ std::vector<QLineSeries*>& ContourView::seriesFor(const std::string& model) {
     std::vector<QLineSeries*> pool;
     for (std::size_t level = 0; level < m_levels.size(); ++level) {
         auto* s = new QLineSeries;
-        const bool reference = model == "truth" || model == "exact";
+        const bool reference = model == "truth" || model.rfind("exact", 0) == 0;
         QPen pen(colourFor(model), reference ? 2.2 : 1.6);
         if (model == "batch")
             pen.setStyle(Qt::DashLine);
@@ -121,7 +122,7 @@ void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
     scene.xLabel = QString("θ%1").arg(i);
     scene.yLabel = QString("θ%1").arg(j);
     for (const auto& model : snap.models)
-        scene.models.push_back({model.name, model.valid, model.marginal});
+        scene.models.push_back({model.name, model.valid, model.marginal, nullptr});
     scene.reference = "truth";
     scene.cloud = snap.recent;
     showScene(scene);
@@ -150,6 +151,38 @@ void ContourView::showScene(const ContourScene& scene) {
         auto& pool = seriesFor(model.name);
         if (!model.valid)
             continue;
+        if (model.curves) { // a grid's contours: one series per polyline, extras unnamed
+            std::size_t extra = m_levels.size();
+            for (std::size_t level = 0; level < model.curves->size(); ++level)
+                for (std::size_t k = 0; k < (*model.curves)[level].size(); ++k) {
+                    QList<QPointF> line;
+                    for (const auto& p : (*model.curves)[level][k]) {
+                        line.append(QPointF(p.x(), p.y()));
+                        if (level + 1 == model.curves->size()) {
+                            x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
+                            y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
+                        }
+                    }
+                    if (k == 0) {
+                        pool[level]->replace(line);
+                        continue;
+                    }
+                    if (extra == pool.size()) {
+                        auto* s = new QLineSeries;
+                        s->setPen(pool[level]->pen());
+                        chart()->addSeries(s);
+                        s->attachAxis(m_x);
+                        s->attachAxis(m_y);
+                        for (QLegendMarker* m : chart()->legend()->markers(s))
+                            m->setVisible(false);
+                        pool.push_back(s);
+                    }
+                    pool[extra++]->replace(line);
+                }
+            if (model.name == scene.reference)
+                tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
+            continue;
+        }
         for (std::size_t level = 0; level < m_levels.size(); ++level) {
             QList<QPointF> line;
             for (const auto& p : fa::massEllipse(model.marginal, m_levels[level])) {
@@ -167,6 +200,21 @@ void ContourView::showScene(const ContourScene& scene) {
             tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
         }
     }
+    // Models not in this frame (a method switched off) leave the picture and the legend, as does
+    // an empty cloud; one legend entry per model (its first series).
+    for (auto& [name, pool] : m_contours) {
+        const bool present =
+            std::any_of(scene.models.begin(), scene.models.end(),
+                        [&name = name](const ContourScene::Model& m) { return m.name == name; });
+        for (std::size_t k = 0; k < pool.size(); ++k) {
+            pool[k]->setVisible(present);
+            for (QLegendMarker* marker : chart()->legend()->markers(pool[k]))
+                marker->setVisible(present && k == 0);
+        }
+    }
+    m_points->setVisible(!cloud.isEmpty());
+    for (QLegendMarker* marker : chart()->legend()->markers(m_points))
+        marker->setVisible(!cloud.isEmpty());
     if (!(tx1 > tx0) || !(ty1 > ty0))
         return;
     const double cx = (tx0 + tx1) / 2, cy = (ty0 + ty1) / 2, hx = (tx1 - tx0) * 2,

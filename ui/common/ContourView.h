@@ -2,6 +2,7 @@
 // The teaching picture: for two coordinates, the probability-mass ellipses of the true
 // marginal Gaussian and of each algorithm's current marginal, over the latest observations.
 #include "core/explorer/LiveExplorer.h"
+#include "core/posterior/PosteriorLive.h"
 
 #include <QtCharts/QChartView>
 #include <map>
@@ -17,6 +18,9 @@ struct ContourScene {
         std::string name; ///< palette key (MethodStyle.h)
         bool valid = false;
         fa::Marginal2 marginal;
+        /// Drawn instead of the ellipses when set: a grid posterior's 39 / 86 / 99 % contours,
+        /// each level one or more polylines (the bimodal target's inner level is two).
+        std::shared_ptr<const fa::ExactContours> curves;
     };
     std::vector<Model> models;
     std::string reference;              ///< the model the axes are fitted to (truth, exact)

@@ -26,6 +26,8 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_dataset->addItem("Concrete strength (8 inputs)", "concrete");
     m_dataset->addItem("Energy efficiency, heating (8 inputs)", "energy");
     m_dataset->addItem("Yacht hydrodynamics (6 inputs)", "yacht");
+    m_dataset->addItem("Logistic regression, 2 parameters (grid posterior)", "logistic-synthetic");
+    m_dataset->addItem("Bimodal bad case y = w₁w₂x + ε (grid posterior)", "bimodal-synthetic");
     m_dataset->setToolTip(
         "Synthetic: x ~ N(0, [[1, .5], [.5, 1]]), θ ~ N(0, I/α), y = θᵀx + ε, ε ~ N(0, 1/β), "
         "α = 0.01, β = 0.1, N rows, no bias.\nUCI sets: standardised, bias column, 50/50 split "
@@ -70,6 +72,11 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         {fa::PosteriorMethod::SgdSga, "Online SGA (thesis Algorithm 1) fitted to the SGD iterates"},
         {fa::PosteriorMethod::Swag,
          "SWAG: running mean, diagonal variance and last-K deviations of the iterates"},
+        {fa::PosteriorMethod::ViFull,
+         "Gaussian VI with a full covariance L Lᵀ (L lower-triangular, log diagonal)"},
+        {fa::PosteriorMethod::ViMeanField,
+         "Gaussian VI with a diagonal covariance (mean field): underestimates correlated "
+         "variances"},
     };
     for (const auto& [method, tip] : tips) {
         auto* box = new QCheckBox(displayName(fa::methodName(method)));
@@ -103,6 +110,15 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
                 "Each averaged gradient is clipped to this norm (report code: 10); 0 = off.");
     m_maxNorm->setSpecialValueText("off");
     m_sigma = realBox(1e-8, 100, 0.01, 6, "VIPPCA's fixed variance σ (Ψ = σI).");
+    m_estimator = new QComboBox;
+    m_estimator->addItem("reparameterisation", "reparam");
+    m_estimator->addItem("score function", "score");
+    m_estimator->addItem("score function + baseline", "score-baseline");
+    m_estimator->setToolTip(
+        "How full-covariance and mean-field VI estimate the likelihood term's gradient: through "
+        "w = m + Lε (reparameterisation), by E[f ∇log q] (score function, REINFORCE), or the "
+        "same with a leave-one-out baseline (needs L ≥ 2). All unbiased; their variances differ "
+        "by orders of magnitude.");
 
     m_sgdBatch = intBox(1, 1000000, 32, "SGD mini-batch size (thesis: 32).");
     m_warmupEpochs =
@@ -145,7 +161,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     common->addRow("latent K", m_latent);
     common->addRow("seed", m_seed);
     ml->addLayout(common);
-    auto* vifa = new QGroupBox("VIFA / VIPPCA");
+    auto* vifa = new QGroupBox("Variational fits");
     auto* vf = new QFormLayout(vifa);
     vf->addRow("batch M", m_batch);
     vf->addRow("samples L", m_L);
@@ -155,6 +171,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     vf->addRow("optimiser", m_optimiser);
     vf->addRow("clip norm", m_maxNorm);
     vf->addRow("VIPPCA σ", m_sigma);
+    vf->addRow("gradient (VI)", m_estimator);
     auto* sgd = new QGroupBox("SGD iterates (live)");
     auto* sf = new QFormLayout(sgd);
     sf->addRow("batch", m_sgdBatch);
@@ -186,6 +203,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     connect(m_target, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     connect(m_hyper, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     connect(m_optimiser, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
+    connect(m_estimator, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     for (QSpinBox* b : {m_samples, m_latent, m_batch, m_L, m_sgdBatch, m_warmupEpochs})
         connect(b, &QSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
     for (QDoubleSpinBox* b :
@@ -227,7 +245,7 @@ void PosteriorControls::emitStructure() {
 void PosteriorControls::updateEnabled() {
     const QString data = m_dataset->currentData().toString();
     m_target->setEnabled(data != "synthetic" && m_target->count() > 0 &&
-                         m_dataset->currentIndex() >= 5);
+                         m_dataset->currentIndex() >= kBuiltinSets);
     m_samples->setEnabled(data == "synthetic");
     const bool manual = m_hyper->currentData().toString() == "manual";
     m_alpha->setEnabled(manual);
@@ -264,11 +282,11 @@ bool PosteriorControls::showCsv(const QString& path, QString* error) {
     m_quiet = true;
     m_csvPath = path;
     const QString label = "CSV: " + QFileInfo(path).fileName();
-    if (m_dataset->count() > 5)
-        m_dataset->setItemText(5, label), m_dataset->setItemData(5, path);
+    if (m_dataset->count() > kBuiltinSets)
+        m_dataset->setItemText(kBuiltinSets, label), m_dataset->setItemData(kBuiltinSets, path);
     else
         m_dataset->addItem(label, path);
-    m_dataset->setCurrentIndex(5);
+    m_dataset->setCurrentIndex(kBuiltinSets);
     m_target->clear();
     for (const QString& h : header)
         m_target->addItem(h.trimmed());

@@ -48,7 +48,9 @@ class PosteriorControls : public QWidget {
     void updateEnabled();
     void emitStructure();
 
-    QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser;
+    QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser, *m_estimator;
+    /// The built-in data sets come first in m_dataset; an opened CSV file is the entry after.
+    static constexpr int kBuiltinSets = 7;
     QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma,
         *m_maxNorm, *m_seed;
     QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_coordI,

@@ -15,7 +15,7 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
     fa::PosteriorLiveConfig c;
     fa::PosteriorSetup& s = c.setup;
     s.dataset = m_dataset->currentData().toString().toStdString();
-    if (m_dataset->currentIndex() >= 5)
+    if (m_dataset->currentIndex() >= kBuiltinSets)
         s.target = m_target->currentText().toStdString();
     s.synthetic.samples = m_samples->value();
     s.trainFraction = m_trainFraction->value();
@@ -43,6 +43,8 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
                                                                        : fa::OptimiserKind::Sgd;
     r.vifa.maxGradNorm = m_maxNorm->value();
     r.vippcaSigma = m_sigma->value();
+    r.estimator = fa::parseEstimator(m_estimator->currentData().toString().toStdString())
+                      .value_or(fa::GradientEstimator::Reparam);
     r.sgd.batch = m_sgdBatch->value();
     r.sgd.learningRate = fromSlider(m_lrSlider->value());
     r.warmupEpochs = m_warmupEpochs->value();
@@ -54,7 +56,7 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_quiet = true;
     const QString dataset = QString::fromStdString(c.setup.dataset);
     const int builtin = m_dataset->findData(dataset);
-    if (builtin >= 0 && builtin < 5) {
+    if (builtin >= 0 && builtin < kBuiltinSets) {
         m_dataset->setCurrentIndex(builtin);
     } else {
         showCsv(dataset, nullptr); // the caller checked the file; this fills the target list
@@ -85,6 +87,8 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_optimiser->setCurrentIndex(c.run.vifa.optimiser == fa::OptimiserKind::Adam ? 1 : 0);
     m_maxNorm->setValue(c.run.vifa.maxGradNorm);
     m_sigma->setValue(c.run.vippcaSigma);
+    m_estimator->setCurrentIndex(std::max(
+        0, m_estimator->findData(QString::fromStdString(fa::estimatorName(c.run.estimator)))));
     m_sgdBatch->setValue(c.run.sgd.batch);
     m_lrSlider->setValue(toSlider(c.run.sgd.learningRate, kLrLo, kLrHi));
     m_warmupEpochs->setValue(c.run.warmupEpochs);

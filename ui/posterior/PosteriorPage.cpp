@@ -145,9 +145,11 @@ void PosteriorPage::showSnapshot(const fa::LabSnapshot& snapshot) {
     scene.xLabel = name(s.coordI);
     scene.yLabel = name(s.coordJ);
     scene.reference = "exact";
-    scene.models.push_back({"exact", true, s.exactMarginal});
+    scene.models.push_back({"exact", true, s.exactMarginal, s.exactContours});
+    if (s.laplaceContours)
+        scene.models.push_back({"exact-laplace", true, s.laplaceMarginal, s.laplaceContours});
     for (const auto& a : s.approximations)
-        scene.models.push_back({fa::methodName(a.method), a.valid, a.marginal});
+        scene.models.push_back({fa::methodName(a.method), a.valid, a.marginal, nullptr});
     scene.cloud = s.iterates;
     m_contours->showScene(scene);
     for (PosteriorCurveChart* c : m_curves)

@@ -43,6 +43,7 @@ QByteArray posteriorSessionToJson(const PosteriorSession& s) {
                     {"optimizer", r.vifa.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
                     {"maxGradNorm", r.vifa.maxGradNorm},
                     {"sigma", r.vippcaSigma},
+                    {"estimator", QString::fromStdString(estimatorName(r.estimator))},
                     {"sgdLearningRate", r.sgd.learningRate},
                     {"sgdBatch", r.sgd.batch},
                     {"warmupEpochs", r.warmupEpochs}};
@@ -118,6 +119,12 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     r.vifa.optimiser = optimizer == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
     r.vifa.maxGradNorm = realIn(run, "run", "maxGradNorm", 0, 1e9);
     r.vippcaSigma = realIn(run, "run", "sigma", 1e-8, 100);
+    if (run.contains("estimator")) { // absent from sessions older than issue 13: reparam
+        const auto e = parseEstimator(run.value("estimator").toString().toStdString());
+        if (!e)
+            fail("'run.estimator' must be reparam, score or score-baseline");
+        r.estimator = *e;
+    }
     r.sgd.learningRate = realIn(run, "run", "sgdLearningRate", 1e-5, 1); // the slider's range
     r.sgd.batch = static_cast<int>(whole(run, "run", "sgdBatch", 1, 1'000'000));
     r.warmupEpochs = static_cast<int>(whole(run, "run", "warmupEpochs", 0, 100'000));
