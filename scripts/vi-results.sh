@@ -25,7 +25,9 @@ for name in logistic-synthetic bimodal-synthetic; do
       --every 5000 --trials 10 --out "$out/targets-$name.csv"
 done
 # A prior strong enough to matter (N = 30, alpha = 50): the Laplace fit against its own grid posterior.
-$cli posterior --n 30 --alpha 50 --beta 0.1 --method vifa-gauss,vifa-laplace --trials 10 --every 500 \
+# Adam (0.01 for every group), 50,000 epochs: with N = 30 < M an update comes every 10 epochs.
+$cli posterior --n 30 --alpha 50 --beta 0.1 --method vifa-gauss,vifa-laplace,vi-full --optimizer adam \
+    --lr-c 0.01 --lr-f 0.01 --lr-gamma 0.01 --epochs 50000 --every 5000 --trials 10 \
     --out "$out/laplace-strong-prior.csv"
 # Estimator variances at L = 1, 10, 100 (1000 estimates each), at the optimum and at the start.
 for method in vi-full vi-meanfield; do

@@ -129,6 +129,14 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
         first.dataset.c_str(), static_cast<long>(first.dim()),
         static_cast<long>(first.data.Xtrain.rows()), first.hyper.alpha, first.hyper.beta,
         hyperModeName(first.hyperMode).c_str(), c.run.latent, c.epochs, c.trials);
+    if (first.exactLaplace) { // how far apart the two priors' posteriors are (trial 0)
+        const GaussianPosterior &g = first.exact, &l = *first.exactLaplace;
+        std::printf("exact posteriors (trial 0), Laplace prior against Gaussian prior: "
+                    "rel_mean_dist %.4g, rel_cov_dist %.4g, w2 %.4g\n",
+                    (l.mean - g.mean).norm() / g.mean.norm(),
+                    relativeCovarianceDistance(l.cov, g.cov),
+                    denseW2(l.mean, l.cov, g.mean, g.cov));
+    }
     const bool grid = first.dim() == 2; // KL(q || p) by quadrature on the exact grid
     std::printf("%-13s  %-22s  %-22s  %-22s  %-22s  %s%s\n", "method", "rel_mean_dist",
                 "rel_cov_dist", "w2", "w2_over_dim", grid ? "kl_by_quadrature        " : "",
