@@ -18,6 +18,8 @@
 #include <QtCharts/QScatterSeries>
 #include <QtTest>
 
+#include <numbers>
+
 namespace {
 
 bool runTo(PosteriorPage& page, long epoch) {
@@ -97,6 +99,64 @@ class TestPosteriorPage : public QObject {
         est << a.variances(0), a.covariances(0), a.covariances(0), a.variances(1);
         QVERIFY(std::abs(curve->at(29).y() - (est - ref.cov).norm() / ref.cov.norm()) < 1e-9);
         QCOMPARE(curve->at(29).x(), 30.0);
+    }
+
+    // The bimodal target's exact posterior is drawn as its true contours, not an ellipse: the
+    // points of the inner (39 %) contour share one density, computed here from the data with
+    // log Z by an independent quadrature, and the region above that density holds 39 % of the
+    // mass; the inner contour is two loops (two series). A Laplace fit brings its own posterior.
+    void gridTargetsShowTheirTrueContours() {
+        PosteriorPage page;
+        fa::PosteriorLiveConfig c = page.controls()->config();
+        c.setup.dataset = "bimodal-synthetic";
+        c.methods = {fa::PosteriorMethod::ViFull, fa::PosteriorMethod::VifaLaplace};
+        page.controls()->setConfig(c);
+        page.reset();
+        QVERIFY(runTo(page, 5));
+        QTRY_VERIFY(page.latestSnapshot()->dataset == "bimodal-synthetic");
+        QTRY_VERIFY(page.contourView()->contour("exact", 0)->count() > 20);
+        const QLineSeries* laplace = page.contourView()->contour("exact-laplace", 1);
+        QVERIFY(laplace && laplace->count() > 20);
+        const auto t =
+            fa::generatedTarget("bimodal-synthetic", fa::deriveSeed(fa::deriveSeed(0, 0), 1));
+        QVERIFY(t.has_value());
+        const fa::Vector x = t->data.X.col(0), y = t->data.y;
+        const double alpha = 1.0, beta = 4.0, pi = std::numbers::pi;
+        const auto logJoint = [&](double w1, double w2) {
+            const double r = (y - w1 * w2 * x).squaredNorm();
+            return 0.5 * y.size() * std::log(beta / (2 * pi)) - 0.5 * beta * r +
+                   std::log(alpha / (2 * pi)) - 0.5 * alpha * (w1 * w1 + w2 * w2);
+        };
+        const int n = 1400;
+        const double lo = -7.0, h = 14.0 / n;
+        std::vector<double> cells;
+        double z = 0.0;
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                cells.push_back(std::exp(logJoint(lo + (i + 0.5) * h, lo + (j + 0.5) * h)));
+                z += cells.back() * h * h;
+            }
+        const QLineSeries* inner = page.contourView()->contour("exact", 0);
+        double dmin = INFINITY, dmax = 0.0;
+        for (const QPointF& p : inner->points()) {
+            const double d = std::exp(logJoint(p.x(), p.y())) / z;
+            dmin = std::min(dmin, d), dmax = std::max(dmax, d);
+        }
+        QVERIFY2(dmax / dmin < 1.05, qPrintable(QString("%1 %2").arg(dmin).arg(dmax)));
+        const double level = std::sqrt(dmin * dmax);
+        double mass = 0.0;
+        for (const double v : cells)
+            if (v / z > level)
+                mass += v / z * h * h;
+        QVERIFY2(std::abs(mass - 0.3935) < 0.01, qPrintable(QString::number(mass)));
+        // The second loop of the inner level: a series beyond the first three, not in the legend.
+        int drawn = 0;
+        for (QAbstractSeries* s : page.contourView()->chart()->series())
+            if (auto* line = qobject_cast<QLineSeries*>(s);
+                line && line->isVisible() && line->count() > 0 &&
+                line->pen().color() == inner->pen().color())
+                ++drawn;
+        QVERIFY2(drawn >= 4, qPrintable(QString::number(drawn))); // 2 + 1 + 1 loops at least
     }
 
     void sgdSlidersActLive() {
