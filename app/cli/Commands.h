@@ -11,6 +11,7 @@ int runNeuralCommand(int argc, char** argv);
 int runLatentCommand(int argc, char** argv);
 int runLatentBenchCommand(int argc, char** argv);
 int runGradVarianceCommand(int argc, char** argv);
+int runBoundCommand(int argc, char** argv);
 
 /// The argument checks of fa-sweep, posterior, neural and latent alone, exactly as the commands run
 /// them (no data is read, nothing runs): for the argument fuzzer (tests/fuzz/fuzz_args.cpp).

@@ -40,6 +40,9 @@ const char* const kUsage =
     "            --estimator reparam,score,score-baseline --samples 1,10,100\n"
     "            --at optimum|start|epoch:N --trials 1000 --seed 0 --out FILE.csv\n"
     "            (the fit to epoch:N: --batch --fit-samples --lr-c --lr-f --lr-gamma --optimizer)\n"
+    "  vi-bound  alpha, beta through the ELBO of a full or mean-field q, beside the evidence\n"
+    "            --dataset D (as posterior) --family full|meanfield --iterations 200\n"
+    "            --start-alpha 1 --start-beta 1 --seed 0 --out FILE.csv\n"
     "  posterior-bench  exact posterior per UCI set and whole synthetic VIFA/SGD runs, timed\n"
     "            --repeats 200 --run-repeats 5 --out posterior-bench.csv\n"
     "  neural    VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits\n"
@@ -78,6 +81,8 @@ int main(int argc, char** argv) {
             return fa::cli::runNeuralCommand(argc, argv);
         if (!std::strcmp(argv[1], "latent"))
             return fa::cli::runLatentCommand(argc, argv);
+        if (!std::strcmp(argv[1], "vi-bound"))
+            return fa::cli::runBoundCommand(argc, argv);
         if (!std::strcmp(argv[1], "grad-variance"))
             return fa::cli::runGradVarianceCommand(argc, argv);
         if (!std::strcmp(argv[1], "latent-bench"))

@@ -35,6 +35,15 @@ void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows) {
             << '\n';
 }
 
+void writeBoundCsv(std::ostream& out, const std::string& dataset, const std::string& family,
+                   const std::vector<BoundStep>& steps) {
+    out << "dataset,family,iteration,alpha,beta,elbo,log_evidence,gap\n";
+    for (const auto& s : steps)
+        out << dataset << ',' << family << ',' << s.iteration << ',' << formatDouble(s.hyper.alpha)
+            << ',' << formatDouble(s.hyper.beta) << ',' << formatDouble(s.elbo) << ','
+            << formatDouble(s.logEvidence) << ',' << formatDouble(s.logEvidence - s.elbo) << '\n';
+}
+
 void writeGradVarianceCsv(std::ostream& out, const std::vector<GradVarianceRow>& rows) {
     out << "dataset,method,estimator,samples,block,mean_norm,variance,seconds\n";
     for (const auto& r : rows)

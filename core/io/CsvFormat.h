@@ -6,6 +6,7 @@
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/GradVariance.h"
 #include "core/posterior/PosteriorLab.h"
+#include "core/vi/BoundHyper.h"
 
 #include <ostream>
 #include <string>
@@ -23,6 +24,9 @@ extern const char* const kPosteriorHeader;
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows);
 /// dataset,method,estimator,samples,block,mean_norm,variance,seconds
 void writeGradVarianceCsv(std::ostream& out, const std::vector<GradVarianceRow>& rows);
+/// dataset,family,iteration,alpha,beta,elbo,log_evidence,gap
+void writeBoundCsv(std::ostream& out, const std::string& dataset, const std::string& family,
+                   const std::vector<BoundStep>& steps);
 
 /// dataset,method,hidden,split,nmll,rmse,seconds,status
 extern const char* const kNeuralHeader;

@@ -6,6 +6,7 @@
 // to the exact posterior.
 #include "core/data/RegressionData.h"
 #include "core/metrics/DenseMetrics.h"
+#include "core/vi/BoundHyper.h"
 #include "core/vi/ExactPosterior.h"
 #include "core/vi/GaussianVi.h"
 #include "core/vi/Likelihood.h"
@@ -251,6 +252,57 @@ class TestGaussianVi : public QObject {
             }
             // The FA form of q has the same covariance.
             QVERIFY((vi.model().denseCovariance() - S).norm() < 1e-12 * S.norm());
+        }
+    }
+
+    // Hyperparameters through the bound: the bound rises monotonically and stays below the log
+    // evidence; full covariance ends where the evidence is stationary in (log alpha, log beta)
+    // (central differences of the closed-form evidence) with the bound tight; mean field ends
+    // KL_min = 1/2 (sum log Lambda_ii - log|Lambda|) below it, at another (alpha, beta) of lower
+    // evidence.
+    void hyperparametersThroughTheBound() {
+        SyntheticRecipe r; // the report's 2-D problem: N = 1000, alpha = 0.01, beta = 0.1
+        const RegressionData d = syntheticRegression(r, 12);
+        const auto evidenceGradient = [&](const Hyperparameters& h) {
+            const double e = 1e-5;
+            const auto at = [&](double da, double db) {
+                return logEvidence(d.X, d.y, {h.alpha * std::exp(da), h.beta * std::exp(db)});
+            };
+            return Eigen::Vector2d((at(e, 0) - at(-e, 0)) / (2 * e),
+                                   (at(0, e) - at(0, -e)) / (2 * e));
+        };
+        Hyperparameters fullEnd;
+        for (const ViFamily family : {ViFamily::Full, ViFamily::MeanField}) {
+            const auto steps = fitHyperByBound(d.X, d.y, family, {1.0, 1.0}, 3000);
+            for (std::size_t k = 0; k < steps.size(); ++k) {
+                QVERIFY(steps[k].elbo <=
+                        steps[k].logEvidence + 1e-9 * std::abs(steps[k].logEvidence));
+                if (k > 0)
+                    QVERIFY(steps[k].elbo >= steps[k - 1].elbo - 1e-9 * std::abs(steps[k].elbo));
+            }
+            const BoundStep& last = steps.back();
+            const Eigen::Vector2d g = evidenceGradient(last.hyper);
+            if (family == ViFamily::Full) {
+                QVERIFY2(g.norm() < 1e-4, qPrintable(QString::number(g.norm())));
+                QVERIFY(std::abs(last.logEvidence - last.elbo) < 1e-9 * std::abs(last.elbo));
+                fullEnd = last.hyper;
+            } else {
+                Matrix lambda = last.hyper.beta * d.X.transpose() * d.X;
+                lambda.diagonal().array() += last.hyper.alpha;
+                const double klMin =
+                    0.5 * (lambda.diagonal().array().log().sum() - std::log(lambda.determinant()));
+                QVERIFY2(std::abs(last.logEvidence - last.elbo - klMin) < 1e-8,
+                         qPrintable(QString::number(last.logEvidence - last.elbo - klMin)));
+                QVERIFY(klMin > 0.1);
+                // biased: another (alpha, beta) than the evidence maximum, of lower evidence
+                QVERIFY2(std::abs(last.hyper.alpha / fullEnd.alpha - 1.0) > 1e-3 &&
+                             logEvidence(d.X, d.y, fullEnd) > last.logEvidence,
+                         qPrintable(QString("%1 %2 %3 %4")
+                                        .arg(last.hyper.alpha)
+                                        .arg(fullEnd.alpha)
+                                        .arg(last.hyper.beta)
+                                        .arg(fullEnd.beta)));
+            }
         }
     }
 
