@@ -35,4 +35,10 @@ for method in vi-full vi-meanfield; do
     $cli grad-variance --method "$method" --at "$at" --trials 1000 --out "$out/grad-variance-$method-$at.csv"
   done
 done
+# alpha and beta through the bound, beside the exact log evidence (linear regression).
+for name in synthetic boston; do
+  for family in full meanfield; do
+    $cli vi-bound --dataset "$name" --family "$family" --iterations 2000 --out "$out/bound-$name-$family.csv"
+  done
+done
 } | tee "$out/summaries.txt"

@@ -8,6 +8,8 @@
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <stdexcept>
@@ -133,7 +135,8 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
         const GaussianPosterior &g = first.exact, &l = *first.exactLaplace;
         std::printf("exact posteriors (trial 0), Laplace prior against Gaussian prior: "
                     "rel_mean_dist %.4g, rel_cov_dist %.4g, w2 %.4g\n",
-                    (l.mean - g.mean).norm() / g.mean.norm(),
+                    (l.mean - g.mean).norm() /
+                        std::max(g.mean.norm(), std::sqrt(g.cov.trace())), // as the rows
                     relativeCovarianceDistance(l.cov, g.cov),
                     denseW2(l.mean, l.cov, g.mean, g.cov));
     }
