@@ -46,7 +46,7 @@ std::vector<QLineSeries*>& ContourView::seriesFor(const std::string& model) {
         auto* s = new QLineSeries;
         const bool reference = model == "truth" || model.rfind("exact", 0) == 0;
         QPen pen(colourFor(model), reference ? 2.2 : 1.6);
-        if (model == "batch")
+        if (model == "batch" || model == "exact-laplace") // over the solid line it may cover
             pen.setStyle(Qt::DashLine);
         s->setPen(pen);
         s->setName(m_shortNames ? legendName(model) : displayName(model));
