@@ -179,7 +179,7 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
         const Matrix cov = e.model.denseCovariance(); // D is a regression's parameter count: small
         a.marginal = marginal2(e.model.c, e.model.F, e.model.psi, i, j);
         a.valid = std::isfinite(e.model.c.sum()) && positiveDefinite(a.marginal.cov);
-        a.score = m_trial->score(e.method, e.model, true);
+        a.score = m_trial->score(e.method, e.model); // no KL: not shown, and ms per frame
         a.mean = e.model.c;
         a.variances = cov.diagonal();
         upperTriangle(cov, a.covariances);
