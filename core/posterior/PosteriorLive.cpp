@@ -86,8 +86,48 @@ void PosteriorLive::setCoordinates(int coordI, int coordJ) {
     m_coordJ = coordJ;
 }
 
+// The first full or mean-field VI fit, the one the gradient panel studies.
+static const PosteriorMethod* studiedMethod(const std::vector<PosteriorMethod>& methods) {
+    const auto vi = std::find_if(methods.begin(), methods.end(), [](PosteriorMethod m) {
+        return m == PosteriorMethod::ViFull || m == PosteriorMethod::ViMeanField;
+    });
+    return vi == methods.end() ? nullptr : &*vi;
+}
+
+bool PosteriorLive::studyStale() const {
+    return studiedMethod(m_config.methods) &&
+           (m_studyEpoch != epoch() || m_studyI != m_coordI || m_studyJ != m_coordJ);
+}
+
+void PosteriorLive::renewStudy() const {
+    const PosteriorMethod* vi = studiedMethod(m_config.methods);
+    m_studyEpoch = epoch(), m_studyI = m_coordI, m_studyJ = m_coordJ;
+    m_studyAt = std::chrono::steady_clock::now();
+    for (const auto& e : m_trial->estimates())
+        if (vi && e.method == *vi && e.status == FitStatus::Running) {
+            try {
+                auto study = std::make_shared<GradientStudy>(
+                    studyGradients(m_problem, m_config.run, *vi, e.model, m_coordI, m_coordJ, 60,
+                                   deriveSeed(m_config.seed, 5000 + std::uint64_t(epoch()))));
+                study->epoch = epoch();
+                m_study = std::move(study);
+            } catch (const std::invalid_argument&) { // q no longer proper: keep the last study
+            }
+        }
+}
+
+void PosteriorLive::poll() {
+    if (studyStale())
+        renewStudy();
+}
+
 std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
     auto s = std::make_shared<PosteriorLiveSnapshot>(snapshot(m_coordI, m_coordJ));
+    const bool viewMoved = m_studyI != m_coordI || m_studyJ != m_coordJ;
+    if (studyStale() && (!m_study || viewMoved ||
+                         std::chrono::steady_clock::now() - m_studyAt >= std::chrono::seconds(2)))
+        renewStudy();
+    s->gradients = m_study;
     s->position = s->epoch;
     for (const auto& a : s->approximations)
         if (a.status != FitStatus::Running)

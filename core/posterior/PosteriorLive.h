@@ -6,9 +6,11 @@
 // session replays them exactly.
 #include "core/lab/LiveRun.h"
 #include "core/metrics/MarginalViews.h"
+#include "core/posterior/GradientStudy.h"
 #include "core/posterior/PosteriorLab.h"
 
 #include <array>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <vector>
@@ -67,6 +69,9 @@ struct PosteriorLiveSnapshot : LabSnapshot {
     std::vector<Eigen::Vector2d> iterates; ///< recent SGD iterates in (coordI, coordJ)
     std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> curves;
     double sgdLearningRate = 0.0, lambda = 0.0;
+    /// The gradient panel's study of the first full or mean-field VI fit (labSnapshot only,
+    /// renewed at most every 2 s of wall time); null without such a fit.
+    std::shared_ptr<const GradientStudy> gradients;
 };
 
 class PosteriorLive : public LiveRun {
@@ -91,6 +96,10 @@ class PosteriorLive : public LiveRun {
     void setSgdLearningRate(double eta);
     void setLambda(double lambda);
     const PosteriorLiveConfig& config() const { return m_config; }
+    /// The gradient panel's study is renewed while playing at most every 2 s; when the run
+    /// stops, the worker polls until it is renewed for the last epoch.
+    void poll() override;
+    bool backgroundPending() const override { return studyStale(); }
     const PosteriorProblem& problem() const { return m_problem; }
     /// Every recorded curve point as CSV rows (trial 0, seconds = time at that epoch).
     std::vector<PosteriorRow> rows() const;
@@ -109,6 +118,12 @@ class PosteriorLive : public LiveRun {
     double m_lr = 0.0, m_lambda = 0.0; // SGD's current settings, also when no SGD method runs
     int m_coordI = 0, m_coordJ = 1;
     std::shared_ptr<const ExactContours> m_exactContours, m_laplaceContours;
+    bool studyStale() const;
+    void renewStudy() const;
+    mutable std::shared_ptr<const GradientStudy> m_study;
+    mutable std::chrono::steady_clock::time_point m_studyAt;
+    mutable long m_studyEpoch = -1; // where the last study was attempted
+    mutable int m_studyI = -1, m_studyJ = -1;
 };
 
 } // namespace fa

@@ -6,6 +6,7 @@
 #include "core/metrics/DenseMetrics.h"
 #include "ui/common/ContourView.h"
 #include "ui/posterior/ComparisonScatter.h"
+#include "ui/posterior/GradientPanel.h"
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/PosteriorCurveChart.h"
 #include "ui/posterior/PosteriorPage.h"
@@ -157,6 +158,34 @@ class TestPosteriorPage : public QObject {
                 line->pen().color() == inner->pen().color())
                 ++drawn;
         QVERIFY2(drawn >= 4, qPrintable(QString::number(drawn))); // 2 + 1 + 1 loops at least
+    }
+
+    // The gradient panel at a full-covariance fit, once the run stops: 60 mean-gradient
+    // estimates per estimator, each estimator's variance falling as 1/L (a hundredfold from
+    // L = 1 to 100, within the spread of variances from 60 estimates), the score function's
+    // far above the reparameterised one, and no baseline point at L = 1.
+    void gradientPanelShowsTheEstimators() {
+        PosteriorPage page;
+        fa::PosteriorLiveConfig c = page.controls()->config();
+        c.methods = {fa::PosteriorMethod::ViFull};
+        page.controls()->setConfig(c);
+        page.reset();
+        QVERIFY(runTo(page, 20));
+        QTRY_VERIFY(page.latestSnapshot()->gradients &&
+                    page.latestSnapshot()->gradients->epoch == 20);
+        GradientPanel* panel = page.gradientPanel();
+        QTRY_COMPARE(panel->cloud(0)->count(), 60);
+        QCOMPARE(panel->cloud(1)->count(), 60);
+        for (int e = 0; e < 2; ++e) {
+            const QLineSeries* mean = panel->variance(e, false);
+            QCOMPARE(mean->count(), 3);
+            const double ratio = mean->at(0).y() / mean->at(2).y();
+            QVERIFY2(ratio > 40.0 && ratio < 250.0, qPrintable(QString::number(ratio)));
+        }
+        QVERIFY(panel->variance(1, false)->at(1).y() >
+                100.0 * panel->variance(0, false)->at(1).y());
+        QCOMPARE(panel->variance(2, false)->count(), 2); // L = 10, 100
+        QCOMPARE(panel->variance(2, false)->at(0).x(), 10.0);
     }
 
     void sgdSlidersActLive() {

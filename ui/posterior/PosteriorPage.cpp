@@ -5,6 +5,7 @@
 #include "ui/common/ContourView.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/posterior/ComparisonScatter.h"
+#include "ui/posterior/GradientPanel.h"
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/PosteriorCurveChart.h"
 #include "ui/session/PosteriorSessionFile.h"
@@ -54,6 +55,8 @@ PosteriorPage::PosteriorPage(QWidget* parent)
         compareLayout->addWidget(s);
     m_tabs->addTab(live, "Live posterior");
     m_tabs->addTab(compare, "Compare with the exact posterior");
+    m_gradients = new GradientPanel;
+    m_tabs->addTab(m_gradients, "Gradient estimators");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({m_controls}, m_tabs));
@@ -156,6 +159,7 @@ void PosteriorPage::showSnapshot(const fa::LabSnapshot& snapshot) {
         c->showSnapshot(s);
     for (ComparisonScatter* c : m_scatters)
         c->showSnapshot(s);
+    m_gradients->showSnapshot(s);
     m_controls->showRun(s);
 }
 

@@ -1,0 +1,176 @@
+#include "ui/posterior/GradientPanel.h"
+
+#include "ui/common/ChartTitle.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <cmath>
+
+namespace {
+
+constexpr std::array<const char*, 3> kNames = {"reparameterisation", "score function",
+                                               "score + baseline"};
+const std::array<QColor, 3> kColours = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
+                                        QColor(0x2c, 0xa0, 0x2c)};
+
+// A padded range around the cloud, in units of 10^k so that the tick labels stay short (a score
+// function's cloud spans 10^4); the unit goes into the axis title.
+void fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
+             const QString& xName, const QString& yName) {
+    double top = 0.0;
+    for (const auto& p : points)
+        top = std::max(top, p.cwiseAbs().maxCoeff());
+    const int k = top > 0.0 ? int(std::floor(std::log10(top))) : 0;
+    const double unit = std::abs(k) >= 2 ? std::pow(10.0, k) : 1.0;
+    for (auto& p : points)
+        p /= unit;
+    const QString suffix = unit == 1.0 ? QString() : QString(" (×10^%1)").arg(k);
+    x->setTitleText(xName + suffix);
+    y->setTitleText(yName + suffix);
+    double hx = 0.0, hy = 0.0, cx = 0.0, cy = 0.0;
+    for (const auto& p : points)
+        cx += p.x() / double(points.size()), cy += p.y() / double(points.size());
+    for (const auto& p : points)
+        hx = std::max(hx, std::abs(p.x() - cx)), hy = std::max(hy, std::abs(p.y() - cy));
+    hx = hx > 0.0 ? 1.1 * hx : 1.0, hy = hy > 0.0 ? 1.1 * hy : 1.0;
+    x->setRange(cx - hx, cx + hx);
+    y->setRange(cy - hy, cy + hy);
+}
+
+} // namespace
+
+GradientPanel::GradientPanel(QWidget* parent)
+    : QWidget(parent), m_lx(new QLogValueAxis), m_ly(new QLogValueAxis), m_note(new QLabel) {
+    auto* layout = new QVBoxLayout(this);
+    m_note->setWordWrap(true);
+    m_note->setText("Choose “VI, full covariance” or “VI, mean field” to see how noisy each "
+                    "gradient estimator is at the fit's current q.");
+    layout->addWidget(m_note);
+    auto* clouds = new QGridLayout;
+    for (std::size_t k = 0; k < 3; ++k) {
+        auto* c = new QChart;
+        c->legend()->hide();
+        auto* s = new QScatterSeries;
+        s->setMarkerSize(5);
+        s->setColor(kColours[k]);
+        s->setBorderColor(Qt::transparent);
+        c->addSeries(s);
+        auto *x = new QValueAxis, *y = new QValueAxis;
+        x->setLabelFormat("%.2g"); // three ticks: the labels of a wide cloud fit 220 px
+        y->setLabelFormat("%.2g");
+        x->setTickCount(3);
+        y->setTickCount(3);
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        c->setTitle(kNames[k]);
+        auto* view = new QChartView(c);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(220, 200);
+        view->setToolTip("Independent estimates of the −ELBO gradient with respect to the mean, "
+                         "in the two parameters of the contour view, each from L draws. The "
+                         "spread is the estimator's noise; the centre, its mean, is the true "
+                         "gradient (near 0 at the optimum).");
+        clouds->addWidget(view, 0, int(k));
+        m_cloudViews[k] = view;
+        m_clouds[k] = s;
+        m_cloudAxes[2 * k] = x, m_cloudAxes[2 * k + 1] = y;
+    }
+    layout->addLayout(clouds, 1);
+    auto* c = new QChart;
+    c->setTitle("Total variance of the gradient estimate against the draws L (mean block "
+                "solid, scale block dashed)");
+    m_lx->setTitleText("draws per estimate L");
+    m_lx->setLabelFormat("%g");
+    m_lx->setRange(0.7, 150);
+    m_ly->setTitleText("total variance");
+    m_ly->setLabelFormat("%g");
+    m_ly->setMinorTickCount(8);
+    c->addAxis(m_lx, Qt::AlignBottom);
+    c->addAxis(m_ly, Qt::AlignLeft);
+    for (std::size_t k = 0; k < 3; ++k)
+        for (const bool scale : {false, true}) {
+            auto* line = new QLineSeries;
+            QPen pen(kColours[k], 2.0);
+            if (scale)
+                pen.setStyle(Qt::DashLine);
+            line->setPen(pen);
+            line->setPointsVisible(true);
+            line->setName(QString("%1, %2").arg(kNames[k], scale ? "scale" : "mean"));
+            c->addSeries(line);
+            line->attachAxis(m_lx);
+            line->attachAxis(m_ly);
+            (scale ? m_scaleLines : m_meanLines)[k] = line;
+        }
+    c->legend()->setAlignment(Qt::AlignRight);
+    auto* view = new QChartView(c);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(400, 220);
+    view->setToolTip("Each estimator's variance falls as 1/L; the score function's starts "
+                     "orders of magnitude higher, and a baseline brings most of it back.");
+    layout->addWidget(view, 1);
+}
+
+void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
+    const fa::GradientStudy* study = snapshot.gradients.get();
+    if (study == m_shown)
+        return; // studies are renewed every 2 s; frames in between show the same one
+    m_shown = study;
+    if (!study) {
+        for (QScatterSeries* s : m_clouds)
+            s->clear();
+        for (auto* lines : {&m_meanLines, &m_scaleLines})
+            for (QLineSeries* l : *lines)
+                l->clear();
+        m_note->setText("Choose “VI, full covariance” or “VI, mean field” to see how noisy each "
+                        "gradient estimator is at the fit's current q.");
+        return;
+    }
+    m_note->setText(QString("%1 at epoch %2: %3 estimates per estimator, each from L = %4 draws, "
+                            "of the −ELBO gradient with respect to the mean (θ%5, θ%6).")
+                        .arg(QString::fromStdString(fa::methodName(study->method)))
+                        .arg(study->epoch)
+                        .arg(study->estimators.empty() ? 0 : study->estimators[0].cloud.size())
+                        .arg(study->samples)
+                        .arg(study->coordI + 1)
+                        .arg(study->coordJ + 1));
+    double lo = INFINITY, hi = 0.0;
+    for (std::size_t k = 0; k < study->estimators.size() && k < 3; ++k) {
+        const auto& e = study->estimators[k];
+        std::vector<Eigen::Vector2d> scaled = e.cloud;
+        fitAxes(m_cloudAxes[2 * k], m_cloudAxes[2 * k + 1], scaled,
+                QString("∂/∂m%1").arg(study->coordI + 1), QString("∂/∂m%1").arg(study->coordJ + 1));
+        QList<QPointF> points;
+        for (const auto& p : scaled)
+            points.append({p.x(), p.y()});
+        m_clouds[k]->replace(points);
+        double spread = 0.0; // root mean square distance from the cloud's centre
+        Eigen::Vector2d centre = Eigen::Vector2d::Zero();
+        for (const auto& p : e.cloud)
+            centre += p / double(e.cloud.size());
+        for (const auto& p : e.cloud)
+            spread += (p - centre).squaredNorm() / double(e.cloud.size());
+        m_cloudViews[k]->chart()->setTitle(
+            QString("%1: spread %2").arg(kNames[k]).arg(std::sqrt(spread), 0, 'g', 2));
+        for (const bool scale : {false, true}) {
+            QList<QPointF> line;
+            const auto& v = scale ? e.scaleVariance : e.meanVariance;
+            for (std::size_t i = 0; i < v.size(); ++i)
+                if (std::isfinite(v[i]) && v[i] > 0.0) {
+                    line.append({double(e.sampleCounts[i]), v[i]});
+                    lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+                }
+            (scale ? m_scaleLines : m_meanLines)[k]->replace(line);
+        }
+    }
+    if (hi > 0.0)
+        m_ly->setRange(std::pow(10.0, std::floor(std::log10(lo))),
+                       std::pow(10.0, std::ceil(std::log10(hi))));
+}

@@ -1,0 +1,36 @@
+#pragma once
+// The gradient panel (issue 13): for the current q of the first full or mean-field VI fit, a
+// cloud of each estimator's mean-gradient estimates (one chart each, each on its own scale: the
+// score function's cloud is thousands of times wider) and every estimator's total variance
+// against the number of draws L on log-log axes (mean block solid, scale block dashed).
+#include "core/posterior/PosteriorLive.h"
+
+#include <QWidget>
+#include <array>
+
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QValueAxis;
+
+class GradientPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit GradientPanel(QWidget* parent = nullptr);
+    void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
+    QScatterSeries* cloud(int estimator) const { return m_clouds[std::size_t(estimator)]; }
+    QLineSeries* variance(int estimator, bool scale) const {
+        return (scale ? m_scaleLines : m_meanLines)[std::size_t(estimator)];
+    }
+
+  private:
+    std::array<QChartView*, 3> m_cloudViews{};
+    std::array<QScatterSeries*, 3> m_clouds{};
+    std::array<QValueAxis*, 6> m_cloudAxes{};
+    std::array<QLineSeries*, 3> m_meanLines{}, m_scaleLines{};
+    QLogValueAxis *m_lx, *m_ly;
+    QLabel* m_note;
+    const fa::GradientStudy* m_shown = nullptr;
+};
