@@ -119,6 +119,19 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
             g.maxGradNorm = options.vifa.maxGradNorm;
             g.seed = deriveSeed(seed, VifaStream);
             auto vi = std::make_unique<GaussianVi>(*m_likelihood, g);
+            if (!m_compared) {
+                m_compared = vi.get();
+                for (const GradientEstimator other :
+                     {GradientEstimator::Reparam, GradientEstimator::Score,
+                      GradientEstimator::ScoreBaseline}) {
+                    if (!options.compareEstimators || other == g.estimator ||
+                        (other == GradientEstimator::ScoreBaseline && g.samples < 2))
+                        continue;
+                    GaussianViOptions shadow = g;
+                    shadow.estimator = other;
+                    m_shadows.push_back(std::make_unique<GaussianVi>(*m_likelihood, shadow));
+                }
+            }
             m_epochFits.push_back(vi.get());
             m_fits.push_back(std::move(vi));
             continue;
@@ -148,6 +161,8 @@ PosteriorTrial::~PosteriorTrial() = default;
 void PosteriorTrial::runEpoch() {
     for (EpochFit* fit : m_epochFits)
         fit->runEpoch();
+    for (const auto& shadow : m_shadows)
+        shadow->runEpoch();
     if (m_sgd) {
         const bool feed = m_sgd->epoch() >= m_options.warmupEpochs;
         m_sgd->runEpoch([&](const Vector& theta) {
@@ -199,6 +214,35 @@ PosteriorScore PosteriorTrial::score(PosteriorMethod method, const FAModel& mode
     if (const GridPosterior* grid = m_problem.gridFor(method); kl && grid && model.c.size() == 2)
         s.kl = klByQuadrature(*grid, model.c, cov);
     return s;
+}
+
+std::vector<std::pair<GradientEstimator, FAModel>> PosteriorTrial::estimatorRuns() const {
+    std::vector<std::pair<GradientEstimator, FAModel>> out;
+    if (m_compared)
+        out.emplace_back(m_compared->options().estimator, m_compared->model());
+    for (const auto& shadow : m_shadows)
+        out.emplace_back(shadow->options().estimator, shadow->model());
+    return out;
+}
+
+double PosteriorTrial::klToExact(PosteriorMethod method, const FAModel& model) const {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (const GridPosterior* grid = m_problem.gridFor(method); grid && model.c.size() == 2) {
+        const Matrix S = model.denseCovariance();
+        return std::isfinite(S.sum() + model.c.sum()) ? klByQuadrature(*grid, model.c, S) : nan;
+    }
+    if (m_problem.target != TargetKind::Linear || methodPrior(method) != PriorKind::Gaussian)
+        return nan;
+    // KL(N(c, S) || N(mu, P^-1)) = 1/2 [tr(P S) + (mu - c)^T P (mu - c) - D + log|P^-1| - log|S|]
+    const Matrix S = model.denseCovariance();
+    const Eigen::LLT<Matrix> q(S), p(m_problem.exact.cov);
+    if (q.info() != Eigen::Success || p.info() != Eigen::Success)
+        return nan;
+    const Vector d = m_problem.exact.mean - model.c;
+    const double logDet = [](const Eigen::LLT<Matrix>& l) {
+        return 2.0 * l.matrixLLT().diagonal().array().log().sum();
+    }(p)-2.0 * q.matrixLLT().diagonal().array().log().sum();
+    return 0.5 * (p.solve(S).trace() + d.dot(p.solve(d)) - double(S.rows()) + logDet);
 }
 
 void PosteriorTrial::setSgdLearningRate(double eta) {

@@ -112,6 +112,9 @@ struct PosteriorRunOptions {
     VifaOptions vifa; ///< latent, prior and precision are set per method; vi-full and
                       ///< vi-meanfield take its batch, samples, optimiser, steps and clipping
     GradientEstimator estimator = GradientEstimator::Reparam; ///< vi-full and vi-meanfield
+    /// Also run the first vi-full / vi-meanfield fit with the other two estimators (same seed,
+    /// not scored), so their KL curves can be compared (the window's gradient tab).
+    bool compareEstimators = false;
     double vippcaSigma = 0.01;
     SgdOptions sgd; ///< lambda is alpha / beta unless lambdaOverride is set
     std::optional<double> lambdaOverride;
@@ -150,6 +153,12 @@ class PosteriorTrial {
 
     /// The last SGD iterates (empty when no SGD method runs), oldest first.
     const std::deque<Vector>& recentIterates() const { return m_recent; }
+    /// The compared estimators' fits: the first vi-full / vi-meanfield method with its own
+    /// estimator, then the others when compareEstimators is set; empty without such a method.
+    std::vector<std::pair<GradientEstimator, FAModel>> estimatorRuns() const;
+    /// KL(q || p) to a method's exact posterior where it is known: dense Gaussian KL for
+    /// linear regression with the Gaussian prior, quadrature on the grid (D = 2); NaN else.
+    double klToExact(PosteriorMethod method, const FAModel& model) const;
     void setSgdLearningRate(double eta);
     void setLambda(double lambda);
     double sgdLearningRate() const;
@@ -165,6 +174,8 @@ class PosteriorTrial {
     std::vector<std::unique_ptr<GaussianFit>> m_fits;
     std::vector<EpochFit*> m_epochFits;   ///< the fits that run epochs themselves (VI)
     std::vector<StreamFit*> m_onIterates; ///< the fits fed SGD iterates
+    GaussianVi* m_compared = nullptr;     ///< the first vi-full / vi-meanfield fit
+    std::vector<std::unique_ptr<GaussianVi>> m_shadows; ///< it, with the other estimators
     std::unique_ptr<SgdTrainer> m_sgd;
     std::deque<Vector> m_recent;
     DenseW2 m_w2, m_w2Laplace;

@@ -73,6 +73,8 @@ long PosteriorLive::advance(long epochs) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (m_trial->epoch() % m_stride == 0)
             record();
+        if (m_trial->epoch() % m_klStride == 0)
+            recordKl();
     }
     return std::max(0L, epochs);
 }
@@ -128,6 +130,7 @@ std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
                          std::chrono::steady_clock::now() - m_studyAt >= std::chrono::seconds(2)))
         renewStudy();
     s->gradients = m_study;
+    s->estimatorCurves = m_klCurves;
     s->position = s->epoch;
     for (const auto& a : s->approximations)
         if (a.status != FitStatus::Running)
@@ -152,6 +155,34 @@ void PosteriorLive::record() {
             if (p.epoch % m_stride == 0)
                 kept.push_back(p);
         curve = std::move(kept);
+    }
+}
+
+void PosteriorLive::recordKl() {
+    const auto runs = m_trial->estimatorRuns();
+    if (runs.empty())
+        return;
+    if (m_klCurves.empty())
+        for (const auto& [estimator, model] : runs)
+            m_klCurves.push_back({estimator, {}});
+    bool any = false;
+    for (std::size_t k = 0; k < runs.size() && k < m_klCurves.size(); ++k) {
+        // Both VI families have the Gaussian prior: ViFull names that posterior.
+        const double kl = m_trial->klToExact(PosteriorMethod::ViFull, runs[k].second);
+        if (std::isfinite(kl)) {
+            m_klCurves[k].kl.emplace_back(m_trial->epoch(), kl);
+            any = true;
+        }
+    }
+    if (!any || m_klCurves.front().kl.size() <= 200)
+        return;
+    m_klStride *= 2; // as the distance curves: every other point goes
+    for (auto& c : m_klCurves) {
+        std::vector<std::pair<long, double>> kept;
+        for (const auto& p : c.kl)
+            if (p.first % m_klStride == 0)
+                kept.push_back(p);
+        c.kl = std::move(kept);
     }
 }
 

@@ -72,6 +72,14 @@ struct PosteriorLiveSnapshot : LabSnapshot {
     /// The gradient panel's study of the first full or mean-field VI fit (labSnapshot only,
     /// renewed at most every 2 s of wall time); null without such a fit.
     std::shared_ptr<const GradientStudy> gradients;
+    /// KL(q || p) over epochs of the first vi-full / vi-meanfield fit and, with
+    /// compareEstimators, of the same fit driven by the other estimators (at most 200 points
+    /// each, thinned as the run grows); empty where the KL is not known.
+    struct EstimatorCurve {
+        GradientEstimator estimator;
+        std::vector<std::pair<long, double>> kl;
+    };
+    std::vector<EstimatorCurve> estimatorCurves;
 };
 
 class PosteriorLive : public LiveRun {
@@ -106,6 +114,7 @@ class PosteriorLive : public LiveRun {
 
   private:
     void record();
+    void recordKl();
     void applyChangesAt(long epoch);
 
     PosteriorLiveConfig m_config;
@@ -113,7 +122,8 @@ class PosteriorLive : public LiveRun {
     std::unique_ptr<PosteriorTrial> m_trial;
     std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> m_curves;
     std::size_t m_nextChange = 0;
-    long m_stride = 1;
+    long m_stride = 1, m_klStride = 1;
+    std::vector<PosteriorLiveSnapshot::EstimatorCurve> m_klCurves;
     double m_seconds = 0.0;
     double m_lr = 0.0, m_lambda = 0.0; // SGD's current settings, also when no SGD method runs
     int m_coordI = 0, m_coordJ = 1;

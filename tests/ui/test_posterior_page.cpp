@@ -168,6 +168,7 @@ class TestPosteriorPage : public QObject {
         PosteriorPage page;
         fa::PosteriorLiveConfig c = page.controls()->config();
         c.methods = {fa::PosteriorMethod::ViFull};
+        c.run.compareEstimators = true;
         page.controls()->setConfig(c);
         page.reset();
         QVERIFY(runTo(page, 20));
@@ -186,6 +187,21 @@ class TestPosteriorPage : public QObject {
                 100.0 * panel->variance(0, false)->at(1).y());
         QCOMPARE(panel->variance(2, false)->count(), 2); // L = 10, 100
         QCOMPARE(panel->variance(2, false)->at(0).x(), 10.0);
+        // The KL curves: one per estimator, 20 epochs each; the reparameterised fit's last
+        // point is the dense Gaussian KL of the snapshot's q to the posterior solved here.
+        for (int e = 0; e < 3; ++e)
+            QTRY_COMPARE(panel->kl(e)->count(), 20);
+        const auto snap = page.latestSnapshot();
+        const auto& a = snap->approximations.front();
+        Eigen::Matrix2d S;
+        S << a.variances(0), a.covariances(0), a.covariances(0), a.variances(1);
+        const Reference ref = syntheticPosterior(1000);
+        const Eigen::Matrix2d P = ref.cov.inverse();
+        const Eigen::Vector2d d = ref.mean - a.mean;
+        const double kl = 0.5 * ((P * S).trace() + d.dot(P * d) - 2.0 +
+                                 std::log(ref.cov.determinant() / S.determinant()));
+        QVERIFY2(std::abs(panel->kl(0)->at(19).y() / kl - 1.0) < 1e-6,
+                 qPrintable(QString("%1 %2").arg(panel->kl(0)->at(19).y()).arg(kl)));
     }
 
     void sgdSlidersActLive() {

@@ -1,8 +1,10 @@
 #include "ui/posterior/GradientPanel.h"
 
+#include "ui/common/AxisTicks.h"
 #include "ui/common/ChartTitle.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <QtCharts/QChartView>
@@ -46,7 +48,8 @@ void fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
 } // namespace
 
 GradientPanel::GradientPanel(QWidget* parent)
-    : QWidget(parent), m_lx(new QLogValueAxis), m_ly(new QLogValueAxis), m_note(new QLabel) {
+    : QWidget(parent), m_lx(new QLogValueAxis), m_ly(new QLogValueAxis), m_kly(new QLogValueAxis),
+      m_klx(new QValueAxis), m_note(new QLabel) {
     auto* layout = new QVBoxLayout(this);
     m_note->setWordWrap(true);
     m_note->setText("Choose “VI, full covariance” or “VI, mean field” to see how noisy each "
@@ -85,8 +88,7 @@ GradientPanel::GradientPanel(QWidget* parent)
     }
     layout->addLayout(clouds, 1);
     auto* c = new QChart;
-    c->setTitle("Total variance of the gradient estimate against the draws L (mean block "
-                "solid, scale block dashed)");
+    c->setTitle("Total variance against draws L<br>(mean solid, scale dashed; colours as above)");
     m_lx->setTitleText("draws per estimate L");
     m_lx->setLabelFormat("%g");
     m_lx->setRange(0.7, 150);
@@ -109,16 +111,49 @@ GradientPanel::GradientPanel(QWidget* parent)
             line->attachAxis(m_ly);
             (scale ? m_scaleLines : m_meanLines)[k] = line;
         }
-    c->legend()->setAlignment(Qt::AlignRight);
+    c->legend()->hide(); // the clouds' titles name the colours
     auto* view = new QChartView(c);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(400, 220);
+    view->setMinimumSize(300, 220);
     view->setToolTip("Each estimator's variance falls as 1/L; the score function's starts "
                      "orders of magnitude higher, and a baseline brings most of it back.");
-    layout->addWidget(view, 1);
+    // The same fit driven by each estimator: its KL to the exact posterior (log evidence minus
+    // the ELBO) over epochs.
+    auto* k = new QChart;
+    k->setTitle("KL(q‖p) = log evidence − ELBO<br>over epochs, by estimator (colours as above)");
+    m_klx->setTitleText("epoch");
+    m_klx->setLabelFormat("%.0f");
+    m_kly->setTitleText("KL(q‖p)");
+    m_kly->setLabelFormat("%g");
+    m_kly->setMinorTickCount(8);
+    m_kly->setRange(1e-3, 10);
+    k->addAxis(m_klx, Qt::AlignBottom);
+    k->addAxis(m_kly, Qt::AlignLeft);
+    for (std::size_t e = 0; e < 3; ++e) {
+        auto* line = new QLineSeries;
+        line->setPen(QPen(kColours[e], 1.6));
+        line->setName(kNames[e]);
+        k->addSeries(line);
+        line->attachAxis(m_klx);
+        line->attachAxis(m_kly);
+        m_klLines[e] = line;
+    }
+    k->legend()->hide();
+    auto* klView = new QChartView(k);
+    klView->setRenderHint(QPainter::Antialiasing);
+    klView->setMinimumSize(300, 220);
+    klView->setToolTip("Tick “compare the three estimators” under Variational fits to run the "
+                       "same fit with each estimator (same seed, same steps) side by side. "
+                       "Known where the exact posterior is: linear regression with the "
+                       "Gaussian prior, or a grid target.");
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(view, 1);
+    bottom->addWidget(klView, 1);
+    layout->addLayout(bottom, 1);
 }
 
 void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
+    showKl(snapshot);
     const fa::GradientStudy* study = snapshot.gradients.get();
     if (study == m_shown)
         return; // studies are renewed every 2 s; frames in between show the same one
@@ -173,4 +208,29 @@ void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
     if (hi > 0.0)
         m_ly->setRange(std::pow(10.0, std::floor(std::log10(lo))),
                        std::pow(10.0, std::ceil(std::log10(hi))));
+}
+
+void GradientPanel::showKl(const fa::PosteriorLiveSnapshot& snapshot) {
+    double lo = INFINITY, hi = 0.0;
+    long last = 10;
+    std::array<bool, 3> drawn{};
+    for (const auto& c : snapshot.estimatorCurves) {
+        const auto k = static_cast<std::size_t>(c.estimator);
+        QList<QPointF> line;
+        for (const auto& [epoch, kl] : c.kl)
+            if (kl > 0.0) {
+                line.append({double(epoch), kl});
+                lo = std::min(lo, kl), hi = std::max(hi, kl);
+                last = std::max(last, epoch);
+            }
+        m_klLines[k]->replace(line);
+        drawn[k] = true;
+    }
+    for (std::size_t k = 0; k < 3; ++k)
+        if (!drawn[k])
+            m_klLines[k]->clear();
+    setRoundTicks(m_klx, 0, double(last), 300, 60);
+    if (hi > 0.0)
+        m_kly->setRange(std::pow(10.0, std::floor(std::log10(std::max(lo, hi * 1e-8)))),
+                        std::pow(10.0, std::ceil(std::log10(hi))));
 }

@@ -21,16 +21,20 @@ class GradientPanel : public QWidget {
     explicit GradientPanel(QWidget* parent = nullptr);
     void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
     QScatterSeries* cloud(int estimator) const { return m_clouds[std::size_t(estimator)]; }
+    QLineSeries* kl(int estimator) const { return m_klLines[std::size_t(estimator)]; }
     QLineSeries* variance(int estimator, bool scale) const {
         return (scale ? m_scaleLines : m_meanLines)[std::size_t(estimator)];
     }
 
   private:
+    void showKl(const fa::PosteriorLiveSnapshot& snapshot);
     std::array<QChartView*, 3> m_cloudViews{};
     std::array<QScatterSeries*, 3> m_clouds{};
     std::array<QValueAxis*, 6> m_cloudAxes{};
     std::array<QLineSeries*, 3> m_meanLines{}, m_scaleLines{};
-    QLogValueAxis *m_lx, *m_ly;
+    QLogValueAxis *m_lx, *m_ly, *m_kly;
+    QValueAxis* m_klx;
+    std::array<QLineSeries*, 3> m_klLines{};
     QLabel* m_note;
     const fa::GradientStudy* m_shown = nullptr;
 };

@@ -114,6 +114,11 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_estimator->addItem("reparameterisation", "reparam");
     m_estimator->addItem("score function", "score");
     m_estimator->addItem("score function + baseline", "score-baseline");
+    m_compare = new QCheckBox("compare the three estimators");
+    m_compare->setToolTip("Also run the first full or mean-field VI fit with the other two "
+                          "gradient estimators (same seed, same steps): their KL curves appear "
+                          "side by side in the Gradient estimators tab.");
+    connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     m_estimator->setToolTip(
         "How full-covariance and mean-field VI estimate the likelihood term's gradient: through "
         "w = m + Lε (reparameterisation), by E[f ∇log q] (score function, REINFORCE), or the "
@@ -172,6 +177,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     vf->addRow("clip norm", m_maxNorm);
     vf->addRow("VIPPCA σ", m_sigma);
     vf->addRow("gradient (VI)", m_estimator);
+    vf->addRow(m_compare);
     auto* sgd = new QGroupBox("SGD iterates (live)");
     auto* sf = new QFormLayout(sgd);
     sf->addRow("batch", m_sgdBatch);

@@ -49,6 +49,7 @@ class PosteriorControls : public QWidget {
     void emitStructure();
 
     QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser, *m_estimator;
+    QCheckBox* m_compare = nullptr;
     /// The built-in data sets come first in m_dataset; an opened CSV file is the entry after.
     static constexpr int kBuiltinSets = 7;
     QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma,

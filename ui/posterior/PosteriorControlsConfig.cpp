@@ -43,6 +43,7 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
                                                                        : fa::OptimiserKind::Sgd;
     r.vifa.maxGradNorm = m_maxNorm->value();
     r.vippcaSigma = m_sigma->value();
+    r.compareEstimators = m_compare->isChecked();
     r.estimator = fa::parseEstimator(m_estimator->currentData().toString().toStdString())
                       .value_or(fa::GradientEstimator::Reparam);
     r.sgd.batch = m_sgdBatch->value();
@@ -87,6 +88,7 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_optimiser->setCurrentIndex(c.run.vifa.optimiser == fa::OptimiserKind::Adam ? 1 : 0);
     m_maxNorm->setValue(c.run.vifa.maxGradNorm);
     m_sigma->setValue(c.run.vippcaSigma);
+    m_compare->setChecked(c.run.compareEstimators);
     m_estimator->setCurrentIndex(std::max(
         0, m_estimator->findData(QString::fromStdString(fa::estimatorName(c.run.estimator)))));
     m_sgdBatch->setValue(c.run.sgd.batch);

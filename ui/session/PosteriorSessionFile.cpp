@@ -44,6 +44,7 @@ QByteArray posteriorSessionToJson(const PosteriorSession& s) {
                     {"maxGradNorm", r.vifa.maxGradNorm},
                     {"sigma", r.vippcaSigma},
                     {"estimator", QString::fromStdString(estimatorName(r.estimator))},
+                    {"compareEstimators", r.compareEstimators},
                     {"sgdLearningRate", r.sgd.learningRate},
                     {"sgdBatch", r.sgd.batch},
                     {"warmupEpochs", r.warmupEpochs}};
@@ -119,6 +120,11 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     r.vifa.optimiser = optimizer == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
     r.vifa.maxGradNorm = realIn(run, "run", "maxGradNorm", 0, 1e9);
     r.vippcaSigma = realIn(run, "run", "sigma", 1e-8, 100);
+    if (run.contains("compareEstimators")) {
+        if (!run.value("compareEstimators").isBool())
+            fail("'run.compareEstimators' must be true or false");
+        r.compareEstimators = run.value("compareEstimators").toBool();
+    }
     if (run.contains("estimator")) { // absent from sessions older than issue 13: reparam
         const auto e = parseEstimator(run.value("estimator").toString().toStdString());
         if (!e)
