@@ -204,6 +204,43 @@ class TestPosteriorPage : public QObject {
                  qPrintable(QString("%1 %2").arg(panel->kl(0)->at(19).y()).arg(kl)));
     }
 
+    // A session keeps the VI settings (a generated target, the estimator, the comparison) and
+    // replays the same KL curves.
+    void viSessionsKeepTheEstimator() {
+        const QString path = m_dir.filePath("vi.json");
+        std::vector<double> expected;
+        {
+            PosteriorPage page;
+            fa::PosteriorLiveConfig c = page.controls()->config();
+            c.setup.dataset = "logistic-synthetic";
+            c.methods = {fa::PosteriorMethod::ViMeanField, fa::PosteriorMethod::VifaGauss};
+            c.run.estimator = fa::GradientEstimator::ScoreBaseline;
+            c.run.compareEstimators = true;
+            page.controls()->setConfig(c);
+            page.reset();
+            QVERIFY(runTo(page, 12));
+            QVERIFY(page.saveSession(path));
+            for (int e = 0; e < 3; ++e)
+                for (const QPointF& p : page.gradientPanel()->kl(e)->points())
+                    expected.push_back(p.y());
+        }
+        QCOMPARE(expected.size(), std::size_t(36));
+        PosteriorPage reopened;
+        QSignalSpy reached(&reopened, &LabPage::reached);
+        QVERIFY(reopened.openSession(path));
+        QVERIFY(reached.wait(30000));
+        const fa::PosteriorLiveConfig c = reopened.controls()->config();
+        QCOMPARE(c.setup.dataset, std::string("logistic-synthetic"));
+        QCOMPARE(c.run.estimator, fa::GradientEstimator::ScoreBaseline);
+        QVERIFY(c.run.compareEstimators);
+        QTRY_COMPARE(reopened.gradientPanel()->kl(0)->count(), 12);
+        std::vector<double> got;
+        for (int e = 0; e < 3; ++e)
+            for (const QPointF& p : reopened.gradientPanel()->kl(e)->points())
+                got.push_back(p.y());
+        QCOMPARE(got, expected);
+    }
+
     void sgdSlidersActLive() {
         PosteriorPage page;
         QVERIFY(runTo(
