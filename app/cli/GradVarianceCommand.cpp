@@ -15,20 +15,21 @@ namespace fa::cli {
 namespace {
 
 const std::set<std::string> kOptions{
-    "dataset",        "target",  "data-dir", "n",        "inputs",    "correlation",
-    "train-fraction", "bias",    "hyper",    "alpha",    "beta",      "method",
-    "estimator",      "samples", "at",       "trials",   "seed",      "epochs",
-    "batch",          "lr-c",    "lr-f",     "lr-gamma", "optimizer", "max-grad-norm",
-    "fit-samples",    "out"};
+    "latent",    "sigma",         "dataset",        "target",  "data-dir", "n",
+    "inputs",    "correlation",   "train-fraction", "bias",    "hyper",    "alpha",
+    "beta",      "method",        "estimator",      "samples", "at",       "trials",
+    "seed",      "epochs",        "batch",          "lr-c",    "lr-f",     "lr-gamma",
+    "optimizer", "max-grad-norm", "fit-samples",    "out"};
 
 GradVarianceConfig parseConfig(const ArgParser& args) {
     GradVarianceConfig c;
     c.setup = parsePosteriorSetup(args);
     const std::string method = args.text("method", "vi-full");
     const auto m = parseMethod(method);
-    if (!m || (*m != PosteriorMethod::ViFull && *m != PosteriorMethod::ViMeanField))
-        throw std::invalid_argument("--method must be vi-full or vi-meanfield (got '" + method +
-                                    "')");
+    if (!m || isSgdMethod(*m))
+        throw std::invalid_argument(
+            "--method must be vi-full, vi-meanfield, vifa-gauss, vifa-laplace or vippca (got '" +
+            method + "')");
     c.method = *m;
     c.estimators.clear();
     for (const auto& name : args.textList("estimator", {"reparam", "score", "score-baseline"})) {
@@ -69,6 +70,8 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
     c.seed = static_cast<std::uint64_t>(seed);
     // How the fit that brings q to epoch:N (or to the optimum of a target with no closed form)
     // runs: the posterior command's VI options.
+    c.run.latent = args.integerIn("latent", 1, 1, 100'000);
+    c.run.vippcaSigma = positive(args, "sigma", 0.01);
     VifaOptions& v = c.run.vifa;
     v.batch = args.integerIn("batch", 100, 1, 100'000'000);
     v.samples = args.integerIn("fit-samples", 10, 1, 100'000);

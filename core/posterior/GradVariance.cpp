@@ -1,15 +1,45 @@
 #include "core/posterior/GradVariance.h"
 
 #include <chrono>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
 namespace fa {
 
+namespace {
+
+// The fit under study behind one call: an estimate split into the mean block and the scale
+// block (GaussianVi: L's lower part and log diagonal, or log sigma; VIFA: F, then log psi
+// unless VIPPCA keeps psi fixed).
+struct Studied {
+    std::unique_ptr<GaussianVi> vi;
+    std::unique_ptr<Vifa> vifa;
+    bool ppca = false;
+    std::pair<Vector, Vector> estimate(GradientEstimator e, int s,
+                                       std::span<const Eigen::Index> rows, Rng& rng) {
+        if (vi) {
+            ViGradient g = vi->estimate(e, s, rows, rng);
+            return {std::move(g.mean), std::move(g.scale)};
+        }
+        const VifaGradients g = vifa->estimate(e, s, rows, rng);
+        Vector scale(g.F.size() + (ppca ? 0 : g.gamma.size()));
+        scale.head(g.F.size()) = Eigen::Map<const Vector>(g.F.data(), g.F.size());
+        if (!ppca)
+            scale.tail(g.gamma.size()) = g.gamma;
+        return {g.c, scale};
+    }
+    void runEpoch() { vi ? vi->runEpoch() : vifa->runEpoch(); }
+    FitStatus status() const { return vi ? vi->status() : vifa->status(); }
+};
+
+} // namespace
+
 std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
-    if (config.method != PosteriorMethod::ViFull && config.method != PosteriorMethod::ViMeanField)
-        throw std::invalid_argument("grad-variance studies vi-full and vi-meanfield (the "
-                                    "score-function estimators are not implemented for VIFA)");
+    const PosteriorMethod m = config.method;
+    if (isSgdMethod(m))
+        throw std::invalid_argument("grad-variance studies the variational fits (vi-full, "
+                                    "vi-meanfield, vifa-gauss, vifa-laplace, vippca)");
     if (config.trials < 2)
         throw std::invalid_argument("grad-variance needs at least 2 estimates (--trials)");
     for (const int s : config.samples)
@@ -19,30 +49,46 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
         preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
     const auto likelihood = makeLikelihood(problem.target, problem.data.Xtrain, problem.data.ytrain,
                                            problem.hyper.beta);
-    const bool full = config.method == PosteriorMethod::ViFull;
-    GaussianViOptions o;
-    o.family = full ? ViFamily::Full : ViFamily::MeanField;
-    o.precision = problem.hyper.alpha;
-    o.batch = config.run.vifa.batch;
-    o.samples = config.run.vifa.samples;
-    o.optimiser = config.run.vifa.optimiser;
-    o.lrC = config.run.vifa.lrC, o.lrF = config.run.vifa.lrF, o.lrGamma = config.run.vifa.lrGamma;
-    o.maxGradNorm = config.run.vifa.maxGradNorm;
-    o.seed = deriveSeed(config.seed, posterior_streams::VifaStream);
-    GaussianVi vi(*likelihood, o);
+    const VifaOptions& v = config.run.vifa;
+    const std::uint64_t fitSeed = deriveSeed(config.seed, posterior_streams::VifaStream);
+    Studied fit;
+    const bool full = m == PosteriorMethod::ViFull;
+    if (full || m == PosteriorMethod::ViMeanField) {
+        GaussianViOptions o;
+        o.family = full ? ViFamily::Full : ViFamily::MeanField;
+        o.precision = problem.hyper.alpha;
+        o.batch = v.batch, o.samples = v.samples, o.optimiser = v.optimiser;
+        o.lrC = v.lrC, o.lrF = v.lrF, o.lrGamma = v.lrGamma, o.maxGradNorm = v.maxGradNorm;
+        o.seed = fitSeed;
+        fit.vi = std::make_unique<GaussianVi>(*likelihood, o);
+    } else {
+        VifaOptions o = v;
+        o.latent = config.run.latent;
+        o.precision = problem.hyper.alpha;
+        o.prior = methodPrior(m);
+        o.ppca = fit.ppca = m == PosteriorMethod::Vippca;
+        o.sigma = config.run.vippcaSigma;
+        o.estimator = GradientEstimator::Reparam;
+        o.seed = fitSeed;
+        if (o.latent >= problem.dim())
+            throw std::invalid_argument("the latent dimension K must be below D = " +
+                                        std::to_string(problem.dim()));
+        fit.vifa = std::make_unique<Vifa>(*likelihood, o);
+    }
     using At = GradVarianceConfig::At;
-    if (config.at == At::Optimum && problem.target == TargetKind::Linear) {
+    if (config.at == At::Optimum && problem.target == TargetKind::Linear && fit.vi) {
         const Matrix& S = problem.exact.cov;
         if (full) {
-            vi.setState(problem.exact.mean, S.llt().matrixL());
+            fit.vi->setState(problem.exact.mean, S.llt().matrixL());
         } else {
             const Vector lambdaDiag = S.inverse().diagonal();
-            vi.setState(problem.exact.mean, lambdaDiag.cwiseInverse().cwiseSqrt().asDiagonal());
+            fit.vi->setState(problem.exact.mean,
+                             lambdaDiag.cwiseInverse().cwiseSqrt().asDiagonal());
         }
-    } else if (config.at != At::Start) {
-        for (long e = 0; e < config.epoch && vi.status() == FitStatus::Running; ++e)
-            vi.runEpoch();
-        if (vi.status() != FitStatus::Running)
+    } else if (config.at != At::Start) { // no closed form: the reparameterised fit's state
+        for (long e = 0; e < config.epoch && fit.status() == FitStatus::Running; ++e)
+            fit.runEpoch();
+        if (fit.status() != FitStatus::Running)
             throw std::invalid_argument("the fit diverged before reaching the point of study");
     }
 
@@ -57,23 +103,25 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
                 continue; // no leave-one-out baseline from one draw: no row
             Rng rng(deriveSeed(config.seed, 1000 + 64 * ei + si));
             const auto start = std::chrono::steady_clock::now();
-            const Eigen::Index dm = problem.dim(), ds = vi.scaleSize();
-            Matrix gm(dm, config.trials), gs(ds, config.trials); // two passes, no cancellation
+            std::vector<Vector> means, scales;
             for (int t = 0; t < config.trials; ++t) {
-                const ViGradient g = vi.estimate(e, S, all, rng);
-                gm.col(t) = g.mean;
-                gs.col(t) = g.scale;
+                auto [mean, scale] = fit.estimate(e, S, all, rng);
+                means.push_back(std::move(mean));
+                scales.push_back(std::move(scale));
             }
             const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            const auto block = [&](const char* name, const Matrix& g) {
+            const auto block = [&](const char* name, const std::vector<Vector>& draws) {
+                Matrix g(draws.front().size(), Eigen::Index(draws.size())); // two passes
+                for (std::size_t t = 0; t < draws.size(); ++t)
+                    g.col(Eigen::Index(t)) = draws[t];
                 const Vector mean = g.rowwise().mean();
                 const double variance = (g.colwise() - mean).squaredNorm() / (g.cols() - 1.0);
                 rows.push_back({problem.dataset, methodName(config.method), estimatorName(e), S,
                                 name, mean.norm(), variance, seconds});
             };
-            block("mean", gm);
-            block("scale", gs);
+            block("mean", means);
+            block("scale", scales);
         }
     return rows;
 }

@@ -14,13 +14,14 @@ namespace fa {
 struct GradVarianceConfig {
     PosteriorSetup setup;
     PosteriorRunOptions run; ///< the VI options (batch, steps, optimiser) of the fit that moves q
-    PosteriorMethod method = PosteriorMethod::ViFull; ///< vi-full or vi-meanfield
+    PosteriorMethod method = PosteriorMethod::ViFull; ///< a variational method
     std::vector<GradientEstimator> estimators = {
         GradientEstimator::Reparam, GradientEstimator::Score, GradientEstimator::ScoreBaseline};
     std::vector<int> samples = {1, 10, 100};
-    /// Where q is: Start (m = 0, L = I); Epoch (after `epoch` epochs of the reparameterised
-    /// fit); Optimum (closed form for linear regression with its Gaussian prior: the posterior,
-    /// or for mean-field m = mu, sigma_i^2 = 1 / Lambda_ii; elsewhere after `epoch` epochs).
+    /// Where q is: Start (m = 0, L = I; VIFA c = 0, a random frame, psi = 1); Epoch (after
+    /// `epoch` epochs of the reparameterised fit); Optimum (closed form for vi-full and
+    /// vi-meanfield on linear regression: the posterior, or m = mu, sigma_i^2 = 1 / Lambda_ii;
+    /// elsewhere after `epoch` epochs).
     enum class At { Optimum, Start, Epoch } at = At::Optimum;
     long epoch = 5000;
     int trials = 1000; ///< T estimates per (estimator, S)
@@ -34,7 +35,7 @@ struct GradVarianceRow {
     double meanNorm = 0.0, variance = 0.0, seconds = 0.0;
 };
 
-/// Throws std::invalid_argument for a method other than vi-full / vi-meanfield or S < 1. The
+/// Throws std::invalid_argument for an SGD-fed method or S < 1. The
 /// baseline at S = 1 (no other draw to leave out) gives no rows.
 std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config);
 

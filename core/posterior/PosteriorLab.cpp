@@ -145,6 +145,7 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
             v.ppca = method == PosteriorMethod::Vippca;
             v.sigma = options.vippcaSigma;
             v.seed = deriveSeed(seed, VifaStream);
+            v.estimator = options.estimator;
             auto vifa = std::make_unique<Vifa>(*m_likelihood, v);
             m_epochFits.push_back(vifa.get());
             m_fits.push_back(std::move(vifa));

@@ -111,7 +111,7 @@ struct PosteriorRunOptions {
     int latent = 1;
     VifaOptions vifa; ///< latent, prior and precision are set per method; vi-full and
                       ///< vi-meanfield take its batch, samples, optimiser, steps and clipping
-    GradientEstimator estimator = GradientEstimator::Reparam; ///< vi-full and vi-meanfield
+    GradientEstimator estimator = GradientEstimator::Reparam; ///< every variational fit
     /// Also run the first vi-full / vi-meanfield fit with the other two estimators (same seed,
     /// not scored), so their KL curves can be compared (the window's gradient tab).
     bool compareEstimators = false;

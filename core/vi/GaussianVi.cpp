@@ -11,32 +11,11 @@
 namespace fa {
 namespace {
 
-constexpr struct {
-    GradientEstimator estimator;
-    const char* name;
-} kEstimators[] = {{GradientEstimator::Reparam, "reparam"},
-                   {GradientEstimator::Score, "score"},
-                   {GradientEstimator::ScoreBaseline, "score-baseline"}};
-
 Eigen::Index strictLowerSize(Eigen::Index dim) {
     return dim * (dim - 1) / 2;
 }
 
 } // namespace
-
-std::string estimatorName(GradientEstimator e) {
-    for (const auto& k : kEstimators)
-        if (k.estimator == e)
-            return k.name;
-    return "?";
-}
-
-std::optional<GradientEstimator> parseEstimator(const std::string& name) {
-    for (const auto& k : kEstimators)
-        if (name == k.name)
-            return k.estimator;
-    return std::nullopt;
-}
 
 void validate(const GaussianViOptions& o) {
     if (!(o.precision > 0.0))

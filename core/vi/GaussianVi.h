@@ -18,9 +18,6 @@
 namespace fa {
 
 enum class ViFamily { Full, MeanField };
-enum class GradientEstimator { Reparam, Score, ScoreBaseline };
-std::string estimatorName(GradientEstimator e); ///< reparam, score, score-baseline
-std::optional<GradientEstimator> parseEstimator(const std::string& name);
 
 struct GaussianViOptions {
     ViFamily family = ViFamily::Full;

@@ -8,6 +8,7 @@
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
 #include "core/math/Rng.h"
+#include "core/vi/Estimators.h"
 #include "core/vi/Likelihood.h"
 #include "core/vi/VifaTerms.h"
 
@@ -38,6 +39,9 @@ struct VifaOptions {
     OptimiserKind optimiser = OptimiserKind::Sgd;
     double lrC = 0.01, lrF = 1e-4, lrGamma = 0.01;
     double maxGradNorm = 10.0; ///< clip each averaged gradient (c, F, gamma) to this norm; 0 = off
+    /// How the likelihood term's gradient is estimated; the score-function estimators use
+    /// grad log q of q = N(c, F F^T + Psi) by the Woodbury identity, O(D K^2) per draw.
+    GradientEstimator estimator = GradientEstimator::Reparam;
     std::uint64_t seed = 0;
 };
 
@@ -76,8 +80,17 @@ class Vifa : public EpochFit {
                                         std::span<const Eigen::Index> batch) const;
     /// The exact part alone (entropy + prior), for tests.
     VifaGradients exactGradients() const;
+    /// One estimate of the gradient of -ELBO at the current state from `samples` fresh draws,
+    /// each with the batch given, by the given estimator, without clipping; the state does not
+    /// move. For tests and the estimator-variance study.
+    VifaGradients estimate(GradientEstimator estimator, int samples,
+                           std::span<const Eigen::Index> batch, Rng& rng) const;
+    void setEstimator(GradientEstimator estimator);
 
   private:
+    /// The score-function part from draws (columns of H and Z) and f = N mnll at each.
+    VifaGradients scoreGradients(const Matrix& H, const Matrix& Z, const Vector& f, int samples,
+                                 bool baseline) const;
     void accumulate(std::span<const Eigen::Index> batch);
     void update();
     void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v,
@@ -91,6 +104,8 @@ class Vifa : public EpochFit {
     VifaGradients m_sum; // sum over the L sampled likelihood gradients
     std::vector<Eigen::Index> m_order;
     Vector m_h, m_z, m_theta, m_g, m_sqrtPsiZ;
+    Matrix m_drawH, m_drawZ; // the score-function estimators' draws of one update
+    Vector m_drawF;
     // Adam moments, flattened per parameter group.
     Vector m_mc, m_vc, m_mF, m_vF, m_mg, m_vg;
     long m_epoch = 0, m_updates = 0, m_pending = 0;
