@@ -49,6 +49,22 @@ PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
     const bool laplace =
         std::any_of(config.methods.begin(), config.methods.end(),
                     [](PosteriorMethod m) { return methodPrior(m) == PriorKind::Laplace; });
+    // alpha, beta through the bound: 200 exact sweeps, each O(N D^2 + D^3); skipped where that
+    // would hold up the start of the run (a large CSV file).
+    const double work =
+        double(m_problem.data.Xtrain.rows()) * double(m_problem.dim()) * double(m_problem.dim());
+    if (m_problem.target == TargetKind::Linear && work <= 1e7) {
+        try {
+            const auto bound = [&](ViFamily f) {
+                return std::make_shared<const std::vector<BoundStep>>(fitHyperByBound(
+                    m_problem.data.Xtrain, m_problem.data.ytrain, f, {1.0, 1.0}, 200));
+            };
+            m_boundFull = bound(ViFamily::Full);
+            m_boundMeanField = bound(ViFamily::MeanField);
+        } catch (const std::invalid_argument&) { // alpha or beta left (0, inf): no curves
+            m_boundFull.reset(), m_boundMeanField.reset();
+        }
+    }
     if (m_problem.gridLaplace && laplace)
         m_laplaceContours = contours(*m_problem.gridLaplace);
 }
@@ -131,6 +147,8 @@ std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
         renewStudy();
     s->gradients = m_study;
     s->estimatorCurves = m_klCurves;
+    s->boundFull = m_boundFull;
+    s->boundMeanField = m_boundMeanField;
     s->position = s->epoch;
     for (const auto& a : s->approximations)
         if (a.status != FitStatus::Running)

@@ -8,6 +8,7 @@
 #include "core/metrics/MarginalViews.h"
 #include "core/posterior/GradientStudy.h"
 #include "core/posterior/PosteriorLab.h"
+#include "core/vi/BoundHyper.h"
 
 #include <array>
 #include <chrono>
@@ -80,6 +81,9 @@ struct PosteriorLiveSnapshot : LabSnapshot {
         std::vector<std::pair<long, double>> kl;
     };
     std::vector<EstimatorCurve> estimatorCurves;
+    /// Linear regression: alpha and beta learned through the bound from alpha = beta = 1 with a
+    /// full-covariance and a mean-field q (200 iterations each, computed once per run).
+    std::shared_ptr<const std::vector<BoundStep>> boundFull, boundMeanField;
 };
 
 class PosteriorLive : public LiveRun {
@@ -124,6 +128,7 @@ class PosteriorLive : public LiveRun {
     std::size_t m_nextChange = 0;
     long m_stride = 1, m_klStride = 1;
     std::vector<PosteriorLiveSnapshot::EstimatorCurve> m_klCurves;
+    std::shared_ptr<const std::vector<BoundStep>> m_boundFull, m_boundMeanField;
     double m_seconds = 0.0;
     double m_lr = 0.0, m_lambda = 0.0; // SGD's current settings, also when no SGD method runs
     int m_coordI = 0, m_coordJ = 1;

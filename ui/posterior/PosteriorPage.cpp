@@ -4,6 +4,7 @@
 #include "core/io/RegressionCsv.h"
 #include "ui/common/ContourView.h"
 #include "ui/common/ModeLayout.h"
+#include "ui/posterior/BoundChart.h"
 #include "ui/posterior/ComparisonScatter.h"
 #include "ui/posterior/GradientPanel.h"
 #include "ui/posterior/PosteriorControls.h"
@@ -57,6 +58,8 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     m_tabs->addTab(compare, "Compare with the exact posterior");
     m_gradients = new GradientPanel;
     m_tabs->addTab(m_gradients, "Gradient estimators");
+    m_bound = new BoundChart;
+    m_tabs->addTab(m_bound, "α, β through the bound");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({m_controls}, m_tabs));
@@ -160,6 +163,7 @@ void PosteriorPage::showSnapshot(const fa::LabSnapshot& snapshot) {
     for (ComparisonScatter* c : m_scatters)
         c->showSnapshot(s);
     m_gradients->showSnapshot(s);
+    m_bound->showSnapshot(s);
     m_controls->showRun(s);
 }
 

@@ -12,6 +12,7 @@ using PosteriorSnapshotPtr = std::shared_ptr<const fa::PosteriorLiveSnapshot>;
 
 class ComparisonScatter;
 class ContourView;
+class BoundChart;
 class GradientPanel;
 class PosteriorControls;
 class PosteriorCurveChart;
@@ -25,6 +26,7 @@ class PosteriorPage : public LabPage {
     PosteriorControls* controls() const { return m_controls; }
     ContourView* contourView() const { return m_contours; }
     GradientPanel* gradientPanel() const { return m_gradients; }
+    BoundChart* boundChart() const { return m_bound; }
     PosteriorCurveChart* curveChart(int metric) const; ///< 0 rel. mean, 1 rel. cov, 2 W2, 3 W2/D
     ComparisonScatter* comparison(int quantity) const; ///< 0 means, 1 variances, 2 covariances
     PosteriorSnapshotPtr latestSnapshot() const {
@@ -65,5 +67,6 @@ class PosteriorPage : public LabPage {
     std::vector<ComparisonScatter*> m_scatters;
     QTabWidget* m_tabs;
     GradientPanel* m_gradients = nullptr;
+    BoundChart* m_bound = nullptr;
     fa::PosteriorLiveConfig m_pending, m_applied; ///< asked for; last that started
 };
