@@ -51,9 +51,9 @@ BoundChart::BoundChart(QWidget* parent)
 }
 
 void BoundChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
-    if (snapshot.boundFull.get() == m_shown)
+    if (snapshot.boundFull == m_shown && m_shown)
         return; // computed once per run
-    m_shown = snapshot.boundFull.get();
+    m_shown = snapshot.boundFull;
     for (QLineSeries* s : {m_evFull, m_elboFull, m_evMf, m_elboMf})
         s->clear();
     if (!snapshot.boundFull || !snapshot.boundMeanField) {

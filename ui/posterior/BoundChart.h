@@ -23,5 +23,5 @@ class BoundChart : public QWidget {
     QLineSeries *m_elboFull, *m_evFull, *m_elboMf, *m_evMf;
     QValueAxis *m_x, *m_y;
     QLabel* m_note;
-    const void* m_shown = nullptr;
+    std::shared_ptr<const std::vector<fa::BoundStep>> m_shown; ///< held: see GradientPanel
 };

@@ -154,10 +154,10 @@ GradientPanel::GradientPanel(QWidget* parent)
 
 void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
     showKl(snapshot);
-    const fa::GradientStudy* study = snapshot.gradients.get();
-    if (study == m_shown)
+    if (snapshot.gradients == m_shown && m_shown)
         return; // studies are renewed every 2 s; frames in between show the same one
-    m_shown = study;
+    m_shown = snapshot.gradients;
+    const fa::GradientStudy* study = m_shown.get();
     if (!study) {
         for (QScatterSeries* s : m_clouds)
             s->clear();

@@ -36,5 +36,6 @@ class GradientPanel : public QWidget {
     QValueAxis* m_klx;
     std::array<QLineSeries*, 3> m_klLines{};
     QLabel* m_note;
-    const fa::GradientStudy* m_shown = nullptr;
+    /// Held, not only compared: a freed study's address may come back for the next one.
+    std::shared_ptr<const fa::GradientStudy> m_shown;
 };
