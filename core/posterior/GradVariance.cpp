@@ -123,6 +123,9 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
             block("mean", means);
             block("scale", scales);
         }
+    if (rows.empty())
+        throw std::invalid_argument("no estimator and sample count give a row: the leave-one-out "
+                                    "baseline needs S >= 2");
     return rows;
 }
 

@@ -29,12 +29,20 @@ GradientStudy studyGradients(const PosteriorProblem& problem, const PosteriorRun
     vi.setState(q.c, o.family == ViFamily::Full ? Matrix(llt.matrixL())
                                                 : Matrix(S.diagonal().cwiseSqrt().asDiagonal()));
     Rng rng(seed);
-    std::vector<Eigen::Index> rows(static_cast<std::size_t>(likelihood->size()));
-    std::iota(rows.begin(), rows.end(), Eigen::Index{0});
-    if (rows.size() > 1000) {
-        shuffle(rows, rng);
-        rows.resize(1000);
-    }
+    // Each estimate takes a fresh random subset of at most 1000 rows (a partial Fisher-Yates
+    // shuffle), so the clouds stay centred on the whole data's gradient.
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(likelihood->size()));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    const std::size_t m = std::min<std::size_t>(order.size(), 1000);
+    const auto rows = [&]() -> std::span<const Eigen::Index> {
+        if (m < order.size())
+            for (std::size_t i = 0; i < m; ++i) {
+                const auto j =
+                    i + static_cast<std::size_t>(rng.uniform() * double(order.size() - i));
+                std::swap(order[i], order[std::min(j, order.size() - 1)]);
+            }
+        return {order.data(), m};
+    };
     GradientStudy study;
     study.method = method;
     study.samples = std::max(2, run.vifa.samples);
@@ -46,7 +54,7 @@ GradientStudy studyGradients(const PosteriorProblem& problem, const PosteriorRun
         GradientStudy::Estimator out;
         out.estimator = e;
         for (int t = 0; t < trials; ++t) {
-            const ViGradient g = vi.estimate(e, study.samples, rows, rng);
+            const ViGradient g = vi.estimate(e, study.samples, rows(), rng);
             out.cloud.emplace_back(g.mean(coordI), g.mean(coordJ));
         }
         for (std::size_t k = 0; k < out.sampleCounts.size(); ++k) {
@@ -57,7 +65,7 @@ GradientStudy studyGradients(const PosteriorProblem& problem, const PosteriorRun
             }
             Matrix gm(problem.dim(), trials), gs(vi.scaleSize(), trials);
             for (int t = 0; t < trials; ++t) {
-                const ViGradient g = vi.estimate(e, s, rows, rng);
+                const ViGradient g = vi.estimate(e, s, rows(), rng);
                 gm.col(t) = g.mean;
                 gs.col(t) = g.scale;
             }

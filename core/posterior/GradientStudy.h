@@ -3,7 +3,7 @@
 // estimator — a cloud of mean-block estimates in the view's two coordinates at the fit's own L,
 // and each block's total variance against L = 1, 10, 100 — computed on the worker thread from a
 // copy of q (the fit itself does not move). Draws use at most 1000 rows of the training set
-// (a subset drawn once per study when there are more; the estimate stays unbiased).
+// (a fresh random subset per estimate when there are more; each estimate stays unbiased).
 #include "core/posterior/PosteriorLab.h"
 
 #include <array>

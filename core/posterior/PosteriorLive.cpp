@@ -192,7 +192,10 @@ void PosteriorLive::recordKl() {
             any = true;
         }
     }
-    if (!any || m_klCurves.front().kl.size() <= 200)
+    std::size_t longest = 0;
+    for (const auto& c : m_klCurves)
+        longest = std::max(longest, c.kl.size());
+    if (!any || longest <= 200)
         return;
     m_klStride *= 2; // as the distance curves: every other point goes
     for (auto& c : m_klCurves) {

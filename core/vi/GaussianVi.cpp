@@ -103,6 +103,7 @@ void GaussianVi::setState(const Vector& m, const Matrix& L) {
         m_L = L.triangularView<Eigen::Lower>();
     m_pending = 0;
     m_mm.setZero(), m_vm.setZero(), m_ms.setZero(), m_vs.setZero();
+    m_adamSteps = 0; // the bias correction restarts with the moments
     m_diverged = false;
 }
 
@@ -255,7 +256,7 @@ void GaussianVi::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eige
     constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     m = b1 * m + (1.0 - b1) * grad;
     v = b2 * v + (1.0 - b2) * grad.cwiseAbs2();
-    const double t = static_cast<double>(m_updates);
+    const double t = static_cast<double>(m_adamSteps);
     const double c1 = 1.0 - std::pow(b1, t), c2 = 1.0 - std::pow(b2, t);
     param.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
 }
@@ -264,6 +265,7 @@ void GaussianVi::update() {
     const int samples = m_pending;
     m_pending = 0;
     ++m_updates;
+    ++m_adamSteps;
     ViGradient g = combine(m_options.estimator, m_draws, samples);
     const ViGradient exact = exactGradient();
     g.mean += exact.mean;

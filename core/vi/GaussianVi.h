@@ -107,7 +107,7 @@ class GaussianVi : public EpochFit {
     std::vector<Eigen::Index> m_order;
     int m_pending = 0;
     Vector m_mm, m_vm, m_ms, m_vs; // Adam moments (m and the flat scale block)
-    long m_epoch = 0, m_updates = 0;
+    long m_epoch = 0, m_updates = 0, m_adamSteps = 0;
     bool m_diverged = false;
 };
 

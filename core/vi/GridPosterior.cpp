@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <numbers>
 #include <stdexcept>
 #include <thread>
@@ -27,10 +28,15 @@ GridPosterior gridPosterior(const LogDensity2& logDensity, const GridBox& box) {
     p.logDensity.resize(G, G);
     // Rows of cells in parallel: each thread writes its own rows, so the result is the same for
     // any thread count.
+    std::vector<std::exception_ptr> failures(8);
     const auto rows = [&](int first, int stride) {
-        for (int i = first; i < G; i += stride)
-            for (int j = 0; j < G; ++j)
-                p.logDensity(i, j) = logDensity(p.centre(i, j));
+        try { // an exception must not leave a thread: it is handed to the caller
+            for (int i = first; i < G; i += stride)
+                for (int j = 0; j < G; ++j)
+                    p.logDensity(i, j) = logDensity(p.centre(i, j));
+        } catch (...) {
+            failures[std::size_t(first)] = std::current_exception();
+        }
     };
     const int threads = G >= 64 ? int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)) : 1;
     std::vector<std::thread> pool;
@@ -39,6 +45,9 @@ GridPosterior gridPosterior(const LogDensity2& logDensity, const GridBox& box) {
     rows(0, threads);
     for (std::thread& t : pool)
         t.join();
+    for (const std::exception_ptr& f : failures)
+        if (f)
+            std::rethrow_exception(f);
 
     double top = -INFINITY;
     for (Eigen::Index k = 0; k < p.logDensity.size(); ++k)

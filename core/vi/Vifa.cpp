@@ -156,6 +156,7 @@ void Vifa::setState(const FAModel& model) {
     m_sum.setZero();
     m_pending = 0;
     m_mc.setZero(), m_vc.setZero(), m_mF.setZero(), m_vF.setZero(), m_mg.setZero(), m_vg.setZero();
+    m_adamSteps = 0; // the bias correction restarts with the moments
 }
 
 VifaGradients Vifa::exactGradients() const {
@@ -215,7 +216,7 @@ void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m,
     constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     m = b1 * m + (1.0 - b1) * grad;
     v = b2 * v + (1.0 - b2) * grad.cwiseAbs2();
-    const double t = static_cast<double>(m_updates);
+    const double t = static_cast<double>(m_adamSteps);
     const double c1 = 1.0 - std::pow(b1, t), c2 = 1.0 - std::pow(b2, t);
     param.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
 }
@@ -225,6 +226,7 @@ void Vifa::update() {
     const double invL = 1.0 / drawn;
     m_pending = 0;
     ++m_updates;
+    ++m_adamSteps;
     VifaGradients g = exactGradients();
     if (m_options.estimator == GradientEstimator::Reparam) {
         g.c += invL * m_sum.c;

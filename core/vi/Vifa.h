@@ -108,7 +108,7 @@ class Vifa : public EpochFit {
     Vector m_drawF;
     // Adam moments, flattened per parameter group.
     Vector m_mc, m_vc, m_mF, m_vF, m_mg, m_vg;
-    long m_epoch = 0, m_updates = 0, m_pending = 0;
+    long m_epoch = 0, m_updates = 0, m_pending = 0, m_adamSteps = 0;
     bool m_diverged = false;
 };
 
