@@ -30,7 +30,9 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_dataset->addItem("Bimodal bad case y = w₁w₂x + ε (grid posterior)", "bimodal-synthetic");
     m_dataset->setToolTip(
         "Synthetic: x ~ N(0, [[1, .5], [.5, 1]]), θ ~ N(0, I/α), y = θᵀx + ε, ε ~ N(0, 1/β), "
-        "α = 0.01, β = 0.1, N rows, no bias.\nUCI sets: standardised, bias column, 50/50 split "
+        "α = 0.01, β = 0.1, N rows, no bias.\nLogistic regression (N = 60) and the bimodal bad "
+        "case: exact posterior on a grid, drawn as its true contours.\nUCI sets: standardised, "
+        "bias column, 50/50 split "
         "(the posterior uses the training half).");
     auto* open = new QPushButton("Open CSV…");
     open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below "
@@ -120,7 +122,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
                           "side by side in the Gradient estimators tab.");
     connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     m_estimator->setToolTip(
-        "How full-covariance and mean-field VI estimate the likelihood term's gradient: through "
+        "How every variational fit estimates the likelihood term's gradient: through "
         "w = m + Lε (reparameterisation), by E[f ∇log q] (score function, REINFORCE), or the "
         "same with a leave-one-out baseline (needs L ≥ 2). All unbiased; their variances differ "
         "by orders of magnitude.");
