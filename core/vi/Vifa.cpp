@@ -207,17 +207,21 @@ void Vifa::accumulate(std::span<const Eigen::Index> batch) {
         update();
 }
 
-void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v,
-                double lr) const {
-    if (m_options.optimiser == OptimiserKind::Sgd) {
+void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eigen::Ref<Vector> m,
+                Eigen::Ref<Vector> v, double lr) const {
+    optimiserStep(m_options.optimiser, param, grad, m, v, lr, m_adamSteps);
+}
+
+void optimiserStep(OptimiserKind kind, Eigen::Ref<Vector> param, const ConstVectorRef& grad,
+                   Eigen::Ref<Vector> m, Eigen::Ref<Vector> v, double lr, long t) {
+    if (kind == OptimiserKind::Sgd) {
         param -= lr * grad;
         return;
     }
     constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     m = b1 * m + (1.0 - b1) * grad;
     v = b2 * v + (1.0 - b2) * grad.cwiseAbs2();
-    const double t = static_cast<double>(m_adamSteps);
-    const double c1 = 1.0 - std::pow(b1, t), c2 = 1.0 - std::pow(b2, t);
+    const double c1 = 1.0 - std::pow(b1, double(t)), c2 = 1.0 - std::pow(b2, double(t));
     param.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
 }
 

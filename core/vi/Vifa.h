@@ -25,6 +25,10 @@ std::string priorName(PriorKind prior);
 /// "sqrt(2) x precision", but its own search range ([0.141, 4.472] for precisions [0.01, 10]) is
 /// sqrt(2 alpha) (ALGORITHMS-LABS.md §5.1).
 double laplaceRateForPrecision(double alpha);
+/// One step of -lr grad (SGD) or of Adam (beta1 0.9, beta2 0.999, eps 1e-8) with moments m, v
+/// and step count t >= 1 for the bias correction; shared by every variational fit.
+void optimiserStep(OptimiserKind kind, Eigen::Ref<Vector> param, const ConstVectorRef& grad,
+                   Eigen::Ref<Vector> m, Eigen::Ref<Vector> v, double lr, long t);
 
 struct VifaOptions {
     int latent = 1;
@@ -93,8 +97,8 @@ class Vifa : public EpochFit {
                                  bool baseline) const;
     void accumulate(std::span<const Eigen::Index> batch);
     void update();
-    void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Vector& m, Vector& v,
-              double lr) const;
+    void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eigen::Ref<Vector> m,
+              Eigen::Ref<Vector> v, double lr) const;
 
     const Likelihood& m_lik;
     VifaOptions m_options;
