@@ -4,6 +4,7 @@
 #include "core/data/RegressionData.h"
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
+#include "tests/support/PosteriorPageSupport.h"
 #include "ui/common/ContourView.h"
 #include "ui/posterior/ComparisonScatter.h"
 #include "ui/posterior/GradientPanel.h"
@@ -23,27 +24,9 @@
 
 namespace {
 
-bool runTo(PosteriorPage& page, long epoch) {
-    QSignalSpy spy(&page, &LabPage::reached);
-    page.runUntil(epoch);
-    return spy.wait(30000);
-}
-
-// The synthetic data the lab uses for seed 0: the recipe's generator with the data stream of
-// trial seed deriveSeed(0, 0) (PosteriorLab.cpp); its posterior solved here from scratch.
-struct Reference {
-    fa::Vector mean;
-    fa::Matrix cov;
-};
-Reference syntheticPosterior(int rows) {
-    fa::SyntheticRecipe r;
-    r.samples = rows;
-    const fa::RegressionData d =
-        fa::syntheticRegression(r, fa::deriveSeed(fa::deriveSeed(0, 0), 1));
-    fa::Matrix A = r.beta * d.X.transpose() * d.X + r.alpha * fa::Matrix::Identity(2, 2);
-    const fa::Vector b = r.beta * d.X.transpose() * d.y;
-    return {A.inverse() * b, A.inverse()};
-}
+using fa::test::Reference;
+using fa::test::runTo;
+using fa::test::syntheticPosterior;
 
 double cloudSpread(const fa::PosteriorLiveSnapshot& s) {
     Eigen::Vector2d mean = Eigen::Vector2d::Zero();
