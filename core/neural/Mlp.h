@@ -1,24 +1,59 @@
 #pragma once
-// A small multilayer perceptron for regression (ReLU hidden layers, one linear output) whose
-// parameters are one flat vector theta, the vector VIFA puts its FA posterior on. As a
-// Likelihood it gives the mini-batch Gaussian negative log-likelihood and its exact gradient by
-// backpropagation. Sizes here are small (hundreds to a few thousand parameters), so plain Eigen
-// is enough; no autodiff library is needed.
+// A small multilayer perceptron (ReLU or tanh hidden layers, linear outputs) whose parameters
+// are one flat vector theta: the network of the neural lab (as a regression Likelihood, the
+// vector VIFA puts its FA posterior on) and of the nonlinear-FA lab (the decoder f(z; θ) and the
+// VAE's encoder). Forward and backward passes run over a batch of columns with exact
+// backpropagation, to the parameters and to the inputs. Sizes here are small (hundreds to a few
+// thousand parameters), so plain Eigen is enough; no autodiff library is needed.
 #include "core/vi/Likelihood.h"
 
+#include <string>
 #include <vector>
 
 namespace fa {
 
-/// Layer sizes: inputs, the hidden widths, then 1 output.
+enum class Activation { Relu, Tanh };
+std::string activationName(Activation a); ///< "relu", "tanh"
+/// Throws std::invalid_argument naming the choices.
+Activation parseActivation(const std::string& name);
+
+/// Layer sizes: inputs, the hidden widths, then the outputs.
 struct MlpShape {
     int inputs = 1;
     std::vector<int> hidden{50};
-    /// theta = [W_1 (h_1 x inputs, column-major), b_1, W_2, b_2, ..., W_out (1 x h_L), b_out].
+    int outputs = 1;
+    Activation activation = Activation::Relu;
+    /// theta = [W_1 (h_1 x inputs, column-major), b_1, W_2, b_2, ..., W_out (outputs x h_L),
+    /// b_out].
     Eigen::Index parameterCount() const;
-    std::string name() const; ///< "50" or "50,50"
+    std::string name() const; ///< "50" or "50,50"; "linear" without a hidden layer
 };
 
+/// One network's passes and their work buffers (one object per thread). Examples are columns.
+class Mlp {
+  public:
+    /// Throws std::invalid_argument for a size below 1.
+    explicit Mlp(MlpShape shape);
+    const MlpShape& shape() const { return m_shape; }
+
+    /// The outputs (outputs x m) for inputs (inputs x m); keeps what backward needs.
+    const Matrix& forward(const ConstVectorRef& theta, const ConstMatrixRef& in);
+    /// After forward: given dJ/d(outputs) (outputs x m) of an objective J summed over the
+    /// columns, writes dJ/dθ into grad (size parameterCount()) and, if dIn is given, dJ/d(inputs).
+    void backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eigen::Ref<Vector> grad,
+                  Matrix* dIn = nullptr);
+
+    /// A starting point: N(0, 1/fan_in) weights, zero biases, drawn from seed.
+    static Vector initialWeights(const MlpShape& shape, std::uint64_t seed);
+
+  private:
+    MlpShape m_shape;
+    Matrix m_in, m_out;
+    std::vector<Matrix> m_a; ///< hidden activations
+    Matrix m_upstream, m_next, m_swap;
+};
+
+/// The neural lab's regression network (one output) as a Likelihood.
 class MlpLikelihood final : public Likelihood {
   public:
     /// X is N x inputs; beta the noise precision of y | x, theta ~ N(f(x; theta), 1/beta).
@@ -33,9 +68,10 @@ class MlpLikelihood final : public Likelihood {
     const MlpShape& shape() const { return m_shape; }
     double beta() const { return m_beta; }
 
-    /// A starting point for the network's weights: N(0, 1/fan_in) weights, zero biases (He-style
-    /// scale for ReLU), drawn from seed.
-    static Vector initialWeights(const MlpShape& shape, std::uint64_t seed);
+    /// A starting point for the network's weights (Mlp::initialWeights).
+    static Vector initialWeights(const MlpShape& shape, std::uint64_t seed) {
+        return Mlp::initialWeights(shape, seed);
+    }
 
   private:
     Matrix m_X;
@@ -43,9 +79,8 @@ class MlpLikelihood final : public Likelihood {
     MlpShape m_shape;
     double m_beta;
     // Work buffers, reused across calls (one likelihood per thread).
-    mutable std::vector<Matrix> m_z, m_a;
-    mutable Matrix m_in, m_delta, m_next, m_upstream, m_swap;
-    mutable Eigen::RowVectorXd m_f;
+    mutable Mlp m_net;
+    mutable Matrix m_batch, m_delta;
 };
 
 } // namespace fa
