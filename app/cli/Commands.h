@@ -12,6 +12,7 @@ int runLatentCommand(int argc, char** argv);
 int runLatentBenchCommand(int argc, char** argv);
 int runGradVarianceCommand(int argc, char** argv);
 int runBoundCommand(int argc, char** argv);
+int runVaeCommand(int argc, char** argv);
 
 /// The argument checks of fa-sweep, posterior, neural and latent alone, exactly as the commands run
 /// them (no data is read, nothing runs): for the argument fuzzer (tests/fuzz/fuzz_args.cpp).
@@ -19,4 +20,5 @@ void checkFaSweepArguments(int argc, char** argv);
 void checkPosteriorArguments(int argc, char** argv);
 void checkNeuralArguments(int argc, char** argv);
 void checkLatentArguments(int argc, char** argv);
+void checkVaeArguments(int argc, char** argv);
 } // namespace fa::cli

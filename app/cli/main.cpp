@@ -62,6 +62,15 @@ const char* const kUsage =
     "            --prior none|jeffreys|conjugate (FA batch EM: maximum likelihood or MAP)\n"
     "            synthetic: --dim 10 --true-latent 2 --spectrum 1:10 --samples 1000 --noise 0.05\n"
     "            --data-dir DIR --out latent.csv\n"
+    "  vae       nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA\n"
+    "            --dataset nonlinear-synthetic|synthetic|two-moons|swiss-roll|pinwheel|boston|\n"
+    "                      concrete|energy|yacht|PATH.csv\n"
+    "            --method vem,vae,linear-vae,ppca --latent 2 --hidden 50 (0: none) --epochs 100\n"
+    "            --trials 1 --seed 0 --test-fraction 0.2 --activation tanh|relu\n"
+    "            --noise diagonal|isotropic|fixed (--noise-variance 0.1) --lr 0.003 --batch 100\n"
+    "            --e-steps 5 --iw-samples 1000 --q-steps 300 --data-dir DIR --out vae.csv\n"
+    "            generated: --dim 10 --samples 2000 --data-noise 0.1; synthetic (PPCA) and\n"
+    "            nonlinear-synthetic: --true-latent 2; synthetic: --spectrum 1:10\n"
     "  latent-bench  batch FA EM, Gibbs sweeps, mixture of PPCA and PPCA fits, timed\n"
     "            --repeats 5 --data-dir DIR --out latent-bench.csv\n";
 }
@@ -82,6 +91,8 @@ int main(int argc, char** argv) {
             return fa::cli::runNeuralCommand(argc, argv);
         if (!std::strcmp(argv[1], "latent"))
             return fa::cli::runLatentCommand(argc, argv);
+        if (!std::strcmp(argv[1], "vae"))
+            return fa::cli::runVaeCommand(argc, argv);
         if (!std::strcmp(argv[1], "vi-bound"))
             return fa::cli::runBoundCommand(argc, argv);
         if (!std::strcmp(argv[1], "grad-variance"))

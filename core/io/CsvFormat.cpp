@@ -14,6 +14,9 @@ const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds
 const char* const kLatentHeader =
     "dataset,model,method,latent,components,trial,iteration,loglik_per_row,"
     "heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status";
+const char* const kVaeHeader =
+    "dataset,method,latent,hidden,trial,epoch,train_elbo_per_row,test_elbo_per_row,"
+    "test_iw_loglik_per_row,amortization_gap,approximation_gap,seconds,status";
 const char* const kBenchHeader = "kind,name,dim,latent,value,unit";
 
 std::string formatDouble(double v) {
@@ -98,6 +101,25 @@ void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows) {
             << r.components << ',' << r.trial << ',' << r.iteration << ',' << optionalCell(r.loglik)
             << ',' << optionalCell(r.heldout) << ',' << optionalCell(r.elbo) << ','
             << optionalCell(r.relCovDist) << ',' << formatDouble(r.seconds) << ',' << r.status
+            << '\n';
+}
+
+/// "50,50" quoted; nothing for an empty text.
+std::string quotedCell(const std::string& text) {
+    std::string out;
+    if (!text.empty())
+        out.append(1, '"').append(text).append(1, '"');
+    return out;
+}
+
+void writeVaeCsv(std::ostream& out, const std::vector<VaeRow>& rows) {
+    out << kVaeHeader << '\n';
+    for (const auto& r : rows)
+        out << textCell(r.dataset) << ',' << r.method << ',' << r.latent << ','
+            << quotedCell(r.hidden) << ',' << r.trial << ',' << r.epoch << ','
+            << optionalCell(r.trainElbo) << ',' << optionalCell(r.testElbo) << ','
+            << optionalCell(r.iwLoglik) << ',' << optionalCell(r.amortisationGap) << ','
+            << optionalCell(r.approximationGap) << ',' << formatDouble(r.seconds) << ',' << r.status
             << '\n';
 }
 

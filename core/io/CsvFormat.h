@@ -6,6 +6,7 @@
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/GradVariance.h"
 #include "core/posterior/PosteriorLab.h"
+#include "core/vae/VaeExperiment.h"
 #include "core/vi/BoundHyper.h"
 
 #include <ostream>
@@ -37,6 +38,12 @@ void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
 /// (NaN) is empty, a name with a comma or quote is quoted.
 extern const char* const kLatentHeader;
 void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows);
+
+/// dataset,method,latent,hidden,trial,epoch,train_elbo_per_row,test_elbo_per_row,
+/// test_iw_loglik_per_row,amortization_gap,approximation_gap,seconds,status; a cell that does
+/// not apply (NaN) is empty; hidden ("50,50") is quoted.
+extern const char* const kVaeHeader;
+void writeVaeCsv(std::ostream& out, const std::vector<VaeRow>& rows);
 
 extern const char* const kBenchHeader;
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows);

@@ -7,6 +7,7 @@ constexpr unsigned kExplorer = static_cast<unsigned>(Lab::Explorer);
 constexpr unsigned kPosterior = static_cast<unsigned>(Lab::Posterior);
 constexpr unsigned kNeural = static_cast<unsigned>(Lab::Neural);
 constexpr unsigned kLatent = static_cast<unsigned>(Lab::Latent);
+constexpr unsigned kNonlinear = static_cast<unsigned>(Lab::Nonlinear);
 
 } // namespace
 
@@ -53,6 +54,17 @@ const std::vector<MethodInfo>& methodRegistry() {
          "Online EM (thesis Algorithm 5) making passes over the rows"},
         {"online-sga", "online SGA (passes)", "online SGA", 0x2ca02c, kLatent,
          "Online SGA (thesis Algorithm 4) making passes over the rows"},
+        // The nonlinear-FA lab: variational EM, the VAE, the linear VAE and PPCA's closed form.
+        {"vem", "variational EM", "vEM", 0xff7f0e, kNonlinear,
+         "Variational EM: a Gaussian q(z_n) per row, k gradient steps per E step, then a "
+         "gradient M step on the decoder"},
+        {"vae", "VAE", "VAE", 0xd62728, kNonlinear,
+         "Variational autoencoder: an encoder network outputs q(z | x); joint reparameterised "
+         "gradients"},
+        {"linear-vae", "linear VAE", "linear VAE", 0x2ca02c, kNonlinear,
+         "Linear encoder and decoder, noise σ²I: its optimum is PPCA's maximum likelihood"},
+        {"ppca", "PPCA closed form", "PPCA", 0x8c564b, kNonlinear,
+         "Tipping and Bishop's closed form: the linear baseline"},
         // References.
         {"truth", "true model", "true model", 0x141414, 0, "The generating FA model"},
         {"exact", "exact posterior", "exact", 0x141414, 0, "The exact posterior"},

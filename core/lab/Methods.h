@@ -11,7 +11,7 @@
 
 namespace fa {
 
-enum class Lab : unsigned { Explorer = 1, Posterior = 2, Neural = 4, Latent = 8 };
+enum class Lab : unsigned { Explorer = 1, Posterior = 2, Neural = 4, Latent = 8, Nonlinear = 16 };
 
 struct MethodInfo {
     std::string_view id;    ///< the CLI name, the CSV `method`/`algorithm` cell, the session key

@@ -60,45 +60,20 @@ LatentModel parseLatentModel(const std::string& name) {
     throw std::invalid_argument("unknown model '" + name + "' (use fa, ppca or mppca)");
 }
 
-LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader) {
-    if (!(spec.testFraction >= 0.0 && spec.testFraction <= 0.9))
+void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
+               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled) {
+    if (!(testFraction >= 0.0 && testFraction <= 0.9))
         throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
-    LatentData data;
-    Matrix all;
-    const bool synthetic = spec.dataset == "synthetic";
-    if (synthetic) {
-        const SyntheticLatentSpec& s = spec.synthetic;
-        if (s.samples < 2 || s.samples > 10'000'000)
-            throw std::invalid_argument("the number of samples must lie between 2 and 10000000");
-        if (s.dim < 2 || s.dim > 2000)
-            throw std::invalid_argument("the dimension D must lie between 2 and 2000");
-        if (s.trueLatent < 1 || s.trueLatent >= s.dim)
-            throw std::invalid_argument("the true latent dimension must satisfy 1 <= K < D");
-        all = generatedRows(spec, data);
-        data.name = "synthetic";
-        for (int d = 0; d < s.dim; ++d)
-            data.columns.push_back(std::string("x").append(std::to_string(d + 1)));
-    } else {
-        if (!loader)
-            throw std::invalid_argument("no loader for the data set '" + spec.dataset + "'");
-        NumericTable table = loader(spec.dataset, spec.allowMissing);
-        all = std::move(table.values);
-        data.name = table.name;
-        data.columns = table.names;
-        data.leftOut = table.leftOut;
-    }
-    data.anyMissing = all.hasNaN();
-    if (data.anyMissing && !spec.allowMissing)
-        throw std::invalid_argument("the data have missing values");
-
     // Shuffle, then hold out round(f N) rows.
     const Eigen::Index n = all.rows(), dim = all.cols();
-    std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
+    std::vector<Eigen::Index> localOrder;
+    std::vector<Eigen::Index>& order = shuffled ? *shuffled : localOrder;
+    order.resize(static_cast<std::size_t>(n));
     for (Eigen::Index i = 0; i < n; ++i)
         order[static_cast<std::size_t>(i)] = i;
-    Rng rng(deriveSeed(spec.splitSeed, 2));
+    Rng rng(deriveSeed(splitSeed, 2));
     shuffle(order, rng);
-    const auto nTest = static_cast<Eigen::Index>(std::llround(spec.testFraction * double(n)));
+    const auto nTest = static_cast<Eigen::Index>(std::llround(testFraction * double(n)));
     const Eigen::Index nTrain = n - nTest;
     if (nTrain < 2)
         throw std::invalid_argument("fewer than two rows are left for fitting");
@@ -134,11 +109,45 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
             throw std::invalid_argument(column +
                                         " is constant in the fitting rows: it has no variance "
                                         "to explain");
-        if (!synthetic) {
+        if (standardise) {
             data.train.col(d) = (data.train.col(d).array() - mean) / sd;
             data.test.col(d) = (data.test.col(d).array() - mean) / sd;
         }
     }
+}
+
+LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader) {
+    if (!(spec.testFraction >= 0.0 && spec.testFraction <= 0.9))
+        throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    LatentData data;
+    Matrix all;
+    const bool synthetic = spec.dataset == "synthetic";
+    if (synthetic) {
+        const SyntheticLatentSpec& s = spec.synthetic;
+        if (s.samples < 2 || s.samples > 10'000'000)
+            throw std::invalid_argument("the number of samples must lie between 2 and 10000000");
+        if (s.dim < 2 || s.dim > 2000)
+            throw std::invalid_argument("the dimension D must lie between 2 and 2000");
+        if (s.trueLatent < 1 || s.trueLatent >= s.dim)
+            throw std::invalid_argument("the true latent dimension must satisfy 1 <= K < D");
+        all = generatedRows(spec, data);
+        data.name = "synthetic";
+        for (int d = 0; d < s.dim; ++d)
+            data.columns.push_back(std::string("x").append(std::to_string(d + 1)));
+    } else {
+        if (!loader)
+            throw std::invalid_argument("no loader for the data set '" + spec.dataset + "'");
+        NumericTable table = loader(spec.dataset, spec.allowMissing);
+        all = std::move(table.values);
+        data.name = table.name;
+        data.columns = table.names;
+        data.leftOut = table.leftOut;
+    }
+    data.anyMissing = all.hasNaN();
+    if (data.anyMissing && !spec.allowMissing)
+        throw std::invalid_argument("the data have missing values");
+
+    splitRows(all, spec.testFraction, spec.splitSeed, !synthetic, data);
     return data;
 }
 

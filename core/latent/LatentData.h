@@ -51,6 +51,14 @@ struct LatentData {
     bool hasTruth() const { return trueCovariance.size() > 0; }
 };
 
+/// Shuffles the rows (seeded by splitSeed), holds out round(testFraction N) of them and checks
+/// that every column varies in the fitting rows; standardise z-scores every column with the
+/// fitting rows' statistics. Fills data.train and data.test (data.columns must be set: the
+/// errors name them); shuffled, if given, receives the original index of each row in
+/// train-then-test order. Throws std::invalid_argument as makeLatentData.
+void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
+               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled = nullptr);
+
 /// Builds the data. Real data comes from loader (core/io's tableLoader in the programs).
 /// Throws std::invalid_argument with a reason: a missing value without allowMissing, a column
 /// constant (or wholly missing) in the fitting rows, fewer than two fitting rows, bad sizes.

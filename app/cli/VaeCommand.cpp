@@ -1,0 +1,229 @@
+// faexplorer-cli vae: nonlinear factor analysis by variational EM, the VAE and the linear VAE
+// beside PPCA's closed form, on generated, bundled or CSV data; one row per (trial, method,
+// checkpoint epoch) with the ELBOs, the importance-weighted log-likelihood and the two gaps.
+#include "app/cli/ArgParser.h"
+#include "app/cli/Commands.h"
+#include "app/cli/ProgressLine.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
+#include "core/lab/Methods.h"
+#include "core/math/Summary.h"
+#include "core/vae/VaeExperiment.h"
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace fa::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void onVaeInterrupt(int) {
+    g_interrupted = true;
+} // lock-free store only
+
+const std::set<std::string> kOptions{"dataset",    "method",     "latent",  "hidden",
+                                     "epochs",     "trials",     "seed",    "test-fraction",
+                                     "out",        "dim",        "samples", "true-latent",
+                                     "spectrum",   "data-noise", "noise",   "noise-variance",
+                                     "activation", "lr",         "batch",   "e-steps",
+                                     "iw-samples", "q-steps",    "data-dir"};
+
+VaeConfig parseConfig(const ArgParser& args) {
+    VaeConfig c;
+    VaeDataSpec& d = c.data;
+    d.dataset = args.text("dataset", "nonlinear-synthetic");
+    c.methods.clear();
+    for (const auto& name : args.textList("method", {"vae"})) {
+        const auto m = parseVaeMethod(name);
+        if (!m || !findMethod(name, Lab::Nonlinear))
+            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
+                                        methodChoices(Lab::Nonlinear) + ")");
+        c.methods.push_back(*m);
+    }
+    c.fit.latent = args.integerIn("latent", 2, 1, 100);
+    c.fit.hidden.clear();
+    const auto hidden = args.integerList("hidden", {50});
+    if (!(hidden.size() == 1 && hidden.front() == 0)) {
+        if (hidden.size() > 3)
+            throw std::invalid_argument("--hidden: at most three hidden layers (0: none)");
+        for (const long h : hidden) {
+            if (h < 1 || h > 10000)
+                throw std::invalid_argument(
+                    "--hidden: every layer needs between 1 and 10000 units (0 alone: none)");
+            c.fit.hidden.push_back(static_cast<int>(h));
+        }
+    }
+    c.fit.activation = parseActivation(args.text("activation", "tanh"));
+    if (args.has("noise")) {
+        c.fit.noise = parseNoiseKind(args.text("noise", ""));
+        c.fit.linearNoise = c.fit.noise; // given: every method
+    }
+    c.fit.fixedVariance = args.real("noise-variance", 0.1);
+    if (!(c.fit.fixedVariance > 0.0 && c.fit.fixedVariance <= 1e6))
+        throw std::invalid_argument("--noise-variance must lie in (0, 1e6]");
+    if (args.has("noise-variance") && c.fit.noise != NoiseKind::Fixed)
+        throw std::invalid_argument("--noise-variance applies to --noise fixed only");
+    c.fit.lr = args.real("lr", c.fit.lr);
+    if (!(c.fit.lr > 0.0 && c.fit.lr <= 10.0))
+        throw std::invalid_argument("--lr must lie in (0, 10]");
+    c.fit.batch = args.integerIn("batch", 100, 1, 1'000'000);
+    c.fit.eSteps = args.integerIn("e-steps", 5, 1, 1000);
+    c.eval.iwSamples = args.integerIn("iw-samples", 1000, 1, 1'000'000);
+    c.eval.qSteps = args.integerIn("q-steps", 300, 0, 100000);
+    c.epochs = args.integerIn("epochs", 100, 1, 10'000'000);
+    c.trials = args.integerIn("trials", 1, 1, 10000);
+    const long seed = args.integer("seed", 0);
+    if (seed < 0)
+        throw std::invalid_argument("--seed must not be negative");
+    c.seed = static_cast<std::uint64_t>(seed);
+    d.testFraction = args.real("test-fraction", 0.2);
+    if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
+        throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");
+
+    const bool generated = isGeneratedVaeSet(d.dataset);
+    const bool synthetic = d.dataset == "synthetic";
+    const bool latentSet = synthetic || d.dataset == "nonlinear-synthetic";
+    for (const char* flag : {"dim", "samples", "data-noise"})
+        if (!generated && args.has(flag))
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to the generated data sets only");
+    if (synthetic && args.has("data-noise"))
+        throw std::invalid_argument("--data-noise applies to the nonlinear generated sets");
+    if (!latentSet && args.has("true-latent"))
+        throw std::invalid_argument(
+            "--true-latent applies to --dataset synthetic and nonlinear-synthetic only");
+    if (!synthetic && args.has("spectrum"))
+        throw std::invalid_argument("--spectrum applies to --dataset synthetic only");
+    d.dim = args.integerIn("dim", 10, 2, 2000);
+    d.samples = args.integerIn("samples", 2000, 4, 1'000'000);
+    d.trueLatent = args.integerIn("true-latent", 2, 1, d.dim - 1);
+    const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
+    if (!(lo >= 1e-4 && hi <= 1e9 && lo <= hi))
+        throw std::invalid_argument("--spectrum a:b needs 0.0001 <= a <= b <= 1e9");
+    d.spectrumLo = lo;
+    d.spectrumHi = hi;
+    d.noise = args.real("data-noise", 0.1);
+    if (!(d.noise >= 0.0 && d.noise <= 100.0))
+        throw std::invalid_argument("--data-noise must lie between 0 and 100");
+    c.loader = io::tableLoader(args.text("data-dir", ""));
+    checkVaeConfig(c);
+    return c;
+}
+
+std::string cell(const std::vector<double>& values) {
+    if (values.empty())
+        return "-";
+    const MeanStdErr m = meanStdErr(values);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4f ± %.4f", m.mean, m.stdErr);
+    return buf;
+}
+
+void printSummary(const VaeConfig& c, const std::vector<VaeRow>& rows, bool interrupted) {
+    if (rows.empty())
+        return;
+    std::printf("vae %s, K = %d, %ld epoch(s)%s: last checkpoint per trial, mean ± standard error "
+                "over trials, per row\n",
+                rows.front().dataset.c_str(), c.fit.latent, c.epochs,
+                interrupted ? " (interrupted: finished trials only)" : "");
+    std::printf("%-11s  %-20s  %-20s  %-20s  %-20s  %-20s  %s\n", "method", "train ELBO",
+                "test ELBO", "test IW log-lik", "amortisation gap", "approximation gap", "status");
+    for (const VaeMethod m : c.methods) {
+        const std::string name = vaeMethodName(m);
+        std::vector<double> train, test, iw, amort, approx;
+        std::string statuses;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const VaeRow& r = rows[i];
+            const bool last = i + 1 == rows.size() || rows[i + 1].method != r.method ||
+                              rows[i + 1].trial != r.trial;
+            if (r.method != name || !last)
+                continue;
+            for (auto [v, into] : {std::pair{r.trainElbo, &train},
+                                   {r.testElbo, &test},
+                                   {r.iwLoglik, &iw},
+                                   {r.amortisationGap, &amort},
+                                   {r.approximationGap, &approx}})
+                if (std::isfinite(v))
+                    into->push_back(v);
+            if (statuses.find(r.status) == std::string::npos)
+                statuses.append(statuses.empty() ? "" : ",").append(r.status);
+        }
+        std::printf("%-11s  %-20s  %-20s  %-20s  %-20s  %-20s  %s\n", name.c_str(),
+                    cell(train).c_str(), cell(test).c_str(), cell(iw).c_str(), cell(amort).c_str(),
+                    cell(approx).c_str(), statuses.c_str());
+    }
+}
+
+} // namespace
+
+void checkVaeArguments(int argc, char** argv) {
+    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
+}
+
+int runVaeCommand(int argc, char** argv) {
+    const ArgParser args(argc, argv, 2, kOptions);
+    const VaeConfig config = parseConfig(args);
+    if (!args.has("out"))
+        throw std::invalid_argument("--out FILE.csv is required");
+    // Bad files and shapes are named before the output exists: every trial's data (a split may
+    // leave a constant column) is built once, and the first trial's fitters.
+    {
+        VaeDataSpec spec = config.data;
+        spec.modelSeed = config.seed;
+        const bool generated = isGeneratedVaeSet(config.data.dataset);
+        for (int trial = generated ? 0 : config.trials - 1; trial >= 1; --trial) {
+            spec.splitSeed = deriveSeed(config.seed, static_cast<std::uint64_t>(trial));
+            (void)makeVaeData(spec, config.loader);
+        }
+        spec.splitSeed = deriveSeed(config.seed, 0);
+        const VaeData data = makeVaeData(spec, config.loader);
+        if (!data.rows.leftOut.empty()) {
+            std::string names;
+            for (const auto& n : data.rows.leftOut)
+                names.append(names.empty() ? "" : ", ").append(n);
+            std::fprintf(stderr, "vae: columns of words left out (not modelled): %s\n",
+                         names.c_str());
+        }
+        if (config.fit.latent >= data.rows.train.cols())
+            throw std::invalid_argument("the latent dimension K must be smaller than D (" +
+                                        std::to_string(data.rows.train.cols()) + ")");
+        for (const VaeMethod m : config.methods)
+            if (m != VaeMethod::Ppca)
+                (void)makeVaeFit(m, data.rows.train, config.fit);
+            else if (data.rows.train.rows() <= config.fit.latent)
+                throw std::invalid_argument("PPCA needs more fitting rows than K");
+    }
+    g_interrupted = false;
+    const auto previous = std::signal(SIGINT, onVaeInterrupt);
+    io::AtomicFile out(args.text("out", ""));
+    ProgressLine progress;
+    const auto rows = runVae(
+        config,
+        [&](const VaeProgress& p) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf,
+                          "vae: trial %d/%d, %s: epoch %ld/%ld (Ctrl-C stops and keeps finished "
+                          "trials)",
+                          p.trial + 1, p.trials, p.method.c_str(), p.epoch, p.epochs);
+            progress.update(buf);
+        },
+        &g_interrupted);
+    progress.finish();
+    std::signal(SIGINT, previous);
+    if (rows.empty() && g_interrupted.load()) {
+        std::fprintf(stderr, "vae: interrupted before any trial finished; '%s' not written\n",
+                     args.text("out", "").c_str());
+        return 130;
+    }
+    io::writeVaeCsv(out.stream(), rows);
+    out.commit();
+    printSummary(config, rows, g_interrupted.load());
+    return g_interrupted.load() ? 130 : 0;
+}
+
+} // namespace fa::cli

@@ -1,0 +1,79 @@
+#pragma once
+// Nonlinear factor analysis (slides eqs 30–53; ALGORITHMS-LABS.md §6): z ~ N(0, I_K),
+// x | z ~ N(f(z; θ), Ψ) with f an Mlp (no hidden layer: linear FA / PPCA) and Ψ = diag(e^γ)
+// learned, σ²I learned (one γ) or σ²I fixed. ElboPass computes, for a batch of rows and a
+// diagonal Gaussian q per row, the one-sample reparameterised ELBO and its exact gradients
+// (§6.2): to θ and γ by backpropagating (x − f)/ψ, to q's mean and log-variance through
+// g_z = J_f(z)ᵀ[(x − f(z))/ψ]. Examples are columns (D x n, K x n); buffers are reused, so a
+// pass allocates nothing once sizes are set.
+#include "core/neural/Mlp.h"
+
+#include <string>
+
+namespace fa {
+
+enum class NoiseKind { Diagonal, Isotropic, Fixed };
+std::string noiseKindName(NoiseKind kind); ///< "diagonal", "isotropic", "fixed"
+/// Throws std::invalid_argument naming the choices.
+NoiseKind parseNoiseKind(const std::string& name);
+
+struct NlfaModel {
+    MlpShape shape; ///< latent (inputs) -> dim (outputs), linear outputs
+    Vector theta;   ///< the decoder's weights
+    NoiseKind noise = NoiseKind::Diagonal;
+    Vector gamma;      ///< log ψ: D entries (diagonal) or one (σ²I)
+    Vector gammaFloor; ///< γ is kept at or above this (same size): ψ_d ≥ 1e-6 v_d
+    int latent() const { return shape.inputs; }
+    int dim() const { return shape.outputs; }
+    bool linear() const { return shape.hidden.empty(); }
+    double logPsi(Eigen::Index d) const { return gamma.size() == 1 ? gamma(0) : gamma(d); }
+    /// Linear decoders: f(z) = W z + b.
+    Eigen::Map<const Matrix> W() const { return {theta.data(), shape.outputs, shape.inputs}; }
+    Eigen::Map<const Vector> b() const {
+        return {theta.data() + Eigen::Index(shape.outputs) * shape.inputs, shape.outputs};
+    }
+    /// Clamps γ to its floor; returns whether any entry was at the floor.
+    bool applyFloor();
+};
+
+/// A starting model for rows (D x N, columns): decoder weights from Mlp::initialWeights(seed),
+/// output bias = the rows' mean, γ = log of the column variances (their mean for σ²I);
+/// fixedVariance sets σ² for NoiseKind::Fixed. Throws std::invalid_argument for bad sizes.
+NlfaModel initialNlfaModel(int latent, const std::vector<int>& hidden, Activation activation,
+                           NoiseKind noise, double fixedVariance, const ConstMatrixRef& rows,
+                           std::uint64_t seed);
+
+/// KL(N(m, diag e^ℓ) ‖ N(0, I)) = ½ Σ_k (e^ℓ_k + m_k² − 1 − ℓ_k) for each column.
+Eigen::RowVectorXd klToStandard(const ConstMatrixRef& M, const ConstMatrixRef& logVar);
+
+struct ElboGradient {
+    Vector theta, gamma; ///< summed over the columns
+    Matrix mean, logVar; ///< per column: dL_n / dm_n, dL_n / dℓ_n
+};
+
+class ElboPass {
+  public:
+    explicit ElboPass(const MlpShape& decoder) : m_net(decoder) {}
+    /// For each column n: L_n = log N(x_n; f(z_n), Ψ) − KL(q_n ‖ N(0, I)) at
+    /// z_n = m_n + e^{ℓ_n / 2} ⊙ ε_n, into values; with grad, its gradients.
+    void run(const NlfaModel& model, const ConstMatrixRef& X, const ConstMatrixRef& M,
+             const ConstMatrixRef& logVar, const ConstMatrixRef& eps,
+             Eigen::Ref<Eigen::RowVectorXd> values, ElboGradient* grad);
+    /// log N(x_n; f(z_n), Ψ) for each column of X and Z.
+    void logLik(const NlfaModel& model, const ConstMatrixRef& X, const ConstMatrixRef& Z,
+                Eigen::Ref<Eigen::RowVectorXd> out);
+    /// f(z) for each column of Z.
+    const Matrix& decode(const NlfaModel& model, const ConstMatrixRef& Z) {
+        return m_net.forward(model.theta, Z);
+    }
+
+  private:
+    void logLikOf(const NlfaModel& model, const ConstMatrixRef& X, const Matrix& f,
+                  Eigen::Ref<Eigen::RowVectorXd> out);
+
+    Mlp m_net;
+    Matrix m_Z, m_R, m_dZ;
+    Vector m_invPsi;
+};
+
+} // namespace fa

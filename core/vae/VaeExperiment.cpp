@@ -1,0 +1,171 @@
+#include "core/vae/VaeExperiment.h"
+
+#include "core/latent/LatentExperiment.h"
+#include "core/latent/Ppca.h"
+#include "core/vae/VaeMetrics.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double mean(const Eigen::RowVectorXd& v) {
+    return v.size() ? v.mean() : kNaN;
+}
+
+} // namespace
+
+VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
+                      const VaeEvalOptions& options, std::uint64_t seed) {
+    const NlfaModel& model = fit.model();
+    ElboPass pass(model.shape);
+    Rng rng(seed);
+    VaeScores s;
+    Matrix M, L;
+    fit.trainPosterior(M, L);
+    s.trainElbo = model.linear() ? mean(linearElbo(model, fit.rows(), M, L))
+                                 : mean(elboEstimate(pass, model, fit.rows(), M, L, 1, rng));
+    s.testElbo = s.iwLoglik = s.amortisationGap = s.approximationGap = s.minEss = kNaN;
+    if (testRows.rows() == 0)
+        return s;
+    const Matrix X = testRows.transpose();
+    double encoderElbo = kNaN;
+    if (fit.amortised()) {
+        fit.encode(X, M, L);
+        encoderElbo = model.linear()
+                          ? mean(linearElbo(model, X, M, L))
+                          : mean(elboEstimate(pass, model, X, M, L, options.elboSamples, rng));
+    } else {
+        // No encoder (vEM): start each row's q* from the stored q of its nearest training row.
+        Matrix trainM, trainL;
+        fit.trainPosterior(trainM, trainL);
+        const Matrix& T = fit.rows();
+        const Vector norms = T.colwise().squaredNorm().transpose();
+        M.resize(model.latent(), X.cols());
+        L.resize(model.latent(), X.cols());
+        for (Eigen::Index n = 0; n < X.cols(); ++n) {
+            Eigen::Index nearest = 0;
+            (norms - 2.0 * T.transpose() * X.col(n)).minCoeff(&nearest);
+            M.col(n) = trainM.col(nearest);
+            L.col(n) = trainL.col(nearest);
+        }
+    }
+    double bestElbo = 0.0;
+    if (model.linear()) {
+        linearOptimalQ(model, X, M, L);
+        bestElbo = mean(linearElbo(model, X, M, L));
+        s.iwLoglik = mean(linearLogLik(model, X));
+    } else {
+        optimiseQ(pass, model, X, M, L, options.qSteps, options.qLr, rng);
+        bestElbo = mean(elboEstimate(pass, model, X, M, L, options.elboSamples, rng));
+        const IwEstimate iw = iwLoglik(pass, model, X, M, L, options.iwSamples, rng);
+        s.iwLoglik = mean(iw.logp);
+        s.minEss = iw.ess.minCoeff();
+    }
+    s.testElbo = fit.amortised() ? encoderElbo : bestElbo;
+    s.amortisationGap = fit.amortised() ? bestElbo - encoderElbo : kNaN;
+    s.approximationGap = s.iwLoglik - bestElbo;
+    return s;
+}
+
+void checkVaeConfig(const VaeConfig& c) {
+    if (c.methods.empty())
+        throw std::invalid_argument("choose at least one method");
+    validate(c.fit);
+    if (c.epochs < 1 || c.epochs > 10'000'000)
+        throw std::invalid_argument("the number of epochs must lie between 1 and 10000000");
+    if (c.trials < 1 || c.trials > 10000)
+        throw std::invalid_argument("the number of trials must lie between 1 and 10000");
+    if (!(c.data.testFraction >= 0.0 && c.data.testFraction <= 0.9))
+        throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    if (c.eval.elboSamples < 1 || c.eval.iwSamples < 1 || c.eval.qSteps < 0)
+        throw std::invalid_argument("the evaluation needs at least one sample");
+    if (isGeneratedVaeSet(c.data.dataset) && c.fit.latent >= c.data.dim)
+        throw std::invalid_argument("the latent dimension K must be smaller than D");
+}
+
+std::vector<VaeRow> runVae(const VaeConfig& c,
+                           const std::function<void(const VaeProgress&)>& progress,
+                           const std::atomic<bool>* cancel) {
+    checkVaeConfig(c);
+    using Clock = std::chrono::steady_clock;
+    const std::vector<long> checkpoints = latentCheckpoints(c.epochs);
+    std::vector<VaeRow> rows;
+    for (int trial = 0; trial < c.trials; ++trial) {
+        const std::uint64_t trialSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
+        VaeDataSpec spec = c.data;
+        spec.splitSeed = trialSeed;
+        spec.modelSeed = c.seed;
+        const VaeData data = makeVaeData(spec, c.loader);
+        std::vector<VaeRow> trialRows;
+        for (const VaeMethod method : c.methods) {
+            const auto index = static_cast<std::uint64_t>(method);
+            VaeRow row;
+            row.dataset = data.rows.name;
+            row.method = vaeMethodName(method);
+            row.latent = c.fit.latent;
+            row.trial = trial;
+            if (method == VaeMethod::Ppca) {
+                const auto start = Clock::now();
+                const PpcaModel ppca = ppcaClosedForm(data.rows.train, c.fit.latent);
+                row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                row.trainElbo = ppcaLoglikPerRow(ppca, data.rows.train);
+                row.testElbo = row.iwLoglik =
+                    data.rows.test.rows() ? ppcaLoglikPerRow(ppca, data.rows.test) : kNaN;
+                row.amortisationGap = row.approximationGap = kNaN;
+                row.status = "ok";
+                trialRows.push_back(row);
+                continue;
+            }
+            VaeOptions options = c.fit;
+            options.seed = deriveSeed(trialSeed, 100 + index);
+            auto fit = makeVaeFit(method, data.rows.train, options);
+            row.hidden = fit->model().shape.name();
+            double seconds = 0.0;
+            std::size_t next = 0;
+            for (long epoch = 1; epoch <= c.epochs; ++epoch) {
+                if (cancel && cancel->load())
+                    return rows;
+                const auto start = Clock::now();
+                fit->epoch();
+                seconds += std::chrono::duration<double>(Clock::now() - start).count();
+                if (progress)
+                    progress({trial, c.trials, row.method, epoch, c.epochs});
+                const bool last = epoch == c.epochs || fit->diverged();
+                if (next >= checkpoints.size() || (checkpoints[next] != epoch && !last))
+                    continue;
+                ++next;
+                row.epoch = epoch;
+                row.seconds = seconds;
+                if (fit->diverged()) {
+                    row.trainElbo = row.testElbo = row.iwLoglik = kNaN;
+                    row.amortisationGap = row.approximationGap = kNaN;
+                    row.status = "diverged";
+                    trialRows.push_back(row);
+                    break;
+                }
+                const VaeScores s =
+                    scoreVaeFit(*fit, data.rows.test, c.eval, deriveSeed(trialSeed, 200 + index));
+                row.trainElbo = s.trainElbo;
+                row.testElbo = s.testElbo;
+                row.iwLoglik = s.iwLoglik;
+                row.amortisationGap = s.amortisationGap;
+                row.approximationGap = s.approximationGap;
+                const bool finite = std::isfinite(s.trainElbo);
+                row.status = !finite ? "diverged" : fit->floored() ? "psi-floor" : "ok";
+                trialRows.push_back(row);
+                if (!finite)
+                    break;
+            }
+        }
+        rows.insert(rows.end(), trialRows.begin(), trialRows.end());
+    }
+    return rows;
+}
+
+} // namespace fa

@@ -1,0 +1,71 @@
+#pragma once
+// The nonlinear-FA lab's experiment: the chosen methods on one data set over several trials
+// (new split, new starts), one row per (trial, method, checkpoint epoch): the numbers
+// `faexplorer-cli vae` writes. Scoring (ALGORITHMS-LABS.md §6.5–6.6) on the held-out rows: the
+// method's test ELBO (the encoder's q; vEM's per-point optimum), the importance-weighted
+// log-likelihood with the per-point optimum q* as proposal, and the two gaps. Linear decoders
+// are scored exactly (closed forms), nonlinear ones by Monte Carlo.
+#include "core/vae/VaeData.h"
+#include "core/vae/VaeFits.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fa {
+
+struct VaeEvalOptions {
+    int elboSamples = 100; ///< draws per row for an ELBO of a given q
+    int iwSamples = 1000;  ///< S of the importance-weighted estimate
+    int qSteps = 300;      ///< Adam steps per row for q*
+    double qLr = 0.05;
+};
+
+/// NaN where a value does not apply (written as an empty cell).
+struct VaeScores {
+    double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0;
+    double amortisationGap = 0.0, approximationGap = 0.0;
+    double minEss = 0.0; ///< the smallest effective sample size of the IW estimate (NaN: exact)
+};
+
+/// Scores a fit on its training rows and on test rows (N x D; none: test values NaN).
+VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
+                      const VaeEvalOptions& options, std::uint64_t seed);
+
+struct VaeConfig {
+    VaeDataSpec data;
+    std::vector<VaeMethod> methods{VaeMethod::Vae};
+    VaeOptions fit;
+    VaeEvalOptions eval;
+    long epochs = 100;
+    int trials = 1;
+    std::uint64_t seed = 0;
+    TableLoader loader; ///< real data (core/io's tableLoader in the programs)
+};
+
+struct VaeRow {
+    std::string dataset, method, hidden; ///< hidden: "50,50", "linear"; empty for ppca
+    int latent = 0, trial = 0;
+    long epoch = 0;
+    double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0,
+           approximationGap = 0.0, seconds = 0.0;
+    std::string status; ///< ok, psi-floor, diverged
+};
+
+struct VaeProgress {
+    int trial = 0, trials = 1;
+    std::string method;
+    long epoch = 0, epochs = 0;
+};
+
+/// What can be checked before data is read. Throws std::invalid_argument with the reason.
+void checkVaeConfig(const VaeConfig& config);
+
+/// Runs the trials in order. A set cancel flag stops at the next epoch and drops the
+/// unfinished trial. Throws std::invalid_argument for bad data.
+std::vector<VaeRow> runVae(const VaeConfig& config,
+                           const std::function<void(const VaeProgress&)>& progress = {},
+                           const std::atomic<bool>* cancel = nullptr);
+
+} // namespace fa
