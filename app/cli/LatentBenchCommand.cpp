@@ -1,6 +1,7 @@
-// faexplorer-cli latent-bench: the latent-variable lab's fitters timed on the sizes
-// (median of R repeats, steady_clock, construction + iterations only; the log-likelihood shown
-// beside each figure is computed after the clock stops, as a check that the fit ran).
+// faexplorer-cli latent-bench: the latent-variable and nonlinear-FA labs' fitters timed on the
+// issue's sizes (median of R repeats, steady_clock, construction + iterations only; the
+// log-likelihood shown beside each figure is computed after the clock stops, as a check that the
+// fit ran).
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
 #include "core/bench/Benchmark.h"
@@ -12,6 +13,7 @@
 #include "core/latent/LatentData.h"
 #include "core/latent/Mppca.h"
 #include "core/latent/Ppca.h"
+#include "core/vae/VaeExperiment.h"
 
 #include <algorithm>
 #include <chrono>
@@ -58,6 +60,25 @@ LatentData generated(LatentModel model, int dim, int latent, int samples, int co
     spec.synthetic.samples = samples;
     spec.synthetic.components = components;
     return makeLatentData(spec, TableLoader{});
+}
+
+/// The nonlinear-FA lab's fitters: one 50-unit tanh layer, K = 2, 100 epochs of batches of 100.
+void addNonlinearCases(std::vector<BenchCase>& cases, const std::shared_ptr<const VaeData>& rows) {
+    for (const VaeMethod method : {VaeMethod::Vae, VaeMethod::Vem}) {
+        const std::string name = vaeMethodName(method);
+        cases.push_back({name + "_h50_n10000_d10_100_epochs", 10, 2,
+                         method == VaeMethod::Vae ? 10.0 : 0.0, [rows, method](Stopwatch& w) {
+                             VaeOptions o;
+                             o.latent = 2;
+                             o.hidden = {50};
+                             auto fit = makeVaeFit(method, rows->rows.train, o);
+                             for (int e = 0; e < 100; ++e)
+                                 fit->epoch();
+                             w.stop();
+                             VaeEvalOptions eval;
+                             return scoreVaeFit(*fit, Matrix(0, 10), eval, 1).trainElbo;
+                         }});
+    }
 }
 
 std::vector<BenchCase> benchCases(const std::shared_ptr<const LatentData>& boston,
@@ -135,13 +156,19 @@ int runLatentBenchCommand(int argc, char** argv) {
         std::make_shared<const LatentData>(generated(LatentModel::Fa, 10, 2, 2000, 1));
     const auto pieces =
         std::make_shared<const LatentData>(generated(LatentModel::Mppca, 3, 1, 10000, 5));
+    VaeDataSpec manifold;
+    manifold.samples = 10000;
+    manifold.testFraction = 0.0;
+    const auto nonlinear = std::make_shared<const VaeData>(makeVaeData(manifold, TableLoader{}));
     std::unique_ptr<io::AtomicFile> out;
     if (args.has("out"))
         out = std::make_unique<io::AtomicFile>(args.text("out", ""));
 
     std::printf("latent-bench: median of %d repeat(s), one thread, fitting only\n", repeats);
     std::vector<BenchRow> rows;
-    for (const BenchCase& c : benchCases(boston, faRows, pieces)) {
+    std::vector<BenchCase> cases = benchCases(boston, faRows, pieces);
+    addNonlinearCases(cases, nonlinear);
+    for (const BenchCase& c : cases) {
         std::vector<double> seconds;
         double loglik = 0.0;
         for (int r = 0; r < repeats; ++r) {

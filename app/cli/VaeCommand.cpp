@@ -11,6 +11,7 @@
 #include "core/math/Summary.h"
 #include "core/vae/VaeExperiment.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -101,7 +102,7 @@ VaeConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--spectrum applies to --dataset synthetic only");
     d.dim = args.integerIn("dim", 10, 2, 2000);
     d.samples = args.integerIn("samples", 2000, 4, 1'000'000);
-    d.trueLatent = args.integerIn("true-latent", 2, 1, d.dim - 1);
+    d.trueLatent = args.integerIn("true-latent", std::min(2, d.dim - 1), 1, d.dim - 1);
     const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
     if (!(lo >= 1e-4 && hi <= 1e9 && lo <= hi))
         throw std::invalid_argument("--spectrum a:b needs 0.0001 <= a <= b <= 1e9");

@@ -71,7 +71,7 @@ const char* const kUsage =
     "            --e-steps 5 --iw-samples 1000 --q-steps 300 --data-dir DIR --out vae.csv\n"
     "            generated: --dim 10 --samples 2000 --data-noise 0.1; synthetic (PPCA) and\n"
     "            nonlinear-synthetic: --true-latent 2; synthetic: --spectrum 1:10\n"
-    "  latent-bench  batch FA EM, Gibbs sweeps, mixture of PPCA and PPCA fits, timed\n"
+    "  latent-bench  batch FA EM, Gibbs sweeps, mixture of PPCA, PPCA, VAE and vEM fits, timed\n"
     "            --repeats 5 --data-dir DIR --out latent-bench.csv\n";
 }
 

@@ -1,6 +1,6 @@
 // libFuzzer target: the CLI's argument checks on arbitrary argument lists. The first byte picks
-// the command (fa-sweep, posterior, neural, latent), the rest is split at NUL bytes into arguments,
-// and the command's own parser and checks run on them, exactly as before a run (no data is read,
+// the command (fa-sweep, posterior, neural, latent, vae), the rest is split at NUL bytes into
+// arguments, and the command's own parser and checks run on them, exactly as before a run (no data is read,
 // nothing runs). A bad argument is refused with std::invalid_argument, which the program turns
 // into exit code 2; anything else (another exception, a crash, undefined behaviour) is a finding.
 #include "app/cli/Commands.h"
@@ -13,8 +13,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0)
         return 0;
-    static const char* const kCommands[] = {"fa-sweep", "posterior", "neural", "latent"};
-    const int command = data[0] % 4;
+    static const char* const kCommands[] = {"fa-sweep", "posterior", "neural", "latent", "vae"};
+    const int command = data[0] % 5;
     std::vector<std::string> parts{"faexplorer-cli", kCommands[command]};
     std::string current;
     for (std::size_t i = 1; i < size; ++i) {
@@ -43,8 +43,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case 2:
             fa::cli::checkNeuralArguments(argc, argv.data());
             break;
-        default:
+        case 3:
             fa::cli::checkLatentArguments(argc, argv.data());
+            break;
+        default:
+            fa::cli::checkVaeArguments(argc, argv.data());
         }
     } catch (const std::invalid_argument&) {
     }

@@ -1,0 +1,177 @@
+// faexplorer-cli vae as a user runs it: the CSV contract column for column (one row per trial,
+// method and checkpoint epoch; empty cells where a value does not apply), determinism, PPCA's row
+// on a CSV file against the eigenvalues of its correlation matrix (computed here), and bad
+// arguments giving one line on stderr, exit 2 and no file.
+#include <Eigen/Dense>
+#include <QtTest>
+#include <cmath>
+#include <numbers>
+
+class TestCliVae : public QObject {
+    Q_OBJECT
+
+    struct Result {
+        int code;
+        QString out, err;
+    };
+    Result run(const QStringList& args) {
+        QProcess p;
+        p.start(FAEXPLORER_CLI, QStringList{"vae"} + args);
+        if (!p.waitForFinished(120000))
+            return {-1, {}, "timeout"};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+    /// The rows of a CSV as cells (header included); a quoted cell may hold commas.
+    static QList<QStringList> readCsv(const QString& path) {
+        QFile f(path);
+        QList<QStringList> rows;
+        if (!f.open(QIODevice::ReadOnly))
+            return rows;
+        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            QStringList cells{QString()};
+            bool quoted = false;
+            for (const QChar c : line) {
+                if (c == '"')
+                    quoted = !quoted;
+                else if (c == ',' && !quoted)
+                    cells << QString();
+                else
+                    cells.last() += c;
+            }
+            rows << cells;
+        }
+        return rows;
+    }
+    static bool finite(const QString& cell) {
+        bool ok = false;
+        const double v = cell.toDouble(&ok);
+        return ok && std::isfinite(v);
+    }
+    QTemporaryDir m_dir;
+
+  private slots:
+    void writesTheContractColumnsDeterministically() {
+        const QStringList args{"--method",     "vem,vae,linear-vae,ppca",
+                               "--epochs",     "10",
+                               "--trials",     "2",
+                               "--dim",        "5",
+                               "--samples",    "300",
+                               "--hidden",     "8,8",
+                               "--iw-samples", "50",
+                               "--q-steps",    "20"};
+        const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv");
+        const Result r = run(args + QStringList{"--out", a});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(run(args + QStringList{"--out", b}).code, 0);
+        QFile raw(a);
+        QVERIFY(raw.open(QIODevice::ReadOnly));
+        QVERIFY(raw.readAll().contains(",\"8,8\","));
+        const auto rows = readCsv(a), again = readCsv(b);
+        QCOMPARE(rows.first().join(','),
+                 QString("dataset,method,latent,hidden,trial,epoch,train_elbo_per_row,"
+                         "test_elbo_per_row,test_iw_loglik_per_row,amortization_gap,"
+                         "approximation_gap,seconds,status"));
+        // Per trial: checkpoints 1, 2, 3, 5, 10 for each fitter, one closed-form row for PPCA.
+        QCOMPARE(rows.size(), 1 + 2 * (3 * 5 + 1));
+        QCOMPARE(again.size(), rows.size());
+        for (int i = 1; i < rows.size(); ++i) {
+            const QStringList& c = rows[i];
+            QCOMPARE(c.size(), 13);
+            QCOMPARE(c[0], QString("nonlinear-synthetic"));
+            QCOMPARE(c[2], QString("2"));
+            QVERIFY(c[12] == "ok" || c[12] == "psi-floor");
+            QVERIFY(finite(c[6]) && finite(c[7]) && finite(c[8]) && c[11].toDouble() >= 0.0);
+            QStringList same = c, other = again[i];
+            same.removeAt(11); // seconds differ
+            other.removeAt(11);
+            QCOMPARE(same, other);
+            const QString method = c[1];
+            if (method == "ppca") {
+                QCOMPARE(c[3], QString());
+                QCOMPARE(c[5], QString("0"));
+                QCOMPARE(c[7], c[8]); // the held-out log-likelihood in the ELBO column too
+                QVERIFY(c[9].isEmpty() && c[10].isEmpty());
+            } else {
+                QCOMPARE(c[3], method == "linear-vae" ? QString("linear") : QString("8,8"));
+                QCOMPARE(c[9].isEmpty(), method == "vem"); // no encoder, no amortisation gap
+                QVERIFY(finite(c[10]));
+                // The IW estimate bounds the ELBO from above (within Monte Carlo error).
+                QVERIFY(c[8].toDouble() > c[7].toDouble() - 0.05);
+            }
+        }
+        QVERIFY(r.out.contains("amortisation gap"));
+    }
+
+    // PPCA's row on a CSV: z-scored columns, so the maximum log-likelihood per row is
+    // −½[D log 2π + Σ_{k≤K} log λ_k + (D − K) log σ² + D] with λ the correlation matrix's
+    // eigenvalues and σ² the mean of the discarded ones.
+    void ppcaRowMatchesTheCorrelationEigenvalues() {
+        const int n = 120, d = 4;
+        Eigen::MatrixXd X(n, d);
+        QByteArray text = "a,b,c,e\n";
+        for (int i = 0; i < n; ++i) {
+            const double t = i * 0.37;
+            X.row(i) << std::sin(t), std::cos(1.3 * t) + 0.2 * std::sin(t),
+                t * 0.01 + std::sin(2 * t), std::cos(t) * std::sin(0.5 * t);
+            for (int j = 0; j < d; ++j)
+                text += QByteArray::number(X(i, j), 'g', 17) + (j + 1 < d ? "," : "\n");
+        }
+        const QString csv = m_dir.filePath("table.csv"), out = m_dir.filePath("ppca.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        const Result r = run({"--dataset", csv, "--method", "ppca", "--latent", "1",
+                              "--test-fraction", "0", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto rows = readCsv(out);
+        QCOMPARE(rows.size(), 2);
+        const Eigen::MatrixXd centred = X.rowwise() - X.colwise().mean();
+        Eigen::MatrixXd S = centred.transpose() * centred / n;
+        const Eigen::VectorXd sd = S.diagonal().array().sqrt();
+        S = sd.cwiseInverse().asDiagonal() * S * sd.cwiseInverse().asDiagonal();
+        const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(S).eigenvalues();
+        const double sigma2 = ev.head(d - 1).mean();
+        const double expected = -0.5 * (d * std::log(2.0 * std::numbers::pi) + std::log(ev(d - 1)) +
+                                        (d - 1) * std::log(sigma2) + d);
+        QVERIFY2(std::abs(rows[1][6].toDouble() - expected) < 1e-9,
+                 qPrintable(rows[1][6] + " vs " + QString::number(expected, 'g', 12)));
+        QVERIFY(rows[1][7].isEmpty() && rows[1][8].isEmpty()); // nothing held out
+    }
+
+    void badArgumentsGiveOneLineExitTwoAndNoFile_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("method") << QStringList{"--method", "vae,gibbs"} << "unknown method";
+        QTest::newRow("hidden") << QStringList{"--hidden", "5,5,5,5"} << "three hidden";
+        QTest::newRow("latent") << QStringList{"--latent", "10"} << "smaller than D";
+        QTest::newRow("spectrum") << QStringList{"--dataset", "two-moons", "--spectrum", "1:5"}
+                                  << "synthetic only";
+        QTest::newRow("true latent")
+            << QStringList{"--dataset", "pinwheel", "--true-latent", "1"} << "true-latent";
+        QTest::newRow("dim on UCI")
+            << QStringList{"--dataset", "boston", "--dim", "5"} << "generated";
+        QTest::newRow("noise") << QStringList{"--noise", "laplace"} << "unknown noise";
+        QTest::newRow("variance") << QStringList{"--noise-variance", "0.5"} << "fixed only";
+        QTest::newRow("file") << QStringList{"--dataset", "/nonexistent/x.csv"} << "x.csv";
+        QTest::newRow("swiss roll")
+            << QStringList{"--dataset", "swiss-roll", "--dim", "2", "--latent", "1"} << "D >= 3";
+    }
+    void badArgumentsGiveOneLineExitTwoAndNoFile() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const QString out = m_dir.filePath("bad.csv");
+        const Result r = run(args + QStringList{"--epochs", "1", "--out", out});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY2(r.err.contains(says), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        const Result noOut = run({"--epochs", "1"});
+        QCOMPARE(noOut.code, 2);
+        QVERIFY(noOut.err.contains("--out"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliVae)
+#include "test_cli_vae.moc"
