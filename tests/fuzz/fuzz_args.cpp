@@ -1,8 +1,9 @@
 // libFuzzer target: the CLI's argument checks on arbitrary argument lists. The first byte picks
 // the command (fa-sweep, posterior, neural, latent, vae), the rest is split at NUL bytes into
-// arguments, and the command's own parser and checks run on them, exactly as before a run (no data is read,
-// nothing runs). A bad argument is refused with std::invalid_argument, which the program turns
-// into exit code 2; anything else (another exception, a crash, undefined behaviour) is a finding.
+// arguments, and the command's own parser and checks run on them, exactly as before a run (no data
+// is read, nothing runs). A bad argument is refused with std::invalid_argument, which the program
+// turns into exit code 2; anything else (another exception, a crash, undefined behaviour) is a
+// finding.
 #include "app/cli/Commands.h"
 
 #include <cstdint>
