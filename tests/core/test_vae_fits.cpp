@@ -2,6 +2,7 @@
 // importance-weighted estimate approaching the exact log-likelihood; the optimal diagonal q and
 // the approximation gap's closed form; the linear VAE reaching PPCA's closed-form maximum; the
 // two gaps non-negative within Monte Carlo error; the generated manifolds' geometry.
+#include "core/latent/FaBatchEm.h"
 #include "core/latent/Ppca.h"
 #include "core/math/Rng.h"
 #include "core/vae/VaeData.h"
@@ -100,6 +101,30 @@ class TestVaeFits : public QObject {
         QVERIFY(std::abs(std::exp(fit->model().gamma(0)) / p.sigma2 - 1.0) < 1e-2);
         // The bound is tight there: no approximation gap (Wᵀ W diagonal).
         QVERIFY(linearApproximationGap(fit->model()) < 1e-3);
+    }
+
+    // Beyond Lucas et al. (ALGORITHMS-LABS.md §6.7): with a diagonal Ψ the linear VAE's maximum
+    // ELBO is FA's maximum log-likelihood (batch EM run to convergence here).
+    void linearVaeWithDiagonalNoiseReachesFaMaximum() {
+        FAModel truth = test::makeModel(6, 2, 111);
+        const Matrix rows = test::drawRows(truth, 2000, 112);
+        FaBatchEm em(rows, FaEmOptions{2});
+        for (int i = 0; i < 5000; ++i)
+            (void)em.iterate();
+        VaeOptions o;
+        o.latent = 2;
+        o.batch = 2000;
+        o.lr = 0.01;
+        o.linearNoise = NoiseKind::Diagonal;
+        o.seed = 113;
+        auto fit = makeVaeFit(VaeMethod::LinearVae, rows, o);
+        for (int e = 0; e < 4000; ++e)
+            fit->epoch();
+        const double elbo = scoreVaeFit(*fit, Matrix(0, 6), VaeEvalOptions{}, 114).trainElbo;
+        QVERIFY2(std::abs(elbo - em.loglikPerRow()) < 2e-4,
+                 qPrintable(QString("ELBO %1, FA EM %2")
+                                .arg(elbo, 0, 'g', 12)
+                                .arg(em.loglikPerRow(), 0, 'g', 12)));
     }
 
     void gapsAreNonNegativeWithinMonteCarloError() {
