@@ -21,7 +21,7 @@ double mean(const Eigen::RowVectorXd& v) {
 } // namespace
 
 VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
-                      const VaeEvalOptions& options, std::uint64_t seed) {
+                      const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best) {
     const NlfaModel& model = fit.model();
     ElboPass pass(model.shape);
     Rng rng(seed);
@@ -55,6 +55,10 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
             L.col(n) = trainL.col(nearest);
         }
     }
+    if (best && best->mean.rows() == model.latent() && best->mean.cols() == X.cols()) {
+        M = best->mean;
+        L = best->logVar;
+    }
     double bestElbo = 0.0;
     if (model.linear()) {
         linearOptimalQ(model, X, M, L);
@@ -66,6 +70,10 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
         const IwEstimate iw = iwLoglik(pass, model, X, M, L, options.iwSamples, rng);
         s.iwLoglik = mean(iw.logp);
         s.minEss = iw.ess.minCoeff();
+    }
+    if (best) {
+        best->mean = M;
+        best->logVar = L;
     }
     s.testElbo = fit.amortised() ? encoderElbo : bestElbo;
     s.amortisationGap = fit.amortised() ? bestElbo - encoderElbo : kNaN;

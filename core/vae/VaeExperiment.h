@@ -29,9 +29,16 @@ struct VaeScores {
     double minEss = 0.0; ///< the smallest effective sample size of the IW estimate (NaN: exact)
 };
 
-/// Scores a fit on its training rows and on test rows (N x D; none: test values NaN).
+/// The per-point optimum q* of test rows (K x n each), kept between scorings of a live run.
+struct VaeTestQ {
+    Matrix mean, logVar;
+};
+
+/// Scores a fit on its training rows and on test rows (N x D; none: test values NaN). With
+/// best: q* starts from it when its sizes fit (a warm start; else from the encoder's q, or for
+/// vEM from the stored q of each row's nearest training row) and receives the new q*.
 VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
-                      const VaeEvalOptions& options, std::uint64_t seed);
+                      const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best = nullptr);
 
 struct VaeConfig {
     VaeDataSpec data;

@@ -98,6 +98,19 @@ void optimiseQ(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X, 
     }
 }
 
+NlfaModel decoderFromPpca(const PpcaModel& ppca) {
+    NlfaModel m;
+    m.shape.inputs = static_cast<int>(ppca.W.cols());
+    m.shape.hidden = {};
+    m.shape.outputs = static_cast<int>(ppca.W.rows());
+    m.theta.resize(ppca.W.size() + ppca.mu.size());
+    m.theta << Eigen::Map<const Vector>(ppca.W.data(), ppca.W.size()), ppca.mu;
+    m.noise = NoiseKind::Isotropic;
+    m.gamma = Vector::Constant(1, std::log(ppca.sigma2));
+    m.gammaFloor = Vector::Constant(1, -700.0);
+    return m;
+}
+
 Eigen::RowVectorXd linearElbo(const NlfaModel& model, const ConstMatrixRef& X,
                               const ConstMatrixRef& M, const ConstMatrixRef& logVar) {
     const Vector invPsi = inversePsi(model);

@@ -5,6 +5,7 @@
 // row's mean and log-variance with the decoder held), and — for linear decoders, where every one
 // of these has a closed form — the exact ELBO, log-likelihood, optimal diagonal q and
 // approximation gap. Examples are columns (D x n, K x n).
+#include "core/latent/Ppca.h"
 #include "core/math/Rng.h"
 #include "core/vae/NlfaModel.h"
 
@@ -27,6 +28,9 @@ IwEstimate iwLoglik(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef
 /// reparameterised sample per step, the step size falling linearly from lr to lr / 10.
 void optimiseQ(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X, Matrix& M,
                Matrix& logVar, int steps, double lr, Rng& rng);
+
+/// PPCA as a linear decoder: f(z) = W z + μ, noise σ²I.
+NlfaModel decoderFromPpca(const PpcaModel& ppca);
 
 // Linear decoders (model.linear()): f(z) = W z + b. Exact.
 /// E_q[log N(x; W z + b, Ψ)] − KL(q ‖ N(0, I)) per column.

@@ -3,6 +3,7 @@
 #include "ui/explorer/ExplorerPage.h"
 #include "ui/latent/LatentPage.h"
 #include "ui/neural/NeuralPage.h"
+#include "ui/nonlinear/NonlinearPage.h"
 #include "ui/posterior/PosteriorPage.h"
 
 const std::vector<LabEntry>& labRegistry() {
@@ -20,6 +21,11 @@ const std::vector<LabEntry>& labRegistry() {
          "FA, PPCA and mixtures of PPCA by batch EM (with its ELBO), Gibbs sampling, the closed "
          "form, SVD and online EM / SGA, on generated data, UCI sets or any CSV",
          [] { return new LatentPage; }},
+        {"nonlinear", "Nonlinear FA",
+         "Nonlinear factor analysis: variational EM, the VAE and the linear VAE beside PPCA, "
+         "with the ELBO, the importance-weighted log-likelihood and the amortisation and "
+         "approximation gaps",
+         [] { return new NonlinearPage; }},
     };
     return labs;
 }

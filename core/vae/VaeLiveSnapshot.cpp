@@ -1,0 +1,101 @@
+// VaeLive::snapshot: the curves as recorded, and the two views of the view method drawn from its
+// current model (a few hundred decoder passes, cheap next to an epoch).
+#include "core/vae/VaeLive.h"
+
+#include "core/vae/VaeMetrics.h"
+
+namespace fa {
+namespace {
+
+std::vector<Eigen::Vector2d> project(const Matrix& columns, const Matrix& plane,
+                                     const Vector& mean) {
+    const Matrix p = plane.transpose() * (columns.colwise() - mean);
+    std::vector<Eigen::Vector2d> out(static_cast<std::size_t>(p.cols()));
+    for (Eigen::Index n = 0; n < p.cols(); ++n)
+        out[static_cast<std::size_t>(n)] = p.col(n);
+    return out;
+}
+
+} // namespace
+
+VaeLiveSnapshot VaeLive::snapshot() const {
+    VaeLiveSnapshot s;
+    s.position = m_epoch;
+    s.length = m_config.length;
+    s.dataset = m_data.rows.name;
+    s.columns = m_data.rows.columns;
+    s.leftOut = m_data.rows.leftOut;
+    s.epoch = m_epoch;
+    s.trainRows = m_data.rows.train.rows();
+    s.testRows = m_data.rows.test.rows();
+    s.latent = m_config.fit.latent;
+    for (const auto& f : m_fits) {
+        VaeLiveSnapshot::Method m{f->method, f->status, f->curve, f->last};
+        if (!s.status.empty())
+            s.status.append("   ");
+        s.status.append(vaeMethodName(f->method)).append(": ").append(f->status);
+        s.methods.push_back(std::move(m));
+    }
+
+    // The data plane.
+    s.xLabel = m_config.viewX < 0 ? "principal axis 1"
+                                  : m_data.rows.columns[static_cast<std::size_t>(m_config.viewX)];
+    s.yLabel = m_config.viewY < 0 ? "principal axis 2"
+                                  : m_data.rows.columns[static_cast<std::size_t>(m_config.viewY)];
+    s.points = project(m_shown, m_plane, m_planeMean);
+    const Fitted& view = *m_fits[static_cast<std::size_t>(m_config.viewMethod)];
+    s.viewMethod = vaeMethodName(view.method);
+    if (view.status == "diverged")
+        return s;
+    const NlfaModel model = view.fit ? view.fit->model() : decoderFromPpca(m_ppca);
+    const int k = model.latent();
+    Matrix M, L;
+    if (!view.fit) {
+        linearOptimalQ(model, m_shown, M, L); // E[z | x], exact
+    } else if (view.fit->amortised()) {
+        view.fit->encode(m_shown, M, L);
+    } else if (m_data.rows.test.rows() == 0) { // vEM on its own fitting rows
+        view.fit->trainPosterior(M, L);
+        M = M.leftCols(m_shown.cols()).eval();
+    } else if (view.best.mean.cols() >= m_shown.cols()) { // vEM: the last scoring's q*
+        M = view.best.mean.leftCols(m_shown.cols());
+    }
+    ElboPass pass(model.shape);
+    if (M.cols() == m_shown.cols())
+        s.reconstructions = project(pass.decode(model, M), m_plane, m_planeMean);
+    Rng rng(deriveSeed(m_config.data.modelSeed, 41)); // the same draws every frame
+    const Matrix Z = rng.normalMatrix(k, 300);
+    Matrix X = pass.decode(model, Z);
+    for (Eigen::Index d = 0; d < X.rows(); ++d)
+        X.row(d) += std::exp(0.5 * model.logPsi(d)) * rng.normalMatrix(1, X.cols());
+    s.samples = project(X, m_plane, m_planeMean);
+    const int g = std::max(2, m_config.gridSize);
+    const int fine = 4 * g; // points along each grid line
+    auto at = [](int i, int n) { return -2.5 + 5.0 * i / (n - 1); };
+    for (int axis = 0; axis < std::min(k, 2); ++axis)
+        for (int level = 0; level < (k == 1 ? 1 : g); ++level) {
+            Matrix Zl = Matrix::Zero(k, fine);
+            for (int i = 0; i < fine; ++i) {
+                Zl(axis, i) = at(i, fine);
+                if (k > 1)
+                    Zl(1 - axis, i) = at(level, g);
+            }
+            s.grid.push_back(project(pass.decode(model, Zl), m_plane, m_planeMean));
+        }
+
+    // The latent space.
+    const bool position = m_config.colourBy < 0 && m_shownColour.size() > 0;
+    const int column = m_config.colourBy < 0 ? 0 : m_config.colourBy;
+    s.colourLabel = position ? "position (" + m_data.positionName + ")"
+                             : m_data.rows.columns[static_cast<std::size_t>(column)];
+    const Vector colour = position ? m_shownColour : Vector(m_shown.row(column).transpose());
+    s.colours.assign(colour.data(), colour.data() + colour.size());
+    s.latentXLabel = k == 1 ? "z" : "z1";
+    s.latentYLabel = k == 1 ? s.colourLabel : "z2";
+    if (M.cols() == m_shown.cols())
+        for (Eigen::Index n = 0; n < M.cols(); ++n)
+            s.latentMeans.emplace_back(M(0, n), k == 1 ? colour(n) : M(1, n));
+    return s;
+}
+
+} // namespace fa

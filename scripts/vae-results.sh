@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Nonlinear factor analysis results: variational EM, the VAE and the linear VAE beside PPCA and
+# FA (the linear VAE with diagonal noise), on generated PPCA data, the generated nonlinear sets
+# and one UCI set. One CSV per run in the output folder, the CLI summaries on stdout (and in
+# summaries.txt), wall-clock seconds per run in timings.tsv. Tables: scripts/vae-summary.py OUT.
+#
+#   scripts/vae-results.sh [OUT]          OUT defaults to /tmp/vae-results
+#   CLI=/path/to/faexplorer-cli scripts/vae-results.sh OUT
+#
+# Single-threaded (one CLI run at a time). The same --seed (0) and trial index give the same
+# data split for every method, so the runs below are comparable trial by trial.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-/tmp/vae-results}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cli="${CLI:-$root/build/bin/faexplorer-cli}"
+[ -x "$cli" ] || { echo "vae-results: no CLI at $cli (build first, or set CLI)" >&2; exit 1; }
+
+timings="$out/timings.tsv"
+printf 'run\tseconds\n' >"$timings"
+
+# run NAME ARGS...: one `faexplorer-cli vae` run into OUT/NAME.csv, timed.
+run() {
+  local name="$1"
+  shift
+  echo "== $name: vae $*"
+  local start end
+  start=$(date +%s.%N)
+  "$cli" vae "$@" --out "$out/$name.csv"
+  end=$(date +%s.%N)
+  local secs
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  printf '%s\t%s\n' "$name" "$secs" >>"$timings"
+  echo "-- $name: ${secs} s wall clock"
+  echo
+}
+
+gen=(--dim 10 --samples 2000)
+nonlinear=(--method vem,vae,ppca --hidden 50 --epochs 200 --trials 3)
+fa=(--method linear-vae --noise diagonal --lr 0.01 --epochs 1000 --trials 3)
+
+{
+  # (a) Generated PPCA data: the linear VAE against PPCA's closed form (default and wide spectrum).
+  run synthetic --dataset synthetic "${gen[@]}" --true-latent 2 --latent 2 \
+      --method linear-vae,ppca --epochs 300 --trials 5
+  run synthetic-spectrum-1-100 --dataset synthetic "${gen[@]}" --true-latent 2 --latent 2 \
+      --method linear-vae,ppca --epochs 300 --trials 5 --spectrum 1:100
+
+  # (b) Nonlinear generated sets, K = 1: vEM, VAE, PPCA, and FA (linear VAE, diagonal noise).
+  for set in two-moons swiss-roll pinwheel nonlinear-synthetic; do
+    extra=()
+    [ "$set" = nonlinear-synthetic ] && extra=(--true-latent 1)
+    run "$set-k1" --dataset "$set" "${gen[@]}" "${extra[@]}" --latent 1 "${nonlinear[@]}"
+    run "$set-k1-fa" --dataset "$set" "${gen[@]}" "${extra[@]}" --latent 1 "${fa[@]}"
+  done
+  # two-moons again with K = 2.
+  run two-moons-k2 --dataset two-moons "${gen[@]}" --latent 2 "${nonlinear[@]}"
+
+  # (c) One UCI set (bundled), K = 2.
+  run boston-k2 --dataset boston --latent 2 "${nonlinear[@]}"
+  run boston-k2-fa --dataset boston --latent 2 "${fa[@]}"
+} | tee "$out/summaries.txt"

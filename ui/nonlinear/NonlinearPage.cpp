@@ -1,0 +1,297 @@
+#include "ui/nonlinear/NonlinearPage.h"
+
+#include "core/io/RegressionCsv.h"
+#include "ui/common/FormWidgets.h"
+#include "ui/common/MethodStyle.h"
+#include "ui/common/ModeLayout.h"
+#include "ui/nonlinear/NonlinearViews.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+NonlinearPage::NonlinearPage(QWidget* parent)
+    : LabPage(parent), m_elbo(new ElboView), m_gaps(new GapView), m_latentView(new LatentSpaceView),
+      m_data(new DataSpaceView) {
+    m_dataset = new QComboBox;
+    for (const auto& [key, label] : std::vector<std::pair<QString, QString>>{
+             {"nonlinear-synthetic", "Random network's manifold"},
+             {"two-moons", "Two moons (lifted to D)"},
+             {"swiss-roll", "Swiss roll (lifted to D)"},
+             {"pinwheel", "Pinwheel (lifted to D)"},
+             {"synthetic", "Generated PPCA (linear truth)"},
+             {"boston", "Boston housing"},
+             {"concrete", "Concrete strength"},
+             {"energy", "Energy efficiency"},
+             {"yacht", "Yacht hydrodynamics"}})
+        m_dataset->addItem(label, key);
+    m_dataset->setToolTip(
+        "Generated: a true-K latent through a fixed random tanh network into D dimensions; two "
+        "moons, a pinwheel (2-D) and a swiss roll (3-D) lifted into D dimensions by a random "
+        "orthonormal frame; PPCA from the explorer's generator. Noise: the data noise's "
+        "standard deviation. Real data: z-scored with the fitting rows' statistics. Open CSV… "
+        "(Ctrl+Shift+O) uses any CSV of numbers.");
+    auto* open = new QPushButton("Open CSV…");
+    auto* methods = new QGroupBox("Methods");
+    auto* ml = new QVBoxLayout(methods);
+    for (const fa::VaeMethod m :
+         {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::LinearVae, fa::VaeMethod::Ppca}) {
+        const std::string id = fa::vaeMethodName(m);
+        auto* box = new QCheckBox(displayName(id, fa::Lab::Nonlinear));
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
+        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
+        box->setPalette(pal);
+        box->setToolTip(methodTip(id, fa::Lab::Nonlinear));
+        box->setChecked(m != fa::VaeMethod::LinearVae);
+        ml->addWidget(box);
+        m_methods.emplace_back(m, box);
+    }
+    m_latent = intBox(1, 20, 2, "Latent dimension K of the fitted models (K < D).");
+    m_layers = intBox(0, 3, 1,
+                      "Hidden layers of the decoder (and of the VAE's encoder); 0: a linear "
+                      "decoder, i.e. FA / PPCA.");
+    m_units = intBox(1, 1000, 50, "Units in every hidden layer.");
+    m_activation = new QComboBox;
+    m_activation->addItem("tanh", "tanh");
+    m_activation->addItem("ReLU", "relu");
+    m_activation->setToolTip("The hidden layers' activation.");
+    m_noise = new QComboBox;
+    m_noise->addItem("Ψ diagonal, learned", "diagonal");
+    m_noise->addItem("σ²I, learned", "isotropic");
+    m_noise->addItem("σ²I, fixed", "fixed");
+    m_noise->setToolTip("The decoder's noise for vEM and the VAE (the linear VAE uses σ²I, "
+                        "learned, unless σ² is fixed). A fixed σ² weighs the likelihood against "
+                        "the KL term (the slides after eq. 47).");
+    m_noiseVariance = realBox(1e-4, 100.0, 0.1, 4, "The fixed σ².");
+    m_lr = realBox(1e-5, 1.0, 0.003, 5, "Adam's step size for the decoder and the encoder.");
+    m_batch = intBox(1, 100000, 100, "Rows per mini-batch (slides eq. 51).");
+    m_eSteps = intBox(1, 100, 5, "Variational EM: Adam steps on each row's q per E step.");
+    m_length = intBox(1, 1'000'000, 300, "Epochs in the run (passes over the fitting rows).");
+    m_testFraction = realBox(0.0, 0.9, 0.2, 2,
+                             "Share of the rows held out: the test ELBO, the importance-weighted "
+                             "log-likelihood and the gaps are measured on them (0: none).");
+    m_seed = intBox(0, 1'000'000'000, 0, "Seed of the data, the split and every start.");
+    m_dim = intBox(2, 200, 10, "Generated data: the dimension D.");
+    m_trueLatent = intBox(1, 10, 2, "Generated data: the true latent dimension (network, PPCA).");
+    m_samples = intBox(10, 100000, 2000, "Generated data: rows before the split.");
+    m_dataNoise =
+        realBox(0.0, 10.0, 0.1, 3, "Generated nonlinear data: the noise's standard deviation.");
+    m_speed = intBox(0, 100000, 10, "Epochs per second while playing; 0 = as fast as possible.");
+    m_speed->setSpecialValueText("as fast as possible");
+    m_step = intBox(1, 100000, 1, "Epochs per Step (→).");
+    m_viewMethod = new QComboBox;
+    m_viewMethod->setToolTip("The method the latent and data views show.");
+    m_colourBy = new QComboBox;
+    m_colourBy->setToolTip("The latent view's colours: the position along a generated manifold, "
+                           "or a column of the data.");
+    m_viewX = new QComboBox;
+    m_viewY = new QComboBox;
+    m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
+    m_viewY->setToolTip("The data view's vertical axis (with the principal axes: the second).");
+
+    auto* form = new QGroupBox("Data");
+    auto* f = new QFormLayout(form);
+    f->addRow("data set", m_dataset);
+    f->addRow(open);
+    f->addRow("held out", m_testFraction);
+    f->addRow("seed", m_seed);
+    f->addRow("generated D", m_dim);
+    f->addRow("rows", m_samples);
+    f->addRow("true K", m_trueLatent);
+    f->addRow("noise sd", m_dataNoise);
+    auto* model = new QGroupBox("Model and training");
+    auto* g = new QFormLayout(model);
+    g->addRow("latent K", m_latent);
+    g->addRow("hidden layers", m_layers);
+    g->addRow("units", m_units);
+    g->addRow("activation", m_activation);
+    g->addRow("noise", m_noise);
+    g->addRow("fixed σ²", m_noiseVariance);
+    g->addRow("step size", m_lr);
+    g->addRow("batch", m_batch);
+    g->addRow("vEM E steps", m_eSteps);
+    g->addRow("epochs", m_length);
+    auto* run = new QGroupBox("Speed and views");
+    auto* r = new QFormLayout(run);
+    r->addRow("speed", m_speed);
+    r->addRow("step", m_step);
+    r->addRow("views show", m_viewMethod);
+    r->addRow("colour by", m_colourBy);
+    r->addRow("view x", m_viewX);
+    r->addRow("view y", m_viewY);
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+
+    auto* views = new QWidget;
+    auto* grid = new QGridLayout(views);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(m_elbo, 0, 0);
+    grid->addWidget(m_data, 0, 1);
+    grid->addWidget(m_gaps, 1, 0);
+    grid->addWidget(m_latentView, 1, 1);
+    grid->addWidget(m_summary, 2, 0, 1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(modeLayout({form, methods, model, run}, views));
+
+    connect(open, &QPushButton::clicked, this, &NonlinearPage::openCsvDialog);
+    auto restart = [this] {
+        if (!m_quiet)
+            reset();
+    };
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_quiet)
+            return;
+        resetView(); // another data set has other columns
+        dataChanged();
+    });
+    for (const auto& [m, box] : m_methods)
+        connect(box, &QCheckBox::toggled, this, restart);
+    for (QComboBox* box : {m_activation, m_noise})
+        connect(box, &QComboBox::currentIndexChanged, this, restart);
+    for (IntSpinBox* b :
+         {m_latent, m_layers, m_units, m_batch, m_eSteps, m_seed, m_trueLatent, m_samples})
+        connect(b, &QSpinBox::valueChanged, this, restart);
+    for (RealSpinBox* b : {m_testFraction, m_lr, m_dataNoise, m_noiseVariance})
+        connect(b, &QDoubleSpinBox::valueChanged, this, restart);
+    connect(m_dim, &QSpinBox::valueChanged, this, [this] {
+        if (m_quiet)
+            return;
+        resetView(); // the columns in view may be gone
+        reset();
+    });
+    connect(m_noise, &QComboBox::currentIndexChanged, this,
+            [this] { m_noiseVariance->setEnabled(m_noise->currentData() == "fixed"); });
+    connect(m_length, &QSpinBox::valueChanged, this, [this](int length) {
+        if (!m_quiet) // a longer or shorter run, from where it stands
+            changeRun(
+                [length](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setLength(length); });
+    });
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
+    for (QComboBox* box : {m_viewX, m_viewY})
+        connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
+            if (!m_quiet)
+                applyView(box);
+        });
+    connect(m_viewMethod, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (!m_quiet && index >= 0)
+            changeRun(
+                [index](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setViewMethod(index); });
+    });
+    connect(m_colourBy, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (!m_quiet && index >= 0)
+            changeRun([column = index - 1](fa::LiveRun& run) {
+                static_cast<fa::VaeLive&>(run).setColourBy(column);
+            });
+    });
+    m_noiseVariance->setEnabled(false);
+    dataChanged();
+}
+
+QCheckBox* NonlinearPage::methodBox(fa::VaeMethod method) const {
+    for (const auto& [m, box] : m_methods)
+        if (m == method)
+            return box;
+    return nullptr;
+}
+
+void NonlinearPage::dataChanged() {
+    const QString set = m_dataset->currentData().toString();
+    const bool generated = m_dataset->currentIndex() < 5;
+    m_dim->setEnabled(generated);
+    m_samples->setEnabled(generated);
+    m_trueLatent->setEnabled(set == "synthetic" || set == "nonlinear-synthetic");
+    m_dataNoise->setEnabled(generated && set != "synthetic");
+    reset();
+}
+
+void NonlinearPage::reset() {
+    setSpeed(m_speed->value());
+    startRun([config = config()]() mutable {
+        if (!config.loader)
+            config.loader = fa::io::tableLoader();
+        return std::make_unique<fa::VaeLive>(config);
+    });
+}
+
+long NonlinearPage::stepSize() const {
+    return m_step->value();
+}
+
+void NonlinearPage::runFailed(const QString& why) {
+    LabPage::runFailed(why);
+    // The controls show the run that goes on: the refused value is put back.
+    fa::VaeLiveConfig running;
+    bool any = false;
+    inspectRun([&](const fa::LiveRun* run) {
+        if (run) {
+            running = static_cast<const fa::VaeLive*>(run)->config();
+            any = true;
+        }
+    });
+    if (any) {
+        setConfig(running);
+        m_shownColumns.clear();
+        m_shownMethods.clear();
+        redrawNow();
+    }
+}
+
+void NonlinearPage::resetView() {
+    m_quiet = true;
+    m_viewX->setCurrentIndex(0);
+    m_viewY->setCurrentIndex(0);
+    m_colourBy->setCurrentIndex(0);
+    m_quiet = false;
+}
+
+void NonlinearPage::applyView(QComboBox* changed) {
+    QComboBox* other = changed == m_viewX ? m_viewY : m_viewX;
+    m_quiet = true;
+    if (changed->currentIndex() <= 0) { // back to the principal axes, both
+        changed->setCurrentIndex(0);
+        other->setCurrentIndex(0);
+    } else if (other->currentIndex() <= 0 || other->currentIndex() == changed->currentIndex()) {
+        const int columns = changed->count() - 1; // the other axis takes the next column
+        other->setCurrentIndex(changed->currentIndex() % columns + 1);
+    }
+    m_quiet = false;
+    const int x = m_viewX->currentIndex() - 1, y = m_viewY->currentIndex() - 1;
+    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setView(x, y); });
+}
+
+void NonlinearPage::showSnapshot(const fa::LabSnapshot& snapshot) {
+    const auto& s = static_cast<const fa::VaeLiveSnapshot&>(snapshot);
+    fillChoices(s);
+    m_elbo->show(s);
+    m_gaps->show(s);
+    m_latentView->show(s);
+    m_data->show(s);
+    QString text = QString("<b>%1</b>: %2 fitting rows, %3 held out, D = %4, K = %5. Latest "
+                           "scoring (held-out ELBO / IW log-likelihood per row):")
+                       .arg(QString::fromStdString(s.dataset))
+                       .arg(s.trainRows)
+                       .arg(s.testRows)
+                       .arg(s.columns.size())
+                       .arg(s.latent);
+    for (const auto& m : s.methods) {
+        const std::string id = fa::vaeMethodName(m.method);
+        auto number = [](double v) {
+            return std::isfinite(v) ? QString::number(v, 'f', 3) : QString("–");
+        };
+        text +=
+            QString(" &nbsp;<span style='color:%1'>%2</span> %3 / %4 (%5)")
+                .arg(colourFor(id, fa::Lab::Nonlinear).name(), legendName(id, fa::Lab::Nonlinear))
+                .arg(number(m.last.testElbo), number(m.last.iwLoglik),
+                     QString::fromStdString(m.status));
+    }
+    m_summary->setText(text);
+}

@@ -1,0 +1,78 @@
+#pragma once
+// The window's "Nonlinear FA" lab: variational EM, the VAE, the linear VAE and PPCA's closed
+// form fitted side by side to generated nonlinear data (a random network's manifold, two moons,
+// a swiss roll, a pinwheel), generated PPCA data, the UCI sets or any CSV, one epoch at a time.
+// Views: the ELBOs and the importance-weighted log-likelihood over epochs, the two gaps, the
+// latent space and the data space with reconstructions, samples and the decoded latent grid.
+#include "core/vae/VaeLive.h"
+#include "ui/common/LabPage.h"
+
+using VaeSnapshotPtr = std::shared_ptr<const fa::VaeLiveSnapshot>;
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class IntSpinBox;
+class RealSpinBox;
+class ElboView;
+class GapView;
+class LatentSpaceView;
+class DataSpaceView;
+
+class NonlinearPage : public LabPage {
+    Q_OBJECT
+  public:
+    explicit NonlinearPage(QWidget* parent = nullptr);
+
+    /// The run the controls describe.
+    fa::VaeLiveConfig config() const;
+    /// Sets every control from a configuration (sessions, tests); no run starts.
+    void setConfig(const fa::VaeLiveConfig& config);
+    VaeSnapshotPtr latestSnapshot() const {
+        return std::static_pointer_cast<const fa::VaeLiveSnapshot>(latestLabSnapshot());
+    }
+    ElboView* elboView() const { return m_elbo; }
+    GapView* gapView() const { return m_gaps; }
+    LatentSpaceView* latentView() const { return m_latentView; }
+    DataSpaceView* dataView() const { return m_data; }
+    QCheckBox* methodBox(fa::VaeMethod method) const;
+
+    std::vector<std::pair<QString, QWidget*>> charts() const override;
+    QStringList statusTexts() const override;
+    QString sessionKind() const override { return "nonlinear"; }
+    bool openSession(const QString& path) override;
+    bool saveSession(const QString& path) override;
+    bool exportCurves(const QString& csvPath) override; ///< the vae command's columns
+    QString curvesFileName() const override { return "vae.csv"; }
+    bool offersCsv() const override { return true; }
+    void openCsvDialog() override;
+    bool openCsv(const QString& path);
+
+  public slots:
+    void reset() override;
+
+  protected:
+    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    long stepSize() const override;
+    void runFailed(const QString& why) override;
+
+  private:
+    static constexpr int kBuiltinSets = 9; ///< generated and UCI sets, first in the list
+    void dataChanged();
+    void fillChoices(const fa::VaeLiveSnapshot& s);
+    void applyView(QComboBox* changed);
+    void resetView();
+
+    QComboBox *m_dataset, *m_activation, *m_noise, *m_viewMethod, *m_colourBy, *m_viewX, *m_viewY;
+    std::vector<std::pair<fa::VaeMethod, QCheckBox*>> m_methods;
+    IntSpinBox *m_latent, *m_layers, *m_units, *m_batch, *m_eSteps, *m_length, *m_seed, *m_dim,
+        *m_trueLatent, *m_samples, *m_speed, *m_step;
+    RealSpinBox *m_testFraction, *m_lr, *m_dataNoise, *m_noiseVariance;
+    QLabel* m_summary;
+    ElboView* m_elbo;
+    GapView* m_gaps;
+    LatentSpaceView* m_latentView;
+    DataSpaceView* m_data;
+    std::vector<std::string> m_shownColumns, m_shownMethods;
+    bool m_quiet = false;
+};

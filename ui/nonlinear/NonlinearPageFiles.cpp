@@ -1,0 +1,244 @@
+// The nonlinear-FA lab's fields to a fa::VaeLiveConfig and back, its choices, and its files:
+// data from a CSV, sessions and curves.
+#include "ui/nonlinear/NonlinearPage.h"
+
+#include "core/io/CsvFormat.h"
+#include "core/io/RegressionCsv.h"
+#include "ui/common/FormWidgets.h"
+#include "ui/common/MethodStyle.h"
+#include "ui/nonlinear/NonlinearViews.h"
+#include "ui/session/VaeSessionFile.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <algorithm>
+
+fa::VaeLiveConfig NonlinearPage::config() const {
+    fa::VaeLiveConfig c;
+    fa::VaeDataSpec& d = c.data;
+    d.dataset = m_dataset->currentData().toString().toStdString();
+    c.methods.clear();
+    for (const auto& [m, box] : m_methods)
+        if (box->isChecked())
+            c.methods.push_back(m);
+    d.modelSeed = static_cast<std::uint64_t>(m_seed->value()); // trial 0 of `vae --seed S`
+    d.testFraction = m_testFraction->value();
+    d.dim = m_dim->value();
+    d.samples = m_samples->value();
+    d.trueLatent = std::min(m_trueLatent->value(), d.dim - 1);
+    d.noise = m_dataNoise->value();
+    c.fit.latent = m_latent->value();
+    c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
+    c.fit.activation = fa::parseActivation(m_activation->currentData().toString().toStdString());
+    c.fit.noise = fa::parseNoiseKind(m_noise->currentData().toString().toStdString());
+    c.fit.linearNoise =
+        c.fit.noise == fa::NoiseKind::Fixed ? fa::NoiseKind::Fixed : fa::NoiseKind::Isotropic;
+    c.fit.fixedVariance = m_noiseVariance->value();
+    c.fit.lr = m_lr->value();
+    c.fit.batch = m_batch->value();
+    c.fit.eSteps = m_eSteps->value();
+    c.length = m_length->value();
+    c.viewX = m_viewX->currentIndex() - 1;
+    c.viewY = m_viewY->currentIndex() - 1;
+    if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
+        c.viewX = c.viewY = -1;
+    c.colourBy = std::max(-1, m_colourBy->currentIndex() - 1);
+    // The views keep showing the same method while it is chosen (at first: the VAE).
+    const QString shown =
+        m_viewMethod->count() > 0 ? m_viewMethod->currentData().toString() : QString("vae");
+    c.viewMethod = 0;
+    for (std::size_t i = 0; i < c.methods.size(); ++i)
+        if (QString::fromStdString(fa::vaeMethodName(c.methods[i])) == shown)
+            c.viewMethod = static_cast<int>(i);
+    return c;
+}
+
+void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
+    m_quiet = true;
+    const QString dataset = QString::fromStdString(c.data.dataset);
+    int index = m_dataset->findData(dataset);
+    if (index < 0) {
+        const QString label = "CSV: " + dataset.section('/', -1);
+        if (m_dataset->count() > kBuiltinSets)
+            m_dataset->setItemText(kBuiltinSets, label),
+                m_dataset->setItemData(kBuiltinSets, dataset);
+        else
+            m_dataset->addItem(label, dataset);
+        index = kBuiltinSets;
+    }
+    m_dataset->setCurrentIndex(index);
+    for (const auto& [m, box] : m_methods)
+        box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
+    m_seed->setValue(static_cast<int>(c.data.modelSeed));
+    m_testFraction->setValue(c.data.testFraction);
+    m_dim->setValue(c.data.dim);
+    m_samples->setValue(c.data.samples);
+    m_trueLatent->setValue(c.data.trueLatent);
+    m_dataNoise->setValue(c.data.noise);
+    m_latent->setValue(c.fit.latent);
+    m_layers->setValue(static_cast<int>(c.fit.hidden.size()));
+    if (!c.fit.hidden.empty())
+        m_units->setValue(c.fit.hidden.front());
+    m_activation->setCurrentIndex(
+        m_activation->findData(QString::fromStdString(fa::activationName(c.fit.activation))));
+    m_noise->setCurrentIndex(
+        m_noise->findData(QString::fromStdString(fa::noiseKindName(c.fit.noise))));
+    m_noiseVariance->setValue(c.fit.fixedVariance);
+    m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
+    m_lr->setValue(c.fit.lr);
+    m_batch->setValue(c.fit.batch);
+    m_eSteps->setValue(c.fit.eSteps);
+    m_length->setValue(static_cast<int>(c.length));
+    const bool generated = index < 5;
+    m_dim->setEnabled(generated);
+    m_samples->setEnabled(generated);
+    m_trueLatent->setEnabled(dataset == "synthetic" || dataset == "nonlinear-synthetic");
+    m_dataNoise->setEnabled(generated && dataset != "synthetic");
+    m_quiet = false;
+}
+
+void NonlinearPage::fillChoices(const fa::VaeLiveSnapshot& s) {
+    m_quiet = true;
+    if (s.columns != m_shownColumns) {
+        m_shownColumns = s.columns;
+        for (QComboBox* box : {m_viewX, m_viewY, m_colourBy}) {
+            box->clear();
+            box->addItem(box == m_viewX   ? "principal axis 1"
+                         : box == m_viewY ? "principal axis 2"
+                                          : "position along the manifold");
+            for (const auto& c : s.columns)
+                box->addItem(QString::fromStdString(c));
+        }
+    }
+    std::vector<std::string> ids;
+    for (const auto& m : s.methods)
+        ids.push_back(fa::vaeMethodName(m.method));
+    if (ids != m_shownMethods) {
+        m_shownMethods = ids;
+        m_viewMethod->clear();
+        for (const auto& id : ids)
+            m_viewMethod->addItem(displayName(id, fa::Lab::Nonlinear), QString::fromStdString(id));
+    }
+    // The combos show the run's views (a session's, or what a refusal kept).
+    auto indexOf = [&](const std::string& label) {
+        const auto it = std::find(s.columns.begin(), s.columns.end(), label);
+        return it == s.columns.end() ? 0 : static_cast<int>(it - s.columns.begin()) + 1;
+    };
+    m_viewX->setCurrentIndex(indexOf(s.xLabel));
+    m_viewY->setCurrentIndex(indexOf(s.yLabel));
+    m_colourBy->setCurrentIndex(indexOf(s.colourLabel));
+    m_viewMethod->setCurrentIndex(
+        std::max(0, m_viewMethod->findData(QString::fromStdString(s.viewMethod))));
+    m_quiet = false;
+}
+
+std::vector<std::pair<QString, QWidget*>> NonlinearPage::charts() const {
+    return {{"nonlinear-elbo", m_elbo},
+            {"nonlinear-gaps", m_gaps},
+            {"nonlinear-latent", m_latentView},
+            {"nonlinear-data", m_data}};
+}
+
+QStringList NonlinearPage::statusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (const auto s = latestSnapshot()) {
+        texts[0] = QString("epoch %1 of %2").arg(s->epoch).arg(s->length);
+        texts[1] = running() ? "running" : "paused";
+    }
+    return texts;
+}
+
+bool NonlinearPage::openCsv(const QString& path) {
+    try {
+        const auto table = fa::io::loadNumericCsv(path.toStdString(), false);
+        if (table.values.cols() < 2)
+            throw std::invalid_argument("it has fewer than two numeric columns");
+    } catch (const std::exception& e) {
+        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_quiet = true;
+    const QString label = "CSV: " + QFileInfo(path).fileName();
+    if (m_dataset->count() > kBuiltinSets)
+        m_dataset->setItemText(kBuiltinSets, label), m_dataset->setItemData(kBuiltinSets, path);
+    else
+        m_dataset->addItem(label, path);
+    m_dataset->setCurrentIndex(kBuiltinSets);
+    m_quiet = false;
+    resetView();
+    dataChanged();
+    return true;
+}
+
+void NonlinearPage::openCsvDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
+    if (!path.isEmpty() && !openCsv(path))
+        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
+}
+
+bool NonlinearPage::exportCurves(const QString& path) {
+    if (!latestLabSnapshot()) {
+        fail("Cannot export", "there is no run");
+        return false;
+    }
+    return writeCsv(path, "the curves", [this](std::ostream& out) {
+        std::vector<fa::VaeRow> rows;
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                rows = static_cast<const fa::VaeLive*>(run)->rows();
+        });
+        fa::io::writeVaeCsv(out, rows);
+    });
+}
+
+bool NonlinearPage::openSession(const QString& path) {
+    fa::io::VaeSession s;
+    try {
+        s = fa::io::loadVaeSession(path);
+        s.config.loader = fa::io::tableLoader();
+        const fa::VaeLive probe(s.config); // data and parameters checked before any change
+    } catch (const std::exception& e) {
+        fail("Cannot open the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    setConfig(s.config);
+    m_speed->setValue(static_cast<int>(s.speed));
+    m_sessionPosition = s.epochs;
+    startRun([config = s.config]() { return std::make_unique<fa::VaeLive>(config); });
+    setSpeed(s.speed);
+    if (s.epochs > 0)
+        runUntil(s.epochs);
+    emit message(QString("Opened %1 (replaying %2 epochs)")
+                     .arg(QDir::toNativeSeparators(path))
+                     .arg(s.epochs),
+                 8000);
+    return true;
+}
+
+bool NonlinearPage::saveSession(const QString& path) {
+    const VaeSnapshotPtr latest = latestSnapshot();
+    if (!latest) {
+        fail("Cannot save the session", "there is no run (its parameters were refused)");
+        return false;
+    }
+    fa::io::VaeSession s;
+    s.speed = m_speed->value();
+    s.epochs = latest->epoch;
+    try {
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                s.config = static_cast<const fa::VaeLive*>(run)->config();
+        });
+        fa::io::saveVaeSession(path, s);
+    } catch (const std::exception& e) {
+        fail("Cannot save the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}

@@ -1,0 +1,201 @@
+#include "ui/nonlinear/NonlinearViews.h"
+
+#include "ui/common/AxisTicks.h"
+#include "ui/common/ChartTitle.h"
+#include "ui/common/MethodStyle.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace {
+constexpr fa::Lab kLab = fa::Lab::Nonlinear;
+
+/// A colour-blind-safe ramp (viridis, eight steps) for the latent view's colouring.
+QColor ramp(int bin) {
+    static const QColor colours[] = {QColor(0x44, 0x01, 0x54), QColor(0x46, 0x33, 0x7e),
+                                     QColor(0x36, 0x5c, 0x8d), QColor(0x27, 0x7f, 0x8e),
+                                     QColor(0x1f, 0xa1, 0x87), QColor(0x4a, 0xc1, 0x6d),
+                                     QColor(0x9f, 0xda, 0x3a), QColor(0xfd, 0xe7, 0x25)};
+    return colours[std::clamp(bin, 0, 7)];
+}
+
+void extend(double v, double& lo, double& hi) {
+    if (std::isfinite(v))
+        lo = std::min(lo, v), hi = std::max(hi, v);
+}
+} // namespace
+
+ElboView::ElboView(QWidget* parent) : SeriesChart("epoch", "nats per row", parent) {}
+
+void ElboView::show(const fa::VaeLiveSnapshot& s) {
+    clearAll();
+    setTitle("ELBO per row (thin: fitting rows; thick: held out) and the held-out "
+             "importance-weighted log-likelihood (dotted)");
+    double lo = INFINITY, hi = -INFINITY;
+    const long from = std::max(1L, s.epoch / 10); // the first epochs would flatten the rest
+    for (const auto& m : s.methods) {
+        const std::string id = fa::vaeMethodName(m.method);
+        const QColor colour = colourFor(id, kLab);
+        QList<QPointF> train, test, iw;
+        if (m.method == fa::VaeMethod::Ppca) { // the closed form: a level across
+            if (m.curve.empty() || s.epoch < 1)
+                continue;
+            const double v = std::isfinite(m.last.iwLoglik) ? m.last.iwLoglik : m.last.trainElbo;
+            QPen pen(colour, 2.0, Qt::DashLine);
+            line(id + "/level", pen,
+                 legendName(id, kLab) + (std::isfinite(m.last.iwLoglik) ? " (held out)" : ""))
+                ->replace(QList<QPointF>{{1.0, v}, {double(s.epoch), v}});
+            extend(v, lo, hi);
+            continue;
+        }
+        for (const auto& p : m.curve) {
+            const auto x = static_cast<double>(p.epoch);
+            if (std::isfinite(p.trainElbo))
+                train.append({x, p.trainElbo});
+            if (std::isfinite(p.testElbo))
+                test.append({x, p.testElbo});
+            if (std::isfinite(p.iwLoglik))
+                iw.append({x, p.iwLoglik});
+            if (p.epoch >= from) {
+                extend(p.trainElbo, lo, hi);
+                extend(p.testElbo, lo, hi);
+                extend(p.iwLoglik, lo, hi);
+            }
+        }
+        line(id + "/train", QPen(colour, 1.0), QString())->replace(train);
+        line(id + "/test", QPen(colour, 2.5), legendName(id, kLab))->replace(test);
+        QPen dotted(colour, 2.0, Qt::DotLine);
+        line(id + "/iw", dotted, QString())->replace(iw);
+    }
+    endFrame();
+    fit(std::max(0.0, double(from) - 1.0), std::max(2.0, double(s.epoch)), lo, hi);
+}
+
+GapView::GapView(QWidget* parent)
+    : QChartView(parent), m_series(new QStackedBarSeries), m_approximation(new QBarSet("")),
+      m_amortisation(new QBarSet("")), m_methods(new QBarCategoryAxis), m_y(new QValueAxis) {
+    auto* c = new QChart;
+    m_approximation->setLabel("approximation gap");
+    m_amortisation->setLabel("amortisation gap");
+    m_approximation->setColor(QColor(0x4c, 0x72, 0xb0));
+    m_amortisation->setColor(QColor(0xdd, 0x84, 0x52));
+    m_series->append(m_approximation);
+    m_series->append(m_amortisation);
+    c->addSeries(m_series);
+    c->addAxis(m_methods, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    m_series->attachAxis(m_methods);
+    m_series->attachAxis(m_y);
+    m_y->setTitleText("nats per held-out row");
+    m_y->setLabelFormat("%.3g");
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(300, 220);
+}
+
+void GapView::show(const fa::VaeLiveSnapshot& s) {
+    fitTitle(chart(),
+             "log p(x) − ELBO = [log p(x) − ELBO(q*)] + [ELBO(q*) − ELBO(encoder)]: "
+             "approximation and amortisation gaps at the latest scoring",
+             width());
+    m_drawn.clear();
+    QStringList names;
+    QList<qreal> approx, amort;
+    double hi = 0.0;
+    for (const auto& m : s.methods) {
+        if (m.method == fa::VaeMethod::Ppca || m.last.epoch == 0)
+            continue;
+        const std::string id = fa::vaeMethodName(m.method);
+        const double a = m.last.approximationGap, b = m.last.amortisationGap;
+        m_drawn.push_back({id, {a, b}});
+        names << legendName(id, kLab);
+        // A gap a little below 0 is Monte Carlo error: drawn as 0, the number stays in the CSV.
+        approx << (std::isfinite(a) ? std::max(0.0, a) : 0.0);
+        amort << (std::isfinite(b) ? std::max(0.0, b) : 0.0);
+        hi = std::max(hi, approx.last() + amort.last());
+    }
+    if (m_methods->categories() != names) {
+        m_methods->clear();
+        m_methods->append(names);
+    }
+    m_approximation->remove(0, m_approximation->count());
+    m_amortisation->remove(0, m_amortisation->count());
+    m_approximation->append(approx);
+    m_amortisation->append(amort);
+    setRoundTicks(m_y, 0.0, std::max(1e-3, 1.1 * hi), height() - 110.0, 35.0);
+}
+
+LatentSpaceView::LatentSpaceView(QWidget* parent) : SeriesChart("z1", "z2", parent) {}
+
+void LatentSpaceView::show(const fa::VaeLiveSnapshot& s) {
+    clearAll();
+    setTitle(QString("Latent space: q's means of the shown rows (%1), coloured by %2")
+                 .arg(legendName(s.viewMethod, kLab), QString::fromStdString(s.colourLabel)));
+    m_x->setTitleText(QString::fromStdString(s.latentXLabel));
+    m_y->setTitleText(QString::fromStdString(s.latentYLabel));
+    double clo = INFINITY, chi = -INFINITY;
+    for (double c : s.colours)
+        extend(c, clo, chi);
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    std::vector<QList<QPointF>> bins(kBins);
+    for (std::size_t i = 0; i < s.latentMeans.size() && i < s.colours.size(); ++i) {
+        const auto& p = s.latentMeans[i];
+        const double t = chi > clo ? (s.colours[i] - clo) / (chi - clo) : 0.5;
+        bins[static_cast<std::size_t>(std::clamp(int(t * kBins), 0, kBins - 1))].append(
+            {p.x(), p.y()});
+        extend(p.x(), xlo, xhi);
+        extend(p.y(), ylo, yhi);
+    }
+    for (int b = 0; b < kBins; ++b) {
+        const QString name = b == 0 ? QString("low %1").arg(QString::fromStdString(s.colourLabel))
+                                    : (b == kBins - 1 ? QString("high") : QString());
+        scatter("bin" + std::to_string(b), ramp(b), 6.0, name)->replace(bins[size_t(b)]);
+    }
+    endFrame();
+    fit(xlo, xhi, ylo, yhi);
+}
+
+DataSpaceView::DataSpaceView(QWidget* parent)
+    : SeriesChart("principal axis 1", "principal axis 2", parent) {}
+
+void DataSpaceView::show(const fa::VaeLiveSnapshot& s) {
+    clearAll();
+    const QColor colour = colourFor(s.viewMethod, kLab);
+    setTitle(QString("Data space: rows (grey), %1's reconstructions, samples (light) and decoded "
+                     "latent grid")
+                 .arg(legendName(s.viewMethod, kLab)));
+    m_x->setTitleText(QString::fromStdString(s.xLabel));
+    m_y->setTitleText(QString::fromStdString(s.yLabel));
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    auto points = [&](const std::vector<Eigen::Vector2d>& from, bool range) {
+        QList<QPointF> out;
+        for (const auto& p : from) {
+            out.append({p.x(), p.y()});
+            if (range)
+                extend(p.x(), xlo, xhi), extend(p.y(), ylo, yhi);
+        }
+        return out;
+    };
+    scatter("data", QColor(150, 150, 150), 5.0, "rows")->replace(points(s.points, true));
+    QColor light = colour;
+    light.setAlpha(90);
+    scatter("samples", light, 5.0, "samples")->replace(points(s.samples, false));
+    scatter("recon", colour, 4.0, "reconstructions")->replace(points(s.reconstructions, false));
+    for (std::size_t i = 0; i < 64; ++i) {
+        QList<QPointF> path = i < s.grid.size() ? points(s.grid[i], false) : QList<QPointF>{};
+        if (!path.isEmpty())
+            line("grid" + std::to_string(i), QPen(colour.darker(130), 1.2),
+                 i == 0 ? QString("decoded grid") : QString())
+                ->replace(path);
+    }
+    endFrame();
+    fit(xlo, xhi, ylo, yhi, true);
+}
