@@ -1,8 +1,8 @@
 // faexplorer: the FA Explorer window. [--session FILE] opens a saved session (and the lab it
 // belongs to); --mode LAB opens a lab (explorer, posterior, neural, latent, nonlinear: the lab
-// registry's ids); --screenshot PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen), saves the
-// whole window once the lab in view has run --after-samples N (explorer) or --after-epochs N
-// (the epoch labs), prints where it stopped and the throughput, and exits.
+// registry's ids); --screenshot PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen),
+// saves the whole window once the lab in view has run --after-samples N (explorer) or
+// --after-epochs N (the epoch labs), prints where it stopped and the throughput, and exits.
 #include "ui/common/LabPage.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
         "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
     const QCommandLineOption mode(
-        "mode", "Start in this mode: explorer (default), posterior, neural, latent or nonlinear.", "MODE");
+        "mode", "Start in this mode: explorer (default), posterior, neural, latent or nonlinear.",
+        "MODE");
     const QCommandLineOption afterEpochs(
         "after-epochs",
         "With --screenshot in an epoch lab: epochs (latent lab: iterations) to run first "

@@ -1,9 +1,10 @@
-// libFuzzer target: the three session readers on arbitrary bytes. A session is either refused with
+// libFuzzer target: the four session readers on arbitrary bytes. A session is either refused with
 // SessionError (anything else is a finding) or accepted; an accepted session, written out
 // again, must be accepted again with the same parameters (what a user saves, they can reopen).
 #include "ui/session/LatentSessionFile.h"
 #include "ui/session/PosteriorSessionFile.h"
 #include "ui/session/SessionFile.h"
+#include "ui/session/VaeSessionFile.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -33,6 +34,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const fa::io::LatentSession s = fa::io::latentSessionFromJson(json);
         const QByteArray again = fa::io::latentSessionToJson(s);
         check(fa::io::latentSessionToJson(fa::io::latentSessionFromJson(again)) == again);
+    } catch (const fa::io::SessionError&) {
+    }
+    try {
+        const fa::io::VaeSession s = fa::io::vaeSessionFromJson(json);
+        const QByteArray again = fa::io::vaeSessionToJson(s);
+        check(fa::io::vaeSessionToJson(fa::io::vaeSessionFromJson(again)) == again);
     } catch (const fa::io::SessionError&) {
     }
     return 0;

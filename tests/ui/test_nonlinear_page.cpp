@@ -1,0 +1,182 @@
+// The nonlinear-FA lab in the window, headless: PPCA's drawn level is the closed form's held-out
+// log-likelihood (refitted here), the linear VAE's rows are trial 0 of the CLI's experiment, the
+// gap bars are the latest scoring, the latent view's colours follow the position along the
+// manifold, a session replays the same curves, and a refused value keeps the run.
+#include "core/io/CsvFormat.h"
+#include "core/latent/Ppca.h"
+#include "core/math/Rng.h"
+#include "core/vae/VaeExperiment.h"
+#include "ui/common/FormWidgets.h"
+#include "ui/nonlinear/NonlinearPage.h"
+#include "ui/nonlinear/NonlinearViews.h"
+
+#include <QCheckBox>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtTest>
+#include <cmath>
+#include <sstream>
+
+class TestNonlinearPage : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    static bool runTo(NonlinearPage& page, long epoch) {
+        QSignalSpy spy(&page, &LabPage::reached);
+        page.runUntil(epoch);
+        return spy.wait(60000);
+    }
+    static QStringList readLines(const QString& path) {
+        QFile f(path);
+        f.open(QIODevice::ReadOnly);
+        QStringList out;
+        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
+            // Drop the seconds: the last cell but one.
+            const int last = line.lastIndexOf(','), before = line.lastIndexOf(',', last - 1);
+            out << line.left(before) + line.mid(last);
+        }
+        return out;
+    }
+    /// A small linear run on generated PPCA data: exact scores everywhere.
+    static fa::VaeLiveConfig linearConfig() {
+        fa::VaeLiveConfig c;
+        c.data.dataset = "synthetic";
+        c.data.dim = 6;
+        c.data.samples = 500;
+        c.data.modelSeed = 3;
+        c.methods = {fa::VaeMethod::LinearVae, fa::VaeMethod::Ppca};
+        c.fit.latent = 2;
+        c.fit.hidden = {};
+        c.length = 10;
+        return c;
+    }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FA Explorer tests");
+    }
+
+    void ppcaLevelIsTheClosedFormAndLinearRowsAreTheClis() {
+        NonlinearPage page;
+        page.setConfig(linearConfig());
+        page.reset();
+        QVERIFY(runTo(page, 10));
+        // PPCA refitted here on the same split (trial 0: split seed derived from the seed).
+        fa::VaeDataSpec spec = linearConfig().data;
+        spec.splitSeed = fa::deriveSeed(3, 0);
+        const fa::VaeData data = fa::makeVaeData(spec, {});
+        const fa::PpcaModel ppca = fa::ppcaClosedForm(data.rows.train, 2);
+        const double heldOut = fa::ppcaLoglikPerRow(ppca, data.rows.test);
+        QTRY_VERIFY(page.elboView()->line("ppca/level") &&
+                    page.elboView()->line("ppca/level")->count() == 2);
+        QVERIFY(std::abs(page.elboView()->line("ppca/level")->at(0).y() - heldOut) < 1e-9);
+        // The linear VAE's exported rows at the CLI's checkpoints equal the CLI's trial 0 (the
+        // same seeds; every score of a linear decoder is exact).
+        const QString path = m_dir.filePath("linear.csv");
+        QVERIFY(page.exportCurves(path));
+        fa::VaeConfig cli;
+        cli.data = linearConfig().data;
+        cli.methods = {fa::VaeMethod::LinearVae};
+        cli.fit = linearConfig().fit;
+        cli.epochs = 10;
+        cli.seed = 3;
+        std::ostringstream expected;
+        fa::io::writeVaeCsv(expected, fa::runVae(cli));
+        QStringList want;
+        for (const QString& line : QString::fromStdString(expected.str()).split('\n')) {
+            const int last = line.lastIndexOf(','), before = line.lastIndexOf(',', last - 1);
+            if (!line.isEmpty())
+                want << line.left(before) + line.mid(last);
+        }
+        const QStringList got = readLines(path);
+        QCOMPARE(got.first(), want.first()); // the header
+        for (const QString& row : want.mid(1))
+            QVERIFY2(got.contains(row), qPrintable(row));
+        // The gap bars are the last scoring's numbers.
+        const auto s = page.latestSnapshot();
+        QTRY_COMPARE(page.gapView()->drawn().size(), std::size_t{1});
+        QCOMPARE(page.gapView()->drawn()[0].second.first, s->methods[0].last.approximationGap);
+        QCOMPARE(page.gapView()->drawn()[0].second.second, s->methods[0].last.amortisationGap);
+    }
+
+    void latentColoursFollowThePosition() {
+        NonlinearPage page;
+        fa::VaeLiveConfig c;
+        c.data.dataset = "two-moons";
+        c.data.dim = 5;
+        c.data.samples = 400;
+        c.methods = {fa::VaeMethod::Vae};
+        c.fit.latent = 1;
+        c.fit.hidden = {10};
+        c.length = 3;
+        page.setConfig(c);
+        page.reset();
+        QVERIFY(runTo(page, 3));
+        fa::VaeDataSpec spec = c.data;
+        spec.splitSeed = fa::deriveSeed(0, 0);
+        const fa::VaeData data = fa::makeVaeData(spec, {});
+        const double lo = data.testPosition.minCoeff(), hi = data.testPosition.maxCoeff();
+        // K = 1: each point is (z, position); bin b holds positions in the b-th eighth.
+        QTRY_VERIFY(page.latentView()->scatter("bin0") &&
+                    page.latentView()->scatter("bin0")->count() > 0);
+        long drawn = 0;
+        for (int b = 0; b < LatentSpaceView::kBins; ++b) {
+            const QScatterSeries* bin = page.latentView()->scatter("bin" + std::to_string(b));
+            for (int i = 0; bin && i < bin->count(); ++i, ++drawn) {
+                const double t = (bin->at(i).y() - lo) / (hi - lo) * LatentSpaceView::kBins;
+                QVERIFY(t >= b - 1e-9 && t <= b + 1 + 1e-9);
+            }
+        }
+        QCOMPARE(drawn, static_cast<long>(data.rows.test.rows()));
+    }
+
+    void sessionReplaysTheSameCurves() {
+        const QString session = m_dir.filePath("nonlinear.json");
+        const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv");
+        {
+            NonlinearPage page;
+            fa::VaeLiveConfig c = linearConfig();
+            c.methods = {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::Ppca};
+            c.fit.hidden = {8};
+            page.setConfig(c);
+            page.reset();
+            QVERIFY(runTo(page, 7));
+            QVERIFY(page.saveSession(session));
+            QVERIFY(page.exportCurves(a));
+        }
+        NonlinearPage again;
+        QSignalSpy reached(&again, &LabPage::reached);
+        QVERIFY(again.openSession(session));
+        QVERIFY(reached.wait(60000));
+        QCOMPARE(reached.first().first().toLongLong(), 7LL);
+        QVERIFY(again.exportCurves(b));
+        QCOMPARE(readLines(b), readLines(a));
+        QCOMPARE(again.config().fit.hidden, std::vector<int>{8});
+    }
+
+    void refusedValueKeepsTheRun() {
+        NonlinearPage page;
+        page.setConfig(linearConfig());
+        page.reset();
+        QVERIFY(runTo(page, 2));
+        QSignalSpy failed(&page, &LabPage::runError);
+        auto* latent = page.findChild<IntSpinBox*>();
+        QVERIFY(latent);
+        // K = 6 = D is refused: the previous run goes on and the field shows K = 2 again.
+        for (IntSpinBox* box : page.findChildren<IntSpinBox*>())
+            if (box->toolTip().startsWith("Latent dimension"))
+                latent = box;
+        latent->setValue(6);
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.first().first().toString().contains("smaller than D"));
+        QTRY_COMPARE(latent->value(), 2);
+        QCOMPARE(page.latestSnapshot()->epoch, 2L);
+        QVERIFY(runTo(page, 4)); // the run goes on
+    }
+};
+
+QTEST_MAIN(TestNonlinearPage)
+#include "test_nonlinear_page.moc"
