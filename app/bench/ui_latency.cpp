@@ -3,10 +3,14 @@
 // delay (a 0 ms timer posted every 20 ms, resizing the window every 100 ms), (2) the time from
 // Pause to the worker's acknowledgement, and (3) the time to close and destroy the window mid-run.
 // With "trials" as second argument, the trials panel runs 10 trials of the same run meanwhile
-// (batch refits of seconds each), so (3) includes cancelling them.
+// (batch refits of seconds each), so (3) includes cancelling them. With "nonlinear" as the only
+// argument it plays the nonlinear-FA lab flat out instead (a VAE, one 50-unit layer, 10,000
+// fitting rows in 10 D) and also counts how often the ELBO chart repaints per second.
 // Prints one line per figure. Timing lives here, not in the tests.
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/ExplorerPage.h"
+#include "ui/nonlinear/NonlinearPage.h"
+#include "ui/nonlinear/NonlinearViews.h"
 #include "ui/shell/MainWindow.h"
 
 #include <QApplication>
@@ -17,8 +21,85 @@
 #include <string>
 #include <vector>
 
+namespace {
+
+/// Counts the paint events of a widget.
+class PaintCounter : public QObject {
+  public:
+    long count = 0;
+    bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::Paint)
+            ++count;
+        return false;
+    }
+};
+
+int nonlinearBench(QApplication& app) {
+    auto* w = new MainWindow;
+    w->setCurrentLab("nonlinear");
+    auto* page = w->page<NonlinearPage>();
+    fa::VaeLiveConfig c = page->config();
+    c.data.samples = 12500; // 10,000 fitting rows
+    c.methods = {fa::VaeMethod::Vae};
+    c.fit.hidden = {50};
+    c.length = 1000;
+    page->setConfig(c);
+    w->resize(1280, 800);
+    w->show();
+    page->reset();
+    PaintCounter paints;
+    page->elboView()->viewport()->installEventFilter(&paints);
+    std::vector<double> loopDelays, rates;
+    QTimer probe;
+    probe.setInterval(20);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        QElapsedTimer t;
+        t.start();
+        QTimer::singleShot(0, [&loopDelays, t] { loopDelays.push_back(t.nsecsElapsed() / 1e6); });
+    });
+    long lastPaints = 0;
+    QTimer second;
+    second.setInterval(1000);
+    QObject::connect(&second, &QTimer::timeout, [&] {
+        rates.push_back(double(paints.count - lastPaints));
+        lastPaints = paints.count;
+    });
+    QTimer::singleShot(300, [&] {
+        page->togglePlay();
+        probe.start();
+        second.start();
+    });
+    QTimer::singleShot(10300, [&] {
+        probe.stop();
+        second.stop();
+        const long epochs = page->latestSnapshot() ? page->latestSnapshot()->epoch : -1;
+        QElapsedTimer t;
+        t.start();
+        w->close();
+        delete w;
+        const double closeMs = t.nsecsElapsed() / 1e6;
+        std::sort(loopDelays.begin(), loopDelays.end());
+        std::sort(rates.begin(), rates.end());
+        std::printf("nonlinear VAE (N = 10000, D = 10, 50 units): %ld epochs in 10 s of playing\n",
+                    epochs);
+        std::printf("nonlinear ELBO chart repaints per second: median %.0f, max %.0f over %zu s\n",
+                    rates.empty() ? 0.0 : rates[rates.size() / 2],
+                    rates.empty() ? 0.0 : rates.back(), rates.size());
+        std::printf("nonlinear event-loop delay: median %.1f ms, max %.1f ms over %zu probes\n",
+                    loopDelays.empty() ? 0.0 : loopDelays[loopDelays.size() / 2],
+                    loopDelays.empty() ? 0.0 : loopDelays.back(), loopDelays.size());
+        std::printf("nonlinear close + destroy mid-run: %.1f ms\n", closeMs);
+        app.quit();
+    });
+    return app.exec();
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "nonlinear")
+        return nonlinearBench(app);
     const int dim = argc > 1 ? std::atoi(argv[1]) : 1000;
     const bool withTrials = argc > 2 && std::string(argv[2]) == "trials";
     auto* w = new MainWindow;
