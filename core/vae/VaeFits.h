@@ -30,7 +30,7 @@ struct VaeOptions {
     int batch = 100;            ///< rows per mini-batch (a smaller set is used whole)
     double lr = 3e-3;           ///< Adam's step on θ, γ, φ
     int eSteps = 5;             ///< vEM: Adam steps on each q_n per E step
-    double eLr = 0.05;          ///< vEM: their step size
+    double eLr = 0.02;          ///< vEM: their step size
     std::uint64_t seed = 0;
 };
 
