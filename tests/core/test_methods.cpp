@@ -7,6 +7,7 @@
 #include "core/lab/Methods.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/PosteriorLab.h"
+#include "core/vae/VaeFits.h"
 #include "core/vi/SgdTrainer.h"
 
 #include <QtTest>
@@ -25,7 +26,7 @@ class TestMethods : public QObject {
     // lab's id ("em": online EM in the explorer, batch EM in the latent lab), and the lab's
     // lookup finds its own entry.
     void idsAreUniqueWithinALab() {
-        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural, Lab::Latent}) {
+        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural, Lab::Latent, Lab::Nonlinear}) {
             std::set<std::string_view> ids;
             for (const MethodInfo& m : methodRegistry()) {
                 if (!m.offeredBy(lab))
@@ -65,6 +66,11 @@ class TestMethods : public QObject {
             QVERIFY2(info && info->offeredBy(Lab::Neural), neuralMethodName(m).c_str());
             QCOMPARE(parseNeuralMethod(neuralMethodName(m)), std::optional<NeuralMethod>(m));
         }
+        // The nonlinear-FA lab: the CLI contract's list, each parsed to its own enum value.
+        QCOMPARE(methodChoices(Lab::Nonlinear), std::string("vem, vae, linear-vae, ppca"));
+        for (VaeMethod m : {VaeMethod::Vem, VaeMethod::Vae, VaeMethod::LinearVae, VaeMethod::Ppca})
+            QCOMPARE(parseVaeMethod(vaeMethodName(m)), std::optional<VaeMethod>(m));
+        QVERIFY(!parseVaeMethod("gibbs"));
         QCOMPARE(methodIds(Lab::Explorer), (std::vector<std::string>{"batch", "em", "sga"}));
         QCOMPARE(methodChoices(Lab::Explorer), std::string("batch, em, sga"));
         // A method of one lab is refused by another.
@@ -77,7 +83,7 @@ class TestMethods : public QObject {
     }
 
     void coloursDifferWithinALab() {
-        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural, Lab::Latent}) {
+        for (Lab lab : {Lab::Explorer, Lab::Posterior, Lab::Neural, Lab::Latent, Lab::Nonlinear}) {
             std::set<std::uint32_t> colours;
             for (const MethodInfo& m : methodRegistry()) {
                 if (m.offeredBy(lab)) {
