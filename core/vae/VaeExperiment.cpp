@@ -55,7 +55,10 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
             L.col(n) = trainL.col(nearest);
         }
     }
-    if (best && best->mean.rows() == model.latent() && best->mean.cols() == X.cols()) {
+    // A warm start only without an encoder: the encoder's q follows the decoder, an earlier
+    // q* may not (after a large step it can lie far below the encoder's).
+    if (best && !fit.amortised() && best->mean.rows() == model.latent() &&
+        best->mean.cols() == X.cols()) {
         M = best->mean;
         L = best->logVar;
     }

@@ -34,9 +34,9 @@ struct VaeTestQ {
     Matrix mean, logVar;
 };
 
-/// Scores a fit on its training rows and on test rows (N x D; none: test values NaN). With
-/// best: q* starts from it when its sizes fit (a warm start; else from the encoder's q, or for
-/// vEM from the stored q of each row's nearest training row) and receives the new q*.
+/// Scores a fit on its training rows and on test rows (N x D; none: test values NaN). q* starts
+/// from the encoder's q, or without an encoder (vEM) from best when its sizes fit (a warm start),
+/// else from the stored q of each row's nearest training row; best, if given, receives q*.
 VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
                       const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best = nullptr);
 

@@ -2,7 +2,7 @@
 // The nonlinear-FA lab as the window runs it: the chosen methods fit one data set side by side,
 // one epoch per unit. Every epoch records each fit's training ELBO; every few epochs (and at
 // 1, 2, 3, 5, 10, ...) the held-out rows are scored — the test ELBO, the importance-weighted
-// log-likelihood and the two gaps — with q* warm-started from the previous scoring. Snapshots
+// log-likelihood and the two gaps — with vEM's q* warm-started from the previous scoring. Snapshots
 // carry the curves, the latest gaps, the latent space (posterior means of the shown rows,
 // coloured by a column or the position along a generated manifold) and the data space in a
 // plane (two columns or the first two principal axes) with one method's reconstructions,
@@ -20,7 +20,7 @@ struct VaeLiveConfig {
     VaeDataSpec data;
     std::vector<VaeMethod> methods{VaeMethod::Vem, VaeMethod::Vae, VaeMethod::Ppca};
     VaeOptions fit;
-    VaeEvalOptions eval{20, 200, 50, 0.05}; ///< lighter than the CLI's, q* warm-started
+    VaeEvalOptions eval{20, 200, 50, 0.05}; ///< lighter than the CLI's
     long length = 300;                      ///< epochs in the run
     int scoreEvery = 5;                     ///< epochs between scorings of the held-out rows
     TableLoader loader;
@@ -59,6 +59,7 @@ struct VaeLiveSnapshot : LabSnapshot {
     std::vector<std::vector<Eigen::Vector2d>> grid;
     // Latent space: q's means of the shown rows (K = 1: the value coloured by on y).
     std::string latentXLabel, latentYLabel, colourLabel;
+    bool hasPosition = false; ///< a generated manifold: rows can be coloured by their position
     std::vector<Eigen::Vector2d> latentMeans;
     std::vector<double> colours;
 };

@@ -84,7 +84,8 @@ VaeLiveSnapshot VaeLive::snapshot() const {
         }
 
     // The latent space.
-    const bool position = m_config.colourBy < 0 && m_shownColour.size() > 0;
+    s.hasPosition = m_shownColour.size() > 0;
+    const bool position = m_config.colourBy < 0 && s.hasPosition;
     const int column = m_config.colourBy < 0 ? 0 : m_config.colourBy;
     s.colourLabel = position ? "position (" + m_data.positionName + ")"
                              : m_data.rows.columns[static_cast<std::size_t>(column)];

@@ -46,6 +46,8 @@ QLineSeries* SeriesChart::line(const std::string& key, const QPen& pen, const QS
     m_touched.insert(key);
     if (auto it = m_lines.find(key); it != m_lines.end()) {
         it->second->setName(name);
+        if (it->second->pen() != pen) // a series drawn for another method now
+            it->second->setPen(pen);
         return it->second;
     }
     auto* s = new QLineSeries;
@@ -58,8 +60,16 @@ QLineSeries* SeriesChart::line(const std::string& key, const QPen& pen, const QS
 QScatterSeries* SeriesChart::scatter(const std::string& key, const QColor& colour, double size,
                                      const QString& name) {
     m_touched.insert(key);
-    if (auto it = m_scatters.find(key); it != m_scatters.end())
-        return it->second;
+    if (auto it = m_scatters.find(key); it != m_scatters.end()) {
+        QScatterSeries* existing = it->second;
+        if (existing->name() != name)
+            existing->setName(name);
+        if (existing->color() != colour) {
+            existing->setColor(colour);
+            existing->setBorderColor(colour);
+        }
+        return existing;
+    }
     auto* s = new QScatterSeries;
     s->setColor(colour);
     s->setBorderColor(colour);

@@ -287,6 +287,8 @@ void NonlinearPage::showSnapshot(const fa::LabSnapshot& snapshot) {
         auto number = [](double v) {
             return std::isfinite(v) ? QString::number(v, 'f', 3) : QString("–");
         };
+        if (m.method != fa::VaeMethod::Ppca && m.last.epoch == 0)
+            continue; // not scored yet
         text +=
             QString(" &nbsp;<span style='color:%1'>%2</span> %3 / %4 (%5)")
                 .arg(colourFor(id, fa::Lab::Nonlinear).name(), legendName(id, fa::Lab::Nonlinear))

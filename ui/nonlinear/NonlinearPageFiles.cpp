@@ -15,6 +15,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QStandardItemModel>
 #include <algorithm>
 
 fa::VaeLiveConfig NonlinearPage::config() const {
@@ -130,6 +131,10 @@ void NonlinearPage::fillChoices(const fa::VaeLiveSnapshot& s) {
     };
     m_viewX->setCurrentIndex(indexOf(s.xLabel));
     m_viewY->setCurrentIndex(indexOf(s.yLabel));
+    // Without a manifold (real data, PPCA) there is no position to colour by.
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_colourBy->model());
+        items && items->item(0))
+        items->item(0)->setEnabled(s.hasPosition);
     m_colourBy->setCurrentIndex(indexOf(s.colourLabel));
     m_viewMethod->setCurrentIndex(
         std::max(0, m_viewMethod->findData(QString::fromStdString(s.viewMethod))));

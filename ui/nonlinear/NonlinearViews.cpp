@@ -31,12 +31,14 @@ void extend(double v, double& lo, double& hi) {
 }
 } // namespace
 
-ElboView::ElboView(QWidget* parent) : SeriesChart("epoch", "nats per row", parent) {}
+ElboView::ElboView(QWidget* parent) : SeriesChart("epoch", "nats per row", parent) {
+    m_x->setLabelFormat("%.7g"); // epochs are whole numbers: 1000, not 1e+03
+}
 
 void ElboView::show(const fa::VaeLiveSnapshot& s) {
     clearAll();
-    setTitle("ELBO per row (thin: fitting rows; thick: held out) and the held-out "
-             "importance-weighted log-likelihood (dotted)");
+    setTitle("ELBO per row (thin: fitting rows, thick: held out); dotted: held-out "
+             "IW log-likelihood");
     double lo = INFINITY, hi = -INFINITY;
     const long from = std::max(1L, s.epoch / 10); // the first epochs would flatten the rest
     for (const auto& m : s.methods) {
@@ -44,13 +46,13 @@ void ElboView::show(const fa::VaeLiveSnapshot& s) {
         const QColor colour = colourFor(id, kLab);
         QList<QPointF> train, test, iw;
         if (m.method == fa::VaeMethod::Ppca) { // the closed form: a level across
-            if (m.curve.empty() || s.epoch < 1)
+            if (m.curve.empty())
                 continue;
             const double v = std::isfinite(m.last.iwLoglik) ? m.last.iwLoglik : m.last.trainElbo;
             QPen pen(colour, 2.0, Qt::DashLine);
             line(id + "/level", pen,
                  legendName(id, kLab) + (std::isfinite(m.last.iwLoglik) ? " (held out)" : ""))
-                ->replace(QList<QPointF>{{1.0, v}, {double(s.epoch), v}});
+                ->replace(QList<QPointF>{{0.0, v}, {std::max(1.0, double(s.epoch)), v}});
             extend(v, lo, hi);
             continue;
         }
@@ -74,7 +76,11 @@ void ElboView::show(const fa::VaeLiveSnapshot& s) {
         line(id + "/iw", dotted, QString())->replace(iw);
     }
     endFrame();
-    fit(std::max(0.0, double(from) - 1.0), std::max(2.0, double(s.epoch)), lo, hi);
+    // A new run (epoch 0) shows its own empty axes (and PPCA's level), not the last run's.
+    if (!(lo <= hi))
+        lo = -1.0, hi = 0.0;
+    fit(s.epoch < 1 ? 0.0 : std::max(0.0, double(from) - 1.0), std::max(2.0, double(s.epoch)), lo,
+        hi);
 }
 
 GapView::GapView(QWidget* parent)
@@ -102,9 +108,7 @@ GapView::GapView(QWidget* parent)
 }
 
 void GapView::show(const fa::VaeLiveSnapshot& s) {
-    fitTitle(chart(),
-             "log p(x) − ELBO = [log p(x) − ELBO(q*)] + [ELBO(q*) − ELBO(encoder)]: "
-             "approximation and amortisation gaps at the latest scoring",
+    fitTitle(chart(), "Gaps at the latest scoring: log p(x) − ELBO = approximation + amortisation",
              width());
     m_drawn.clear();
     QStringList names;
@@ -137,7 +141,7 @@ LatentSpaceView::LatentSpaceView(QWidget* parent) : SeriesChart("z1", "z2", pare
 
 void LatentSpaceView::show(const fa::VaeLiveSnapshot& s) {
     clearAll();
-    setTitle(QString("Latent space: q's means of the shown rows (%1), coloured by %2")
+    setTitle(QString("Latent space (%1): q's means, coloured by %2")
                  .arg(legendName(s.viewMethod, kLab), QString::fromStdString(s.colourLabel)));
     m_x->setTitleText(QString::fromStdString(s.latentXLabel));
     m_y->setTitleText(QString::fromStdString(s.latentYLabel));
@@ -169,8 +173,8 @@ DataSpaceView::DataSpaceView(QWidget* parent)
 void DataSpaceView::show(const fa::VaeLiveSnapshot& s) {
     clearAll();
     const QColor colour = colourFor(s.viewMethod, kLab);
-    setTitle(QString("Data space: rows (grey), %1's reconstructions, samples (light) and decoded "
-                     "latent grid")
+    setTitle(QString("Data space: rows (grey) and %1's reconstructions, samples (light), decoded "
+                     "grid")
                  .arg(legendName(s.viewMethod, kLab)));
     m_x->setTitleText(QString::fromStdString(s.xLabel));
     m_y->setTitleText(QString::fromStdString(s.yLabel));
@@ -187,7 +191,8 @@ void DataSpaceView::show(const fa::VaeLiveSnapshot& s) {
     scatter("data", QColor(150, 150, 150), 5.0, "rows")->replace(points(s.points, true));
     QColor light = colour;
     light.setAlpha(90);
-    scatter("samples", light, 5.0, "samples")->replace(points(s.samples, false));
+    // A handful of rows (a tiny data set) would leave the model's samples outside the view.
+    scatter("samples", light, 5.0, "samples")->replace(points(s.samples, s.points.size() < 100));
     scatter("recon", colour, 4.0, "reconstructions")->replace(points(s.reconstructions, false));
     for (std::size_t i = 0; i < 64; ++i) {
         QList<QPointF> path = i < s.grid.size() ? points(s.grid[i], false) : QList<QPointF>{};
