@@ -40,7 +40,7 @@ gen=(--dim 10 --samples 2000)
 nonlinear=(--method vem,vae,ppca --hidden 50 --epochs 200 --trials 5)
 # FA: the linear VAE with diagonal noise on the whole fitting set per step (exact gradients, so it
 # settles at a maximum of FA's likelihood; on mini-batches it keeps moving by a few hundredths).
-fa=(--method linear-vae --noise diagonal --batch 1000000 --lr 0.01 --epochs 3000 --trials 5)
+fa=(--method linear-vae --linear-noise diagonal --batch 1000000 --lr 0.01 --epochs 3000 --trials 5)
 
 {
   # (a) Generated PPCA data: the linear VAE against PPCA's closed form (default and wide spectrum).

@@ -8,6 +8,7 @@
 #include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
+#include "core/latent/Ppca.h"
 #include "core/math/Summary.h"
 #include "core/vae/VaeExperiment.h"
 
@@ -27,12 +28,12 @@ extern "C" void onVaeInterrupt(int) {
     g_interrupted = true;
 } // lock-free store only
 
-const std::set<std::string> kOptions{"dataset",    "method",     "latent",  "hidden",
-                                     "epochs",     "trials",     "seed",    "test-fraction",
-                                     "out",        "dim",        "samples", "true-latent",
-                                     "spectrum",   "data-noise", "noise",   "noise-variance",
-                                     "activation", "lr",         "batch",   "e-steps",
-                                     "iw-samples", "q-steps",    "data-dir"};
+const std::set<std::string> kOptions{"dataset",      "method",     "latent",  "hidden",
+                                     "epochs",       "trials",     "seed",    "test-fraction",
+                                     "out",          "dim",        "samples", "true-latent",
+                                     "spectrum",     "data-noise", "noise",   "noise-variance",
+                                     "linear-noise", "activation", "lr",      "batch",
+                                     "e-steps",      "iw-samples", "q-steps", "data-dir"};
 
 VaeConfig parseConfig(const ArgParser& args) {
     VaeConfig c;
@@ -44,6 +45,8 @@ VaeConfig parseConfig(const ArgParser& args) {
         if (!m || !findMethod(name, Lab::Nonlinear))
             throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
                                         methodChoices(Lab::Nonlinear) + ")");
+        if (std::find(c.methods.begin(), c.methods.end(), *m) != c.methods.end())
+            throw std::invalid_argument("--method: '" + name + "' is listed twice");
         c.methods.push_back(*m);
     }
     c.fit.latent = args.integerIn("latent", 2, 1, 100);
@@ -60,10 +63,12 @@ VaeConfig parseConfig(const ArgParser& args) {
         }
     }
     c.fit.activation = parseActivation(args.text("activation", "tanh"));
-    if (args.has("noise")) {
-        c.fit.noise = parseNoiseKind(args.text("noise", ""));
-        c.fit.linearNoise = c.fit.noise; // given: every method
-    }
+    c.fit.noise = parseNoiseKind(args.text("noise", "diagonal"));
+    // The linear VAE is PPCA's model (σ²I learned) unless told otherwise; a fixed σ² is for all.
+    c.fit.linearNoise = parseNoiseKind(
+        args.text("linear-noise", c.fit.noise == NoiseKind::Fixed ? "fixed" : "isotropic"));
+    if ((c.fit.noise == NoiseKind::Fixed) != (c.fit.linearNoise == NoiseKind::Fixed))
+        throw std::invalid_argument("--noise fixed and --linear-noise fixed go together (one σ²)");
     c.fit.fixedVariance = args.real("noise-variance", 0.1);
     if (!(c.fit.fixedVariance > 0.0 && c.fit.fixedVariance <= 1e6))
         throw std::invalid_argument("--noise-variance must lie in (0, 1e6]");
@@ -132,12 +137,14 @@ void printSummary(const VaeConfig& c, const std::vector<VaeRow>& rows, bool inte
                 "over trials, per row\n",
                 rows.front().dataset.c_str(), c.fit.latent, c.epochs,
                 interrupted ? " (interrupted: finished trials only)" : "");
-    std::printf("%-11s  %-20s  %-20s  %-20s  %-20s  %-20s  %s\n", "method", "train ELBO",
-                "test ELBO", "test IW log-lik", "amortisation gap", "approximation gap", "status");
+    std::printf("%-11s  %-20s  %-20s  %-20s  %-20s  %-20s  %-12s  %s\n", "method", "train ELBO",
+                "test ELBO", "test IW log-lik", "amortisation gap", "approximation gap",
+                "min IW ESS", "status");
     for (const VaeMethod m : c.methods) {
         const std::string name = vaeMethodName(m);
         std::vector<double> train, test, iw, amort, approx;
         std::string statuses;
+        double minEss = INFINITY;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const VaeRow& r = rows[i];
             const bool last = i + 1 == rows.size() || rows[i + 1].method != r.method ||
@@ -151,12 +158,21 @@ void printSummary(const VaeConfig& c, const std::vector<VaeRow>& rows, bool inte
                                    {r.approximationGap, &approx}})
                 if (std::isfinite(v))
                     into->push_back(v);
+            if (std::isfinite(r.minEss))
+                minEss = std::min(minEss, r.minEss);
             if (statuses.find(r.status) == std::string::npos)
                 statuses.append(statuses.empty() ? "" : ",").append(r.status);
         }
-        std::printf("%-11s  %-20s  %-20s  %-20s  %-20s  %-20s  %s\n", name.c_str(),
+        // The smallest effective sample size of any held-out row's IW estimate, out of S (a
+        // small one says that row's estimate is still biased low; "exact": linear decoder).
+        char ess[32] = "exact";
+        if (std::isfinite(minEss))
+            std::snprintf(ess, sizeof ess, "%.0f / %d", minEss, c.eval.iwSamples);
+        else if (m == VaeMethod::Ppca)
+            std::snprintf(ess, sizeof ess, "-");
+        std::printf("%-11s  %-20s  %-20s  %-20s  %-20s  %-20s  %-12s  %s\n", name.c_str(),
                     cell(train).c_str(), cell(test).c_str(), cell(iw).c_str(), cell(amort).c_str(),
-                    cell(approx).c_str(), statuses.c_str());
+                    cell(approx).c_str(), ess, statuses.c_str());
     }
 }
 
@@ -196,8 +212,8 @@ int runVaeCommand(int argc, char** argv) {
         for (const VaeMethod m : config.methods)
             if (m != VaeMethod::Ppca)
                 (void)makeVaeFit(m, data.rows.train, config.fit);
-            else if (data.rows.train.rows() <= config.fit.latent)
-                throw std::invalid_argument("PPCA needs more fitting rows than K");
+            else
+                (void)ppcaClosedForm(data.rows.train, config.fit.latent); // refuses σ² = 0
     }
     g_interrupted = false;
     const auto previous = std::signal(SIGINT, onVaeInterrupt);

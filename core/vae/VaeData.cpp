@@ -61,7 +61,7 @@ Matrix generate(const VaeDataSpec& s, Vector& position) {
             const bool upper = i % 2 == 0;
             P(i, 0) = upper ? std::cos(t) : 1.0 - std::cos(t);
             P(i, 1) = upper ? std::sin(t) : 0.5 - std::sin(t);
-            position(i) = upper ? t / kPi : 2.0 - t / kPi; // one path through both moons
+            position(i) = upper ? 1.0 - t / kPi : 1.0 + t / kPi; // one path, through the near tips
         }
         P.rowwise() -= P.colwise().mean();
         return lift(P, s.dim, s.noise, model, rng);

@@ -34,12 +34,16 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
     if (testRows.rows() == 0)
         return s;
     const Matrix X = testRows.transpose();
+    const Rng elboRng(deriveSeed(seed, 1));
     double encoderElbo = kNaN;
     if (fit.amortised()) {
         fit.encode(X, M, L);
+        // The same draws ε for the encoder's ELBO and q*'s: their difference (the amortisation
+        // gap) then carries less Monte Carlo noise.
+        Rng common = elboRng;
         encoderElbo = model.linear()
                           ? mean(linearElbo(model, X, M, L))
-                          : mean(elboEstimate(pass, model, X, M, L, options.elboSamples, rng));
+                          : mean(elboEstimate(pass, model, X, M, L, options.elboSamples, common));
     } else {
         // No encoder (vEM): start each row's q* from the stored q of its nearest training row.
         Matrix trainM, trainL;
@@ -69,7 +73,8 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
         s.iwLoglik = mean(linearLogLik(model, X));
     } else {
         optimiseQ(pass, model, X, M, L, options.qSteps, options.qLr, rng);
-        bestElbo = mean(elboEstimate(pass, model, X, M, L, options.elboSamples, rng));
+        Rng common = elboRng;
+        bestElbo = mean(elboEstimate(pass, model, X, M, L, options.elboSamples, common));
         const IwEstimate iw = iwLoglik(pass, model, X, M, L, options.iwSamples, rng);
         s.iwLoglik = mean(iw.logp);
         s.minEss = iw.ess.minCoeff();
@@ -167,6 +172,7 @@ std::vector<VaeRow> runVae(const VaeConfig& c,
                 row.iwLoglik = s.iwLoglik;
                 row.amortisationGap = s.amortisationGap;
                 row.approximationGap = s.approximationGap;
+                row.minEss = s.minEss;
                 const bool finite = std::isfinite(s.trainElbo);
                 row.status = !finite ? "diverged" : fit->floored() ? "psi-floor" : "ok";
                 trialRows.push_back(row);

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ struct VaeRow {
     double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0,
            approximationGap = 0.0, seconds = 0.0;
     std::string status; ///< ok, psi-floor, diverged
+    /// The smallest effective sample size of the IW estimate over the held-out rows (not a CSV
+    /// column; NaN where exact): the summary prints it, a small one means a biased-low estimate.
+    double minEss = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct VaeProgress {

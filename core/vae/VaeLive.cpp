@@ -41,7 +41,7 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
     const Matrix& shownFrom = held ? test : train;
     const Eigen::Index shown = std::min<Eigen::Index>(shownFrom.rows(), m_config.maxPoints);
     m_shown = shownFrom.topRows(shown).transpose();
-    m_scored = test.topRows(held ? shown : 0);
+    m_scored = test; // every held-out row, as the CLI and PPCA's level
     const Vector& position = held ? m_data.testPosition : m_data.trainPosition;
     if (position.size() > 0)
         m_shownColour = position.head(shown);

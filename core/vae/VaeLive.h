@@ -27,7 +27,7 @@ struct VaeLiveConfig {
     int viewX = -1, viewY = -1; ///< the data plane's columns; -1, -1: principal axes
     int colourBy = -1;          ///< a column; -1: the manifold position (else the first column)
     int viewMethod = 0;         ///< index into methods: the latent and data views' method
-    int maxPoints = 400;        ///< rows drawn and (held out) scored: the first ones
+    int maxPoints = 400;        ///< rows drawn (the first); every held-out row is scored
     int gridSize = 11;          ///< decoded latent grid: points per side over [−2.5, 2.5]
 };
 
@@ -101,7 +101,7 @@ class VaeLive : public LiveRun {
     VaeLiveConfig m_config;
     VaeData m_data;
     Matrix m_shown;  ///< the rows the views draw (held out if any, else fitting), D x n
-    Matrix m_scored; ///< the held-out rows scored (N x D)
+    Matrix m_scored; ///< the held-out rows, all scored (n x D; none without any)
     Vector m_shownColour;
     Matrix m_plane; ///< D x 2
     Vector m_planeMean;

@@ -153,6 +153,9 @@ class TestCliVae : public QObject {
         QTest::newRow("dim on UCI")
             << QStringList{"--dataset", "boston", "--dim", "5"} << "generated";
         QTest::newRow("noise") << QStringList{"--noise", "laplace"} << "unknown noise";
+        QTest::newRow("twice") << QStringList{"--method", "vae,ppca,vae"} << "listed twice";
+        QTest::newRow("one sigma")
+            << QStringList{"--noise", "fixed", "--linear-noise", "diagonal"} << "go together";
         QTest::newRow("variance") << QStringList{"--noise-variance", "0.5"} << "fixed only";
         QTest::newRow("file") << QStringList{"--dataset", "/nonexistent/x.csv"} << "x.csv";
         QTest::newRow("swiss roll")

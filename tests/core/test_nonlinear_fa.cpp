@@ -107,14 +107,21 @@ class TestNonlinearFa : public QObject {
         QVERIFY(relErr(g.gamma, dGamma) < 1e-7);
     }
 
+    void vaeEncoderGradientMatchesFiniteDifferences_data() {
+        QTest::addColumn<double>("logVarBias");
+        QTest::newRow("inside the clamp") << 0.0;
+        QTest::newRow("below the clamp") << -30.0; // ℓ clamped at −15: no gradient through it
+    }
     void vaeEncoderGradientMatchesFiniteDifferences() {
+        QFETCH(double, logVarBias);
         const NlfaModel model = smallModel(NoiseKind::Diagonal, 21);
         MlpShape encShape;
         encShape.inputs = 5;
         encShape.hidden = {7};
         encShape.outputs = 4; // [μ; ℓ] for K = 2
         encShape.activation = Activation::Relu;
-        const Vector phi = 0.5 * Mlp::initialWeights(encShape, 22);
+        Vector phi = 0.5 * Mlp::initialWeights(encShape, 22);
+        phi.tail(2).array() += logVarBias; // the ℓ head's biases
         Rng rng(23);
         const Matrix X = rng.normalMatrix(5, 6), eps = rng.normalMatrix(2, 6);
         Mlp encoder(encShape);
@@ -130,6 +137,10 @@ class TestNonlinearFa : public QObject {
             },
             phi);
         QVERIFY2(relErr(gPhi, numPhi) < 1e-6, qPrintable(QString::number(relErr(gPhi, numPhi))));
+        if (logVarBias < 0.0) { // the clamp acts on every row: flat in the ℓ head's biases
+            QCOMPARE(gPhi.tail(2).norm(), 0.0);
+            QVERIFY(numPhi.tail(2).norm() < 1e-9);
+        }
     }
 
     void linearVaeGradientsMatchFiniteDifferences_data() {

@@ -44,7 +44,7 @@ class TestNonlinearPage : public QObject {
         fa::VaeLiveConfig c;
         c.data.dataset = "synthetic";
         c.data.dim = 6;
-        c.data.samples = 500;
+        c.data.samples = 2500; // 500 held out: more than the 400 rows drawn, all scored
         c.data.modelSeed = 3;
         c.methods = {fa::VaeMethod::LinearVae, fa::VaeMethod::Ppca};
         c.fit.latent = 2;

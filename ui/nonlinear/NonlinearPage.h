@@ -75,4 +75,5 @@ class NonlinearPage : public LabPage {
     DataSpaceView* m_data;
     std::vector<std::string> m_shownColumns, m_shownMethods;
     bool m_quiet = false;
+    fa::NoiseKind m_linearNoise = fa::NoiseKind::Isotropic; ///< a session's, kept across restarts
 };

@@ -36,8 +36,11 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
     c.fit.activation = fa::parseActivation(m_activation->currentData().toString().toStdString());
     c.fit.noise = fa::parseNoiseKind(m_noise->currentData().toString().toStdString());
-    c.fit.linearNoise =
-        c.fit.noise == fa::NoiseKind::Fixed ? fa::NoiseKind::Fixed : fa::NoiseKind::Isotropic;
+    // The linear VAE: σ²I learned (PPCA's model) unless a session says otherwise; a fixed σ² is
+    // one for every method.
+    c.fit.linearNoise = c.fit.noise == fa::NoiseKind::Fixed     ? fa::NoiseKind::Fixed
+                        : m_linearNoise == fa::NoiseKind::Fixed ? fa::NoiseKind::Isotropic
+                                                                : m_linearNoise;
     c.fit.fixedVariance = m_noiseVariance->value();
     c.fit.lr = m_lr->value();
     c.fit.batch = m_batch->value();
@@ -89,6 +92,7 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
     m_noise->setCurrentIndex(
         m_noise->findData(QString::fromStdString(fa::noiseKindName(c.fit.noise))));
     m_noiseVariance->setValue(c.fit.fixedVariance);
+    m_linearNoise = c.fit.linearNoise;
     m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
     m_lr->setValue(c.fit.lr);
     m_batch->setValue(c.fit.batch);

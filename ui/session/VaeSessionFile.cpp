@@ -88,6 +88,8 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
         const auto method = parseVaeMethod(m.toString().toStdString());
         if (!method)
             fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
+        if (std::find(c.methods.begin(), c.methods.end(), *method) != c.methods.end())
+            fail(QString("'run.methods': '%1' is listed twice").arg(m.toString()));
         c.methods.push_back(*method);
     }
     c.fit.latent = static_cast<int>(whole(run, "run", "latent", 1, 20));
