@@ -41,7 +41,6 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
     const Matrix& shownFrom = held ? test : train;
     const Eigen::Index shown = std::min<Eigen::Index>(shownFrom.rows(), m_config.maxPoints);
     m_shown = shownFrom.topRows(shown).transpose();
-    m_scored = test; // every held-out row, as the CLI and PPCA's level
     const Vector& position = held ? m_data.testPosition : m_data.trainPosition;
     if (position.size() > 0)
         m_shownColour = position.head(shown);
@@ -101,6 +100,9 @@ long VaeLive::advance(long epochs) {
 
 void VaeLive::record() {
     const bool scored = scoredEpoch(m_epoch, m_config.length, m_config.scoreEvery);
+    // Every held-out row on a scored epoch (as the CLI and PPCA's level), none otherwise.
+    const Matrix none(0, m_data.rows.test.cols());
+    const Matrix& held = scored ? m_data.rows.test : none;
     for (auto& f : m_fits) {
         if (!f->fit || f->status == "diverged")
             continue;
@@ -112,7 +114,7 @@ void VaeLive::record() {
             p.trainElbo = kNaN;
         } else {
             const VaeScores s = scoreVaeFit(
-                *f->fit, scored ? m_scored : Matrix(0, m_scored.cols()), m_config.eval,
+                *f->fit, held, m_config.eval,
                 deriveSeed(f->scoreSeed, static_cast<std::uint64_t>(m_epoch)), &f->best);
             p.trainElbo = s.trainElbo;
             if (scored) {

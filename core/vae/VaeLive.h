@@ -100,8 +100,7 @@ class VaeLive : public LiveRun {
 
     VaeLiveConfig m_config;
     VaeData m_data;
-    Matrix m_shown;  ///< the rows the views draw (held out if any, else fitting), D x n
-    Matrix m_scored; ///< the held-out rows, all scored (n x D; none without any)
+    Matrix m_shown; ///< the rows the views draw (held out if any, else fitting), D x n
     Vector m_shownColour;
     Matrix m_plane; ///< D x 2
     Vector m_planeMean;
