@@ -6,6 +6,7 @@
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
+#include "ui/common/PlaneCombos.h"
 #include "ui/latent/LatentViews.h"
 
 #include <QCheckBox>
@@ -300,18 +301,7 @@ void LatentPage::resetView() {
 }
 
 void LatentPage::applyView(QComboBox* changed) {
-    QComboBox* other = changed == m_viewX ? m_viewY : m_viewX;
-    m_quiet = true;
-    if (changed->currentIndex() <= 0) { // back to the principal axes, both
-        changed->setCurrentIndex(0);
-        other->setCurrentIndex(0);
-    } else if (other->currentIndex() <= 0 || other->currentIndex() == changed->currentIndex()) {
-        // One choice is enough: the other axis takes the next column.
-        const int columns = changed->count() - 1;
-        other->setCurrentIndex(changed->currentIndex() % columns + 1);
-    }
-    m_quiet = false;
-    const int x = m_viewX->currentIndex() - 1, y = m_viewY->currentIndex() - 1;
+    const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
     changeRun([x, y](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(x, y); });
 }
 

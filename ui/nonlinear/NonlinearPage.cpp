@@ -4,6 +4,7 @@
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
+#include "ui/common/PlaneCombos.h"
 #include "ui/nonlinear/NonlinearViews.h"
 
 #include <QCheckBox>
@@ -254,17 +255,7 @@ void NonlinearPage::resetView() {
 }
 
 void NonlinearPage::applyView(QComboBox* changed) {
-    QComboBox* other = changed == m_viewX ? m_viewY : m_viewX;
-    m_quiet = true;
-    if (changed->currentIndex() <= 0) { // back to the principal axes, both
-        changed->setCurrentIndex(0);
-        other->setCurrentIndex(0);
-    } else if (other->currentIndex() <= 0 || other->currentIndex() == changed->currentIndex()) {
-        const int columns = changed->count() - 1; // the other axis takes the next column
-        other->setCurrentIndex(changed->currentIndex() % columns + 1);
-    }
-    m_quiet = false;
-    const int x = m_viewX->currentIndex() - 1, y = m_viewY->currentIndex() - 1;
+    const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
     changeRun([x, y](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setView(x, y); });
 }
 
