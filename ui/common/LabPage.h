@@ -13,6 +13,7 @@
 #include <ostream>
 
 class QSettings;
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -95,6 +96,22 @@ class LabPage : public QWidget {
     /// any exception (from write too) reports "Cannot export <what>" with the reason.
     bool writeCsv(const QString& path, const QString& what,
                   const std::function<void(std::ostream&)>& write);
+    /// Ctrl+E for a run that keeps its CSV rows (Run::rows(), read on the worker's thread):
+    /// refused without a run, else written by write(out, rows) through writeCsv.
+    template <class Run, class Write> bool exportRunRows(const QString& path, Write write) {
+        if (!latestLabSnapshot()) {
+            fail("Cannot export", "there is no run");
+            return false;
+        }
+        return writeCsv(path, "the curves", [&](std::ostream& out) {
+            std::decay_t<decltype(std::declval<const Run&>().rows())> rows;
+            inspectRun([&](const fa::LiveRun* run) {
+                if (run)
+                    rows = static_cast<const Run*>(run)->rows();
+            });
+            write(out, rows);
+        });
+    }
     void redrawNow();
     /// Calls f on the worker thread (queued; compiler-checked, no method names).
     template <class F> void post(F&& f) {

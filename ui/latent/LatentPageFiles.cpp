@@ -52,18 +52,7 @@ void LatentPage::openCsvDialog() {
 }
 
 bool LatentPage::exportCurves(const QString& path) {
-    if (!latestLabSnapshot()) {
-        fail("Cannot export", "there is no run");
-        return false;
-    }
-    return writeCsv(path, "the curves", [this](std::ostream& out) {
-        std::vector<fa::LatentRow> rows;
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                rows = static_cast<const fa::LatentLive*>(run)->rows();
-        });
-        fa::io::writeLatentCsv(out, rows);
-    });
+    return exportRunRows<fa::LatentLive>(path, fa::io::writeLatentCsv);
 }
 
 bool LatentPage::openSession(const QString& path) {

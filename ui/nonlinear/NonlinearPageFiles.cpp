@@ -191,18 +191,7 @@ void NonlinearPage::openCsvDialog() {
 }
 
 bool NonlinearPage::exportCurves(const QString& path) {
-    if (!latestLabSnapshot()) {
-        fail("Cannot export", "there is no run");
-        return false;
-    }
-    return writeCsv(path, "the curves", [this](std::ostream& out) {
-        std::vector<fa::VaeRow> rows;
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                rows = static_cast<const fa::VaeLive*>(run)->rows();
-        });
-        fa::io::writeVaeCsv(out, rows);
-    });
+    return exportRunRows<fa::VaeLive>(path, fa::io::writeVaeCsv);
 }
 
 bool NonlinearPage::openSession(const QString& path) {

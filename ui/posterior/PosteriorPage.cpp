@@ -252,16 +252,5 @@ bool PosteriorPage::saveSession(const QString& path) {
 }
 
 bool PosteriorPage::exportCurves(const QString& path) {
-    if (!latestLabSnapshot()) {
-        fail("Cannot export", "there is no run");
-        return false;
-    }
-    return writeCsv(path, "the curves", [this](std::ostream& out) {
-        std::vector<fa::PosteriorRow> rows;
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                rows = static_cast<const fa::PosteriorLive*>(run)->rows();
-        });
-        fa::io::writePosteriorCsv(out, rows);
-    });
+    return exportRunRows<fa::PosteriorLive>(path, fa::io::writePosteriorCsv);
 }
