@@ -1,11 +1,32 @@
 // A live run's snapshot as other readers take it: fa-sweep rows (so the window's CSV export
-// matches the CLI's columns) and the generic lab snapshot with a status line.
+// matches the CLI's columns), the generic lab snapshot with a status line, and a fit's views.
 #include "core/explorer/LiveExplorer.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace fa {
+
+ModelView fitterView(const OnlineFitter& f, const ViewOptions& view) {
+    ModelView v;
+    v.name = f.name();
+    v.valid = f.status() != FitStatus::Diverged;
+    if (!v.valid)
+        return v;
+    // A few rows of the fit (the leading block, then the 2D pair): online EM forms just those
+    // rows of F = A G, so a view costs O(rows K^2) at any D.
+    const Eigen::Index block = std::min<Eigen::Index>(view.blockSize, f.mean().size());
+    std::vector<Eigen::Index> rows(static_cast<std::size_t>(block));
+    for (Eigen::Index r = 0; r < block; ++r)
+        rows[static_cast<std::size_t>(r)] = r;
+    rows.push_back(view.coordI);
+    rows.push_back(view.coordJ);
+    const Matrix F = f.loadingRows(rows);
+    const Vector c = f.mean()(rows), psi = f.psi()(rows);
+    v.marginal = marginal2(c, F, psi, block, block + 1);
+    v.block = covarianceBlock(F.topRows(block), psi.head(block), block);
+    return v;
+}
 
 std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const ExplorerConfig& config) {
     const GeneratorSpec& g = config.generator;

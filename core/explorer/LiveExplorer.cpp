@@ -368,8 +368,7 @@ ExplorerSnapshot LiveExplorer::snapshot() const {
     };
     snap.models.push_back(view("truth", s.truth.c, s.truth.F, s.truth.psi, true));
     for (const auto& f : s.fitters)
-        snap.models.push_back(view(f->name(), f->mean(), f->loadings(), f->psi(),
-                                   f->status() != FitStatus::Diverged));
+        snap.models.push_back(fitterView(*f, s.view));
     if (s.latestBatch)
         snap.models.push_back(
             view("batch", s.latestBatch->c, s.latestBatch->F, s.latestBatch->psi, true));

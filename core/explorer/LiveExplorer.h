@@ -139,4 +139,7 @@ std::vector<long> logSpacedCheckpoints(long total, int pointsPerDecade);
 /// The snapshot's curves as fa-sweep rows (trial 0), ordered as the CLI orders them.
 std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const ExplorerConfig& config);
 
+/// The 2D marginal and leading covariance block of one online fit, formed from a few rows.
+ModelView fitterView(const OnlineFitter& fitter, const ViewOptions& view);
+
 } // namespace fa

@@ -1,5 +1,7 @@
 #include "core/fa/OnlineEM.h"
 
+#include "core/fa/ModelGenerator.h"
+#include "core/fa/StreamPass.h"
 #include "core/math/SmallSpd.h"
 
 #include <limits>
@@ -7,30 +9,85 @@
 namespace fa {
 
 OnlineEM::OnlineEM(Eigen::Index dim, const OnlineOptions& options)
-    : OnlineFitter(dim, options), m_A(Matrix::Zero(dim, options.latent)),
-      m_B(Matrix::Zero(options.latent, options.latent)), m_d2(Vector::Zero(dim)) {}
+    : OnlineFitter(dim, options), m_A(Matrix::Zero(dim, options.latent)), m_d2(Vector::Zero(dim)),
+      m_B(Matrix::Zero(options.latent, options.latent)) {
+    Rng rng(options.initSeed);
+    m_F0 = randomOrthonormalFrame(dim, options.latent, rng);
+    m_G = Matrix::Identity(options.latent, options.latent);
+    m_Gs = m_G;
+    m_Gp = m_G;
+}
 
-void OnlineEM::update(const Vector& d, bool warm) {
-    m_estep.compute(m_F, m_psi, d);
-    const Vector& m = m_estep.m();
-    const double w = 1.0 / static_cast<double>(m_t);
-    // Running means in place (x <- (1 - w) x + w new), so no temporaries per observation.
-    m_B *= (1.0 - w);
-    m_B.noalias() += w * m * m.transpose();
-    m_A *= (1.0 - w);
-    m_A.noalias() += w * d * m.transpose();
-    m_d2 += w * (d.cwiseProduct(d) - m_d2);
-    if (warm)
-        return; // the statistics accumulate during warm-up; F and psi stay fixed
+OnlineFitter::PassResult OnlineEM::pass(const double* x) const {
+    const Eigen::Index K = m_options.latent;
+    // The pending M step (of m_t, or of m_t - 1 when x is observation m_t) finishes first.
+    const long finished = x ? m_t - 1 : m_t;
+    const bool moves = m_pending && !frameFixed(finished);
+    if (m_pending)
+        m_FStep = -1; // A moves
+    if (moves) {      // G of that step: F = A G, and psi = d2 - rowsum(A G .* A)
+        m_G = m_Gp;
+        m_Gs = 2.0 * m_G;
+        m_Gs.diagonal() = m_G.diagonal();
+    }
+    stream::EmPass p;
+    p.dim = m_dim;
+    p.latent = static_cast<int>(K);
+    p.mean = m_mean.data();
+    p.d = m_d.data();
+    p.A = m_A.data();
+    p.d2 = m_d2.data();
+    p.psi = m_psi.data();
+    p.F0 = m_F0.data();
+    p.pending = m_pending;
+    p.fixed = !moves;
+    p.w = m_w;
+    p.psiFloor = m_options.psiFloor;
+    p.m = m_m.data();
+    p.Gs = m_Gs.data();
+    p.x = x;
+    p.t = static_cast<double>(m_t);
+    p.useF0 = frameFixed(finished);
+    stream::PassOut out;
+    out.yy = m_yy.data();
+    out.yd = m_yd.data();
+    stream::run(p, out);
+    m_pending = false;
+    m_psiClamps += out.clamps;
+    PassResult r{std::isfinite(out.stateSum), std::isfinite(out.meanSum)};
+    if (!x)
+        return r;
 
-    m_H = m_estep.sigma() + m_B;
-    if (!invertSpd(m_H, m_Hinv, m_work))
-        m_Hinv.setConstant(std::numeric_limits<double>::quiet_NaN()); // flags divergence
-    m_F.noalias() = m_A * m_Hinv; // F = A H^-1; H is K x K: invert once, then one GEMM
-    // psi = d2 + rowsum(F H .* F - 2 F .* A); since F H = A exactly, this is d2 - rowsum(F .* A),
-    // which saves a D K^2 product per observation.
-    m_psi = m_d2 - (m_F.array() * m_A.array()).rowwise().sum().matrix();
-    m_psiClamps += clampPsi(m_psi);
+    // The E step of observation m_t with the F just finished (F0, or A G), then the running
+    // mean of m m^T and, after warm-up, H = Sigma + B for its M step.
+    solveEStep(p.useF0 ? nullptr : &m_G);
+    m_w = 1.0 / static_cast<double>(m_t);
+    m_B *= (1.0 - m_w);
+    m_B.noalias() += m_w * m_m * m_m.transpose();
+    if (!frameFixed(m_t)) {
+        m_H = m_sigma + m_B;
+        if (!invertSpd(m_H, m_Gp))
+            m_Gp.setConstant(K, K, std::numeric_limits<double>::quiet_NaN()); // divergence
+    }
+    m_pending = true;
+    return r;
+}
+
+const Matrix& OnlineEM::currentLoadings() const {
+    if (frameFixed(m_t))
+        return m_F0;
+    if (m_FStep != m_t) {
+        m_F.noalias() = m_A * m_G;
+        m_FStep = m_t;
+    }
+    return m_F;
+}
+
+Matrix OnlineEM::loadingRows(const std::vector<Eigen::Index>& rows) const {
+    settle();
+    if (frameFixed(m_t))
+        return m_F0(rows, Eigen::all);
+    return m_A(rows, Eigen::all) * m_G;
 }
 
 } // namespace fa

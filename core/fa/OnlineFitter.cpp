@@ -1,6 +1,5 @@
 #include "core/fa/OnlineFitter.h"
 
-#include "core/fa/ModelGenerator.h"
 #include "core/math/SmallSpd.h"
 
 #include <cmath>
@@ -20,7 +19,7 @@ void EStep::compute(const Matrix& F, const Vector& psi, const Vector& d) {
     m_scaledF = F.array().colwise() * m_invSqrtPsi.array();
     m_inner.setIdentity(K, K);
     m_inner.noalias() += m_scaledF.transpose() * m_scaledF;
-    if (!invertSpd(m_inner, m_sigma, m_work))
+    if (!invertSpd(m_inner, m_sigma))
         m_sigma.setConstant(K, K, std::numeric_limits<double>::quiet_NaN()); // flags divergence
 
     m_scaledD = d.cwiseProduct(m_invSqrtPsi);
@@ -36,48 +35,101 @@ OnlineFitter::OnlineFitter(Eigen::Index dim, const OnlineOptions& options)
         throw std::invalid_argument("warm-up length must not be negative");
     if (!(options.learningRate > 0.0))
         throw std::invalid_argument("learning rate must be positive");
-    Rng rng(options.initSeed);
-    m_F = randomOrthonormalFrame(dim, options.latent, rng);
+    const Eigen::Index K = options.latent;
     m_psi = Vector::Ones(dim);
     m_mean = Vector::Zero(dim);
     m_d = Vector::Zero(dim);
+    m_yy = Matrix::Zero(K, K);
+    m_yd = Vector::Zero(K);
+    m_m = Vector::Zero(K);
 }
 
 void OnlineFitter::observe(const ConstVectorRef& theta) {
     if (m_status == FitStatus::Diverged)
         return;
     ++m_t;
-    m_mean += (theta - m_mean) / static_cast<double>(m_t);
-    m_d = theta - m_mean;
-    const bool warm = m_t <= m_options.warmup;
-    update(m_d, warm);
-    // O(D K) check, cheap beside the O(D K^2) update; catches NaN and Inf in any state.
-    if (!std::isfinite(m_F.sum() + m_psi.sum() + m_mean.sum())) {
+    const PassResult r = pass(theta.data());
+    if (!r.stateFinite) { // the previous observation's M step went non-finite
+        m_status = FitStatus::Diverged;
+        m_divergedAt = --m_t;
+        return;
+    }
+    if (!r.meanFinite) {
         m_status = FitStatus::Diverged;
         m_divergedAt = m_t;
         return;
     }
-    m_status = warm ? FitStatus::WarmUp : FitStatus::Running;
+    m_status = m_t <= m_options.warmup ? FitStatus::WarmUp : FitStatus::Running;
+}
+
+void OnlineFitter::settle() const {
+    if (!m_pending || m_status == FitStatus::Diverged)
+        return;
+    if (!pass(nullptr).stateFinite) {
+        m_status = FitStatus::Diverged;
+        m_divergedAt = m_t;
+    }
+}
+
+void OnlineFitter::solveEStep(const Matrix* T) const {
+    const Eigen::Index K = m_options.latent;
+    m_yy.triangularView<Eigen::StrictlyUpper>() = m_yy.transpose();
+    if (T) {
+        congruence(*T, m_yy, m_S, m_tmp);
+        m_p.noalias() = T->transpose() * m_yd;
+    } else {
+        m_S = m_yy;
+        m_p = m_yd;
+    }
+    m_S.diagonal().array() += 1.0;
+    if (!invertSpd(m_S, m_sigma))
+        m_sigma.setConstant(K, K, std::numeric_limits<double>::quiet_NaN()); // flags divergence
+    m_m.noalias() = m_sigma * m_p;
+}
+
+FitStatus OnlineFitter::status() const {
+    settle();
+    return m_status;
+}
+
+long OnlineFitter::step() const {
+    settle();
+    return m_t;
+}
+
+long OnlineFitter::divergedAt() const {
+    settle();
+    return m_divergedAt;
+}
+
+const Matrix& OnlineFitter::loadings() const {
+    settle();
+    return currentLoadings();
+}
+
+const Vector& OnlineFitter::psi() const {
+    settle();
+    return m_psi;
+}
+
+Matrix OnlineFitter::loadingRows(const std::vector<Eigen::Index>& rows) const {
+    return loadings()(rows, Eigen::all);
+}
+
+FAModel OnlineFitter::model() const {
+    settle();
+    return {m_mean, currentLoadings(), m_psi};
 }
 
 FitSnapshot OnlineFitter::snapshot() const {
+    settle();
     FitSnapshot s;
     s.step = m_t;
-    s.model = FAModel{m_mean, m_F, m_psi};
+    s.model = FAModel{m_mean, currentLoadings(), m_psi};
     s.status = m_status;
     s.divergedAt = m_divergedAt;
     s.psiClamps = m_psiClamps;
     return s;
-}
-
-long OnlineFitter::clampPsi(Eigen::Ref<Vector> psi) const {
-    long clamps = 0;
-    for (Eigen::Index d = 0; d < psi.size(); ++d)
-        if (psi[d] < m_options.psiFloor) { // NaN passes through, so divergence is still seen
-            psi[d] = m_options.psiFloor;
-            ++clamps;
-        }
-    return clamps;
 }
 
 } // namespace fa

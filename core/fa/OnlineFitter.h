@@ -45,10 +45,14 @@ class EStep {
     Matrix m_scaledF; // F .* psi^-1/2
     Matrix m_inner;   // I + F^T Psi^-1 F
     Matrix m_sigma;
-    std::vector<double> m_work;
     Vector m_invSqrtPsi, m_scaledD, m_proj, m_m;
 };
 
+/// Online EM and SGA run one streaming pass over the D rows per observation (StreamPass.h):
+/// the M step of observation t is finished in the same pass that folds in observation t + 1 and
+/// forms its E step. Until the next observation the last M step is pending; every accessor
+/// finishes it first (so the state they show is the one after the last observation), which is
+/// why the pass state is `mutable`. A fitter is used from one thread at a time.
 class OnlineFitter : public StreamFit {
   public:
     OnlineFitter(Eigen::Index dim, const OnlineOptions& options);
@@ -58,31 +62,46 @@ class OnlineFitter : public StreamFit {
     /// Consumes one observation. Never throws on numerical trouble: sets status Diverged.
     void observe(const ConstVectorRef& theta) final;
     FitSnapshot snapshot() const;
-    FitStatus status() const override { return m_status; }
-    FAModel model() const override { return {m_mean, m_F, m_psi}; }
-    long step() const { return m_t; }
-    long divergedAt() const { return m_divergedAt; }
+    FitStatus status() const override;
+    FAModel model() const override;
+    long step() const;
+    long divergedAt() const;
     virtual void setLearningRate(double) {}
-    /// Read-only views of the current state, for cheap sub-block and 2D views (no D x K copy).
+    /// Read-only views of the current state, for cheap sub-block and 2D views.
     const Vector& mean() const { return m_mean; }
-    const Matrix& loadings() const { return m_F; }
-    const Vector& psi() const { return m_psi; }
+    const Matrix& loadings() const; ///< online EM forms F = A G on the first call after a step
+    const Vector& psi() const;
+    /// The given rows of F, without forming all of it.
+    virtual Matrix loadingRows(const std::vector<Eigen::Index>& rows) const;
 
   protected:
-    /// d = theta - running mean at step t; warm says whether F and psi must stay fixed.
-    virtual void update(const Vector& d, bool warm) = 0;
-    long clampPsi(Eigen::Ref<Vector> psi) const;
+    struct PassResult {
+        bool stateFinite = true; ///< the finished M step left no NaN or Inf
+        bool meanFinite = true;  ///< neither did the new observation's running mean
+    };
+    /// One pass: finishes the pending M step, if any, and with x (observation m_t) updates the
+    /// running mean and d, and forms that observation's E step (leaving its M step pending).
+    virtual PassResult pass(const double* x) const = 0;
+    /// F after the last finished M step.
+    virtual const Matrix& currentLoadings() const = 0;
+    /// Finishes a pending M step (the accessors call it).
+    void settle() const;
+    /// The E step from a pass's sums (yy lower triangle): S = T^T yy T, p = T^T yd with T the
+    /// map from the pass's rows to F's (null: identity), Sigma = (I + S)^-1, m = Sigma p. A
+    /// singular I + S gives NaN (flags divergence).
+    void solveEStep(const Matrix* T) const;
 
     Eigen::Index m_dim;
     OnlineOptions m_options;
-    Vector m_mean, m_d;
-    Matrix m_F;
-    Vector m_psi;
-    EStep m_estep;
+    mutable Vector m_mean, m_d, m_psi;
     long m_t = 0;
-    long m_psiClamps = 0;
-    FitStatus m_status = FitStatus::WarmUp;
-    long m_divergedAt = 0;
+    mutable bool m_pending = false; ///< observation m_t's M step is still to be done
+    mutable long m_psiClamps = 0;
+    mutable FitStatus m_status = FitStatus::WarmUp;
+    mutable long m_divergedAt = 0;
+    // The E step of the pending observation, and the pass's sums.
+    mutable Matrix m_yy, m_S, m_sigma, m_tmp;
+    mutable Vector m_yd, m_p, m_m;
 };
 
 } // namespace fa

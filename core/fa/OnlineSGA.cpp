@@ -1,11 +1,18 @@
 #include "core/fa/OnlineSGA.h"
 
+#include "core/fa/ModelGenerator.h"
+#include "core/fa/StreamPass.h"
+
+#include <cmath>
 #include <stdexcept>
 
 namespace fa {
 
 OnlineSGA::OnlineSGA(Eigen::Index dim, const OnlineOptions& options)
-    : OnlineFitter(dim, options), m_beta(m_psi.array().log()) {}
+    : OnlineFitter(dim, options), m_beta(m_psi.array().log()), m_eta(options.learningRate) {
+    Rng rng(options.initSeed);
+    m_F = randomOrthonormalFrame(dim, options.latent, rng);
+}
 
 void OnlineSGA::setLearningRate(double eta) {
     if (!(eta > 0.0))
@@ -20,6 +27,10 @@ struct GradientBuffers {
     Matrix M, FM;
     Vector Fm;
 };
+
+void expBlock(const double* in, double* out, long n) {
+    Eigen::Map<Eigen::ArrayXd>(out, n) = Eigen::Map<const Eigen::ArrayXd>(in, n).exp();
+}
 } // namespace
 
 void OnlineSGA::gradients(const Matrix& F, const Vector& psi, const Vector& d, Matrix& gradF,
@@ -43,18 +54,42 @@ void OnlineSGA::gradients(const Matrix& F, const Vector& psi, const Vector& d, M
                       1.0);
 }
 
-void OnlineSGA::update(const Vector& d, bool warm) {
-    if (warm)
-        return; // only the running mean moves during warm-up
-    gradients(m_F, m_psi, d, m_gradF, m_gradBeta);
-    m_F += m_options.learningRate * m_gradF;
-    m_beta += m_options.learningRate * m_gradBeta;
-    m_psi = m_beta.array().exp();
-    const long clamps = clampPsi(m_psi);
-    if (clamps > 0) {
-        m_psiClamps += clamps;
-        m_beta = m_psi.array().log();
-    }
+OnlineFitter::PassResult OnlineSGA::pass(const double* x) const {
+    // The pending step (gradients at the old F, psi and that observation's d and E step)
+    // finishes first; only the running mean moves during warm-up, so no E step is formed then.
+    stream::SgaPass p;
+    p.dim = m_dim;
+    p.latent = m_options.latent;
+    p.mean = m_mean.data();
+    p.d = m_d.data();
+    p.F = m_F.data();
+    p.beta = m_beta.data();
+    p.psi = m_psi.data();
+    p.pending = m_pending;
+    p.eta = m_eta;
+    p.psiFloor = m_options.psiFloor;
+    p.logPsiFloor = std::log(m_options.psiFloor);
+    p.m = m_m.data();
+    p.M = m_M.data();
+    p.expBlock = &expBlock;
+    p.x = x;
+    p.t = static_cast<double>(m_t);
+    p.reduce = m_t > m_options.warmup;
+    stream::PassOut out;
+    out.yy = m_yy.data();
+    out.yd = m_yd.data();
+    stream::run(p, out);
+    m_pending = false;
+    m_psiClamps += out.clamps;
+    const PassResult r{std::isfinite(out.stateSum), std::isfinite(out.meanSum)};
+    if (!x || !p.reduce)
+        return r;
+    solveEStep(nullptr);
+    m_M = m_sigma;
+    m_M.noalias() += m_m * m_m.transpose();
+    m_eta = m_options.learningRate;
+    m_pending = true;
+    return r;
 }
 
 } // namespace fa

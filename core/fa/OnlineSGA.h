@@ -9,6 +9,7 @@ class OnlineSGA : public OnlineFitter {
   public:
     OnlineSGA(Eigen::Index dim, const OnlineOptions& options);
     std::string name() const override { return "sga"; }
+    /// Applies from the next observation on (the last one's step keeps the rate it had).
     void setLearningRate(double eta) override;
 
     /// Gradients of log N(x; mean, F F^T + Psi) w.r.t. F and beta = log psi (eqs. 4.24-4.26),
@@ -17,12 +18,14 @@ class OnlineSGA : public OnlineFitter {
                           Vector& gradBeta);
 
   protected:
-    void update(const Vector& d, bool warm) override;
+    PassResult pass(const double* x) const override;
+    const Matrix& currentLoadings() const override { return m_F; }
 
   private:
-    Vector m_beta;
-    Matrix m_gradF;
-    Vector m_gradBeta;
+    mutable Matrix m_F;
+    mutable Vector m_beta;
+    mutable Matrix m_M;   // Sigma + m m^T of the pending step
+    mutable double m_eta; // the pending step's learning rate
 };
 
 } // namespace fa

@@ -30,6 +30,8 @@ struct ReferenceEM {
     Matrix F, A, B;
     Vector psi, mean, d2;
     long t = 0, warmup;
+    double floor = 0.0;
+    long clamps = 0;
     ReferenceEM(const Matrix& F0, long warm)
         : F(F0), A(Matrix::Zero(F0.rows(), F0.cols())), B(Matrix::Zero(F0.cols(), F0.cols())),
           psi(Vector::Ones(F0.rows())), mean(Vector::Zero(F0.rows())), d2(Vector::Zero(F0.rows())),
@@ -52,6 +54,11 @@ struct ReferenceEM {
         const Matrix full =
             Matrix(d2.asDiagonal()) - 2.0 * F * A.transpose() + F * H * F.transpose();
         psi = full.diagonal();
+        for (Eigen::Index i = 0; i < psi.size(); ++i)
+            if (psi[i] < floor) {
+                psi[i] = floor;
+                ++clamps;
+            }
     }
 };
 
@@ -62,6 +69,8 @@ struct ReferenceSGA {
     Vector beta, mean;
     double eta;
     long t = 0, warmup;
+    double floor = 0.0;
+    long clamps = 0;
     ReferenceSGA(const Matrix& F0, double lr, long warm)
         : F(F0), beta(Vector::Zero(F0.rows())), mean(Vector::Zero(F0.rows())), eta(lr),
           warmup(warm) {}
@@ -80,8 +89,27 @@ struct ReferenceSGA {
         const Vector gBeta = G.diagonal().cwiseProduct(psi);
         F += eta * gF;
         beta += eta * gBeta;
+        for (Eigen::Index i = 0; i < beta.size(); ++i)
+            if (std::exp(beta[i]) < floor) {
+                beta[i] = std::log(floor);
+                ++clamps;
+            }
     }
 };
+
+/// Runs fitter and reference on the same stream; the fitter is looked at (snapshot, psi,
+/// loadings) every `peekEvery` steps, which finishes its pending M step early.
+template <class Fitter, class Ref>
+void feedPeeking(const FAModel& truth, int n, std::uint64_t seed, Fitter& fitter, Ref& ref,
+                 int peekEvery) {
+    const Matrix X = test::drawSamples(truth, n, seed);
+    for (int j = 0; j < n; ++j) {
+        fitter.observe(X.col(j));
+        ref.observe(X.col(j));
+        if (peekEvery > 0 && (j + 1) % peekEvery == 0)
+            QVERIFY(fitter.snapshot().model.psi.allFinite());
+    }
+}
 } // namespace
 
 class TestOnline : public QObject {
@@ -152,6 +180,125 @@ class TestOnline : public QObject {
         QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
         QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
     }
+    // The fused streaming pass (StreamPass.h) at shapes that use every lane width (8, 4 and
+    // single rows: D = 13, 37, 203) and K both fixed-size (1, 3, 10) and beyond (17), against
+    // the dense transcription, with the state looked at mid-stream or not.
+    void emFusedPassMatchesDenseTranscription_data() {
+        QTest::addColumn<int>("D");
+        QTest::addColumn<int>("K");
+        QTest::addColumn<int>("peekEvery");
+        QTest::newRow("D13 K1") << 13 << 1 << 0;
+        QTest::newRow("D37 K3 peeked") << 37 << 3 << 7;
+        QTest::newRow("D203 K10") << 203 << 10 << 0;
+        QTest::newRow("D203 K10 peeked") << 203 << 10 << 1;
+        QTest::newRow("D45 K17") << 45 << 17 << 11;
+    }
+    void emFusedPassMatchesDenseTranscription() {
+        QFETCH(int, D);
+        QFETCH(int, K);
+        QFETCH(int, peekEvery);
+        const FAModel truth = smallModel(D, std::min(K, D - 1), 30 + D);
+        OnlineOptions o;
+        o.latent = K;
+        o.warmup = 25;
+        o.initSeed = 5;
+        OnlineEM em(D, o);
+        Rng init(5);
+        ReferenceEM ref(randomOrthonormalFrame(D, K, init), 25);
+        feedPeeking(truth, 400, 6, em, ref, peekEvery);
+        const FitSnapshot s = em.snapshot();
+        QCOMPARE(s.step, 400);
+        QVERIFY2((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm(),
+                 qPrintable(QString::number((s.model.F - ref.F).norm() / ref.F.norm())));
+        QVERIFY((s.model.psi - ref.psi).norm() < 1e-9 * ref.psi.norm());
+        QVERIFY((s.model.c - ref.mean).norm() < 1e-12 * ref.mean.norm());
+        // loadingRows forms the same rows as the whole F
+        const std::vector<Eigen::Index> rows{D - 1, 0, D / 2};
+        QVERIFY((em.loadingRows(rows) - s.model.F(rows, Eigen::all)).norm() <
+                1e-12 * s.model.F.norm());
+    }
+    void sgaFusedPassMatchesDenseTranscription_data() {
+        emFusedPassMatchesDenseTranscription_data();
+    }
+    void sgaFusedPassMatchesDenseTranscription() {
+        QFETCH(int, D);
+        QFETCH(int, K);
+        QFETCH(int, peekEvery);
+        const FAModel truth = smallModel(D, std::min(K, D - 1), 40 + D);
+        OnlineOptions o;
+        o.latent = K;
+        o.warmup = 25;
+        o.learningRate = 0.01;
+        o.initSeed = 9;
+        OnlineSGA sga(D, o);
+        Rng init(9);
+        ReferenceSGA ref(randomOrthonormalFrame(D, K, init), 0.01, 25);
+        feedPeeking(truth, 200, 7, sga, ref, peekEvery);
+        // A live change of the learning rate applies from the next observation on.
+        sga.setLearningRate(0.003);
+        ref.eta = 0.003;
+        feedPeeking(truth, 200, 8, sga, ref, peekEvery);
+        const FitSnapshot s = sga.snapshot();
+        QCOMPARE(s.step, 400);
+        QVERIFY2((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm(),
+                 qPrintable(QString::number((s.model.F - ref.F).norm() / ref.F.norm())));
+        QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
+    }
+    void lookingAtTheStateDoesNotChangeTheRun() {
+        // Finishing the pending M step early (any accessor) must give the same trajectory.
+        const FAModel truth = smallModel(29, 3, 12);
+        OnlineOptions o;
+        o.latent = 3;
+        o.warmup = 10;
+        OnlineEM quiet(29, o), watched(29, o);
+        OnlineSGA quietSga(29, o), watchedSga(29, o);
+        const Matrix X = test::drawSamples(truth, 300, 13);
+        for (int j = 0; j < 300; ++j) {
+            quiet.observe(X.col(j));
+            watched.observe(X.col(j));
+            quietSga.observe(X.col(j));
+            watchedSga.observe(X.col(j));
+            if (j % 3 == 0) {
+                QVERIFY(watched.loadings().allFinite());
+                QVERIFY(watchedSga.psi().allFinite());
+            }
+        }
+        const FAModel a = quiet.model(), b = watched.model();
+        QVERIFY((a.F - b.F).norm() <= 1e-13 * a.F.norm());
+        QVERIFY((a.psi - b.psi).norm() <= 1e-13 * a.psi.norm());
+        const FAModel c = quietSga.model(), e = watchedSga.model();
+        QVERIFY((c.F - e.F).norm() <= 1e-13 * c.F.norm());
+    }
+    void psiFloorClampsAreCountedAsTheDenseReferenceCountsThem() {
+        // A floor above some of the fitted noise variances: EM clamps them every step.
+        const FAModel truth = smallModel(21, 2, 14);
+        OnlineOptions o;
+        o.latent = 2;
+        o.warmup = 10;
+        o.psiFloor = 0.5;
+        OnlineEM em(21, o);
+        Rng init(0);
+        ReferenceEM ref(randomOrthonormalFrame(21, 2, init), 10);
+        ref.floor = 0.5;
+        feed(truth, 200, 15, em, ref);
+        const FitSnapshot s = em.snapshot();
+        QVERIFY(ref.clamps > 0);
+        QCOMPARE(s.psiClamps, ref.clamps);
+        QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
+        QVERIFY(s.model.psi.minCoeff() >= 0.5);
+
+        o.psiFloor = 2.0; // psi = exp(beta) starts at 1, below the floor: the first step clamps
+        o.learningRate = 0.05;
+        OnlineSGA sga(21, o);
+        ReferenceSGA sref(randomOrthonormalFrame(21, 2, init = Rng(0)), 0.05, 10);
+        sref.floor = 2.0;
+        feed(truth, 200, 15, sga, sref);
+        const FitSnapshot g = sga.snapshot();
+        QVERIFY(sref.clamps > 0);
+        QCOMPARE(g.psiClamps, sref.clamps);
+        QVERIFY((g.model.F - sref.F).norm() < 1e-9 * sref.F.norm());
+        QVERIFY((g.model.psi - Vector(sref.beta.array().exp())).norm() < 1e-9 * g.model.psi.norm());
+    }
     void emConvergesOnSmallModel() {
         const FAModel truth = smallModel(20, 2, 5);
         OnlineOptions o;
@@ -218,19 +365,24 @@ class TestOnline : public QObject {
     }
     void smallSpdInverse() {
         Rng r(1);
-        for (int n : {1, 2, 10, 23}) {
+        for (int n : {1, 2, 10, 16, 17, 23}) { // fixed-size (<= 16) and run-time paths
             const Matrix B = r.normalMatrix(n, n);
             const Matrix A = B * B.transpose() + Matrix::Identity(n, n);
             Matrix inv;
-            std::vector<double> work;
-            QVERIFY(invertSpd(A, inv, work));
+            QVERIFY(invertSpd(A, inv));
             QVERIFY((inv * A - Matrix::Identity(n, n)).norm() < 1e-10);
         }
         Matrix notPd = Matrix::Identity(3, 3);
         notPd(1, 1) = -1.0;
         Matrix inv;
-        std::vector<double> work;
-        QVERIFY(!invertSpd(notPd, inv, work));
+        QVERIFY(!invertSpd(notPd, inv));
+        // Positive diagonal, indefinite (eigenvalues 3 and -1): the second pivot refuses it.
+        Matrix indefinite(2, 2);
+        indefinite << 1.0, 2.0, 2.0, 1.0;
+        QVERIFY(!invertSpd(indefinite, inv));
+        Matrix withNaN = Matrix::Identity(10, 10);
+        withNaN(4, 4) = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY(!invertSpd(withNaN, inv));
     }
     void refusesBadOptions() {
         OnlineOptions o;
