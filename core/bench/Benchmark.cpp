@@ -8,13 +8,17 @@
 #include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <sys/resource.h>
+#include <vector>
 
 namespace fa {
 namespace {
+/// From this D on, bench measures the triad over a working set as large as the fitter's.
+constexpr int kBoundMinDim = 100000;
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -75,6 +79,27 @@ double naiveEmThroughput(const FAModel& model, int K, double minSeconds) {
     return static_cast<double>(n) / elapsed;
 }
 
+/// STREAM's triad a = b + s c over three arrays of n doubles: the best of repeated sweeps over
+/// at least minSeconds, in GB/s counting 24 bytes per element (as STREAM does: no write-allocate).
+double triadBandwidth(long n, double minSeconds) {
+    std::vector<double> a(static_cast<std::size_t>(n), 0.0), b(static_cast<std::size_t>(n), 1.0),
+        c(static_cast<std::size_t>(n), 2.0);
+    double best = 0.0, s = 0.5;
+    const auto t0 = Clock::now();
+    for (int sweep = 0; sweep < 3 || since(t0) < minSeconds; ++sweep) {
+        double* __restrict pa = a.data();
+        const double* __restrict pb = b.data();
+        const double* __restrict pc = c.data();
+        const auto t1 = Clock::now();
+        for (long i = 0; i < n; ++i)
+            pa[i] = pb[i] + s * pc[i];
+        const double seconds = since(t1);
+        best = std::max(best, 24.0 * static_cast<double>(n) / seconds / 1e9);
+        s = pa[n / 2] > 1e300 ? 0.5 : s * 0.999; // keeps the sweeps from being folded together
+    }
+    return best;
+}
+
 template <class F> double timeOnce(F&& f) {
     const auto t0 = Clock::now();
     f();
@@ -107,6 +132,8 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
         if (onRow)
             onRow(rows.back());
     };
+    // For reference: the triad over a working set that stays in cache (3 x 8 MB).
+    add("bandwidth", "triad_in_cache", 0, triadBandwidth(1'000'000, config.minSeconds), "GB/s");
     for (const int D : config.dims) {
         GeneratorSpec spec;
         spec.dim = D;
@@ -118,12 +145,26 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
         opts.latent = config.latent;
         {
             OnlineEM em(D, opts);
-            add("throughput", "em", D, throughput(em, truth, 1, config.minSeconds), "obs/s");
+            const double emRate = throughput(em, truth, 1, config.minSeconds);
+            add("throughput", "em", D, emRate, "obs/s");
             OnlineSGA sga(D, opts);
-            add("throughput", "sga", D, throughput(sga, truth, 1, config.minSeconds), "obs/s");
+            const double sgaRate = throughput(sga, truth, 1, config.minSeconds);
+            add("throughput", "sga", D, sgaRate, "obs/s");
             if (D <= 10000)
                 add("throughput", "em_naive_reference", D,
                     naiveEmThroughput(truth, config.latent, config.minSeconds), "obs/s");
+            if (D >= kBoundMinDim) {
+                // The bandwidth bound: an observation must at least read the true F (sampling)
+                // and read and write the fitter's D x K state, 24 D K bytes; the triad over
+                // three D x K arrays moves the same bytes over a working set of that size.
+                const double bytes = 24.0 * D * config.latent;
+                const double gbs =
+                    triadBandwidth(static_cast<long>(D) * config.latent, config.minSeconds);
+                add("bandwidth", "triad", D, gbs, "GB/s");
+                add("bound", "triad_obs_per_s", D, gbs * 1e9 / bytes, "obs/s");
+                add("bound", "em_fraction", D, emRate * bytes / (gbs * 1e9), "of bound");
+                add("bound", "sga_fraction", D, sgaRate * bytes / (gbs * 1e9), "of bound");
+            }
         }
         // An estimate to score: online EM after a short run, as the sweep would score it.
         OnlineEM em(D, opts);

@@ -7,7 +7,7 @@
 namespace fa {
 
 struct BenchRow {
-    std::string kind, name; ///< throughput/em, fit/batch, metric/w2_dense, memory/peak_rss, ...
+    std::string kind, name; ///< throughput/em, bandwidth/triad, bound/em_fraction, fit/batch, ...
     int dim = 0, latent = 0;
     double value = 0.0;
     std::string unit;
