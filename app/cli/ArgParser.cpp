@@ -106,4 +106,12 @@ std::pair<double, double> ArgParser::range(const std::string& name,
     return {parseReal(name, parts[0]), parseReal(name, parts[1])};
 }
 
+int threadsOption(const ArgParser& args) {
+    return args.integerIn("threads", 0, 0, 1024);
+}
+
+Shard shardOption(const ArgParser& args) {
+    return args.has("shard") ? parseShard(args.text("shard", "")) : Shard{};
+}
+
 } // namespace fa::cli

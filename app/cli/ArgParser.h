@@ -1,5 +1,7 @@
 #pragma once
 // --name value options for the CLI, with typed getters that throw one clear message.
+#include "core/lab/TrialRunner.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -29,5 +31,10 @@ class ArgParser {
   private:
     std::map<std::string, std::string> m_values;
 };
+
+/// --threads N for the experiment commands: 0 or absent = every core.
+int threadsOption(const ArgParser& args);
+/// --shard i/n: the i-th of n slices of the trials or splits; absent = all of them.
+Shard shardOption(const ArgParser& args);
 
 } // namespace fa::cli

@@ -13,6 +13,7 @@ int runLatentBenchCommand(int argc, char** argv);
 int runGradVarianceCommand(int argc, char** argv);
 int runBoundCommand(int argc, char** argv);
 int runVaeCommand(int argc, char** argv);
+int runMergeCommand(int argc, char** argv);
 
 /// The argument checks of fa-sweep, posterior, neural and latent alone, exactly as the commands run
 /// them (no data is read, nothing runs): for the argument fuzzer (tests/fuzz/fuzz_args.cpp).

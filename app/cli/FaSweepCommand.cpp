@@ -53,6 +53,8 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
+    c.threads = threadsOption(args);
+    c.shard = shardOption(args);
     c.runBatch = c.runEm = c.runSga = false;
     for (const auto& a : args.textList("algorithms", methodIds(Lab::Explorer))) {
         if (!findMethod(a, Lab::Explorer))
@@ -108,9 +110,9 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
         }
 }
 
-const std::set<std::string> kOptions{"dim",    "latent",    "spectrum",   "samples",
-                                     "trials", "seed",      "algorithms", "lr",
-                                     "warmup", "generator", "batch-svd",  "out"};
+const std::set<std::string> kOptions{"dim",       "latent",     "spectrum", "samples", "trials",
+                                     "seed",      "algorithms", "lr",       "warmup",  "generator",
+                                     "batch-svd", "out",        "shard",    "threads"};
 
 } // namespace
 

@@ -27,9 +27,10 @@ extern "C" void onLatentInterrupt(int) {
 } // lock-free store only
 
 const std::set<std::string> kOptions{
-    "dataset", "model",         "method",   "latent", "components", "iterations",  "trials",
-    "seed",    "test-fraction", "missing",  "out",    "dim",        "true-latent", "spectrum",
-    "samples", "noise",         "data-dir", "chains", "burn-in",    "lr",          "prior"};
+    "dataset",     "model",    "method",        "latent",  "components", "iterations",
+    "trials",      "seed",     "test-fraction", "missing", "out",        "dim",
+    "true-latent", "spectrum", "samples",       "noise",   "data-dir",   "chains",
+    "burn-in",     "lr",       "prior",         "shard",   "threads"};
 
 LatentConfig parseConfig(const ArgParser& args) {
     LatentConfig c;
@@ -59,6 +60,8 @@ LatentConfig parseConfig(const ArgParser& args) {
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
+    c.threads = threadsOption(args);
+    c.shard = shardOption(args);
     d.testFraction = args.real("test-fraction", 0.2);
     if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
         throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");

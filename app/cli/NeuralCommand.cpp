@@ -72,6 +72,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
+    c.shard = shardOption(args);
     return c;
 }
 
@@ -110,7 +111,7 @@ const std::set<std::string> kOptions{
     "splits",    "epochs",        "search-trials",      "folds",   "latent",
     "batch",     "samples",       "predictive-samples", "threads", "lr",
     "optimizer", "max-grad-norm", "train-fraction",     "init",    "seed",
-    "out"};
+    "out",       "shard"};
 
 } // namespace
 

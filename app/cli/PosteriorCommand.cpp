@@ -85,6 +85,8 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
+    c.threads = threadsOption(args);
+    c.shard = shardOption(args);
 
     PosteriorRunOptions& r = c.run;
     r.latent = args.integerIn("latent", 1, 1, 100'000);
@@ -178,7 +180,7 @@ const std::set<std::string> kOptions{
     "latent",         "epochs",    "every",    "trials",    "seed",      "batch",
     "samples",        "lr-c",      "lr-f",     "lr-gamma",  "optimizer", "max-grad-norm",
     "sigma",          "estimator", "sgd-lr",   "sgd-batch", "lambda",    "warmup-epochs",
-    "fa-warmup",      "sga-lr",    "out"};
+    "fa-warmup",      "sga-lr",    "out",      "shard",     "threads"};
 
 } // namespace
 

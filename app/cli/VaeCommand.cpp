@@ -33,7 +33,8 @@ const std::set<std::string> kOptions{"dataset",      "method",     "latent",  "h
                                      "out",          "dim",        "samples", "true-latent",
                                      "spectrum",     "data-noise", "noise",   "noise-variance",
                                      "linear-noise", "activation", "lr",      "batch",
-                                     "e-steps",      "iw-samples", "q-steps", "data-dir"};
+                                     "e-steps",      "iw-samples", "q-steps", "data-dir",
+                                     "shard",        "threads"};
 
 VaeConfig parseConfig(const ArgParser& args) {
     VaeConfig c;
@@ -87,6 +88,8 @@ VaeConfig parseConfig(const ArgParser& args) {
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
+    c.threads = threadsOption(args);
+    c.shard = shardOption(args);
     d.testFraction = args.real("test-fraction", 0.2);
     if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
         throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");

@@ -73,7 +73,13 @@ const char* const kUsage =
     "            generated: --dim 10 --samples 2000 --data-noise 0.1; synthetic (PPCA) and\n"
     "            nonlinear-synthetic: --true-latent 2; synthetic: --spectrum 1:10\n"
     "  latent-bench  batch FA EM, Gibbs sweeps, mixture of PPCA, PPCA, VAE and vEM fits, timed\n"
-    "            --repeats 5 --data-dir DIR --out latent-bench.csv\n";
+    "            --repeats 5 --data-dir DIR --out latent-bench.csv\n"
+    "  merge     OUT.csv IN.csv...: the CSVs of a sharded run back into the unsharded one\n"
+    "\n"
+    "fa-sweep, posterior, latent and vae run their trials side by side on --threads N (default:\n"
+    "every core; the output does not depend on N). fa-sweep, posterior, latent, vae and neural\n"
+    "take --shard i/n: run only the i-th of n slices of the trials (splits), for a cluster's job\n"
+    "array; merge the n CSVs with 'merge'. See docs/cluster.md.\n";
 }
 
 int main(int argc, char** argv) {
@@ -104,6 +110,8 @@ int main(int argc, char** argv) {
             return fa::cli::runPosteriorBenchCommand(argc, argv);
         if (!std::strcmp(argv[1], "bench"))
             return fa::cli::runBenchCommand(argc, argv);
+        if (!std::strcmp(argv[1], "merge"))
+            return fa::cli::runMergeCommand(argc, argv);
         std::fprintf(stderr, "faexplorer-cli: unknown command '%s' (try --help)\n", argv[1]);
         return 2;
     } catch (const std::invalid_argument& e) {

@@ -3,6 +3,7 @@
 // registry's ids); --screenshot PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen),
 // saves the whole window once the lab in view has run --after-samples N (explorer) or
 // --after-epochs N (the epoch labs), prints where it stopped and the throughput, and exits.
+#include "ui/common/BackgroundThreads.h"
 #include "ui/common/LabPage.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
@@ -66,6 +67,12 @@ int main(int argc, char** argv) {
         "With --screenshot in an epoch lab: epochs (latent lab: iterations) to run first "
         "(default: the session's, else 2000; neural 60; latent 300).",
         "N");
+    const QCommandLineOption threads(
+        "threads",
+        "Threads for background jobs (the explorer's trials, the neural lab's search); default: "
+        "every core.",
+        "N");
+    parser.addOption(threads);
     parser.addOption(mode);
     parser.addOption(afterEpochs);
     parser.addOption(session);
@@ -73,6 +80,15 @@ int main(int argc, char** argv) {
     parser.addOption(after);
     parser.process(app);
 
+    if (parser.isSet(threads)) {
+        bool ok = false;
+        const int n = parser.value(threads).toInt(&ok);
+        if (!ok || n < 1 || n > 1024) {
+            std::fprintf(stderr, "faexplorer: --threads must be between 1 and 1024\n");
+            return 2;
+        }
+        setBackgroundThreads(n);
+    }
     const QString modeName = parser.isSet(mode) ? parser.value(mode) : "explorer";
     QStringList ids;
     for (const LabEntry& lab : labRegistry())

@@ -4,6 +4,7 @@
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
 #include "core/lab/DetachedTask.h"
+#include "core/lab/TrialRunner.h"
 #include "core/metrics/ModelScorer.h"
 
 #include <algorithm>
@@ -43,6 +44,19 @@ void validate(const FaSweepConfig& config) {
                                       (config.runEm ? 1 : 0) + (config.runSga ? 1 : 0));
     if (state > kMaxModelBytes)
         throw std::invalid_argument(modelTooLarge(state));
+}
+
+int sweepThreads(const FaSweepConfig& config) {
+    // Side-by-side trials never hold more memory than one trial of the largest size allowed.
+    const int fitK = config.fitLatent > 0 ? config.fitLatent : config.generator.latent;
+    const bool storing = config.runBatch && config.generator.dim <= kBatchMaxDim;
+    const double perTrial =
+        (storing ? 8.0 * config.generator.dim * static_cast<double>(config.checkpoints.back())
+                 : 0.0) +
+        faStateBytes(config.generator.dim, config.generator.latent, fitK, 2);
+    const int byMemory = static_cast<int>(std::max(
+        1.0, std::floor(std::max(kMaxStoredBytes, kMaxModelBytes) / std::max(perTrial, 1.0))));
+    return std::min(resolveThreads(config.threads, config.trials), byMemory);
 }
 
 FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial,
@@ -85,10 +99,11 @@ struct OnlineRun {
 };
 } // namespace
 
-std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
-                                   const std::function<void(const FaSweepProgress&)>& progress,
-                                   const std::atomic<bool>* cancel) {
-    validate(config);
+namespace {
+/// One trial's rows (the checkpoints reached, when cancelled).
+std::vector<FaSweepRow> runSweepTrial(const FaSweepConfig& config, int trial,
+                                      const std::function<void(const FaSweepProgress&)>& progress,
+                                      const std::atomic<bool>* cancel) {
     const GeneratorSpec& gen = config.generator;
     const Eigen::Index D = gen.dim;
     const long total = config.checkpoints.back();
@@ -106,7 +121,7 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
         r.relMeanDist = s.relMeanDist;
     };
 
-    for (int trial = 0; trial < config.trials; ++trial) {
+    {
         const TrialSeeds seeds = trialSeeds(config.seed, trial);
         const FAModel truth = generateModel(gen, seeds.model);
         const ModelScorer scorer(truth, gen.dim <= kDenseMetricsMaxDim);
@@ -199,6 +214,18 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
         }
     }
     return rows;
+}
+} // namespace
+
+std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
+                                   const std::function<void(const FaSweepProgress&)>& progress,
+                                   const std::atomic<bool>* cancel) {
+    validate(config);
+    std::mutex lock;
+    const auto report = serialised(progress, lock);
+    return runTrials<FaSweepRow>(
+        shardTrials(config.trials, config.shard), sweepThreads(config),
+        [&](int trial) { return runSweepTrial(config, trial, report, cancel); }, cancel);
 }
 
 } // namespace fa

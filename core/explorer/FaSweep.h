@@ -4,6 +4,7 @@
 // the true model. Deterministic given the config (apart from timings).
 #include "core/fa/BatchFA.h"
 #include "core/fa/ModelGenerator.h"
+#include "core/lab/TrialRunner.h"
 
 #include <atomic>
 #include <functional>
@@ -24,6 +25,8 @@ struct FaSweepConfig {
     /// scikit-learn's default is randomized; its noisy log-likelihood can stop the iteration
     /// early at large T (see docs/results.md), which exact avoids.
     SvdMethod batchSvd = SvdMethod::Randomized;
+    int threads = 1; ///< trials run side by side (0: every core); the rows do not depend on it
+    Shard shard;     ///< the slice of the trials to run (a cluster's job array)
 };
 
 /// Checks every field; throws std::invalid_argument with a message naming the bad value.
@@ -41,6 +44,10 @@ struct FaSweepRow {
     double seconds = 0; ///< fitting time to reach this checkpoint (online: cumulative)
     std::string status; ///< ok, diverged, skipped or failed
 };
+
+/// The threads a sweep uses: config.threads (0: every core), fewer when side-by-side trials
+/// would hold more memory than the largest single trial allowed.
+int sweepThreads(const FaSweepConfig& config);
 
 /// A row with the model columns filled in and every metric NaN, status empty.
 FaSweepRow makeSweepRow(const GeneratorSpec& generator, long samples, int trial,

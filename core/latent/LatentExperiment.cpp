@@ -45,13 +45,14 @@ void checkLatentConfig(const LatentConfig& c) {
         throw std::invalid_argument("the burn-in must not be negative");
 }
 
-std::vector<LatentRow> runLatent(const LatentConfig& c,
-                                 const std::function<void(const LatentProgress&)>& progress,
-                                 const std::atomic<bool>* cancel) {
-    checkLatentConfig(c);
+namespace {
+/// One trial's rows; none when cancelled (the unfinished trial is dropped).
+std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
+                                      const std::function<void(const LatentProgress&)>& progress,
+                                      const std::atomic<bool>* cancel) {
     const std::vector<long> checkpoints = latentCheckpoints(c.iterations);
     std::vector<LatentRow> rows;
-    for (int trial = 0; trial < c.trials; ++trial) {
+    {
         LatentDataSpec spec = c.data;
         spec.splitSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
         spec.modelSeed = c.seed;
@@ -100,7 +101,7 @@ std::vector<LatentRow> runLatent(const LatentConfig& c,
             std::size_t next = 0;
             for (long t = 1; t <= c.iterations; ++t) {
                 if (cancel && cancel->load())
-                    return rows; // the unfinished trial is dropped
+                    return {}; // the unfinished trial is dropped
                 const Clock::time_point tick = Clock::now();
                 fit->iterate();
                 fitting += secondsSince(tick);
@@ -113,6 +114,18 @@ std::vector<LatentRow> runLatent(const LatentConfig& c,
         rows.insert(rows.end(), trialRows.begin(), trialRows.end());
     }
     return rows;
+}
+} // namespace
+
+std::vector<LatentRow> runLatent(const LatentConfig& c,
+                                 const std::function<void(const LatentProgress&)>& progress,
+                                 const std::atomic<bool>* cancel) {
+    checkLatentConfig(c);
+    std::mutex lock;
+    const auto report = serialised(progress, lock);
+    return runTrials<LatentRow>(
+        shardTrials(c.trials, c.shard), c.threads,
+        [&](int trial) { return runLatentTrial(c, trial, report, cancel); }, cancel);
 }
 
 } // namespace fa

@@ -2,6 +2,7 @@
 // The latent-variable lab's experiment: every chosen way of fitting the chosen model on one data
 // set, over several trials (new split, new starts), with one row per (trial, method,
 // checkpoint iteration): the numbers `faexplorer-cli latent` writes.
+#include "core/lab/TrialRunner.h"
 #include "core/latent/LatentData.h"
 #include "core/latent/LatentFits.h"
 
@@ -20,6 +21,8 @@ struct LatentConfig {
     int trials = 1;
     std::uint64_t seed = 0;
     TableLoader loader; ///< real data (core/io's tableLoader in the programs)
+    int threads = 1;    ///< trials run side by side (0: every core); the rows do not depend on it
+    Shard shard;        ///< the slice of the trials to run (a cluster's job array)
 };
 
 /// One CSV row; NaN cells are written empty (they do not apply).

@@ -260,7 +260,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
     const std::string dataset = data.name;
     std::vector<NeuralRow> out;
-    for (int s = 0; s < config.splits; ++s) {
+    for (const int s : shardTrials(config.splits, config.shard)) {
         const RegressionProblem p = neuralSplit(data, config.trainFraction, config.seed, s);
         for (const NeuralMethod method : config.methods) {
             if (cancel && cancel->load())

@@ -4,6 +4,7 @@
 // scale), the seeded 90/10 splits, a random-search tuner with k-fold validation run on
 // several threads, and the whole split protocol as `faexplorer-cli neural` runs it.
 #include "core/data/RegressionData.h"
+#include "core/lab/TrialRunner.h"
 #include "core/neural/Mlp.h"
 #include "core/vi/Vifa.h"
 
@@ -107,7 +108,8 @@ struct NeuralConfig {
     int searchTrials = 10;
     int folds = 5;
     std::uint64_t seed = 0;
-    int threads = 2;
+    int threads = 2; ///< the tuner's candidates run side by side
+    Shard shard;     ///< the slice of the splits to run (a cluster's job array)
 };
 
 struct NeuralRow {

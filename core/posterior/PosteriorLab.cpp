@@ -264,14 +264,14 @@ double PosteriorTrial::lambda() const {
     return m_sgd ? m_sgd->options().lambda : 0.0;
 }
 
+namespace {
+/// One trial's rows (those finished, when cancelled).
 std::vector<PosteriorRow>
-runPosterior(const PosteriorConfig& config,
-             const std::function<void(const PosteriorProgress&)>& progress,
-             const std::atomic<bool>* cancel) {
-    if (config.epochs < 1 || config.every < 1 || config.trials < 1)
-        throw std::invalid_argument("epochs, checkpoint period and trials must be at least 1");
+runPosteriorTrial(const PosteriorConfig& config, int trial,
+                  const std::function<void(const PosteriorProgress&)>& progress,
+                  const std::atomic<bool>* cancel) {
     std::vector<PosteriorRow> rows;
-    for (int trial = 0; trial < config.trials; ++trial) {
+    {
         const std::uint64_t trialSeed = deriveSeed(config.seed, static_cast<std::uint64_t>(trial));
         const PosteriorProblem problem = preparePosteriorProblem(config.setup, trialSeed);
         for (const PosteriorMethod method : config.methods) {
@@ -305,6 +305,20 @@ runPosterior(const PosteriorConfig& config,
         }
     }
     return rows;
+}
+} // namespace
+
+std::vector<PosteriorRow>
+runPosterior(const PosteriorConfig& config,
+             const std::function<void(const PosteriorProgress&)>& progress,
+             const std::atomic<bool>* cancel) {
+    if (config.epochs < 1 || config.every < 1 || config.trials < 1)
+        throw std::invalid_argument("epochs, checkpoint period and trials must be at least 1");
+    std::mutex lock;
+    const auto report = serialised(progress, lock);
+    return runTrials<PosteriorRow>(
+        shardTrials(config.trials, config.shard), config.threads,
+        [&](int trial) { return runPosteriorTrial(config, trial, report, cancel); }, cancel);
 }
 
 } // namespace fa

@@ -6,6 +6,7 @@
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
 #include "core/fa/OnlineFitter.h"
+#include "core/lab/TrialRunner.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/vi/ExactPosterior.h"
 #include "core/vi/GaussianVi.h"
@@ -191,6 +192,8 @@ struct PosteriorConfig {
     int every = 500; ///< checkpoint period in epochs; the last epoch is always scored
     int trials = 10;
     std::uint64_t seed = 0;
+    int threads = 1; ///< trials run side by side (0: every core); the rows do not depend on it
+    Shard shard;     ///< the slice of the trials to run (a cluster's job array)
 };
 
 struct PosteriorRow {
@@ -208,9 +211,9 @@ struct PosteriorProgress {
     long epoch = 0, epochs = 0;
 };
 
-/// Trials run in turn, each method on its own (so its seconds are its own). The same
-/// configuration gives the same rows apart from seconds. cancel, if set, stops between epochs
-/// and returns the rows so far.
+/// Trials run side by side on config.threads, each method on its own (so its seconds are its
+/// own). The same configuration gives the same rows apart from seconds, for any threads. cancel, if
+/// set, stops between epochs and returns the rows so far.
 std::vector<PosteriorRow>
 runPosterior(const PosteriorConfig& config,
              const std::function<void(const PosteriorProgress&)>& progress = {},

@@ -105,14 +105,15 @@ void checkVaeConfig(const VaeConfig& c) {
         throw std::invalid_argument("the latent dimension K must be smaller than D");
 }
 
-std::vector<VaeRow> runVae(const VaeConfig& c,
-                           const std::function<void(const VaeProgress&)>& progress,
-                           const std::atomic<bool>* cancel) {
-    checkVaeConfig(c);
+namespace {
+/// One trial's rows; none when cancelled (the unfinished trial is dropped).
+std::vector<VaeRow> runVaeTrial(const VaeConfig& c, int trial,
+                                const std::function<void(const VaeProgress&)>& progress,
+                                const std::atomic<bool>* cancel) {
     using Clock = std::chrono::steady_clock;
     const std::vector<long> checkpoints = latentCheckpoints(c.epochs);
     std::vector<VaeRow> rows;
-    for (int trial = 0; trial < c.trials; ++trial) {
+    {
         const std::uint64_t trialSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
         VaeDataSpec spec = c.data;
         spec.splitSeed = trialSeed;
@@ -146,7 +147,7 @@ std::vector<VaeRow> runVae(const VaeConfig& c,
             std::size_t next = 0;
             for (long epoch = 1; epoch <= c.epochs; ++epoch) {
                 if (cancel && cancel->load())
-                    return rows;
+                    return {};
                 const auto start = Clock::now();
                 fit->epoch();
                 seconds += std::chrono::duration<double>(Clock::now() - start).count();
@@ -183,6 +184,18 @@ std::vector<VaeRow> runVae(const VaeConfig& c,
         rows.insert(rows.end(), trialRows.begin(), trialRows.end());
     }
     return rows;
+}
+} // namespace
+
+std::vector<VaeRow> runVae(const VaeConfig& c,
+                           const std::function<void(const VaeProgress&)>& progress,
+                           const std::atomic<bool>* cancel) {
+    checkVaeConfig(c);
+    std::mutex lock;
+    const auto report = serialised(progress, lock);
+    return runTrials<VaeRow>(
+        shardTrials(c.trials, c.shard), c.threads,
+        [&](int trial) { return runVaeTrial(c, trial, report, cancel); }, cancel);
 }
 
 } // namespace fa

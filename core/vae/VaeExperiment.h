@@ -5,6 +5,7 @@
 // method's test ELBO (the encoder's q; vEM's per-point optimum), the importance-weighted
 // log-likelihood with the per-point optimum q* as proposal, and the two gaps. Linear decoders
 // are scored exactly (closed forms), nonlinear ones by Monte Carlo.
+#include "core/lab/TrialRunner.h"
 #include "core/vae/VaeData.h"
 #include "core/vae/VaeFits.h"
 
@@ -50,6 +51,8 @@ struct VaeConfig {
     int trials = 1;
     std::uint64_t seed = 0;
     TableLoader loader; ///< real data (core/io's tableLoader in the programs)
+    int threads = 1;    ///< trials run side by side (0: every core); the rows do not depend on it
+    Shard shard;        ///< the slice of the trials to run (a cluster's job array)
 };
 
 struct VaeRow {

@@ -1,6 +1,7 @@
 #include "ui/explorer/TrialsPanel.h"
 
 #include "ui/common/BackgroundJob.h"
+#include "ui/common/BackgroundThreads.h"
 #include "ui/common/BandChartView.h"
 
 #include <QElapsedTimer>
@@ -71,7 +72,8 @@ void TrialsPanel::start() {
         return;
     m_runningConfig = m_currentConfig();
     m_trialsRequested = m_trials->value();
-    const fa::FaSweepConfig sweep = fa::trialsSweep(m_runningConfig, m_trialsRequested);
+    fa::FaSweepConfig sweep = fa::trialsSweep(m_runningConfig, m_trialsRequested);
+    sweep.threads = backgroundThreads(); // trials side by side; the rows do not depend on it
     try {
         fa::validate(sweep);
     } catch (const std::exception& e) {
@@ -90,15 +92,25 @@ void TrialsPanel::start() {
         [this, sweep](const std::atomic<bool>& cancel) {
             QElapsedTimer throttle;
             throttle.start();
+            // Trials run side by side: the progress is the samples done over all of them (the
+            // calls come one at a time).
+            std::vector<long> samples(static_cast<std::size_t>(sweep.trials), 0);
             auto progress = [&](const fa::FaSweepProgress& p) {
+                samples[static_cast<std::size_t>(p.trial)] = p.samples;
                 if (throttle.elapsed() < 100)
                     return; // ten progress updates a second are plenty
                 throttle.restart();
-                const double done =
-                    (p.trial + static_cast<double>(p.samples) / p.totalSamples) / p.trials;
-                m_job->deliver([this, done, trial = p.trial + 1, trials = p.trials] {
+                long sum = 0;
+                int finished = 0;
+                for (const long s : samples) {
+                    sum += s;
+                    finished += s == p.totalSamples;
+                }
+                const double done = static_cast<double>(sum) / p.totalSamples / p.trials;
+                m_job->deliver([this, done, finished, trials = p.trials] {
                     m_progress->setValue(static_cast<int>(done * 1000));
-                    m_progress->setFormat(QString("trial %1 of %2 — %p %").arg(trial).arg(trials));
+                    m_progress->setFormat(
+                        QString("%1 of %2 trials done — %p %").arg(finished).arg(trials));
                 });
             };
             // Rows of whole trials are kept when cancelled; an error throws to the job.

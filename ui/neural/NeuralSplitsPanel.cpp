@@ -2,6 +2,7 @@
 
 #include "core/io/RegressionCsv.h"
 #include "ui/common/BackgroundJob.h"
+#include "ui/common/BackgroundThreads.h"
 
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
@@ -48,7 +49,8 @@ NeuralSplitsPanel::NeuralSplitsPanel(QWidget* parent)
         "score the test part; one row per method, filled as splits finish.");
     m_label->setWordWrap(true);
     m_run = new QPushButton("Run splits");
-    m_run->setToolTip("Runs in the background on two threads; the live view stays usable");
+    m_run->setToolTip("Runs in the background on every core (faexplorer --threads N to change); "
+                      "the live view stays usable");
     m_cancel = new QPushButton("Cancel");
     m_cancel->setEnabled(false);
 
@@ -106,7 +108,7 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     c.searchTrials = m_trials->value();
     c.folds = m_folds->value();
     c.seed = live.seed;
-    c.threads = 2;
+    c.threads = backgroundThreads();
     m_config = c;
     m_rows.clear();
     refresh();

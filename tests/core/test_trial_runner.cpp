@@ -1,0 +1,108 @@
+// Trials side by side and in slices (core/lab/TrialRunner.h), and the merge of sliced CSVs
+// (core/io/ShardMerge.h), against what they must be by construction: every trial in exactly one
+// shard, rows in trial order whatever the threads and however long each trial takes, the
+// first error rethrown, and merged shards equal to the whole.
+#include "core/io/ShardMerge.h"
+#include "core/lab/TrialRunner.h"
+
+#include <QtTest>
+
+#include <chrono>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+using namespace fa;
+
+class TestTrialRunner : public QObject {
+    Q_OBJECT
+  private slots:
+    void shardsPartitionTheTrials() {
+        for (int trials : {1, 2, 7, 10, 100})
+            for (int n : {1, 2, 3, 7, 12}) {
+                std::vector<int> all;
+                std::size_t smallest = 1000, largest = 0;
+                for (int i = 0; i < n; ++i) {
+                    const auto part = shardTrials(trials, {i, n});
+                    smallest = std::min(smallest, part.size());
+                    largest = std::max(largest, part.size());
+                    all.insert(all.end(), part.begin(), part.end());
+                }
+                QCOMPARE(static_cast<int>(all.size()), trials); // disjoint and complete,
+                for (int t = 0; t < trials; ++t)                // in order
+                    QCOMPARE(all[static_cast<std::size_t>(t)], t);
+                QVERIFY(largest - smallest <= 1); // and balanced
+            }
+        QCOMPARE(parseShard("3/8").index, 2);
+        QCOMPARE(parseShard("3/8").count, 8);
+        for (const char* bad :
+             {"", "/", "1/", "/2", "0/2", "3/2", "a/b", "1/2/3", " 1/2", "1/100001"})
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseShard(bad));
+    }
+    void rowsComeBackInTrialOrderForAnyThreads() {
+        // Later trials finish first: each sleeps less than the one before.
+        const std::vector<int> trials{3, 4, 5, 6, 7, 8};
+        auto work = [](int t) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2 * (9 - t)));
+            return std::vector<int>{t * 10, t * 10 + 1};
+        };
+        std::vector<int> expected;
+        for (int t : trials)
+            expected.insert(expected.end(), {t * 10, t * 10 + 1});
+        for (int threads : {1, 2, 3, 8, 0})
+            QCOMPARE(runTrials<int>(trials, threads, work), expected);
+    }
+    void cancelStopsNewTrialsAndErrorsAreRethrown() {
+        std::atomic<bool> cancel{false};
+        const auto rows = runTrials<int>(
+            {0, 1, 2, 3}, 1,
+            [&](int t) {
+                if (t == 1)
+                    cancel = true;
+                return std::vector<int>{t};
+            },
+            &cancel);
+        QCOMPARE(rows, (std::vector<int>{0, 1})); // trial 1 finished; 2 and 3 never started
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runTrials<int>({0, 1, 2, 3}, 2, [](int t) {
+                                     if (t == 2)
+                                         throw std::runtime_error("trial 2 failed");
+                                     return std::vector<int>{t};
+                                 }));
+        QCOMPARE(resolveThreads(5, 3), 3);
+        QCOMPARE(resolveThreads(1, 30), 1);
+        QVERIFY(resolveThreads(0, 1000) >= 1);
+    }
+    void mergedShardsAreTheWhole() {
+        const std::string header = "dataset,method,hidden,trial,value\n";
+        const std::string whole = header + "a,m,\"50,50\",0,1\na,n,\"50,50\",0,2\n" +
+                                  "a,m,\"50,50\",1,3\na,n,\"50,50\",1,4\na,m,\"50,50\",2,5\n";
+        const std::vector<io::ShardText> shards{
+            {"c.csv", header + "a,m,\"50,50\",2,5\n"},
+            {"a.csv", header + "a,m,\"50,50\",0,1\na,n,\"50,50\",0,2\n"},
+            {"empty.csv", header},
+            {"b.csv", header + "a,m,\"50,50\",1,3\na,n,\"50,50\",1,4\n"}};
+        io::MergeSummary s;
+        QCOMPARE(io::mergeShards(shards, &s), whole);
+        QCOMPARE(s.column, std::string("trial"));
+        QCOMPARE(s.slices, 3);
+        QCOMPARE(s.rows, 5L);
+        auto refuses = [](const std::vector<io::ShardText>& in, const std::string& message) {
+            try {
+                io::mergeShards(in);
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what()).find(message) != std::string::npos;
+            }
+            return false;
+        };
+        QVERIFY(refuses({shards[1], {"d.csv", header + "a,m,\"50,50\",0,9\n"}},
+                        "overlapping shards: trial 0 is in both a.csv and d.csv"));
+        QVERIFY(refuses({shards[1], shards[0]}, "trial 1 is in none of the inputs"));
+        QVERIFY(refuses({shards[1], {"x.csv", "dataset,trial\n"}}, "x.csv: its columns differ"));
+        QVERIFY(refuses({{"y.csv", header + "a,m,\"5\",one,1\n"}}, "y.csv line 2: the trial"));
+        QVERIFY(refuses({{"z.csv", "a,b\n1,2\n"}}, "no trial or split column"));
+        QVERIFY(refuses({}, "at least one"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrialRunner)
+#include "test_trial_runner.moc"
