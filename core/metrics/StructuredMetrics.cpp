@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numbers>
+#include <optional>
+#include <thread>
 #include <vector>
 
 namespace fa {
@@ -22,6 +25,19 @@ double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAMod
 }
 
 namespace {
+/// fn(begin, end) over [0, n) in contiguous parts, one per core (at most 4), side by side. For
+/// work whose parts write disjoint outputs, so the result does not depend on the cores.
+void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index)>& fn) {
+    const auto parts =
+        static_cast<Eigen::Index>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    std::vector<std::thread> pool;
+    for (Eigen::Index p = 1; p < parts; ++p)
+        pool.emplace_back(fn, n * p / parts, n * (p + 1) / parts);
+    fn(0, n / parts);
+    for (auto& t : pool)
+        t.join();
+}
+
 // Row-major: the binned path gathers whole rows, which are then contiguous.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -39,49 +55,55 @@ std::vector<Matrix> exactGrams(const RowMatrix& Z, const Vector& lambda,
     return grams;
 }
 
-/// The same Grams from per-bin moments M_bj = sum_{d in b} (lambda_d - lambda_b)^j z_d z_d^T,
-/// using 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
-/// The moments cost O(D K^2 order) once; all nodes then come from one GEMM whose size does
-/// not depend on D.
-std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Vector& lambda,
-                                const std::vector<double>& t2s, double width, int order) {
-    const Eigen::Index D = Z.rows(), r = Z.cols();
+/// Rows grouped by bins of width `width` in u = log(lambda): the rows of bin b are the
+/// positions start[b] .. start[b + 1] - 1 of the sorted order; position[d] is row d's place.
+struct Bins {
+    std::vector<Eigen::Index> start, position;
+    Vector centre; ///< lambda at each bin's centre
+    Vector sortedLambda;
+};
+
+Bins makeBins(const Vector& lambda, double width) {
+    const Eigen::Index D = lambda.size();
     const Vector u = lambda.array().log();
     const double uMin = u.minCoeff();
     const auto bins = static_cast<Eigen::Index>(std::floor((u.maxCoeff() - uMin) / width)) + 1;
-    std::vector<Eigen::Index> start(bins + 1, 0), binOf(D);
+    Bins b;
+    b.start.assign(static_cast<std::size_t>(bins + 1), 0);
+    std::vector<Eigen::Index> binOf(static_cast<std::size_t>(D));
     for (Eigen::Index d = 0; d < D; ++d) {
         binOf[d] =
             std::min<Eigen::Index>(static_cast<Eigen::Index>((u[d] - uMin) / width), bins - 1);
-        ++start[binOf[d] + 1];
+        ++b.start[binOf[d] + 1];
     }
-    for (Eigen::Index b = 0; b < bins; ++b)
-        start[b + 1] += start[b];
-    Vector centre(bins);
-    for (Eigen::Index b = 0; b < bins; ++b)
-        centre[b] = std::exp(uMin + (static_cast<double>(b) + 0.5) * width);
-    // Counting sort by bin; gather column by column so reads and writes stay contiguous.
-    std::vector<Eigen::Index> rowAt(D), next(start.begin(), start.end() - 1);
-    for (Eigen::Index d = 0; d < D; ++d)
-        rowAt[next[binOf[d]]++] = d;
+    for (Eigen::Index k = 0; k < bins; ++k)
+        b.start[k + 1] += b.start[k];
+    b.centre.resize(bins);
+    for (Eigen::Index k = 0; k < bins; ++k)
+        b.centre[k] = std::exp(uMin + (static_cast<double>(k) + 0.5) * width);
+    // Counting sort by bin (stable: rows keep their order within a bin).
+    std::vector<Eigen::Index> next(b.start.begin(), b.start.end() - 1);
+    b.position.resize(static_cast<std::size_t>(D));
+    b.sortedLambda.resize(D);
+    for (Eigen::Index d = 0; d < D; ++d) {
+        const Eigen::Index at = next[binOf[d]]++;
+        b.position[d] = at;
+        b.sortedLambda[at] = lambda[d];
+    }
+    return b;
+}
 
-    std::vector<Eigen::Index> used;
-    for (Eigen::Index b = 0; b < bins; ++b)
-        if (start[b + 1] > start[b])
-            used.push_back(b);
-    const auto terms = static_cast<Eigen::Index>(used.size()) * (order + 1);
-    Matrix moments(r * r, terms); // column (bin, j) holds vec(M_bj)
-    Matrix Zb, weighted, block;
+/// Columns (bin, j) of moments for the used bins [u0, u1): vec(M_bj) with
+/// M_bj = sum_{d in b} (lambda_d - lambda_b)^j z_d z_d^T.
+void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
+               std::size_t u0, std::size_t u1, int order, Matrix& moments) {
+    const Eigen::Index r = Z.cols();
+    Matrix weighted, block;
     Vector offset, power;
-    for (std::size_t ub = 0; ub < used.size(); ++ub) {
-        const Eigen::Index b = used[ub], first = start[b], n = start[b + 1] - start[b];
-        Zb.resize(n, r);
-        offset.resize(n);
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const Eigen::Index d = rowAt[first + i];
-            Zb.row(i) = Z.row(d);
-            offset[i] = lambda[d] - centre[b];
-        }
+    for (std::size_t ub = u0; ub < u1; ++ub) {
+        const Eigen::Index b = used[ub], first = bins.start[b], n = bins.start[b + 1] - first;
+        const auto Zb = Z.middleRows(first, n); // contiguous: Z is in bin order
+        offset = bins.sortedLambda.segment(first, n).array() - bins.centre[b];
         weighted.resize(n, r * (order + 1));
         power.setOnes(n);
         for (int j = 0; j <= order; ++j) {
@@ -93,10 +115,38 @@ std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Vector& lambda,
             moments.col(static_cast<Eigen::Index>(ub) * (order + 1) + j) =
                 block.middleCols(j * r, r).reshaped();
     }
+}
+
+/// The same Grams from per-bin moments M_bj, using
+/// 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
+/// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in parts on
+/// every core, each part writing its own columns); all nodes then come from one GEMM whose
+/// size does not depend on D.
+std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Bins& bins,
+                                const std::vector<double>& t2s, int order) {
+    const Eigen::Index r = Z.cols();
+    const auto count = static_cast<Eigen::Index>(bins.centre.size());
+    std::vector<Eigen::Index> used;
+    for (Eigen::Index b = 0; b < count; ++b)
+        if (bins.start[b + 1] > bins.start[b])
+            used.push_back(b);
+    const auto terms = static_cast<Eigen::Index>(used.size()) * (order + 1);
+    Matrix moments(r * r, terms); // column (bin, j) holds vec(M_bj)
+    // Part p takes the bins whose first row lies in the p-th equal share of the rows.
+    std::vector<Eigen::Index> firstRow(used.size());
+    for (std::size_t ub = 0; ub < used.size(); ++ub)
+        firstRow[ub] = bins.start[used[ub]];
+    inParts(Z.rows(), [&](Eigen::Index r0, Eigen::Index r1) {
+        const auto u0 = static_cast<std::size_t>(
+            std::lower_bound(firstRow.begin(), firstRow.end(), r0) - firstRow.begin());
+        const auto u1 = static_cast<std::size_t>(
+            std::lower_bound(firstRow.begin(), firstRow.end(), r1) - firstRow.begin());
+        momentsOf(Z, bins, used, u0, u1, order, moments);
+    });
     Matrix coefficients(terms, static_cast<Eigen::Index>(t2s.size()));
     for (std::size_t k = 0; k < t2s.size(); ++k)
         for (std::size_t ub = 0; ub < used.size(); ++ub) {
-            const double inv = 1.0 / (t2s[k] + centre[used[ub]]);
+            const double inv = 1.0 / (t2s[k] + bins.centre[used[ub]]);
             double coef = inv;
             for (int j = 0; j <= order; ++j, coef *= -inv)
                 coefficients(static_cast<Eigen::Index>(ub) * (order + 1) + j,
@@ -114,8 +164,9 @@ double logAbsDet(const Matrix& M) {
     return lu.matrixLU().diagonal().array().abs().log().sum();
 }
 
-double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Matrix& innerInv,
-                       double logDetInner, double tailC, const W2QuadratureOptions& opt) {
+double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Bins* bins,
+                       const Matrix& innerInv, double logDetInner, double tailC,
+                       const W2QuadratureOptions& opt) {
     const Eigen::Index K = innerInv.rows();
     const double a = lambda.mean();
     const double sLo = 0.5 * std::log(lambda.minCoeff()) - opt.margin;
@@ -126,8 +177,7 @@ double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Matrix& i
     for (int i = 0; i < nodes; ++i)
         t2s[i] = std::exp(2.0 * (sLo + i * h));
     const std::vector<Matrix> grams =
-        Z.rows() > opt.binAboveDim ? binnedGrams(Z, lambda, t2s, opt.binWidth, opt.taylorOrder)
-                                   : exactGrams(Z, lambda, t2s);
+        bins ? binnedGrams(Z, *bins, t2s, opt.taylorOrder) : exactGrams(Z, lambda, t2s);
     // f(s) = (l(t) - g(t)) t at t = e^s, with g(t) = log(1 + c / (t^2 + a)) sharing l's c / t^2
     // tail.
     Matrix M;
@@ -161,24 +211,42 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     const double base = (a.c - b.c).squaredNorm() + (sqrt1 - b.psi.cwiseSqrt()).squaredNorm() +
                         F1.squaredNorm() + F2.squaredNorm();
 
-    const Eigen::Index K1 = F1.cols(), K2 = F2.cols();
-    Matrix inner = Matrix::Identity(K1, K1); // I + F1^T Psi1^-1 F1
-    const Matrix F1s = F1.array().colwise() / sqrt1.array();
-    inner.noalias() += F1s.transpose() * F1s;
+    const Eigen::Index D = F1.rows(), K1 = F1.cols(), K2 = F2.cols();
+    // Z = [F2 .* sqrt(psi1), F1 ./ sqrt(psi1)], row-major; above binAboveDim its rows are
+    // written straight into the bins' order, so each bin's rows are one contiguous block.
+    std::optional<Bins> bins;
+    if (D > options.binAboveDim)
+        bins = makeBins(lambda, options.binWidth);
+    RowMatrix Z(D, K2 + K1);
+    auto fill = [&](Eigen::Index d0, Eigen::Index d1) {
+        for (Eigen::Index d = d0; d < d1; ++d) {
+            const Eigen::Index at = bins ? bins->position[d] : d;
+            const double s = sqrt1[d], inv = 1.0 / s;
+            double* z = Z.row(at).data();
+            for (Eigen::Index k = 0; k < K2; ++k)
+                z[k] = F2(d, k) * s;
+            for (Eigen::Index k = 0; k < K1; ++k)
+                z[K2 + k] = F1(d, k) * inv;
+        }
+    };
+    if (bins)
+        inParts(D, fill); // rows to distinct places: the same Z on any number of cores
+    else
+        fill(0, D);
+    Matrix inner = Matrix::Identity(K1, K1); // I + F1^T Psi1^-1 F1 (any row order)
+    inner.noalias() += Z.rightCols(K1).transpose() * Z.rightCols(K1);
     const Eigen::LLT<Matrix> llt(inner);
     const Matrix L = llt.matrixL();
     const double logDetInner = 2.0 * L.diagonal().array().log().sum();
     const Matrix innerInv = llt.solve(Matrix::Identity(K1, K1));
 
-    RowMatrix Z(F1.rows(), K2 + K1);
-    Z.leftCols(K2) = F2.array().colwise() * sqrt1.array();
-    Z.rightCols(K1) = F1s;
     // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2).
     const double tailC = a.psi.dot(F2.rowwise().squaredNorm()) +
                          b.psi.dot(F1.rowwise().squaredNorm()) +
                          (F1.transpose() * F2).squaredNorm();
 
-    const double cross = integrateLogDet(Z, lambda, innerInv, logDetInner, tailC, options);
+    const double cross =
+        integrateLogDet(Z, lambda, bins ? &*bins : nullptr, innerInv, logDetInner, tailC, options);
     return std::sqrt(std::max(base - 2.0 * cross, 0.0));
 }
 
