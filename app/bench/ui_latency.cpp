@@ -130,7 +130,14 @@ int main(int argc, char** argv) {
     QTimer resizer;
     resizer.setInterval(100);
     int k = 0;
-    QObject::connect(&resizer, &QTimer::timeout, [&] { w->resize(1400 - 200 * (++k % 2), 800); });
+    std::vector<double> resizeFrames; // a resize, its relayout and one whole repaint
+    QObject::connect(&resizer, &QTimer::timeout, [&] {
+        QElapsedTimer t;
+        t.start();
+        w->resize(1400 - 200 * (++k % 2), 800);
+        w->repaint();
+        resizeFrames.push_back(t.nsecsElapsed() / 1e6);
+    });
     QTimer::singleShot(500, [&] {
         probe.start();
         resizer.start();
@@ -185,6 +192,10 @@ int main(int argc, char** argv) {
             };
             const auto [loopMed, loopMax] = stats(loopDelays);
             const auto [pauseMed, pauseMax] = stats(pauseDelays);
+            const auto [frameMed, frameMax] = stats(resizeFrames);
+            std::printf("D=%d frame after a resize (relayout + repaint): median %.1f ms, max "
+                        "%.1f ms over %zu resizes\n",
+                        dim, frameMed, frameMax, resizeFrames.size());
             std::printf("D=%d event-loop delay: median %.1f ms, max %.1f ms over %zu probes "
                         "(resizing every 100 ms)\n",
                         dim, loopMed, loopMax, loopDelays.size());

@@ -2,6 +2,9 @@
 
 #include <new>
 #include <stdexcept>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {}
 
@@ -17,7 +20,14 @@ bool BackgroundJob::start(Body body, QThread::Priority priority) {
     if (m_thread)
         return false;
     m_cancel = false;
-    m_thread = QThread::create([this, body = std::move(body)] {
+    const bool low = priority == QThread::LowPriority || priority == QThread::LowestPriority ||
+                     priority == QThread::IdlePriority;
+    m_thread = QThread::create([this, low, body = std::move(body)] {
+        // Linux ignores QThread priorities for ordinary threads; a nice value works, and the
+        // threads this one starts (trials side by side) inherit it, so the window and the live
+        // run keep the cores first.
+        if (low)
+            setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
         QString error;
         try {
             body(m_cancel);
