@@ -19,6 +19,9 @@ std::string formatDouble(double v);
 
 extern const char* const kFaSweepHeader;
 void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows);
+/// Reads what writeFaSweepCsv writes (fa-sweep's CSV, merged or not); throws
+/// std::invalid_argument naming the line for another header or a cell that is not a number.
+std::vector<FaSweepRow> readFaSweepCsv(std::istream& in);
 
 /// dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status
 extern const char* const kPosteriorHeader;
