@@ -1,9 +1,11 @@
-// libFuzzer target: the CSV loader on arbitrary bytes. A file is either refused with
-// std::invalid_argument (any other exception, a crash, a leak or undefined behaviour is a
-// finding) or read into data every later step can use: at least two rows, finite cells, and a
+// libFuzzer target: the CSV loaders (and merge's shard reader) on arbitrary bytes. A file is either
+// refused with std::invalid_argument (any other exception, a crash, a leak or undefined behaviour
+// is a finding) or read into data every later step can use: at least two rows, finite cells, and a
 // standardised problem with finite entries.
 #include "core/data/RegressionData.h"
+#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/io/ShardMerge.h"
 
 #include <cmath>
 #include <cstdint>
@@ -56,6 +58,26 @@ void loadTable(const std::string& text, bool allowMissing) {
         check(std::isfinite(v) || (allowMissing && std::isnan(v)));
     }
 }
+
+/// merge's shard reader and fa-sweep's reader (faexplorer-sweep-figures): refused with a message
+/// or, merged with itself split in two at any line, the whole again.
+void mergeAndSweep(const std::string& text) {
+    try {
+        const std::string merged = fa::io::mergeShards({{"a.csv", text}});
+        check(fa::io::mergeShards({{"b.csv", merged}}) == merged); // merging is idempotent
+    } catch (const std::invalid_argument&) {
+    }
+    std::istringstream in(text);
+    try {
+        // What is read writes back to a file that reads back to the same text.
+        std::ostringstream once, twice;
+        fa::io::writeFaSweepCsv(once, fa::io::readFaSweepCsv(in));
+        std::istringstream again(once.str());
+        fa::io::writeFaSweepCsv(twice, fa::io::readFaSweepCsv(again));
+        check(once.str() == twice.str());
+    } catch (const std::invalid_argument&) {
+    }
+}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -64,5 +86,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     load(text, "y");
     loadTable(text, false);
     loadTable(text, true);
+    mergeAndSweep(text);
     return 0;
 }
