@@ -9,15 +9,21 @@
 namespace fa::stream {
 namespace {
 
-// Rows are processed in GCC/Clang vector types, kLanes at a time (AVX-512: 8 doubles, else 4);
-// the rows left over run the same templates 4 at a time (after 8) and then on plain doubles.
-using V4 = double __attribute__((vector_size(4 * sizeof(double))));
+// Rows are processed in GCC/Clang vector types, kLanes at a time (AVX-512: 8 doubles, AVX: 4,
+// else 2, the SSE2 every x86-64 has); the rows left over run the same templates 4 at a time
+// (after 8) and then on plain doubles.
 #if defined(__AVX512F__)
 constexpr int kLanes = 8;
 using Vd = double __attribute__((vector_size(8 * sizeof(double))));
-#else
+using V4 = double __attribute__((vector_size(4 * sizeof(double))));
+#elif defined(__AVX__)
 constexpr int kLanes = 4;
-using Vd = V4;
+using Vd = double __attribute__((vector_size(4 * sizeof(double))));
+using V4 = Vd;
+#else
+constexpr int kLanes = 2;
+using Vd = double __attribute__((vector_size(2 * sizeof(double))));
+using V4 = Vd;
 #endif
 
 /// K up to this is compiled with K fixed, so a row's K entries stay in registers.
