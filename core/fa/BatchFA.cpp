@@ -30,7 +30,21 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
         throw std::invalid_argument("the starting psi must have one entry per coordinate");
     Vector psi = options.startPsi.size() == D ? options.startPsi : Vector::Ones(D);
     Matrix F = Matrix::Zero(D, K);
-    Matrix scaled(D, N);
+    // The exact SVD with more samples than coordinates goes through the D x D Gram matrix:
+    // scaled scaled^T = Psi^-1/2 S Psi^-1/2 with S the sample covariance, formed once, so an
+    // iteration is one D x D symmetric eigensolve instead of an SVD of the D x N data (at
+    // D = 1000, N = 10^5 about 0.5 s instead of minutes). The same maths: the squared singular
+    // values are the eigenvalues, U the eigenvectors, and |scaled|^2 the trace.
+    const bool viaGram = options.svd == SvdMethod::Exact && N >= D;
+    Matrix S;
+    if (viaGram) {
+        S.setZero(D, D);
+        S.selfadjointView<Eigen::Lower>().rankUpdate(centered, 1.0 / static_cast<double>(N));
+        S = S.selfadjointView<Eigen::Lower>();
+    }
+    Matrix scaled(viaGram ? 0 : D, viaGram ? 0 : N);
+    Vector s2;
+    Matrix U;
     Rng rng(options.seed);
     double oldLl = -std::numeric_limits<double>::infinity();
     for (int it = 0; it < options.maxIter; ++it) {
@@ -39,20 +53,31 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
             break;
         }
         const Vector sqrtPsi = psi.array().sqrt() + kSmall;
-        scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
-        const TruncatedSvd svd =
-            options.svd == SvdMethod::Randomized
-                ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower,
-                                options.oversamples, rng, options.cancel)
-                : exactSvd(scaled, static_cast<int>(K));
-        if (options.cancel && options.cancel->load()) {
-            result.cancelled = true; // the SVD may have stopped half-way: not used
-            break;
+        double unexplained = 0.0;
+        if (viaGram) {
+            const Vector inv = sqrtPsi.cwiseInverse();
+            const Matrix G = inv.asDiagonal() * S * inv.asDiagonal();
+            const Eigen::SelfAdjointEigenSolver<Matrix> eig(G); // ascending eigenvalues
+            s2 = eig.eigenvalues().tail(K).reverse().cwiseMax(0.0);
+            U = eig.eigenvectors().rightCols(K).rowwise().reverse();
+            unexplained = G.trace() - s2.sum();
+        } else {
+            scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
+            const TruncatedSvd svd =
+                options.svd == SvdMethod::Randomized
+                    ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower,
+                                    options.oversamples, rng, options.cancel)
+                    : exactSvd(scaled, static_cast<int>(K));
+            if (options.cancel && options.cancel->load()) {
+                result.cancelled = true; // the SVD may have stopped half-way: not used
+                break;
+            }
+            s2 = svd.s.array().square();
+            U = svd.U;
+            unexplained = scaled.squaredNorm() - s2.sum();
         }
-        const Vector s2 = svd.s.array().square();
-        const double unexplained = scaled.squaredNorm() - s2.sum();
         // F = sqrt(psi) .* U sqrt(max(s^2 - 1, 0)): the optimal loadings for this psi.
-        F = svd.U * (s2.array() - 1.0).max(0.0).sqrt().matrix().asDiagonal();
+        F = U * (s2.array() - 1.0).max(0.0).sqrt().matrix().asDiagonal();
         F.array().colwise() *= sqrtPsi.array();
         double ll = llConst + s2.array().log().sum() + unexplained + psi.array().log().sum();
         ll *= -static_cast<double>(N) / 2.0;

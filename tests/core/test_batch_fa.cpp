@@ -41,6 +41,38 @@ class TestBatchFA : public QObject {
                                     .arg(r.logLikelihood[i])
                                     .arg(r.logLikelihood[i - 1])));
     }
+    void exactFitThroughTheGramMatrixIsTheSvdIteration() {
+        // With N >= D the exact fit works on Psi^-1/2 S Psi^-1/2 (D x D); here scikit-learn's
+        // iteration written out with an SVD of the scaled D x N data, step for step.
+        const Matrix X = samples(model(14, 3, 7), 300, 8);
+        BatchFAOptions o;
+        o.latent = 3;
+        o.svd = SvdMethod::Exact;
+        o.tol = -1.0; // never stop early: exactly maxIter iterations
+        o.maxIter = 25;
+        const BatchFAResult r = fitBatchFA(X, o);
+        QCOMPARE(r.iterations, 25);
+        const Eigen::Index D = X.rows();
+        const double N = static_cast<double>(X.cols());
+        const Matrix C = X.colwise() - X.rowwise().mean();
+        const Vector var = C.rowwise().squaredNorm() / N;
+        Vector psi = Vector::Ones(D);
+        Matrix F;
+        for (int it = 0; it < 25; ++it) {
+            const Vector sq = psi.array().sqrt() + 1e-12;
+            const Matrix scaled = (C.array().colwise() / (sq.array() * std::sqrt(N))).matrix();
+            const Eigen::JacobiSVD<Matrix> svd(scaled, Eigen::ComputeThinU);
+            const Vector s2 = svd.singularValues().head(3).array().square();
+            F = svd.matrixU().leftCols(3) *
+                (s2.array() - 1.0).max(0.0).sqrt().matrix().asDiagonal();
+            F.array().colwise() *= sq.array();
+            psi = (var - F.rowwise().squaredNorm()).cwiseMax(o.psiFloor); // also after the last
+        }
+        const Matrix ours = r.model.F * r.model.F.transpose(), ref = F * F.transpose();
+        QVERIFY2((ours - ref).norm() < 1e-9 * ref.norm(),
+                 qPrintable(QString::number((ours - ref).norm() / ref.norm())));
+        QVERIFY((r.model.psi - psi).norm() < 1e-9 * psi.norm());
+    }
     void reportedLikelihoodIsTheModelsLikelihood() {
         const Matrix X = samples(model(12, 2, 3), 500, 4);
         BatchFAOptions o;
