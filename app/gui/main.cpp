@@ -1,10 +1,12 @@
 // faexplorer: the FA Explorer window. [--session FILE] opens a saved session (and the lab it
-// belongs to); --mode LAB opens a lab (explorer, posterior, neural, latent, nonlinear: the lab
-// registry's ids); --screenshot PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen),
-// saves the whole window once the lab in view has run --after-samples N (explorer) or
-// --after-epochs N (the epoch labs), prints where it stopped and the throughput, and exits.
+// belongs to); --preset NAME opens a preset (--list-presets prints them); --mode LAB opens a
+// lab (explorer, posterior, neural, latent, nonlinear: the lab registry's ids); --screenshot
+// PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen), saves the whole window
+// once the lab in view has run --after-samples N (explorer) or --after-epochs N (the epoch
+// labs), prints where it stopped and the throughput, and exits.
 #include "ui/common/BackgroundThreads.h"
 #include "ui/common/LabPage.h"
+#include "ui/session/PresetFile.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
 
@@ -43,7 +45,26 @@ QString takeSessionArgument(int& argc, char** argv, bool& given) {
 }
 } // namespace
 
+// --list-presets needs no display: answered before QApplication (which would need one).
+int listPresets() {
+    QStringList errors;
+    const QString folder = fa::io::presetDirectory();
+    const std::vector<fa::io::Preset> presets = fa::io::listPresets(folder, &errors);
+    for (const fa::io::Preset& p : presets)
+        std::printf("%s\t%s\t%s\n", qPrintable(p.name), qPrintable(p.lab), qPrintable(p.title));
+    for (const QString& e : errors)
+        std::fprintf(stderr, "faexplorer: preset skipped: %s\n", qPrintable(e));
+    if (presets.empty()) {
+        std::fprintf(stderr, "faexplorer: no presets in '%s'\n", qPrintable(folder));
+        return 1;
+    }
+    return errors.isEmpty() ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (QByteArray(argv[i]) == "--list-presets")
+            return listPresets();
     bool sessionGiven = false;
     const QString sessionFile = takeSessionArgument(argc, argv, sessionGiven);
     QApplication app(argc, argv);
@@ -59,6 +80,11 @@ int main(int argc, char** argv) {
         "after-samples",
         "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
+    const QCommandLineOption preset(
+        "preset", "Open this preset (a figure of the seeds or a lesson; see --list-presets).",
+        "NAME");
+    const QCommandLineOption listPresetsOption(
+        "list-presets", "Print the presets, one a line: name, lab, title (tab-separated).");
     const QCommandLineOption mode(
         "mode", "Start in this mode: explorer (default), posterior, neural, latent or nonlinear.",
         "MODE");
@@ -76,6 +102,8 @@ int main(int argc, char** argv) {
     parser.addOption(mode);
     parser.addOption(afterEpochs);
     parser.addOption(session);
+    parser.addOption(preset);
+    parser.addOption(listPresetsOption);
     parser.addOption(screenshot);
     parser.addOption(after);
     parser.process(app);
@@ -106,6 +134,15 @@ int main(int argc, char** argv) {
     window.resize(size);
     window.setCurrentLab(modeName);
     window.show();
+    if (sessionGiven && parser.isSet(preset)) {
+        std::fprintf(stderr, "faexplorer: give --session or --preset, not both\n");
+        return 2;
+    }
+    if (parser.isSet(preset) && !window.openPreset(parser.value(preset))) {
+        std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
+        if (parser.isSet(screenshot))
+            return 2;
+    }
     if (sessionGiven && !window.openSession(sessionFile)) {
         std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
         if (parser.isSet(screenshot))

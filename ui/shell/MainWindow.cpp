@@ -2,21 +2,27 @@
 
 #include "ui/common/ElidedLabel.h"
 #include "ui/common/LabPage.h"
+#include "ui/session/PresetFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/shell/Labs.h"
+#include "ui/shell/PresetCaption.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QLabel>
+#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QVBoxLayout>
+#include <cstdio>
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWidget) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_tabs(new QTabWidget), m_caption(new PresetCaption) {
     setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
     QSettings settings;
     for (const LabEntry& lab : labRegistry()) {
@@ -38,7 +44,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_tabs(new QTabWi
         page->reset();
     }
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    auto* central = new QWidget;
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_caption);
+    column->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this] { m_caption->followLab(currentLab()); });
     restoreGeometry(settings.value("window/geometry").toByteArray());
 
     auto* bar = addToolBar("Run");
@@ -161,6 +175,8 @@ void MainWindow::buildMenus() {
         currentPage()->openCsvDialog();
     });
 
+    buildPresetMenu();
+
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About FA Explorer", this, [this] {
         QString keys;
@@ -244,6 +260,56 @@ bool MainWindow::openSession(const QString& path) {
     m_lastError = "Cannot open the session: no lab opens sessions of kind '" + kind + "'";
     statusBar()->showMessage("⚠ " + m_lastError, 15000);
     return false;
+}
+
+void MainWindow::buildPresetMenu() {
+    QMenu* menu = menuBar()->addMenu("&Presets");
+    menu->setToolTipsVisible(true);
+    QStringList errors;
+    const std::vector<fa::io::Preset> presets =
+        fa::io::listPresets(fa::io::presetDirectory(), &errors);
+    for (const QString& e : errors) // a broken preset is left out of the menu, and said why
+        std::fprintf(stderr, "faexplorer: preset skipped: %s\n", qPrintable(e));
+    if (presets.empty()) {
+        menu->addAction(QString("(no presets in %1)").arg(fa::io::presetDirectory()))
+            ->setEnabled(false);
+        return;
+    }
+    QMap<QString, QMenu*> groups;
+    for (const fa::io::Preset& p : presets) {
+        QMenu*& group = groups[p.group];
+        if (!group) {
+            group = menu->addMenu(p.group);
+            group->setToolTipsVisible(true);
+        }
+        QAction* a = group->addAction(p.title, this, [this, name = p.name] {
+            if (!openPreset(name))
+                QMessageBox::warning(this, "Open preset", m_lastError);
+        });
+        a->setToolTip((p.source.isEmpty() ? QString() : p.source + ": ") + p.caption);
+        a->setStatusTip(p.source);
+    }
+    menu->addSeparator();
+    menu->addAction("Hide the &caption", QKeySequence(Qt::Key_F1 | Qt::ShiftModifier), m_caption,
+                    &PresetCaption::dismiss)
+        ->setToolTip("Put the preset's caption away (Shift+F1)");
+}
+
+bool MainWindow::openPreset(const QString& name) {
+    fa::io::Preset preset;
+    try {
+        preset = fa::io::findPreset(fa::io::presetDirectory(), name);
+    } catch (const fa::io::SessionError& e) {
+        m_lastError = "Cannot open the preset: " + QString::fromUtf8(e.what());
+        statusBar()->showMessage("⚠ " + m_lastError, 15000);
+        return false;
+    }
+    if (!openSession(preset.path))
+        return false;
+    m_caption->setPreset(preset);
+    m_caption->followLab(currentLab());
+    statusBar()->showMessage(QString("Preset: %1 — press Space to play").arg(preset.title), 15000);
+    return true;
 }
 
 bool MainWindow::saveSession(const QString& path) {

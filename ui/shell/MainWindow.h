@@ -6,6 +6,7 @@
 #include <vector>
 
 class LabPage;
+class PresetCaption;
 class QAction;
 class QLabel;
 class QTabWidget;
@@ -32,6 +33,9 @@ class MainWindow : public QMainWindow {
     /// File operations on the page in view (a session switches to the lab it belongs to).
     /// Each returns false and shows the reason (status bar, lastError()).
     bool openSession(const QString& path);
+    /// Opens a preset (a session in the preset folder, by name) and shows its caption.
+    bool openPreset(const QString& name);
+    const PresetCaption* presetCaption() const { return m_caption; }
     bool saveSession(const QString& path);
     bool exportCurves(const QString& csvPath);
     QStringList exportCharts(const QString& folder);
@@ -47,6 +51,7 @@ class MainWindow : public QMainWindow {
 
   private:
     void buildMenus();
+    void buildPresetMenu();
     void showStatus();
     bool report(bool ok); ///< takes lastError from the page in view when !ok
     void saveFileDialog(const QString& title, const QString& name,
@@ -54,6 +59,7 @@ class MainWindow : public QMainWindow {
 
     std::vector<LabPage*> m_pages;
     QTabWidget* m_tabs;
+    PresetCaption* m_caption;
     QAction *m_playAction, *m_stepAction, *m_resetAction, *m_runJob, *m_cancelJob, *m_exportJob,
         *m_openCsv;
     QLabel *m_positionLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;

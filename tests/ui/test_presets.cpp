@@ -1,0 +1,144 @@
+// The presets: every file in resources/presets is a valid preset (title, caption, a lab that
+// opens it); the window's Presets menu holds one entry per file; opening each one switches to its
+// lab, shows its caption and runs a few steps without an error; the entries the seeds call for
+// (the thesis's six panels and §6, the report's figures and tables, the lessons) are there.
+#include "ui/common/LabPage.h"
+#include "ui/session/PresetFile.h"
+#include "ui/session/SessionFile.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/PresetCaption.h"
+
+#include <QDir>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QtTest>
+
+namespace {
+const QString kSourcePresets = QStringLiteral(FAEXPLORER_SOURCE_DIR "/resources/presets");
+
+QStringList presetNames(const std::vector<fa::io::Preset>& presets) {
+    QStringList names;
+    for (const fa::io::Preset& p : presets)
+        names << p.name;
+    return names;
+}
+} // namespace
+
+class TestPresets : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FA Explorer tests");
+        QSettings().clear();
+    }
+
+    void everySourceFileIsAPresetAndTheBuildTreeHasThem() {
+        QStringList errors;
+        const auto source = fa::io::listPresets(kSourcePresets, &errors);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join("\n")));
+        QCOMPARE(static_cast<qsizetype>(source.size()),
+                 QDir(kSourcePresets).entryList({"*.json"}, QDir::Files).size());
+        // The program reads them beside itself (bin/../share/faexplorer/presets).
+        QCOMPARE(presetNames(fa::io::listPresets(fa::io::presetDirectory())), presetNames(source));
+        for (const fa::io::Preset& p : source) {
+            QVERIFY2(p.caption.size() > 120, qPrintable(p.name)); // says what to watch and why
+            QVERIFY2(!p.source.isEmpty(), qPrintable(p.name));
+        }
+    }
+
+    void theSeedsFiguresAndTheLessonsAreThere() {
+        const QStringList names = presetNames(fa::io::listPresets(kSourcePresets));
+        for (const char* dim : {"100", "1000"})
+            for (const char* hi : {"10", "100", "10000"})
+                QVERIFY(names.contains(QString("thesis-fig5-d%1-s%2").arg(dim, hi)));
+        for (const char* n :
+             {"thesis-sgd-iterates", "report-fig1", "report-table1", "report-fig2-yacht",
+              "report-fig3-boston", "report-fig4-concrete", "report-fig5-energy",
+              "lesson-em-staircase", "lesson-gibbs-vs-em", "lesson-mppca",
+              "lesson-meanfield-vs-full", "lesson-score-vs-reparam", "lesson-bad-case",
+              "lesson-amortisation-gap", "lesson-linear-vae-ppca"})
+            QVERIFY2(names.contains(n), n);
+    }
+
+    void aBrokenPresetIsNamedAndLeftOut() {
+        QTemporaryDir dir;
+        QFile good(dir.filePath("good.json")), bad(dir.filePath("bad.json"));
+        QVERIFY(QFile::copy(kSourcePresets + "/report-fig1.json", good.fileName()));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(R"({"format": "faexplorer-session", "version": 1, "mode": "posterior",
+                      "preset": {"order": 1, "group": "g", "title": "t"}})");
+        bad.close();
+        QStringList errors;
+        const auto presets = fa::io::listPresets(dir.path(), &errors);
+        QCOMPARE(presetNames(presets), QStringList{"good"});
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(errors[0].contains("bad.json") && errors[0].contains("preset.caption"));
+        try {
+            fa::io::findPreset(dir.path(), "nope");
+            QFAIL("no error for an unknown preset");
+        } catch (const fa::io::SessionError& e) {
+            QVERIFY(QString(e.what()).contains("the presets are: good"));
+        }
+    }
+
+    void eachPresetOpensInItsLabWithItsCaptionAndRuns_data() {
+        QTest::addColumn<QString>("name");
+        for (const fa::io::Preset& p : fa::io::listPresets(fa::io::presetDirectory()))
+            QTest::newRow(qPrintable(p.name)) << p.name;
+    }
+    void eachPresetOpensInItsLabWithItsCaptionAndRuns() {
+        QFETCH(QString, name);
+        const fa::io::Preset preset = fa::io::findPreset(fa::io::presetDirectory(), name);
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.setCurrentLab(preset.lab == "explorer" ? "posterior" : "explorer"));
+        QVERIFY2(window.openPreset(name), qPrintable(window.lastError()));
+        QCOMPARE(window.currentLab(), preset.lab);
+        QVERIFY(window.presetCaption()->isVisible());
+        QVERIFY(window.presetCaption()->text().contains(preset.title));
+        QVERIFY(window.presetCaption()->text().contains(preset.caption.left(40)));
+        LabPage* page = window.currentPage();
+        QCOMPARE(page->sessionPosition(), 0L); // a preset opens at its start, paused
+        QVERIFY(!page->running());
+        QSignalSpy reached(page, &LabPage::reached);
+        QSignalSpy failed(page, &LabPage::runError);
+        page->runUntil(3);
+        QVERIFY2(reached.wait(60000),
+                 qPrintable(failed.isEmpty() ? QString("timeout") : failed[0][0].toString()));
+        QCOMPARE(reached[0][0].toLongLong(), 3LL);
+        QVERIFY(failed.isEmpty());
+        // The caption follows its lab: away while another lab is in view, back with it.
+        QVERIFY(window.setCurrentLab(preset.lab == "explorer" ? "posterior" : "explorer"));
+        QVERIFY(!window.presetCaption()->isVisible());
+        QVERIFY(window.setCurrentLab(preset.lab));
+        QVERIFY(window.presetCaption()->isVisible());
+    }
+
+    void theMenuHasAnEntryPerPresetAndAnUnknownNameIsRefused() {
+        MainWindow window;
+        QMenu* presets = nullptr;
+        for (QAction* a : window.menuBar()->actions())
+            if (a->text() == "&Presets")
+                presets = a->menu();
+        QVERIFY(presets);
+        QStringList titles;
+        for (QAction* group : presets->actions())
+            if (group->menu())
+                for (QAction* entry : group->menu()->actions())
+                    titles << entry->text();
+        QStringList expected;
+        for (const fa::io::Preset& p : fa::io::listPresets(fa::io::presetDirectory()))
+            expected << p.title;
+        QCOMPARE(titles, expected);
+        const QString before = window.currentLab();
+        QVERIFY(!window.openPreset("no-such-preset"));
+        QVERIFY(window.lastError().contains("no preset 'no-such-preset'"));
+        QCOMPARE(window.currentLab(), before);
+        QVERIFY(!window.presetCaption()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestPresets)
+#include "test_presets.moc"

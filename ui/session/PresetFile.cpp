@@ -1,0 +1,85 @@
+#include "ui/session/PresetFile.h"
+
+#include "ui/session/JsonFields.h"
+#include "ui/session/SessionFile.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <algorithm>
+
+namespace fa::io {
+
+QString shareDirectory(const QString& sub) {
+    const QByteArray env = qgetenv("FAEXPLORER_SHARE");
+    if (!env.isEmpty())
+        return QDir(QString::fromLocal8Bit(env)).filePath(sub);
+    // QCoreApplication knows the program's folder once it exists; before, /proc/self/exe.
+    QString bin = QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QString();
+    if (bin.isEmpty())
+        bin = QFileInfo(QFile::symLinkTarget("/proc/self/exe")).absolutePath();
+    return QDir::cleanPath(bin + "/../share/faexplorer/" + sub);
+}
+
+namespace {
+QString text(const QJsonObject& block, const QString& key, bool required) {
+    const QJsonValue v = block.value(key);
+    if (v.isUndefined() && !required)
+        return {};
+    if (!v.isString() || v.toString().trimmed().isEmpty())
+        fail(QString("'preset.%1' must be a non-empty text").arg(key));
+    return v.toString().trimmed();
+}
+} // namespace
+
+Preset readPreset(const QString& path) {
+    try {
+        const QJsonObject root = sessionRoot(readSessionFile(path));
+        const QJsonObject block = object(root, "preset");
+        Preset p;
+        p.name = QFileInfo(path).completeBaseName();
+        p.path = QFileInfo(path).absoluteFilePath();
+        p.lab = root.value("mode").toString("explorer");
+        p.group = text(block, "group", true);
+        p.title = text(block, "title", true);
+        p.source = text(block, "source", false);
+        p.caption = text(block, "caption", true);
+        p.order = static_cast<int>(whole(block, "preset", "order", 0, 1000000));
+        return p;
+    } catch (const SessionError& e) {
+        throw SessionError(
+            QString("'%1': %2").arg(path, QString::fromUtf8(e.what())).toStdString());
+    }
+}
+
+std::vector<Preset> listPresets(const QString& folder, QStringList* errors) {
+    std::vector<Preset> presets;
+    const QDir dir(folder);
+    for (const QString& file : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+        try {
+            presets.push_back(readPreset(dir.filePath(file)));
+        } catch (const SessionError& e) {
+            if (errors)
+                errors->append(QString::fromUtf8(e.what()));
+        }
+    }
+    std::stable_sort(presets.begin(), presets.end(), [](const Preset& a, const Preset& b) {
+        return a.order != b.order ? a.order < b.order : a.name < b.name;
+    });
+    return presets;
+}
+
+Preset findPreset(const QString& folder, const QString& name) {
+    const QString path = QDir(folder).filePath(name + ".json");
+    if (!name.isEmpty() && !name.contains('/') && QFileInfo::exists(path))
+        return readPreset(path);
+    QStringList names;
+    for (const Preset& p : listPresets(folder))
+        names << p.name;
+    if (names.isEmpty())
+        fail(QString("no preset '%1': there are no presets in '%2'").arg(name, folder));
+    fail(QString("no preset '%1'; the presets are: %2").arg(name, names.join(", ")));
+}
+
+} // namespace fa::io
