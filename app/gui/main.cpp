@@ -6,6 +6,7 @@
 // labs), prints where it stopped and the throughput, and exits.
 #include "ui/common/BackgroundThreads.h"
 #include "ui/common/LabPage.h"
+#include "ui/common/WidgetExport.h"
 #include "ui/session/PresetFile.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
@@ -79,6 +80,11 @@ int main(int argc, char** argv) {
     const QCommandLineOption after(
         "after-samples",
         "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
+    const QCommandLineOption width(
+        "width",
+        "With --screenshot: the picture's width in pixels (the window painted again at that "
+        "size, e.g. 1920 or 3840 for slides; default: as on screen).",
+        "PIXELS");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
     const QCommandLineOption preset(
         "preset", "Open this preset (a figure of the seeds or a lesson; see --list-presets).",
@@ -103,6 +109,7 @@ int main(int argc, char** argv) {
     parser.addOption(afterEpochs);
     parser.addOption(session);
     parser.addOption(preset);
+    parser.addOption(width);
     parser.addOption(listPresetsOption);
     parser.addOption(screenshot);
     parser.addOption(after);
@@ -166,6 +173,14 @@ int main(int argc, char** argv) {
                      qPrintable(afterOption.names().first()));
         return 2;
     }
+    int pixels = 0;
+    if (parser.isSet(width)) {
+        pixels = parser.value(width).toInt(&ok);
+        if (!ok || pixels < 16 || pixels > 16384) {
+            std::fprintf(stderr, "faexplorer: --width must be between 16 and 16384 pixels\n");
+            return 2;
+        }
+    }
     const QString path = parser.value(screenshot);
     int code = 0;
     QObject::connect(page, &LabPage::reached, &app, [&](long reached) {
@@ -182,7 +197,7 @@ int main(int argc, char** argv) {
                         : iterations ? "iterations"
                                      : "epochs",
                         s.runSeconds, s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
-            if (!window.grab().save(path)) {
+            if (!widget_export::savePng(&window, path, pixels)) {
                 std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n",
                              qPrintable(path));
                 code = 1;

@@ -62,6 +62,27 @@ class TestGuiScreenshot : public QObject {
         QVERIFY2(r.out.contains("sample 400"), qPrintable(r.out + r.err));
         QVERIFY(QImage(png).width() > 0);
     }
+    void aChosenWidthPaintsTheWindowAgainAtThatSize() {
+        const QString small = m_dir.filePath("screen.png"), big = m_dir.filePath("wide.png");
+        const QString s = session("width.json", 30, 3, 400);
+        QCOMPARE(run({"--session", s, "--screenshot", small}).code, 0);
+        QCOMPARE(run({"--session", s, "--screenshot", big, "--width", "3840"}).code, 0);
+        const QImage a(small), b(big);
+        QCOMPARE(b.width(), 3840);
+        QVERIFY(std::abs(b.height() - 3840.0 * a.height() / a.width()) <= 1.0);
+        // The same picture: brought back down to the screen's size, at most 5 % of the sampled
+        // pixels differ much from the small one (not a blank or a different window).
+        const QImage down = b.scaled(a.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+        double differ = 0;
+        for (int y = 0; y < a.height(); y += 4)
+            for (int x = 0; x < a.width(); x += 4)
+                differ += std::abs(qGray(a.pixel(x, y)) - qGray(down.pixel(x, y))) > 96;
+        QVERIFY2(differ < 0.05 * (a.width() / 4) * (a.height() / 4),
+                 qPrintable(QString::number(differ)));
+        const Result bad = run({"--session", s, "--screenshot", big, "--width", "0"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("--width"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGuiScreenshot)

@@ -216,7 +216,17 @@ class TestMainWindow : public QObject {
         QVERIFY(found);
 
         const QStringList files = w.exportCharts(dir.path());
-        QCOMPARE(files.size(), 12);
+        QCOMPARE(files.size(), 14); // six charts and the whole page, PNG and SVG
+        QVERIFY(files.contains(dir.filePath("page.png")));
+        QCOMPARE(QImage(dir.filePath("page.png")).size(), w.size());
+        // At a chosen width the page is painted again, larger, with the same aspect.
+        QTemporaryDir wide;
+        QVERIFY(!w.exportCharts(wide.path(), 1920).isEmpty());
+        const QImage big(wide.filePath("page.png"));
+        QCOMPARE(big.width(), 1920);
+        QVERIFY(std::abs(big.height() - 1920.0 * w.height() / w.width()) <= 1.0);
+        const QImage chart(wide.filePath("covariance-distance.png"));
+        QCOMPARE(chart.width(), 1920);
         for (const QString& file : files) {
             QFile out(file);
             QVERIFY2(out.open(QIODevice::ReadOnly) && out.size() > 1000, qPrintable(file));

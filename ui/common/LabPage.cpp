@@ -1,10 +1,9 @@
 #include "ui/common/LabPage.h"
 
 #include "core/io/AtomicFile.h"
+#include "ui/common/WidgetExport.h"
 
 #include <QDir>
-#include <QPainter>
-#include <QSvgGenerator>
 #include <exception>
 
 LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
@@ -187,35 +186,27 @@ QStringList LabPage::statusTexts() const {
             QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), QString::fromStdString(s.status)};
 }
 
-QStringList LabPage::exportCharts(const QString& folder) {
+QStringList LabPage::exportCharts(const QString& folder, int width) {
     const QDir dir(folder);
     QStringList written;
     if (!dir.exists()) {
         fail("Cannot export the charts", QString("the folder '%1' does not exist").arg(folder));
         return written;
     }
-    for (const auto& [name, widget] : charts()) {
-        const QSize size = widget->size().isEmpty() ? QSize(640, 480) : widget->size();
-        if (widget->size().isEmpty() || !widget->isVisible())
-            widget->resize(size); // charts on a hidden tab still render at a sensible size
+    // Every chart, and the whole page as the lab shows it.
+    auto pictures = charts();
+    pictures.emplace_back(objectName().isEmpty() ? QString("page") : objectName() + "-page", this);
+    for (const auto& [name, widget] : pictures) {
         const QString png = dir.filePath(name + ".png"), svg = dir.filePath(name + ".svg");
-        if (!widget->grab().save(png)) {
+        if (!widget_export::savePng(widget, png, width)) {
             fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(png));
             return written;
         }
         written << png;
-        QSvgGenerator generator;
-        generator.setFileName(svg);
-        generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setTitle("FA Explorer: " + name);
-        QPainter painter;
-        if (!painter.begin(&generator)) {
+        if (!widget_export::saveSvg(widget, svg, "FA Explorer: " + name)) {
             fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(svg));
             return written;
         }
-        widget->render(&painter);
-        painter.end();
         written << svg;
     }
     emit message(QString("Exported %1 files to %2")

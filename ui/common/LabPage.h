@@ -29,9 +29,9 @@ class LabPage : public QWidget {
     QString lastError() const { return m_lastError; }
     /// Every chart with a file-name stem, for PNG/SVG export.
     virtual std::vector<std::pair<QString, QWidget*>> charts() const = 0;
-    /// Writes every chart as PNG and SVG into the folder; returns the files written (empty and
-    /// lastError() set on failure).
-    QStringList exportCharts(const QString& folder);
+    /// Writes every chart and the whole page as PNG (`width` pixels wide, 0: as on screen) and
+    /// SVG into the folder; returns the files written (empty and lastError() set on failure).
+    QStringList exportCharts(const QString& folder, int width = 0);
     /// The status bar's texts for this page: position, rate, time played, fitters' states.
     virtual QStringList statusTexts() const;
 

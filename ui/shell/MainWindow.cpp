@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cstdio>
 
 MainWindow::MainWindow(QWidget* parent)
@@ -175,6 +176,7 @@ void MainWindow::buildMenus() {
         currentPage()->openCsvDialog();
     });
 
+    buildViewMenu();
     buildPresetMenu();
 
     QMenu* help = menuBar()->addMenu("&Help");
@@ -262,6 +264,31 @@ bool MainWindow::openSession(const QString& path) {
     return false;
 }
 
+void MainWindow::buildViewMenu() {
+    QMenu* view = menuBar()->addMenu("&View");
+    view->setToolTipsVisible(true);
+    QMenu* width = view->addMenu("Export &width");
+    width->setToolTipsVisible(true);
+    for (const int pixels : {0, 1920, 2560, 3840}) {
+        QAction* a = width->addAction(pixels == 0 ? QString("As on screen")
+                                                  : QString("%1 px wide").arg(pixels),
+                                      this, [this, pixels] { setExportWidth(pixels); });
+        a->setCheckable(true);
+        a->setData(pixels);
+        a->setToolTip("Width of the PNGs written by Export charts (Ctrl+Shift+E): the page is "
+                      "painted again at that size, text and lines sharp; SVGs are vectors");
+        m_widthActions.push_back(a);
+    }
+    setExportWidth(QSettings().value("export/width", 0).toInt());
+}
+
+void MainWindow::setExportWidth(int pixels) {
+    m_exportWidth = std::clamp(pixels, 0, 16384);
+    for (QAction* a : m_widthActions)
+        a->setChecked(a->data().toInt() == m_exportWidth);
+    QSettings().setValue("export/width", m_exportWidth);
+}
+
 void MainWindow::buildPresetMenu() {
     QMenu* menu = menuBar()->addMenu("&Presets");
     menu->setToolTipsVisible(true);
@@ -321,7 +348,7 @@ bool MainWindow::exportCurves(const QString& csvPath) {
 }
 
 QStringList MainWindow::exportCharts(const QString& folder) {
-    const QStringList written = currentPage()->exportCharts(folder);
+    const QStringList written = currentPage()->exportCharts(folder, m_exportWidth);
     report(!written.isEmpty());
     return written;
 }
