@@ -4,10 +4,12 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build            # compiler and build
+  dpkg-dev file                                 # the .deb (scripts/package.sh: dpkg-shlibdeps)
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev
   libqt6opengl6-dev libqt6openglwidgets6       # Qt6Charts' CMake config needs Qt6OpenGL
   qt6-qpa-plugins libgl-dev libgl1-mesa-dri     # platform plugins (xcb, offscreen)
   libeigen3-dev                                 # the engine's linear algebra
+  libgif-dev                                    # giflib: recordings as animated GIFs
   xvfb xauth fonts-dejavu-core                  # headless runs and screenshots
   clang-format                                  # the format check the tests run
   clang libclang-rt-14-dev                      # libFuzzer and its sanitizers (scripts/fuzz.sh)

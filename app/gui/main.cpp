@@ -6,6 +6,7 @@
 // labs), prints where it stopped and the throughput, and exits.
 #include "ui/common/BackgroundThreads.h"
 #include "ui/common/LabPage.h"
+#include "ui/common/RunRecorder.h"
 #include "ui/common/WidgetExport.h"
 #include "ui/session/PresetFile.h"
 #include "ui/shell/Labs.h"
@@ -44,7 +45,6 @@ QString takeSessionArgument(int& argc, char** argv, bool& given) {
     }
     return file;
 }
-} // namespace
 
 // --list-presets needs no display: answered before QApplication (which would need one).
 int listPresets() {
@@ -61,6 +61,38 @@ int listPresets() {
     }
     return errors.isEmpty() ? 0 : 1;
 }
+
+// --record: the run from its start, frames at fixed positions, then exit (0 written, 1 failed).
+int recordRun(MainWindow& window, const QString& path, long until, const QString& framesText,
+              int width) {
+    bool ok = false;
+    const int frames = framesText.toInt(&ok);
+    if (!ok || frames < 1 || frames > 100000) {
+        std::fprintf(stderr, "faexplorer: --frames must be between 1 and 100000\n");
+        return 2;
+    }
+    if (until < 1) {
+        std::fprintf(stderr, "faexplorer: a recording needs a last position of at least 1\n");
+        return 2;
+    }
+    RecordOptions options;
+    options.path = path;
+    options.frames = frames;
+    options.until = until;
+    options.width = width;
+    options.logarithmic = window.currentLab() == "explorer";
+    RunRecorder recorder(window.currentPage(), options);
+    int code = 1;
+    QObject::connect(&recorder, &RunRecorder::finished, qApp, [&](bool done, const QString& why) {
+        std::fprintf(done ? stdout : stderr, "faexplorer: %s\n", qPrintable(why));
+        code = done ? 0 : 1;
+        qApp->quit();
+    });
+    QTimer::singleShot(0, &recorder, &RunRecorder::start);
+    QApplication::exec();
+    return code;
+}
+} // namespace
 
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
@@ -85,6 +117,14 @@ int main(int argc, char** argv) {
         "With --screenshot: the picture's width in pixels (the window painted again at that "
         "size, e.g. 1920 or 3840 for slides; default: as on screen).",
         "PIXELS");
+    const QCommandLineOption record(
+        "record",
+        "Record the run as an animated GIF at PATH and exit: the run from its start, a frame at "
+        "each of --frames positions up to --after-samples / --after-epochs (default: the "
+        "session's position, else as --screenshot).",
+        "PATH");
+    const QCommandLineOption frames("frames", "With --record: the number of frames (default 60).",
+                                    "N");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
     const QCommandLineOption preset(
         "preset", "Open this preset (a figure of the seeds or a lesson; see --list-presets).",
@@ -110,6 +150,8 @@ int main(int argc, char** argv) {
     parser.addOption(session);
     parser.addOption(preset);
     parser.addOption(width);
+    parser.addOption(record);
+    parser.addOption(frames);
     parser.addOption(listPresetsOption);
     parser.addOption(screenshot);
     parser.addOption(after);
@@ -141,21 +183,26 @@ int main(int argc, char** argv) {
     window.resize(size);
     window.setCurrentLab(modeName);
     window.show();
+    const bool headless = parser.isSet(screenshot) || parser.isSet(record);
+    if (parser.isSet(screenshot) && parser.isSet(record)) {
+        std::fprintf(stderr, "faexplorer: give --screenshot or --record, not both\n");
+        return 2;
+    }
     if (sessionGiven && parser.isSet(preset)) {
         std::fprintf(stderr, "faexplorer: give --session or --preset, not both\n");
         return 2;
     }
     if (parser.isSet(preset) && !window.openPreset(parser.value(preset))) {
         std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
-        if (parser.isSet(screenshot))
+        if (headless)
             return 2;
     }
     if (sessionGiven && !window.openSession(sessionFile)) {
         std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
-        if (parser.isSet(screenshot))
+        if (headless)
             return 2;
     }
-    if (!parser.isSet(screenshot))
+    if (!headless)
         return app.exec();
 
     LabPage* page = window.currentPage();
@@ -181,6 +228,9 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (parser.isSet(record))
+        return recordRun(window, parser.value(record), target,
+                         parser.isSet(frames) ? parser.value(frames) : QString("60"), pixels);
     const QString path = parser.value(screenshot);
     int code = 0;
     QObject::connect(page, &LabPage::reached, &app, [&](long reached) {

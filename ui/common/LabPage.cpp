@@ -167,6 +167,12 @@ void LabPage::redraw() {
     redrawNow();
 }
 
+bool LabPage::backgroundPending() const {
+    bool pending = false;
+    inspectRun([&](const fa::LiveRun* run) { pending = run && run->backgroundPending(); });
+    return pending;
+}
+
 void LabPage::redrawNow() {
     if (!m_latest)
         return;

@@ -57,6 +57,12 @@ class LabPage : public QWidget {
     virtual void saveSettings(QSettings& settings) const;
     virtual void restoreSettings(QSettings& settings);
 
+    /// For recordings: the same run again from its start (its parameters, seeds and live
+    /// changes), whether background work (a batch refit) is still out, and a redraw now.
+    void restart() { restartRun(); }
+    bool backgroundPending() const;
+    void redrawNow();
+
   public slots:
     /// A new run from the page's current parameters.
     virtual void reset() = 0;
@@ -112,7 +118,6 @@ class LabPage : public QWidget {
             write(out, rows);
         });
     }
-    void redrawNow();
     /// Calls f on the worker thread (queued; compiler-checked, no method names).
     template <class F> void post(F&& f) {
         QMetaObject::invokeMethod(

@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QWidget>
+#include <algorithm>
 
 namespace widget_export {
 namespace {
@@ -19,11 +20,17 @@ QImage render(QWidget* widget, int width) {
     const QSize size = prepared(widget);
     const qreal ratio = width > 0 ? static_cast<qreal>(width) / size.width() : 1.0;
     const QSize pixels(width > 0 ? width : size.width(), qRound(size.height() * ratio));
-    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(ratio);
+    // Painting below a ratio of 1 is not supported by the widgets' painting (it clips): smaller
+    // pictures are painted at the screen's size and scaled down smoothly.
+    const qreal paintRatio = std::max<qreal>(ratio, 1.0);
+    QImage image(QSize(qRound(size.width() * paintRatio), qRound(size.height() * paintRatio)),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(paintRatio);
     image.fill(widget->palette().color(QPalette::Window));
     widget->render(&image); // paints at the ratio: fonts and pens at full resolution
     image.setDevicePixelRatio(1.0);
+    if (image.size() != pixels)
+        image = image.scaled(pixels, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     return image;
 }
 

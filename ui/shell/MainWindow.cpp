@@ -6,6 +6,7 @@
 #include "ui/session/SessionFile.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/PresetCaption.h"
+#include "ui/shell/RecordDialog.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -145,6 +146,15 @@ void MainWindow::buildMenus() {
         if (!folder.isEmpty() && exportCharts(folder).isEmpty())
             QMessageBox::warning(this, "Export charts", m_lastError);
     });
+    file->addAction("&Record the run as an animation…", QKeySequence("Ctrl+Shift+R"), this,
+                    [this] {
+                        const QString said = RecordDialog::recordInteractively(
+                            currentPage(), currentLab() == "explorer", this);
+                        if (!said.isEmpty())
+                            statusBar()->showMessage(said, 10000);
+                    })
+        ->setToolTip("Run the lab again from its start and save frames at fixed positions as an "
+                     "animated GIF (the same session gives the same frames)");
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 

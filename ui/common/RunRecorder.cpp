@@ -1,0 +1,109 @@
+#include "ui/common/RunRecorder.h"
+
+#include "ui/common/LabPage.h"
+#include "ui/common/WidgetExport.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QTimer>
+#include <cmath>
+
+RunRecorder::RunRecorder(LabPage* page, RecordOptions options, QObject* parent)
+    : QObject(parent), m_page(page), m_options(std::move(options)),
+      m_positions(framePositions(m_options.until, m_options.frames, m_options.logarithmic)) {}
+
+std::vector<long> RunRecorder::framePositions(long until, int frames, bool logarithmic) {
+    std::vector<long> positions;
+    if (until < 1 || frames < 1)
+        return positions;
+    for (int k = 1; k <= frames; ++k) {
+        const double f = static_cast<double>(k) / frames;
+        const long p = logarithmic ? std::lround(std::pow(static_cast<double>(until), f))
+                                   : std::lround(static_cast<double>(until) * f);
+        if (p >= 1 && (positions.empty() || p > positions.back()))
+            positions.push_back(p);
+    }
+    if (positions.empty() || positions.back() != until)
+        positions.push_back(until);
+    return positions;
+}
+
+void RunRecorder::start() {
+    if (!m_page || m_positions.empty()) {
+        finish(false, "nothing to record: the run has no position to reach");
+        return;
+    }
+    const QImage first = widget_export::render(m_page, m_options.width);
+    if (!m_gif.open(m_options.path, first.size(), m_options.delayMs)) {
+        finish(false, m_gif.error());
+        return;
+    }
+    m_reached = connect(m_page, &LabPage::reached, this, [this] { whenSettled(); });
+    m_error = connect(m_page, &LabPage::runError, this,
+                      [this](const QString& why) { finish(false, "the run stopped: " + why); });
+    m_page->restart(); // from its start, with its seeds and live changes
+    next();
+}
+
+void RunRecorder::cancel() {
+    m_cancelled = true;
+}
+
+void RunRecorder::next() {
+    if (m_done)
+        return;
+    if (m_cancelled) {
+        finish(false, QString("recording cancelled after %1 frames").arg(m_gif.frames()));
+        return;
+    }
+    if (m_next == m_positions.size()) {
+        finish(true, QString("Recorded %1 frames to %2")
+                         .arg(m_gif.frames())
+                         .arg(QDir::toNativeSeparators(m_options.path)));
+        return;
+    }
+    m_page->runUntil(m_positions[m_next]);
+}
+
+void RunRecorder::whenSettled() {
+    if (m_done || !m_page)
+        return;
+    // Background work for this position first (a refit at a decade): its snapshot comes when it
+    // is in, queued before the check below returns, and is drawn by capture().
+    if (m_page->backgroundPending()) {
+        QTimer::singleShot(20, this, &RunRecorder::whenSettled);
+        return;
+    }
+    QTimer::singleShot(0, this, &RunRecorder::capture);
+}
+
+void RunRecorder::capture() {
+    if (m_done || !m_page)
+        return;
+    m_page->redrawNow();
+    // The charts lay themselves out again (a legend entry came or went) in posted events: let
+    // them, so the frame shows this snapshot's layout and not the one before.
+    for (int round = 0; round < 4; ++round)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (!m_gif.addFrame(widget_export::render(m_page, m_options.width))) {
+        finish(false, m_gif.error());
+        return;
+    }
+    ++m_next;
+    emit progress(static_cast<int>(m_next), static_cast<int>(m_positions.size()));
+    next();
+}
+
+void RunRecorder::finish(bool ok, const QString& message) {
+    if (m_done)
+        return;
+    m_done = true;
+    disconnect(m_reached);
+    disconnect(m_error);
+    if (!m_gif.close() && ok) {
+        ok = false;
+        emit finished(false, m_gif.error());
+        return;
+    }
+    emit finished(ok, message);
+}
