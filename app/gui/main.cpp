@@ -11,6 +11,7 @@
 #include "ui/session/PresetFile.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/ViewControls.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -125,6 +126,11 @@ int main(int argc, char** argv) {
         "PATH");
     const QCommandLineOption frames("frames", "With --record: the number of frames (default 60).",
                                     "N");
+    const QCommandLineOption present(
+        "presentation", "Start in presentation mode (full screen, parameters hidden; F11).");
+    const QCommandLineOption zoom("zoom", "Text and charts at PERCENT (100 to 200).", "PERCENT");
+    const QCommandLineOption colourBlind("colour-blind",
+                                         "Draw the methods in a colour-blind-safe palette.");
     const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
     const QCommandLineOption preset(
         "preset", "Open this preset (a figure of the seeds or a lesson; see --list-presets).",
@@ -151,6 +157,9 @@ int main(int argc, char** argv) {
     parser.addOption(preset);
     parser.addOption(width);
     parser.addOption(record);
+    parser.addOption(present);
+    parser.addOption(zoom);
+    parser.addOption(colourBlind);
     parser.addOption(frames);
     parser.addOption(listPresetsOption);
     parser.addOption(screenshot);
@@ -174,16 +183,31 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "faexplorer: --mode must be one of %s\n", qPrintable(ids.join(", ")));
         return 2;
     }
+    const bool headless = parser.isSet(screenshot) || parser.isSet(record);
     MainWindow window;
     // Roomy by default, but never larger than the screen (a 1280 x 800 projector); screenshots
     // keep one size whatever the screen, so the README's pictures stay comparable.
     QSize size(1480, 860);
-    if (!parser.isSet(screenshot) && window.screen())
+    if (!headless && window.screen())
         size = size.boundedTo(window.screen()->availableGeometry().size());
+    else if (headless && parser.isSet(present))
+        size = QSize(1280, 800); // a picture of presentation mode: a projector's screen
     window.resize(size);
     window.setCurrentLab(modeName);
+    if (parser.isSet(zoom)) {
+        bool ok = false;
+        const int percent = parser.value(zoom).toInt(&ok);
+        if (!ok || percent < 100 || percent > 200) {
+            std::fprintf(stderr, "faexplorer: --zoom must be between 100 and 200\n");
+            return 2;
+        }
+        window.viewControls()->setZoom(percent / 100.0);
+    }
+    if (parser.isSet(colourBlind))
+        window.viewControls()->setColourBlind(true);
     window.show();
-    const bool headless = parser.isSet(screenshot) || parser.isSet(record);
+    if (parser.isSet(present))
+        window.viewControls()->setPresenting(true, !headless);
     if (parser.isSet(screenshot) && parser.isSet(record)) {
         std::fprintf(stderr, "faexplorer: give --screenshot or --record, not both\n");
         return 2;

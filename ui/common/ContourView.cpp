@@ -31,7 +31,7 @@ ContourView::ContourView(QWidget* parent)
     m_points->attachAxis(m_y);
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(360, 300);
+    setMinimumSize(360, 240); // two rows of views and a caption fit 1280 x 800 at 200 %
     setToolTip("Contours of N(c, F Fᵀ + Ψ) restricted to two coordinates. The ellipse (x − c)ᵀ S⁻¹ "
                "(x − c) = r² "
                "holds mass 1 − exp(−r²/2): r = 1, 2, 3 give 39 %, 86 %, 99 %.");

@@ -3,6 +3,7 @@
 // (core/lab/Methods.h). Unknown names are shown as they are, in black. A lab that reuses another
 // lab's id ("em": online EM in the explorer, batch EM in the latent lab) passes its Lab.
 #include "core/lab/Methods.h"
+#include "ui/common/Presentation.h"
 
 #include <QColor>
 #include <QString>
@@ -31,7 +32,14 @@ inline QString methodTip(const std::string& method, std::optional<fa::Lab> lab =
     return m ? QString::fromUtf8(m->tip.data(), static_cast<qsizetype>(m->tip.size())) : QString();
 }
 
+/// View → Colour-blind-safe palette: the methods' colours become Okabe and Ito's.
+inline bool& colourBlindPalette() {
+    static bool on = false;
+    return on;
+}
+
 inline QColor colourFor(const std::string& method, std::optional<fa::Lab> lab = {}) {
     const fa::MethodInfo* m = methodInfo(method, lab);
-    return m ? QColor::fromRgb(m->rgb) : QColor(20, 20, 20);
+    const QColor c = m ? QColor::fromRgb(m->rgb) : QColor(20, 20, 20);
+    return colourBlindPalette() ? presentation::toColourBlind(c) : c;
 }

@@ -70,6 +70,7 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
                      "Observations per second while playing; 0 runs as fast as the CPU allows.\n"
                      "Slow speeds (1–50) let you watch single observations move the fits.");
     m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
     m_speed->setSingleStep(10);
     m_speed->setSuffix(" obs/s");
     m_stepN = intBox(1, 1000000, 1,

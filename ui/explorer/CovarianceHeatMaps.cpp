@@ -9,7 +9,7 @@
 
 CovarianceHeatMaps::CovarianceHeatMaps(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
-    setMinimumSize(360, 300);
+    setMinimumSize(360, 240); // two rows of views and a caption fit 1280 x 800 at 200 %
     setAutoFillBackground(true);
     setPalette(QPalette(Qt::white));
     setToolTip("Leading block of the covariance S = F Fᵀ + Ψ: the truth, each estimate Ŝ, and Ŝ − "
@@ -80,7 +80,7 @@ void CovarianceHeatMaps::showSnapshot(const fa::ExplorerSnapshot& snap) {
 void CovarianceHeatMaps::layoutPanels(QRectF area) {
     // Two rows: truth and estimates on top; the colour bar under the truth, differences under
     // their estimates.
-    const double titleH = 16, gap = 10;
+    const double titleH = QFontMetrics(font()).height() + 2, gap = 10; // follows the zoom
     const double cellW = (area.width() - gap * (m_columns - 1)) / m_columns;
     const double cellH = (area.height() - gap) / 2 - titleH;
     const double side = std::max(10.0, std::min(cellW, cellH));
@@ -113,7 +113,8 @@ void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
         p.drawRect(panel.rect);
         p.setPen(Qt::black);
         p.drawText(
-            QRectF(panel.rect.left() - 20, panel.rect.top() - 16, panel.rect.width() + 40, 15),
+            QRectF(panel.rect.left() - 20, panel.rect.top() - fm.height() - 2,
+                   panel.rect.width() + 40, fm.height() + 1),
             Qt::AlignHCenter | Qt::AlignBottom,
             fm.elidedText(panel.title, Qt::ElideRight, static_cast<int>(panel.rect.width()) + 40));
     }

@@ -14,7 +14,7 @@ ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metr
       m_y(new QLogValueAxis) {
     setChart(makeLogLogChart(title, yLabel, m_x, m_y));
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(360, 260);
+    setMinimumSize(360, 220);
 }
 
 QXYSeries* ErrorChartView::seriesFor(const std::string& algorithm) {

@@ -108,6 +108,7 @@ NeuralPage::NeuralPage(QWidget* parent)
     m_seed = intBox(0, 1000000000, 0, "Seed of the splits, the initial weights and the draws.");
     m_speed = intBox(0, 100000, 20, "Epochs per second while playing; 0 = as fast as possible.");
     m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
     m_step = intBox(1, 100000, 5, "Epochs per Step (→).");
 
     auto* form = new QGroupBox("Network and training");

@@ -149,6 +149,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_speed = intBox(0, 10000000, 250,
                      "Epochs per second while playing; 0 runs as fast as the CPU allows.");
     m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
     m_speed->setSuffix(" epochs/s");
     m_speed->setSingleStep(50);
     m_step = intBox(1, 1000000, 10, "Epochs per Step (→).");

@@ -7,6 +7,7 @@
 #include "ui/shell/Labs.h"
 #include "ui/shell/PresetCaption.h"
 #include "ui/shell/RecordDialog.h"
+#include "ui/shell/ViewControls.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -57,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
             [this] { m_caption->followLab(currentLab()); });
     restoreGeometry(settings.value("window/geometry").toByteArray());
 
-    auto* bar = addToolBar("Run");
+    auto* bar = m_toolBar = addToolBar("Run");
     bar->setObjectName("runToolBar");
     m_playAction = bar->addAction("Play", this, &MainWindow::togglePlay);
     m_playAction->setShortcut(Qt::Key_Space);
@@ -87,6 +88,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(statusBar(), &QStatusBar::messageChanged, this,
             [this](const QString& text) { m_statusLabel->setVisible(text.isEmpty()); });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showStatus);
+    connect(m_tabs, &QTabWidget::currentChanged, m_view, &ViewControls::follow);
+    m_view->follow();
     showStatus();
 }
 
@@ -186,7 +189,7 @@ void MainWindow::buildMenus() {
         currentPage()->openCsvDialog();
     });
 
-    buildViewMenu();
+    m_view = new ViewControls(this, menuBar()->addMenu("&View"), m_toolBar);
     buildPresetMenu();
 
     QMenu* help = menuBar()->addMenu("&Help");
@@ -210,6 +213,8 @@ void MainWindow::buildMenus() {
 
 void MainWindow::showStatus() {
     LabPage* p = currentPage();
+    if (m_view)
+        m_view->syncSpeed();
     const QStringList texts = p->statusTexts();
     m_playAction->setText(p->running() ? "Pause" : "Play");
     m_positionLabel->setText(texts.value(0));
@@ -274,31 +279,6 @@ bool MainWindow::openSession(const QString& path) {
     return false;
 }
 
-void MainWindow::buildViewMenu() {
-    QMenu* view = menuBar()->addMenu("&View");
-    view->setToolTipsVisible(true);
-    QMenu* width = view->addMenu("Export &width");
-    width->setToolTipsVisible(true);
-    for (const int pixels : {0, 1920, 2560, 3840}) {
-        QAction* a = width->addAction(pixels == 0 ? QString("As on screen")
-                                                  : QString("%1 px wide").arg(pixels),
-                                      this, [this, pixels] { setExportWidth(pixels); });
-        a->setCheckable(true);
-        a->setData(pixels);
-        a->setToolTip("Width of the PNGs written by Export charts (Ctrl+Shift+E): the page is "
-                      "painted again at that size, text and lines sharp; SVGs are vectors");
-        m_widthActions.push_back(a);
-    }
-    setExportWidth(QSettings().value("export/width", 0).toInt());
-}
-
-void MainWindow::setExportWidth(int pixels) {
-    m_exportWidth = std::clamp(pixels, 0, 16384);
-    for (QAction* a : m_widthActions)
-        a->setChecked(a->data().toInt() == m_exportWidth);
-    QSettings().setValue("export/width", m_exportWidth);
-}
-
 void MainWindow::buildPresetMenu() {
     QMenu* menu = menuBar()->addMenu("&Presets");
     menu->setToolTipsVisible(true);
@@ -358,7 +338,7 @@ bool MainWindow::exportCurves(const QString& csvPath) {
 }
 
 QStringList MainWindow::exportCharts(const QString& folder) {
-    const QStringList written = currentPage()->exportCharts(folder, m_exportWidth);
+    const QStringList written = currentPage()->exportCharts(folder, m_view->exportWidth());
     report(!written.isEmpty());
     return written;
 }

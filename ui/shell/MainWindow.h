@@ -10,6 +10,8 @@ class PresetCaption;
 class QAction;
 class QLabel;
 class QTabWidget;
+class QToolBar;
+class ViewControls;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -39,9 +41,8 @@ class MainWindow : public QMainWindow {
     bool saveSession(const QString& path);
     bool exportCurves(const QString& csvPath);
     QStringList exportCharts(const QString& folder);
-    /// The width of exported PNGs (0: as on screen); View → Export width, remembered.
-    int exportWidth() const { return m_exportWidth; }
-    void setExportWidth(int pixels);
+    /// The View menu's tools: presentation mode, zoom, palette, export width; the speed box.
+    ViewControls* viewControls() const { return m_view; }
     QString lastError() const { return m_lastError; }
 
   public slots:
@@ -55,7 +56,6 @@ class MainWindow : public QMainWindow {
   private:
     void buildMenus();
     void buildPresetMenu();
-    void buildViewMenu();
     void showStatus();
     bool report(bool ok); ///< takes lastError from the page in view when !ok
     void saveFileDialog(const QString& title, const QString& name,
@@ -68,6 +68,6 @@ class MainWindow : public QMainWindow {
         *m_openCsv;
     QLabel *m_positionLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
     QString m_lastError;
-    int m_exportWidth = 0;
-    std::vector<QAction*> m_widthActions;
+    ViewControls* m_view = nullptr;
+    QToolBar* m_toolBar = nullptr;
 };

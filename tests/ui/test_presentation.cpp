@@ -1,0 +1,164 @@
+// Presentation mode and the View menu's tools: every lab fits a 1280 × 800 screen with its
+// parameters hidden at 100, 150 and 200 % (no visible widget beyond the window); the zoom
+// scales chart text by exactly its factor and back; the colour-blind palette recolours the
+// series drawn and those drawn later; the toolbar's speed box and the lab's speed field agree.
+#include "ui/common/LabPage.h"
+#include "ui/common/MethodStyle.h"
+#include "ui/shell/Labs.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/ViewControls.h"
+
+#include <QScrollArea>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QChartView>
+#include <QtCharts/QXYSeries>
+#include <QtTest>
+
+namespace {
+bool insideScrollArea(QWidget* w, QWidget* top) {
+    for (QWidget* p = w->parentWidget(); p && p != top; p = p->parentWidget())
+        if (qobject_cast<QScrollArea*>(p))
+            return true;
+    return false;
+}
+/// Visible widgets reaching beyond the window or beyond their parent, which cuts them off
+/// (outside scroll areas, which scroll).
+QStringList beyond(QWidget* window) {
+    QStringList out;
+    for (QWidget* w : window->findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->isWindow() || insideScrollArea(w, window))
+            continue;
+        const QRect r(w->mapTo(window, QPoint(0, 0)), w->size());
+        QWidget* parent = w->parentWidget();
+        const QRect room(parent->mapTo(window, QPoint(0, 0)), parent->size());
+        if (!window->rect().adjusted(-1, -1, 1, 1).contains(r) ||
+            !room.adjusted(-1, -1, 1, 1).contains(r))
+            out << QString("%1 (%2) at %3,%4 %5×%6")
+                       .arg(w->metaObject()->className(), w->objectName())
+                       .arg(r.x())
+                       .arg(r.y())
+                       .arg(r.width())
+                       .arg(r.height());
+    }
+    return out;
+}
+} // namespace
+
+class TestPresentation : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FA Explorer tests");
+        QSettings().clear();
+    }
+
+    void everyLabFitsAProjectorAtEveryZoom_data() {
+        QTest::addColumn<QString>("lab");
+        QTest::addColumn<int>("percent");
+        for (const LabEntry& lab : labRegistry())
+            for (const int percent : {100, 150, 200})
+                QTest::newRow(qPrintable(QString("%1 %2%").arg(lab.id).arg(percent)))
+                    << lab.id << percent;
+    }
+    void everyLabFitsAProjectorAtEveryZoom() {
+        QFETCH(QString, lab);
+        QFETCH(int, percent);
+        MainWindow window;
+        const auto unzoom = qScopeGuard([&] { window.viewControls()->setZoom(1.0); });
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(window.setCurrentLab(lab));
+        // With a preset's caption above the page where the lab has one: the tightest case.
+        const QMap<QString, QString> presets{{"explorer", "thesis-fig5-d100-s100"},
+                                             {"posterior", "report-fig3-boston"},
+                                             {"latent", "lesson-gibbs-vs-em"},
+                                             {"nonlinear", "lesson-amortisation-gap"}};
+        if (presets.contains(lab))
+            QVERIFY2(window.openPreset(presets[lab]), qPrintable(window.lastError()));
+        window.viewControls()->setPresenting(true, false);
+        window.viewControls()->setZoom(percent / 100.0);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(200); // layouts and the first snapshot
+        QCOMPARE(window.size(), QSize(1280, 800));
+        auto* split =
+            window.currentPage()->findChild<QSplitter*>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(split && !split->widget(0)->isVisible()); // the parameters are hidden
+        const QStringList out = beyond(&window);
+        QVERIFY2(out.isEmpty(), qPrintable(out.mid(0, 6).join("\n")));
+        window.viewControls()->setPresenting(false);
+        QVERIFY(split->widget(0)->isVisible());
+    }
+
+    void zoomScalesChartTextExactlyAndBack() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QTest::qWait(100);
+        QChartView* view = window.currentPage()->findChild<QChartView*>();
+        QVERIFY(view && !view->chart()->axes().isEmpty());
+        QAbstractAxis* axis = view->chart()->axes().first();
+        const double labels = axis->labelsFont().pointSizeF();
+        const double title = view->chart()->titleFont().pointSizeF();
+        const double app = QApplication::font().pointSizeF();
+        window.viewControls()->setZoom(2.0);
+        QCOMPARE(axis->labelsFont().pointSizeF(), 2 * labels);
+        QCOMPARE(view->chart()->titleFont().pointSizeF(), 2 * title);
+        QCOMPARE(QApplication::font().pointSizeF(), 2 * app);
+        window.viewControls()->setZoom(1.5); // from the sizes first seen, not compounded
+        QCOMPARE(axis->labelsFont().pointSizeF(), 1.5 * labels);
+        window.viewControls()->setZoom(1.0);
+        QCOMPARE(axis->labelsFont().pointSizeF(), labels);
+        QCOMPARE(QApplication::font().pointSizeF(), app);
+    }
+
+    void theColourBlindPaletteRecoloursEveryMethodSeries() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        LabPage* page = window.currentPage();
+        QSignalSpy reached(page, &LabPage::reached);
+        page->runUntil(300);
+        QVERIFY(reached.wait(20000));
+        const auto emColour = [&] {
+            for (QChartView* v : page->findChildren<QChartView*>())
+                for (QAbstractSeries* s : v->chart()->series())
+                    if (s->name() == "online EM")
+                        if (auto* xy = qobject_cast<QXYSeries*>(s))
+                            return xy->color();
+            return QColor();
+        };
+        QCOMPARE(emColour(), QColor(0xff, 0x7f, 0x0e)); // tab10 orange
+        window.viewControls()->setColourBlind(true);
+        QCOMPARE(emColour(), QColor(0xe6, 0x9f, 0x00)); // Okabe–Ito orange
+        QCOMPARE(colourFor("em", fa::Lab::Explorer), QColor(0xe6, 0x9f, 0x00));
+        page->reset(); // series drawn anew take the palette too
+        page->runUntil(300);
+        QVERIFY(reached.wait(20000));
+        QTest::qWait(100);
+        QCOMPARE(emColour(), QColor(0xe6, 0x9f, 0x00));
+        window.viewControls()->setColourBlind(false);
+        QCOMPARE(emColour(), QColor(0xff, 0x7f, 0x0e));
+    }
+
+    void theToolbarSpeedIsTheLabsSpeed() {
+        MainWindow window;
+        for (const LabEntry& lab : labRegistry()) {
+            QVERIFY(window.setCurrentLab(lab.id));
+            auto* field = window.currentPage()->findChild<QSpinBox*>("speed");
+            QVERIFY2(field, qPrintable(lab.id));
+            QSpinBox* box = window.viewControls()->speedBox();
+            QCOMPARE(box->value(), field->value());
+            field->setValue(37);
+            QCOMPARE(box->value(), 37);
+            box->setValue(41);
+            QCOMPARE(field->value(), 41);
+        }
+    }
+};
+
+QTEST_MAIN(TestPresentation)
+#include "test_presentation.moc"

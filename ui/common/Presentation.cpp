@@ -1,0 +1,121 @@
+#include "ui/common/Presentation.h"
+
+#include <QWidget>
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QXYSeries>
+#include <array>
+#include <utility>
+
+namespace presentation {
+namespace {
+// tab10 (the registry's colours) beside Okabe and Ito's palette, matched by role: the blue,
+// orange, green, red, purple, olive and cyan of the methods; brown and pink, beyond their eight,
+// become grey and Tol's wine.
+constexpr std::array<std::pair<QRgb, QRgb>, 9> kPairs{{{0x1f77b4, 0x0072b2},
+                                                       {0xff7f0e, 0xe69f00},
+                                                       {0x2ca02c, 0x009e73},
+                                                       {0xd62728, 0xd55e00},
+                                                       {0x9467bd, 0xcc79a7},
+                                                       {0x8c564b, 0x999999},
+                                                       {0xe377c2, 0x882255},
+                                                       {0xbcbd22, 0xf0e442},
+                                                       {0x17becf, 0x56b4e9}}};
+
+QColor mapped(const QColor& c, bool forward) {
+    const QRgb rgb = c.rgb() & 0xffffff;
+    for (const auto& [tab, safe] : kPairs)
+        if (rgb == (forward ? tab : safe)) {
+            QColor out = QColor::fromRgb(forward ? safe : tab);
+            out.setAlpha(c.alpha());
+            return out;
+        }
+    return c;
+}
+
+template <class Get, class Set>
+int scaleFont(QObject* owner, const char* key, double scale, Get get, Set set) {
+    QVariant base = owner->property(key);
+    if (!base.isValid()) {
+        owner->setProperty(key, get());
+        base = owner->property(key);
+    }
+    QFont font = base.value<QFont>();
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * scale);
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(qRound(font.pixelSize() * scale));
+    if (get() == font)
+        return 0;
+    set(font);
+    return 1;
+}
+} // namespace
+
+QColor toColourBlind(const QColor& c) {
+    return mapped(c, true);
+}
+QColor fromColourBlind(const QColor& c) {
+    return mapped(c, false);
+}
+
+int scaleChartFonts(QWidget* root, double scale) {
+    int changed = 0;
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        QChart* chart = view->chart();
+        if (!chart)
+            continue;
+        changed += scaleFont(
+            chart, "faBaseTitleFont", scale, [chart] { return chart->titleFont(); },
+            [chart](const QFont& f) { chart->setTitleFont(f); });
+        QLegend* legend = chart->legend();
+        changed += scaleFont(
+            legend, "faBaseFont", scale, [legend] { return legend->font(); },
+            [legend](const QFont& f) { legend->setFont(f); });
+        for (QAbstractAxis* axis : chart->axes()) {
+            changed += scaleFont(
+                axis, "faBaseLabelsFont", scale, [axis] { return axis->labelsFont(); },
+                [axis](const QFont& f) { axis->setLabelsFont(f); });
+            changed += scaleFont(
+                axis, "faBaseTitleFont", scale, [axis] { return axis->titleFont(); },
+                [axis](const QFont& f) { axis->setTitleFont(f); });
+        }
+    }
+    return changed;
+}
+
+int recolourSeries(QWidget* root, bool colourBlind) {
+    int changed = 0;
+    const auto swap = [&](const QColor& c) {
+        const QColor out = mapped(c, colourBlind);
+        changed += out != c;
+        return out;
+    };
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        if (!view->chart())
+            continue;
+        for (QAbstractSeries* series : view->chart()->series()) {
+            if (auto* xy = qobject_cast<QXYSeries*>(series)) {
+                QPen pen = xy->pen();
+                pen.setColor(swap(pen.color()));
+                xy->setPen(pen);
+                QBrush brush = xy->brush();
+                brush.setColor(swap(brush.color()));
+                xy->setBrush(brush);
+            } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+                QPen pen = area->pen();
+                pen.setColor(swap(pen.color()));
+                area->setPen(pen);
+                QBrush brush = area->brush();
+                brush.setColor(swap(brush.color()));
+                area->setBrush(brush);
+            }
+        }
+    }
+    return changed;
+}
+
+} // namespace presentation

@@ -1,0 +1,24 @@
+#pragma once
+// Presentation helpers that work on any page without knowing it: the charts' text scaled (Qt
+// Charts take their fonts from their theme, not from the application's font), and the method
+// colours swapped for a colour-blind-safe palette (Okabe and Ito's eight colours) in every
+// series already drawn; series drawn later take their colour from colourFor(), which asks
+// colourBlindPalette().
+#include <QColor>
+
+class QWidget;
+
+namespace presentation {
+
+/// Every chart under root: titles, axis labels and titles, and legends at `scale` times the
+/// size they had when first seen (so applying twice, or after the axes were made again, is
+/// safe). Returns how many fonts changed.
+int scaleChartFonts(QWidget* root, double scale);
+/// The method palette (matplotlib's tab10, as the registry's colours) to Okabe–Ito and back;
+/// other colours are returned as they are, alpha kept.
+QColor toColourBlind(const QColor& c);
+QColor fromColourBlind(const QColor& c);
+/// Every series under root recoloured to the palette chosen (pens, brushes, markers).
+int recolourSeries(QWidget* root, bool colourBlind);
+
+} // namespace presentation

@@ -1,0 +1,169 @@
+#include "ui/shell/ViewControls.h"
+
+#include "ui/common/LabPage.h"
+#include "ui/common/MethodStyle.h"
+#include "ui/common/Presentation.h"
+#include "ui/shell/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolBar>
+#include <algorithm>
+
+ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
+    : QObject(window), m_window(window), m_speed(new QSpinBox) {
+    view->setToolTipsVisible(true);
+    m_present = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), this,
+                                [this](bool on) { setPresenting(on); });
+    m_present->setCheckable(true);
+    m_present->setToolTip("Full screen with every lab's parameter column hidden: the charts fill "
+                          "the screen; play, step and the speed stay in the toolbar (F11)");
+    QMenu* zoom = view->addMenu("&Zoom text and charts");
+    zoom->setToolTipsVisible(true);
+    for (const int percent : {100, 125, 150, 175, 200}) {
+        QAction* a = zoom->addAction(QString("%1 %").arg(percent), this,
+                                     [this, percent] { setZoom(percent / 100.0); });
+        a->setCheckable(true);
+        a->setData(percent);
+        a->setToolTip("Text, chart titles, axis labels and legends at this size");
+        m_zoomActions.push_back(a);
+    }
+    zoom->addSeparator();
+    zoom->addAction("Larger", QKeySequence::ZoomIn, this, [this] { setZoom(m_zoom + 0.25); });
+    zoom->addAction("Smaller", QKeySequence::ZoomOut, this, [this] { setZoom(m_zoom - 0.25); });
+    m_colourBlindAction = view->addAction("&Colour-blind-safe palette", this,
+                                          [this](bool on) { setColourBlind(on); });
+    m_colourBlindAction->setCheckable(true);
+    m_colourBlindAction->setToolTip("The methods' colours from Okabe and Ito's palette, told "
+                                    "apart with any colour vision");
+    view->addSeparator();
+    QMenu* width = view->addMenu("Export &width");
+    width->setToolTipsVisible(true);
+    for (const int pixels : {0, 1920, 2560, 3840}) {
+        QAction* a = width->addAction(pixels == 0 ? QString("As on screen")
+                                                  : QString("%1 px wide").arg(pixels),
+                                      this, [this, pixels] { setExportWidth(pixels); });
+        a->setCheckable(true);
+        a->setData(pixels);
+        a->setToolTip("Width of the PNGs written by Export charts (Ctrl+Shift+E): the page is "
+                      "painted again at that size, text and lines sharp; SVGs are vectors");
+        m_widthActions.push_back(a);
+    }
+
+    bar->addSeparator();
+    auto* label = new QLabel(" speed ");
+    bar->addWidget(label);
+    m_speed->setRange(0, 10000000);
+    m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setObjectName("toolbarSpeed");
+    m_speed->setAccelerated(true);
+    m_speed->setToolTip("The pace of the lab in view (its speed field): observations or epochs "
+                        "per second; 0 = as fast as possible");
+    bar->addWidget(m_speed);
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) {
+        if (m_pageSpeed && m_pageSpeed->value() != v)
+            m_pageSpeed->setValue(v);
+    });
+    // Axes made anew after the zoom was set come back to the zoom here.
+    auto* refresh = new QTimer(this);
+    refresh->setInterval(500);
+    connect(refresh, &QTimer::timeout, this, [this] {
+        if (m_zoom != 1.0)
+            presentation::scaleChartFonts(m_window, m_zoom);
+    });
+    refresh->start();
+
+    QSettings s;
+    setExportWidth(s.value("export/width", 0).toInt());
+    setColourBlind(s.value("view/colourBlind", false).toBool());
+    setZoom(s.value("view/zoom", 1.0).toDouble());
+}
+
+void ViewControls::setPresenting(bool on, bool fullScreen) {
+    m_presenting = on;
+    m_present->setChecked(on);
+    for (LabPage* page : m_window->pages())
+        if (auto* split = page->findChild<QSplitter*>(QString(), Qt::FindDirectChildrenOnly))
+            split->widget(0)->setVisible(!on); // the parameter column
+    if (on && fullScreen) {
+        m_wasMaximized = m_window->isMaximized();
+        m_window->showFullScreen();
+    } else if (m_window->isFullScreen()) {
+        m_wasMaximized ? m_window->showMaximized() : m_window->showNormal();
+    }
+}
+
+void ViewControls::setZoom(double scale) {
+    m_zoom = std::clamp(std::round(scale * 4.0) / 4.0, 1.0, 2.0);
+    for (QAction* a : m_zoomActions)
+        a->setChecked(a->data().toInt() == qRound(m_zoom * 100));
+    QSettings().setValue("view/zoom", m_zoom);
+    applyZoom();
+}
+
+void ViewControls::applyZoom() {
+    // The application's font as it was before any zoom (one for every window).
+    static const double basePointSize = QApplication::font().pointSizeF();
+    QFont font = QApplication::font();
+    if (basePointSize > 0) {
+        font.setPointSizeF(basePointSize * m_zoom);
+        QApplication::setFont(font);
+        // The preset's caption stays at the unzoomed size: a few lines, not half the screen.
+        if (auto* caption = m_window->findChild<QWidget*>("presetCaption")) {
+            QFont base = font;
+            base.setPointSizeF(basePointSize * std::min(m_zoom, 1.25));
+            caption->setFont(base);
+        }
+    }
+    presentation::scaleChartFonts(m_window, m_zoom);
+}
+
+void ViewControls::setColourBlind(bool on) {
+    m_colourBlind = on;
+    m_colourBlindAction->setChecked(on);
+    colourBlindPalette() = on;
+    presentation::recolourSeries(m_window, on);
+    QSettings().setValue("view/colourBlind", on);
+}
+
+void ViewControls::setExportWidth(int pixels) {
+    m_exportWidth = std::clamp(pixels, 0, 16384);
+    for (QAction* a : m_widthActions)
+        a->setChecked(a->data().toInt() == m_exportWidth);
+    QSettings().setValue("export/width", m_exportWidth);
+}
+
+void ViewControls::syncSpeed() {
+    if (m_pageSpeed && m_speed->value() != m_pageSpeed->value()) {
+        const QSignalBlocker block(m_speed);
+        m_speed->setValue(m_pageSpeed->value());
+    }
+}
+
+void ViewControls::follow() {
+    disconnect(m_pageSpeedLink);
+    LabPage* page = m_window->currentPage();
+    m_pageSpeed = page ? page->findChild<QSpinBox*>("speed") : nullptr;
+    m_speed->setEnabled(m_pageSpeed != nullptr);
+    if (m_pageSpeed) {
+        const QSignalBlocker block(m_speed);
+        m_speed->setRange(m_pageSpeed->minimum(), m_pageSpeed->maximum());
+        m_speed->setSuffix(m_pageSpeed->suffix());
+        m_speed->setSingleStep(m_pageSpeed->singleStep());
+        m_speed->setValue(m_pageSpeed->value());
+        m_pageSpeedLink = connect(m_pageSpeed, &QSpinBox::valueChanged, m_speed, [this](int v) {
+            const QSignalBlocker block(m_speed);
+            m_speed->setValue(v);
+        });
+    }
+    if (m_zoom != 1.0)
+        presentation::scaleChartFonts(m_window, m_zoom);
+    if (m_colourBlind)
+        presentation::recolourSeries(m_window, true);
+}

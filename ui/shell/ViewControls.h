@@ -1,0 +1,49 @@
+#pragma once
+// The View menu's presentation tools and the toolbar's speed box, for any lab: presentation mode
+// (F11: full screen, the parameter column of every lab hidden), a zoom of text and charts
+// (100–200 %), a colour-blind-safe palette, the export width. The speed box mirrors the speed
+// field of the lab in view, so the pace stays at hand with the parameters hidden.
+#include <QObject>
+#include <QPointer>
+#include <vector>
+
+class MainWindow;
+class QAction;
+class QMenu;
+class QSpinBox;
+class QToolBar;
+
+class ViewControls : public QObject {
+    Q_OBJECT
+  public:
+    ViewControls(MainWindow* window, QMenu* view, QToolBar* bar);
+
+    bool presenting() const { return m_presenting; }
+    /// fullScreen false: the parameters hidden in the window as it is (pictures of the mode).
+    void setPresenting(bool on, bool fullScreen = true);
+    double zoom() const { return m_zoom; }
+    void setZoom(double scale); ///< 1.0 to 2.0
+    bool colourBlind() const { return m_colourBlind; }
+    void setColourBlind(bool on);
+    int exportWidth() const { return m_exportWidth; }
+    void setExportWidth(int pixels);
+    QSpinBox* speedBox() const { return m_speed; }
+    /// The lab in view changed: the speed box follows its speed field; zoom and palette reach
+    /// charts drawn since.
+    void follow();
+    /// The speed field changed without a signal (a session opened): the box shows it again.
+    void syncSpeed();
+
+  private:
+    void applyZoom();
+
+    MainWindow* m_window;
+    QAction *m_present, *m_colourBlindAction;
+    std::vector<QAction*> m_zoomActions, m_widthActions;
+    QSpinBox* m_speed;
+    QPointer<QSpinBox> m_pageSpeed;
+    QMetaObject::Connection m_pageSpeedLink;
+    bool m_presenting = false, m_colourBlind = false, m_wasMaximized = false;
+    double m_zoom = 1.0;
+    int m_exportWidth = 0;
+};
