@@ -1,6 +1,10 @@
 #include "ui/common/GifWriter.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <gif_lib.h>
+#include <unistd.h>
 #include <vector>
 
 GifWriter::~GifWriter() {
@@ -22,10 +26,20 @@ bool GifWriter::open(const QString& path, QSize size, int delayMs) {
         m_error = "a GIF frame must be between 1 and 65535 pixels a side";
         return false;
     }
+    // Opened here, not by EGifOpenFileName (which makes files only their owner may read): the
+    // user's umask decides, as for every other file the program writes.
+    const int fd =
+        ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        m_error = QString("cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+        return false;
+    }
     int code = 0;
-    m_gif = EGifOpenFileName(path.toLocal8Bit().constData(), false, &code);
-    if (!m_gif)
+    m_gif = EGifOpenFileHandle(fd, &code); // owns fd from here, closed by EGifCloseFile
+    if (!m_gif) {
+        ::close(fd);
         return fail("cannot write " + path, code);
+    }
     m_size = size;
     m_delayCs = std::max(1, (delayMs + 5) / 10);
     EGifSetGifVersion(m_gif, true); // GIF89a: delays and the loop extension

@@ -20,6 +20,7 @@ class GifWriter {
     bool close();
     QString error() const { return m_error; }
     int frames() const { return m_frames; }
+    QSize size() const { return m_size; }
 
   private:
     bool fail(const QString& what, int code);

@@ -5,7 +5,10 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QGraphicsLayout>
 #include <QTimer>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 #include <cmath>
 
 RunRecorder::RunRecorder(LabPage* page, RecordOptions options, QObject* parent)
@@ -33,6 +36,7 @@ void RunRecorder::start() {
         finish(false, "nothing to record: the run has no position to reach");
         return;
     }
+    settleLayouts(m_page);
     const QImage first = widget_export::render(m_page, m_options.width);
     if (!m_gif.open(m_options.path, first.size(), m_options.delayMs)) {
         finish(false, m_gif.error());
@@ -81,17 +85,33 @@ void RunRecorder::capture() {
     if (m_done || !m_page)
         return;
     m_page->redrawNow();
-    // The charts lay themselves out again (a legend entry came or went) in posted events: let
-    // them, so the frame shows this snapshot's layout and not the one before.
-    for (int round = 0; round < 4; ++round)
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (!m_gif.addFrame(widget_export::render(m_page, m_options.width))) {
+    settleLayouts(m_page);
+    QImage frame = widget_export::render(m_page, m_options.width);
+    if (frame.size() != m_gif.size()) // the window was resized while recording
+        frame = frame.scaled(m_gif.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    if (!m_gif.addFrame(frame)) {
         finish(false, m_gif.error());
         return;
     }
     ++m_next;
     emit progress(static_cast<int>(m_next), static_cast<int>(m_positions.size()));
     next();
+}
+
+void RunRecorder::settleLayouts(QWidget* page) {
+    // The charts lay themselves out again (a legend entry came or went, wider tick labels, a
+    // caption appeared) in posted events: let them, so the frame shows this snapshot's layout,
+    // not the one before (tick labels elided to "..." for one frame).
+    for (int round = 0; round < 3; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (!page)
+            continue;
+        for (QChartView* view : page->findChildren<QChartView*>())
+            if (QGraphicsLayout* layout = view->chart() ? view->chart()->layout() : nullptr) {
+                layout->invalidate();
+                layout->activate();
+            }
+    }
 }
 
 void RunRecorder::finish(bool ok, const QString& message) {

@@ -40,6 +40,7 @@ class RunRecorder : public QObject {
     void next();
     void whenSettled();
     void capture();
+    static void settleLayouts(QWidget* page);
     void finish(bool ok, const QString& message);
 
     QPointer<LabPage> m_page;

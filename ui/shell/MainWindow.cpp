@@ -197,17 +197,19 @@ void MainWindow::buildMenus() {
         QString keys;
         for (std::size_t k = 0; k < m_pages.size(); ++k)
             keys += QString("Ctrl+%1: %2 · ").arg(k + 1).arg(labRegistry()[k].title);
+        QString labs;
+        for (const LabEntry& lab : labRegistry())
+            labs += QString("<li><b>%1</b>: %2</li>").arg(lab.title, lab.tooltip.toHtmlEscaped());
         QMessageBox::about(
             this, "About FA Explorer",
-            "<b>FA Explorer</b> — factor analysis and FA-shaped posteriors, live.<br><br>"
-            "The FA explorer races online EM and online SGA (Algorithms 1–2 of the thesis) "
-            "against a batch refit on samples from a generated FA model N(c, F Fᵀ + Ψ). The "
-            "posterior lab fits FA-shaped Gaussians to the exact posterior of Bayesian linear "
-            "regression; the neural lab fits them over a small network's weights.<br><br>" +
+            "<b>FA Explorer</b> — factor analysis and FA-shaped posteriors, live.<ul>" + labs +
+                "</ul>Presets (the Presets menu) open the thesis's and the VIFA report's figures "
+                "and the lectures' lessons with a caption of what to watch.<br><br>" +
                 keys +
                 "Space: play / pause · →: step · Ctrl+R: reset · Ctrl+T: background run · "
                 "Ctrl+S / Ctrl+O: save / open session · Ctrl+E: export CSV · Ctrl+Shift+E: "
-                "export charts");
+                "export charts · Ctrl+Shift+R: record · F11: presentation mode · Ctrl+= / "
+                "Ctrl+-: zoom");
     });
 }
 
