@@ -21,7 +21,11 @@ build-cli/bin/faexplorer-cli fa-sweep --dim 20 --latent 2 --samples 200 --trials
   --out build-cli/smoke.csv > /dev/null
 echo "cli-only: configured and built without Qt; fa-sweep ran"
 
-bash scripts/build.sh build-sanitize -DFAEXPLORER_SANITIZE=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON
+# The engine again with ASan + UBSan and assertions (Eigen's size checks), built portable as the
+# .deb is (-DFAEXPLORER_NATIVE=OFF: SSE2, the streaming pass's 2-lane kernels), so the package's
+# code paths run under the sanitizers too.
+bash scripts/build.sh build-sanitize -DFAEXPLORER_SANITIZE=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON \
+  -DFAEXPLORER_NATIVE=OFF
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure)
 
 bash scripts/fuzz.sh 60

@@ -5,9 +5,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 namespace fa::cli {
 
@@ -18,8 +20,12 @@ int runMergeCommand(int argc, char** argv) {
     std::vector<io::ShardText> inputs;
     for (int i = 3; i < argc; ++i) {
         const std::string path = argv[i];
-        if (path == outPath)
+        std::error_code ec; // the same file under two names (./a.csv, a.csv) counts as one
+        if (path == outPath || std::filesystem::equivalent(path, outPath, ec))
             throw std::invalid_argument("the output '" + outPath + "' is also an input");
+        for (const io::ShardText& earlier : inputs)
+            if (std::filesystem::equivalent(path, earlier.name, ec))
+                throw std::invalid_argument(path + " is given twice");
         std::ifstream in(path, std::ios::binary);
         if (!in)
             throw std::invalid_argument("cannot read '" + path + "': " + std::strerror(errno));

@@ -32,7 +32,7 @@ struct EmPass {
     const double* F0 = nullptr;
     // The pending M step: A <- (1 - w) A + w d m^T, d2 <- (1 - w) d2 + w d^2 and, unless fixed
     // (warm-up), psi <- max(d2 - rowsum(A G .* A), psiFloor). Gs holds G with its off-diagonal
-    // entries doubled (K x K column-major; the lower triangle is read).
+    // entries doubled (K x K column-major; the upper triangle is read: g[k], k < j, of column j).
     bool pending = false, fixed = true;
     double w = 0.0, psiFloor = 0.0;
     const double *m = nullptr, *Gs = nullptr;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -58,8 +59,13 @@ std::vector<Row> runTrials(const std::vector<int>& trials, int threads,
     };
     const int n = resolveThreads(threads, static_cast<int>(trials.size()));
     std::vector<std::thread> pool;
-    for (int t = 1; t < n; ++t)
-        pool.emplace_back(worker);
+    try {
+        for (int t = 1; t < n; ++t)
+            pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+        // No more threads to be had (a process limit): the ones started and this one share
+        // the trials; a thread left unjoined would end the program.
+    }
     worker();
     for (auto& t : pool)
         t.join();

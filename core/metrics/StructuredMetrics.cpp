@@ -5,6 +5,7 @@
 #include <functional>
 #include <numbers>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -31,9 +32,15 @@ void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index
     const auto parts =
         static_cast<Eigen::Index>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
     std::vector<std::thread> pool;
-    for (Eigen::Index p = 1; p < parts; ++p)
-        pool.emplace_back(fn, n * p / parts, n * (p + 1) / parts);
+    Eigen::Index started = 1;
+    try {
+        for (; started < parts; ++started)
+            pool.emplace_back(fn, n * started / parts, n * (started + 1) / parts);
+    } catch (const std::system_error&) { // no more threads (a process limit): done here
+    }
     fn(0, n / parts);
+    for (Eigen::Index p = started; p < parts; ++p)
+        fn(n * p / parts, n * (p + 1) / parts);
     for (auto& t : pool)
         t.join();
 }

@@ -149,9 +149,8 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
     // until the outer ring holds < 1e-10 of the mass; the bimodal target's box covers both modes.
     GridBox box;
     switch (p.target) {
-    case TargetKind::Linear:
+    case TargetKind::Linear: // closed form; a grid (below) only for the Laplace prior at D = 2
         p.exact = exactPosterior(X, y, p.hyper);
-        box = boxAround(p.exact.mean, p.exact.cov, 8.0, kGridCells);
         break;
     case TargetKind::Logistic: {
         const GaussianPosterior laplace = logisticLaplace(X, y, p.hyper.alpha);

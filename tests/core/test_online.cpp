@@ -180,9 +180,11 @@ class TestOnline : public QObject {
         QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
         QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
     }
-    // The fused streaming pass (StreamPass.h) at shapes that use every lane width (8, 4 and
-    // single rows: D = 13, 37, 203) and K both fixed-size (1, 3, 10) and beyond (17), against
-    // the dense transcription, with the state looked at mid-stream or not.
+    // The fused streaming pass (StreamPass.h) at shapes that leave remainders in every lane
+    // width (D = 13, 37, 203) and K both fixed-size (1, 3, 10) and beyond (17), against the
+    // dense transcription, with the state looked at mid-stream or not. The Release build runs
+    // the machine's widest lanes; the sanitizer build (portable, scripts/test.sh) the 2-lane
+    // SSE2 ones. SGA also crosses its 256-row blocks (D = 300, 515).
     void emFusedPassMatchesDenseTranscription_data() {
         QTest::addColumn<int>("D");
         QTest::addColumn<int>("K");
@@ -219,6 +221,8 @@ class TestOnline : public QObject {
     }
     void sgaFusedPassMatchesDenseTranscription_data() {
         emFusedPassMatchesDenseTranscription_data();
+        QTest::newRow("D300 K10 two blocks") << 300 << 10 << 0;
+        QTest::newRow("D515 K3 three blocks peeked") << 515 << 3 << 5;
     }
     void sgaFusedPassMatchesDenseTranscription() {
         QFETCH(int, D);
