@@ -2,6 +2,7 @@
 // SessionError (anything else is a finding) or accepted; an accepted session, written out
 // again, must be accepted again with the same parameters (what a user saves, they can reopen).
 #include "ui/session/LatentSessionFile.h"
+#include "ui/session/NeuralSessionFile.h"
 #include "ui/session/PosteriorSessionFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/session/VaeSessionFile.h"
@@ -34,6 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const fa::io::LatentSession s = fa::io::latentSessionFromJson(json);
         const QByteArray again = fa::io::latentSessionToJson(s);
         check(fa::io::latentSessionToJson(fa::io::latentSessionFromJson(again)) == again);
+    } catch (const fa::io::SessionError&) {
+    }
+    try {
+        const fa::io::NeuralSession s = fa::io::neuralSessionFromJson(json);
+        const QByteArray again = fa::io::neuralSessionToJson(s);
+        check(fa::io::neuralSessionToJson(fa::io::neuralSessionFromJson(again)) == again);
     } catch (const fa::io::SessionError&) {
     }
     try {

@@ -8,6 +8,7 @@
 #include "ui/neural/NeuralSplitsPanel.h"
 #include "ui/shell/MainWindow.h"
 
+#include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtCharts/QLineSeries>
@@ -137,10 +138,81 @@ class TestNeuralPage : public QObject {
         QSignalSpy reached(w.page<NeuralPage>(), &LabPage::reached);
         w.page<NeuralPage>()->runUntil(2);
         QVERIFY(reached.wait(30000));
-        QVERIFY(!w.saveSession(m_dir.filePath("x.json"))); // sessions are for the other two modes
-        QVERIFY2(w.lastError().contains("no sessions"), qPrintable(w.lastError()));
         QTemporaryDir charts;
         QCOMPARE(w.exportCharts(charts.path()).size(), 10); // four charts and the page
+    }
+
+    void aSessionReplaysTheSameCurves() {
+        const QString path = m_dir.filePath("neural.json");
+        std::vector<QPointF> before;
+        {
+            MainWindow w;
+            w.setCurrentLab("neural");
+            auto* page = w.page<NeuralPage>();
+            fa::NeuralLiveConfig c = page->config();
+            c.dataset = "energy";
+            c.methods = {fa::NeuralMethod::VifaLaplace, fa::NeuralMethod::VippcaGauss};
+            c.fit.latent = 2;
+            c.fit.learningRate = 0.005;
+            c.hyper.priorPrecision = 3.0;
+            c.split = 2;
+            c.seed = 11;
+            page->setConfig(c);
+            page->reset();
+            QVERIFY(runTo(*page, 3));
+            QVERIFY2(w.saveSession(path), qPrintable(w.lastError()));
+            const auto points = page->curve("vifa-laplace", "test-nmll")->points();
+            before.assign(points.begin(), points.end());
+        }
+        MainWindow w; // opened from another lab: the session says which lab it belongs to
+        w.setCurrentLab("explorer");
+        QSignalSpy reached(w.page<NeuralPage>(), &LabPage::reached);
+        QVERIFY2(w.openSession(path), qPrintable(w.lastError()));
+        QCOMPARE(w.currentLab(), QString("neural"));
+        QVERIFY(reached.wait(60000));
+        auto* page = w.page<NeuralPage>();
+        const fa::NeuralLiveConfig c = page->config();
+        QCOMPARE(QString::fromStdString(c.dataset), QString("energy"));
+        QCOMPARE(c.fit.latent, 2);
+        QCOMPARE(c.fit.learningRate, 0.005);
+        QCOMPARE(c.hyper.priorPrecision, 3.0);
+        QCOMPARE(c.split, 2);
+        QCOMPARE(c.seed, std::uint64_t{11});
+        QCOMPARE(page->latestSnapshot()->epoch, 3L);
+        const auto points = page->curve("vifa-laplace", "test-nmll")->points();
+        QCOMPARE(std::vector<QPointF>(points.begin(), points.end()), before); // the same numbers
+        QVERIFY(page->curve("vifa-gauss", "test-nmll") == nullptr ||
+                page->curve("vifa-gauss", "test-nmll")->count() == 0);
+        // A posterior session is refused here with the reason, and nothing changes.
+        QFile bad(m_dir.filePath("bad.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(R"({"format": "faexplorer-session", "version": 1, "mode": "neural",
+                      "data": {"dataset": "yacht", "split": 0, "seed": 0},
+                      "run": {"methods": ["vifa-gauss"], "hidden": [30]}})");
+        bad.close();
+        QVERIFY(!w.openSession(bad.fileName()));
+        QVERIFY2(w.lastError().contains("run.hidden"), qPrintable(w.lastError()));
+        QCOMPARE(page->config().fit.latent, 2);
+    }
+
+    void settingsAreRememberedBetweenLaunches() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            auto* page = w.page<NeuralPage>();
+            fa::NeuralLiveConfig c = page->config();
+            c.dataset = "concrete";
+            c.fit.hidden = {50, 50};
+            c.hyper.sigma = 0.02;
+            page->setConfig(c);
+            w.close(); // saves the settings, as quitting does
+        }
+        MainWindow again;
+        const fa::NeuralLiveConfig c = again.page<NeuralPage>()->config();
+        QCOMPARE(QString::fromStdString(c.dataset), QString("concrete"));
+        QCOMPARE(c.fit.hidden.size(), std::size_t{2});
+        QCOMPARE(c.hyper.sigma, 0.02);
+        QSettings().clear();
     }
 };
 

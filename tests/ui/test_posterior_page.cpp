@@ -241,6 +241,34 @@ class TestPosteriorPage : public QObject {
         QVERIFY(w.openSession(session));
         QVERIFY(w.currentLab() == "posterior");
     }
+
+    void settingsAreRememberedBetweenLaunches() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            auto* page = w.page<PosteriorPage>();
+            fa::PosteriorLiveConfig c = page->controls()->config();
+            c.setup.dataset = "energy";
+            c.run.latent = 2;
+            c.run.vifa.lrC = 0.003;
+            c.methods = {fa::PosteriorMethod::VifaLaplace, fa::PosteriorMethod::Swag};
+            page->controls()->setConfig(c);
+            page->controls()->setCoordinates(3, 5);
+            page->controls()->setSpeed(77);
+            w.close(); // saves the settings, as quitting does
+        }
+        MainWindow again;
+        auto* page = again.page<PosteriorPage>();
+        const fa::PosteriorLiveConfig c = page->controls()->config();
+        QCOMPARE(QString::fromStdString(c.setup.dataset), QString("energy"));
+        QCOMPARE(c.run.latent, 2);
+        QCOMPARE(c.run.vifa.lrC, 0.003);
+        QCOMPARE(c.methods.size(), std::size_t{2});
+        QCOMPARE(page->controls()->coordI(), 3);
+        QCOMPARE(page->controls()->coordJ(), 5);
+        QCOMPARE(page->controls()->speed(), 77.0);
+        QSettings().clear();
+    }
 };
 
 QTEST_MAIN(TestPosteriorPage)

@@ -2,6 +2,7 @@
 // and each kind of malformed or incompatible file is refused with a message naming the problem.
 #include "core/math/Rng.h"
 #include "ui/session/LatentSessionFile.h"
+#include "ui/session/NeuralSessionFile.h"
 #include "ui/session/SessionFile.h"
 
 #include <QJsonArray>
@@ -271,6 +272,60 @@ class TestSession : public QObject {
         QVERIFY_THROWS_EXCEPTION(SessionError, latentSessionFromJson(QJsonDocument(root).toJson()));
         root["mode"] = "posterior";
         QVERIFY_THROWS_EXCEPTION(SessionError, latentSessionFromJson(QJsonDocument(root).toJson()));
+    }
+
+    void neuralSessionRoundTripAndRefusals() {
+        fa::io::NeuralSession s;
+        s.config.dataset = "boston";
+        s.config.methods = {fa::NeuralMethod::VippcaLaplace, fa::NeuralMethod::VifaGauss};
+        s.config.fit.hidden = {50, 50};
+        s.config.fit.latent = 3;
+        s.config.fit.batch = 32;
+        s.config.fit.samples = 7;
+        s.config.fit.learningRate = 0.0025;
+        s.config.fit.optimiser = fa::OptimiserKind::Sgd;
+        s.config.fit.reportInit = false;
+        s.config.hyper = {0.5, 40.0, 0.03};
+        s.config.split = 4;
+        s.config.seed = 9007199254740991ULL; // the largest seed a double holds exactly
+        s.speed = 12;
+        s.epochs = 33;
+        const fa::io::NeuralSession r =
+            fa::io::neuralSessionFromJson(fa::io::neuralSessionToJson(s));
+        QCOMPARE(r.config.dataset, s.config.dataset);
+        QVERIFY(r.config.methods == s.config.methods);
+        QVERIFY(r.config.fit.hidden == s.config.fit.hidden);
+        QCOMPARE(r.config.fit.latent, 3);
+        QCOMPARE(r.config.fit.batch, 32);
+        QCOMPARE(r.config.fit.samples, 7);
+        QCOMPARE(r.config.fit.learningRate, 0.0025);
+        QVERIFY(r.config.fit.optimiser == fa::OptimiserKind::Sgd);
+        QVERIFY(!r.config.fit.reportInit);
+        QCOMPARE(r.config.hyper.priorPrecision, 0.5);
+        QCOMPARE(r.config.hyper.noisePrecision, 40.0);
+        QCOMPARE(r.config.hyper.sigma, 0.03);
+        QCOMPARE(r.config.split, 4);
+        QCOMPARE(r.config.seed, s.config.seed);
+        QCOMPARE(r.speed, 12.0);
+        QCOMPARE(r.epochs, 33L);
+        const auto refused = [&](const char* from, const char* to, const char* why) {
+            QByteArray json = fa::io::neuralSessionToJson(s);
+            QVERIFY2(json.contains(from), from);
+            json.replace(from, to);
+            try {
+                fa::io::neuralSessionFromJson(json);
+                QFAIL(qPrintable(QString("accepted: %1").arg(to)));
+            } catch (const fa::io::SessionError& e) {
+                QVERIFY2(QString(e.what()).contains(why), e.what());
+            }
+        };
+        refused("\"mode\": \"neural\"", "\"mode\": \"posterior\"", "not a neural-lab session");
+        refused("\"vifa-gauss\"", "\"vifa\"", "unknown method 'vifa'");
+        refused("\"vifa-gauss\"", "\"vippca-laplace\"", "listed twice");
+        refused("\"optimizer\": \"sgd\"", "\"optimizer\": \"rmsprop\"", "sgd or adam");
+        refused("\"init\": \"scaled\"", "\"init\": \"warm\"", "report or scaled");
+        refused("\"latent\": 3", "\"latent\": 0", "run.latent");
+        refused("\"learningRate\": 0.0025", "\"learningRate\": 2", "run.learningRate");
     }
 };
 

@@ -28,6 +28,7 @@ class NeuralPage : public LabPage {
     explicit NeuralPage(QWidget* parent = nullptr);
 
     fa::NeuralLiveConfig config() const;
+    void setConfig(const fa::NeuralLiveConfig& config); ///< the fields only; reset() runs it
     void setMethods(const std::vector<fa::NeuralMethod>& methods);
     NeuralSnapshotPtr latestSnapshot() const {
         return std::static_pointer_cast<const fa::NeuralLiveSnapshot>(latestLabSnapshot());
@@ -50,6 +51,11 @@ class NeuralPage : public LabPage {
     void runJob() override { runSplits(); }
     void cancelJob() override { cancelSplits(); }
     bool exportJob(const QString& csvPath) override { return exportRows(csvPath); }
+    QString sessionKind() const override { return "neural"; }
+    bool openSession(const QString& path) override;
+    bool saveSession(const QString& path) override;
+    void saveSettings(QSettings& settings) const override;
+    void restoreSettings(QSettings& settings) override;
     bool offersCsv() const override { return true; }
     void openCsvDialog() override;
     bool openCsv(const QString& path);

@@ -1,5 +1,13 @@
-// The neural lab's fields to a fa::NeuralLiveConfig.
+// The neural lab's fields to a fa::NeuralLiveConfig and back, its sessions, and the settings it
+// keeps between launches (its session, in QSettings).
 #include "ui/neural/NeuralPage.h"
+
+#include "core/io/RegressionCsv.h"
+#include "ui/session/NeuralSessionFile.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,4 +46,102 @@ void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
         box->setChecked(std::find(methods.begin(), methods.end(), m) != methods.end());
     m_quiet = false;
     reset();
+}
+
+void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
+    m_quiet = true;
+    const QString dataset = QString::fromStdString(c.dataset);
+    int index = m_dataset->findData(dataset);
+    if (index < 0) { // a CSV file: the fifth entry
+        const QString label = "CSV: " + QFileInfo(dataset).fileName();
+        if (m_dataset->count() > 4)
+            m_dataset->setItemText(4, label), m_dataset->setItemData(4, dataset);
+        else
+            m_dataset->addItem(label, dataset);
+        index = 4;
+    }
+    m_dataset->setCurrentIndex(index);
+    for (const auto& [m, box] : m_methods)
+        box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
+    m_hidden->setCurrentIndex(m_hidden->findData(c.fit.hidden.size() > 1 ? "50,50" : "50"));
+    m_latent->setValue(c.fit.latent);
+    m_batch->setValue(c.fit.batch);
+    m_L->setValue(c.fit.samples);
+    m_lr->setValue(c.fit.learningRate);
+    m_optimiser->setCurrentIndex(
+        m_optimiser->findData(c.fit.optimiser == fa::OptimiserKind::Sgd ? "sgd" : "adam"));
+    m_init->setCurrentIndex(m_init->findData(c.fit.reportInit ? "report" : "scaled"));
+    m_prior->setValue(c.hyper.priorPrecision);
+    m_noise->setValue(c.hyper.noisePrecision);
+    m_sigma->setValue(c.hyper.sigma);
+    m_split->setValue(c.split);
+    m_seed->setValue(static_cast<int>(c.seed));
+    m_quiet = false;
+}
+
+bool NeuralPage::openSession(const QString& path) {
+    fa::io::NeuralSession s;
+    try {
+        s = fa::io::loadNeuralSession(path);
+        s.config.loader = fa::io::datasetLoader();
+        fa::NeuralLive probe(s.config); // the data and parameters, checked before any change
+    } catch (const std::exception& e) {
+        fail("Cannot open the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    setConfig(s.config);
+    m_speed->setValue(static_cast<int>(s.speed));
+    m_sessionPosition = s.epochs;
+    reset();
+    if (s.epochs > 0)
+        runUntil(s.epochs);
+    emit message(QString("Opened %1 (replaying %2 epochs)")
+                     .arg(QDir::toNativeSeparators(path))
+                     .arg(s.epochs),
+                 8000);
+    return true;
+}
+
+bool NeuralPage::saveSession(const QString& path) {
+    if (!latestLabSnapshot()) {
+        fail("Cannot save the session", "there is no run (its parameters were refused)");
+        return false;
+    }
+    fa::io::NeuralSession s;
+    s.speed = m_speed->value();
+    s.epochs = latestLabSnapshot()->position;
+    inspectRun([&](const fa::LiveRun* run) {
+        if (run)
+            s.config = static_cast<const fa::NeuralLive*>(run)->config();
+    });
+    try {
+        fa::io::saveNeuralSession(path, s);
+    } catch (const fa::io::SessionError& e) {
+        fail("Cannot save the session", QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
+    return true;
+}
+
+void NeuralPage::saveSettings(QSettings& settings) const {
+    fa::io::NeuralSession s;
+    s.config = config();
+    s.speed = m_speed->value();
+    settings.setValue("session", fa::io::neuralSessionToJson(s));
+}
+
+void NeuralPage::restoreSettings(QSettings& settings) {
+    const QByteArray json = settings.value("session").toByteArray();
+    if (json.isEmpty())
+        return;
+    try { // what the last launch left; a file moved or an older format is passed over
+        const fa::io::NeuralSession s = fa::io::neuralSessionFromJson(json);
+        if (!fa::io::isBuiltinDataset(s.config.dataset) &&
+            !QFileInfo::exists(QString::fromStdString(s.config.dataset)))
+            return;
+        setConfig(s.config);
+        m_speed->setValue(static_cast<int>(s.speed));
+    } catch (const fa::io::SessionError&) {
+    }
 }

@@ -318,6 +318,17 @@ double PosteriorControls::speed() const {
     return m_speed->value();
 }
 
+void PosteriorControls::setSpeed(double epochsPerSecond) {
+    const QSignalBlocker block(m_speed);
+    m_speed->setValue(static_cast<int>(epochsPerSecond));
+}
+
+void PosteriorControls::setCoordinates(int i, int j) {
+    const QSignalBlocker a(m_coordI), b(m_coordJ);
+    m_coordI->setValue(i + 1);
+    m_coordJ->setValue(j + 1);
+}
+
 void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
     m_quiet = true;
     m_defaultLambda = s.hyper.alpha / s.hyper.beta;

@@ -29,6 +29,8 @@ class PosteriorControls : public QWidget {
     int coordJ() const;
     long stepEpochs() const;
     double speed() const;
+    void setSpeed(double epochsPerSecond); ///< emits nothing
+    void setCoordinates(int i, int j);     ///< 0-based; emits nothing
     /// Shows the run's alpha, beta, lambda and learning rate; sliders follow without emitting.
     void showRun(const fa::PosteriorLiveSnapshot& snapshot);
     QSlider* learningRateSlider() const { return m_lrSlider; }

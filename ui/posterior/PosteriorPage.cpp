@@ -13,9 +13,11 @@
 
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QMessageBox>
+#include <QSettings>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <new>
@@ -211,6 +213,7 @@ bool PosteriorPage::openSession(const QString& path) {
     if (!shown.changes.empty())
         shown.run.sgd.learningRate = shown.changes.back().sgdLearningRate;
     m_controls->setConfig(shown);
+    m_controls->setSpeed(s.speed);
     m_sessionPosition = s.epochs;
     start(s.config, s.coordI, s.coordJ);
     setSpeed(s.speed);
@@ -249,6 +252,35 @@ bool PosteriorPage::saveSession(const QString& path) {
     }
     emit message("Saved " + QDir::toNativeSeparators(path), 5000);
     return true;
+}
+
+void PosteriorPage::saveSettings(QSettings& settings) const {
+    fa::io::PosteriorSession s;
+    s.config = m_controls->config();
+    s.coordI = m_controls->coordI();
+    s.coordJ = m_controls->coordJ();
+    s.speed = m_controls->speed();
+    try {
+        settings.setValue("session", fa::io::posteriorSessionToJson(s));
+    } catch (const std::exception&) { // nothing worth keeping
+    }
+}
+
+void PosteriorPage::restoreSettings(QSettings& settings) {
+    const QByteArray json = settings.value("session").toByteArray();
+    if (json.isEmpty())
+        return;
+    try { // what the last launch left; a CSV moved away or an older format is passed over
+        const fa::io::PosteriorSession s = fa::io::posteriorSessionFromJson(json);
+        const std::string& dataset = s.config.setup.dataset;
+        if (dataset.find('/') != std::string::npos &&
+            !QFileInfo::exists(QString::fromStdString(dataset)))
+            return;
+        m_controls->setConfig(s.config);
+        m_controls->setCoordinates(s.coordI, s.coordJ);
+        m_controls->setSpeed(s.speed);
+    } catch (const std::exception&) {
+    }
 }
 
 bool PosteriorPage::exportCurves(const QString& path) {

@@ -41,6 +41,8 @@ class PosteriorPage : public LabPage {
     QString sessionKind() const override { return "posterior"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
+    void saveSettings(QSettings& settings) const override;
+    void restoreSettings(QSettings& settings) override;
     bool exportCurves(const QString& csvPath) override; ///< the posterior command's columns
     QString curvesFileName() const override { return "posterior-curves.csv"; }
     bool offersCsv() const override { return true; }

@@ -1,0 +1,122 @@
+#include "ui/session/NeuralSessionFile.h"
+
+#include "ui/session/JsonFields.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace fa::io {
+namespace {
+QString text(const QJsonObject& o, const QString& section, const QString& key) {
+    const QJsonValue v = require(o, section, key);
+    if (!v.isString())
+        fail(QString("'%1.%2' must be text").arg(section, key));
+    return v.toString();
+}
+} // namespace
+
+QByteArray neuralSessionToJson(const NeuralSession& s) {
+    const NeuralLiveConfig& c = s.config;
+    QJsonArray methods, hidden;
+    for (const NeuralMethod m : c.methods)
+        methods.append(QString::fromStdString(neuralMethodName(m)));
+    for (const int units : c.fit.hidden)
+        hidden.append(units);
+    const QJsonObject root{
+        {"format", kSessionFormat},
+        {"version", kSessionVersion},
+        {"mode", "neural"},
+        {"data", QJsonObject{{"dataset", QString::fromStdString(c.dataset)},
+                             {"split", c.split},
+                             {"seed", QString::number(c.seed)}}},
+        {"run", QJsonObject{{"methods", methods},
+                            {"hidden", hidden},
+                            {"latent", c.fit.latent},
+                            {"batch", c.fit.batch},
+                            {"samples", c.fit.samples},
+                            {"learningRate", c.fit.learningRate},
+                            {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
+                            {"init", c.fit.reportInit ? "report" : "scaled"}}},
+        {"hyper", QJsonObject{{"priorPrecision", c.hyper.priorPrecision},
+                              {"noisePrecision", c.hyper.noisePrecision},
+                              {"sigma", c.hyper.sigma}}},
+        {"speed", s.speed},
+        {"epochs", static_cast<double>(s.epochs)}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+NeuralSession neuralSessionFromJson(const QByteArray& json) {
+    const QJsonObject root = sessionRoot(json);
+    if (root.value("mode").toString() != "neural")
+        fail("this is not a neural-lab session (\"mode\" is not \"neural\")");
+    NeuralSession s;
+    NeuralLiveConfig& c = s.config;
+    const QJsonObject data = object(root, "data");
+    c.dataset = text(data, "data", "dataset").toStdString();
+    if (c.dataset.empty())
+        fail("'data.dataset' must name a data set or a CSV file");
+    c.split = static_cast<int>(whole(data, "data", "split", 0, 1000));
+    c.seed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 9'007'199'254'740'991LL));
+
+    const QJsonObject run = object(root, "run");
+    const QJsonValue methods = require(run, "run", "methods");
+    if (!methods.isArray() || methods.toArray().isEmpty())
+        fail("'run.methods' must be a non-empty list");
+    c.methods.clear();
+    for (const QJsonValue& m : methods.toArray()) {
+        const auto method = parseNeuralMethod(m.toString().toStdString());
+        if (!method)
+            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
+        if (std::find(c.methods.begin(), c.methods.end(), *method) != c.methods.end())
+            fail(QString("'run.methods': '%1' is listed twice").arg(m.toString()));
+        c.methods.push_back(*method);
+    }
+    const QJsonValue hidden = require(run, "run", "hidden");
+    const QJsonArray layers = hidden.toArray();
+    if (!hidden.isArray() || layers.isEmpty() || layers.size() > 2)
+        fail("'run.hidden' must be [50] or [50, 50] (the report's two networks)");
+    c.fit.hidden.clear();
+    for (const QJsonValue& units : layers) {
+        if (units.toDouble() != 50.0)
+            fail("'run.hidden' must be [50] or [50, 50] (the report's two networks)");
+        c.fit.hidden.push_back(50);
+    }
+    NeuralFitOptions& f = c.fit;
+    f.latent = static_cast<int>(whole(run, "run", "latent", 1, 1000));
+    f.batch = static_cast<int>(whole(run, "run", "batch", 1, 1'000'000));
+    f.samples = static_cast<int>(whole(run, "run", "samples", 1, 10000));
+    f.learningRate = realIn(run, "run", "learningRate", 1e-6, 1);
+    const QString optimizer = text(run, "run", "optimizer");
+    if (optimizer != "sgd" && optimizer != "adam")
+        fail("'run.optimizer' must be sgd or adam");
+    f.optimiser = optimizer == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
+    const QString init = text(run, "run", "init");
+    if (init != "report" && init != "scaled")
+        fail("'run.init' must be report or scaled");
+    f.reportInit = init == "report";
+
+    const QJsonObject hyper = object(root, "hyper");
+    c.hyper.priorPrecision = realIn(hyper, "hyper", "priorPrecision", 1e-6, 1e6);
+    c.hyper.noisePrecision = realIn(hyper, "hyper", "noisePrecision", 1e-6, 1e6);
+    c.hyper.sigma = realIn(hyper, "hyper", "sigma", 1e-8, 100);
+    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 20.0;
+    s.epochs = root.contains("epochs")
+                   ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
+                   : 0;
+    return s;
+}
+
+void saveNeuralSession(const QString& path, const NeuralSession& session) {
+    writeSessionFile(path, neuralSessionToJson(session));
+}
+
+NeuralSession loadNeuralSession(const QString& path) {
+    const QByteArray json = readSessionFile(path);
+    try {
+        return neuralSessionFromJson(json);
+    } catch (const SessionError& e) {
+        fail(QString("'%1': %2").arg(path, e.what()));
+    }
+}
+
+} // namespace fa::io
