@@ -14,6 +14,7 @@
 #include <QSplitter>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
 #include <QtCharts/QXYSeries>
 #include <QtTest>
 
@@ -142,6 +143,36 @@ class TestPresentation : public QObject {
         QCOMPARE(emColour(), QColor(0xe6, 0x9f, 0x00));
         window.viewControls()->setColourBlind(false);
         QCOMPARE(emColour(), QColor(0xff, 0x7f, 0x0e));
+    }
+
+    void everyLinearAxisHasRoundTicks() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        for (const LabEntry& lab : labRegistry()) {
+            QVERIFY(window.setCurrentLab(lab.id));
+            LabPage* page = window.currentPage();
+            QSignalSpy reached(page, &LabPage::reached);
+            page->runUntil(lab.id == "explorer" ? 500 : 3);
+            QVERIFY2(reached.wait(60000), qPrintable(lab.id));
+            QTest::qWait(600); // the View tools look for axes made since, twice a second
+            int axes = 0;
+            for (QChartView* view : page->findChildren<QChartView*>())
+                for (QAbstractAxis* a : view->chart()->axes())
+                    if (auto* axis = qobject_cast<QValueAxis*>(a)) {
+                        ++axes;
+                        const QString where = lab.id + ": " + view->chart()->title();
+                        QVERIFY2(axis->tickType() == QValueAxis::TicksDynamic, qPrintable(where));
+                        QCOMPARE(axis->tickAnchor(), 0.0);
+                        // 1, 2 or 5 times a power of ten: labels such as 0.5, 20, 100
+                        const double step = axis->tickInterval();
+                        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+                        QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
+                                     std::abs(mantissa - 5) < 1e-9,
+                                 qPrintable(where + QString(": step %1").arg(step)));
+                    }
+            QVERIFY2(axes > 0, qPrintable(lab.id));
+        }
     }
 
     void theToolbarSpeedIsTheLabsSpeed() {

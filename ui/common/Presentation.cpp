@@ -1,11 +1,14 @@
 #include "ui/common/Presentation.h"
 
+#include "ui/common/AxisTicks.h"
+
 #include <QWidget>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
+#include <QtCharts/QValueAxis>
 #include <QtCharts/QXYSeries>
 #include <array>
 #include <utility>
@@ -116,6 +119,36 @@ int recolourSeries(QWidget* root, bool colourBlind) {
         }
     }
     return changed;
+}
+
+int roundAllTicks(QWidget* root) {
+    int taken = 0;
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        QChart* chart = view->chart();
+        if (!chart)
+            continue;
+        for (QAbstractAxis* a : chart->axes()) {
+            auto* axis = qobject_cast<QValueAxis*>(a);
+            if (!axis || axis->property("faRoundTicks").toBool() ||
+                axis->tickType() == QValueAxis::TicksDynamic)
+                continue;
+            axis->setProperty("faRoundTicks", true);
+            const auto apply = [axis, chart](qreal lo, qreal hi) {
+                const bool horizontal = axis->orientation() == Qt::Horizontal;
+                const double pixels =
+                    horizontal ? chart->plotArea().width() : chart->plotArea().height();
+                const double intervals = std::clamp(
+                    std::floor(std::max(pixels, 120.0) / (horizontal ? 70.0 : 40.0)), 2.0, 6.0);
+                axis->setTickType(QValueAxis::TicksDynamic);
+                axis->setTickAnchor(0.0);
+                axis->setTickInterval(roundStep(hi - lo, intervals));
+            };
+            QObject::connect(axis, &QValueAxis::rangeChanged, axis, apply);
+            apply(axis->min(), axis->max());
+            ++taken;
+        }
+    }
+    return taken;
 }
 
 } // namespace presentation

@@ -20,5 +20,9 @@ QColor toColourBlind(const QColor& c);
 QColor fromColourBlind(const QColor& c);
 /// Every series under root recoloured to the palette chosen (pens, brushes, markers).
 int recolourSeries(QWidget* root, bool colourBlind);
+/// Every linear axis under root that a view left at Qt's fixed five ticks (labels such as
+/// "313 627 940") gets round ticks (1, 2 or 5 times a power of ten), kept when its range
+/// changes. Axes a view already gives round ticks are left alone. Returns the axes taken over.
+int roundAllTicks(QWidget* root);
 
 } // namespace presentation

@@ -76,6 +76,7 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
     connect(refresh, &QTimer::timeout, this, [this] {
         if (m_zoom != 1.0)
             presentation::scaleChartFonts(m_window, m_zoom);
+        presentation::roundAllTicks(m_window); // axes made since (a lab's new run)
     });
     refresh->start();
 
@@ -164,6 +165,7 @@ void ViewControls::follow() {
     }
     if (m_zoom != 1.0)
         presentation::scaleChartFonts(m_window, m_zoom);
+    presentation::roundAllTicks(m_window);
     if (m_colourBlind)
         presentation::recolourSeries(m_window, true);
 }
