@@ -180,11 +180,10 @@ class TestOnline : public QObject {
         QVERIFY((s.model.F - ref.F).norm() < 1e-9 * ref.F.norm());
         QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
     }
-    // The fused streaming pass (StreamPass.h) at shapes that leave remainders in every lane
-    // width (D = 13, 37, 203) and K both fixed-size (1, 3, 10) and beyond (17), against the
-    // dense transcription, with the state looked at mid-stream or not. The Release build runs
-    // the machine's widest lanes; the sanitizer build (portable, scripts/test.sh) the 2-lane
-    // SSE2 ones. SGA also crosses its 256-row blocks (D = 300, 515).
+    // The fused pass (StreamPass.h) against the dense transcription: lane remainders (D = 13,
+    // 37, 203), K fixed-size (1, 3, 10) and beyond (17), peeked at or not; SGA also across its
+    // 256-row blocks (D = 300, 515). Release runs the widest lanes, the (portable) sanitizer
+    // build the 2-lane SSE2 ones.
     void emFusedPassMatchesDenseTranscription_data() {
         QTest::addColumn<int>("D");
         QTest::addColumn<int>("K");

@@ -7,11 +7,13 @@
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/ViewControls.h"
+#include "ui/shell/ViewHelp.h"
 
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTextBrowser>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChartView>
 #include <QtCharts/QValueAxis>
@@ -173,6 +175,28 @@ class TestPresentation : public QObject {
                     }
             QVERIFY2(axes > 0, qPrintable(lab.id));
         }
+    }
+
+    void everyChartIsExplainedInTheHelp() {
+        MainWindow window;
+        for (const LabEntry& lab : labRegistry()) {
+            QVERIFY(window.setCurrentLab(lab.id));
+            QStringList covered;
+            for (const ViewHelp& h : viewHelp(lab.id)) {
+                covered << h.charts;
+                QVERIFY(!h.quantity.isEmpty() && !h.good.isEmpty() && !h.bad.isEmpty());
+            }
+            for (const auto& [stem, widget] : window.currentPage()->charts())
+                QVERIFY2(covered.contains(stem), qPrintable(lab.id + ": " + stem));
+        }
+        // F1 opens it for the lab in view.
+        QVERIFY(window.setCurrentLab("nonlinear"));
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_F1);
+        QTRY_VERIFY(window.findChild<QTextBrowser*>() != nullptr);
+        QVERIFY(window.findChild<QTextBrowser*>()->toPlainText().contains("amortisation gap"));
     }
 
     void theToolbarSpeedIsTheLabsSpeed() {

@@ -8,9 +8,12 @@
 #include "ui/shell/PresetCaption.h"
 #include "ui/shell/RecordDialog.h"
 #include "ui/shell/ViewControls.h"
+#include "ui/shell/ViewHelp.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMap>
@@ -19,6 +22,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -193,6 +197,24 @@ void MainWindow::buildMenus() {
     buildPresetMenu();
 
     QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction(
+            "&What am I looking at?", QKeySequence::HelpContents, this,
+            [this] {
+                auto* dialog = new QDialog(this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->setWindowTitle("What am I looking at?");
+                auto* text = new QTextBrowser;
+                text->setHtml(viewHelpHtml(currentLab(), m_tabs->tabText(m_tabs->currentIndex())));
+                auto* close = new QDialogButtonBox(QDialogButtonBox::Close);
+                connect(close, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+                auto* column = new QVBoxLayout(dialog);
+                column->addWidget(text);
+                column->addWidget(close);
+                dialog->resize(640, std::min(640, height() - 80)); // scrolls; fits 1280 x 800
+                dialog->show();
+            })
+        ->setToolTip("For each view of this lab: the quantity, its formula, a good and a bad "
+                     "curve (F1)");
     help->addAction("&About FA Explorer", this, [this] {
         QString keys;
         for (std::size_t k = 0; k < m_pages.size(); ++k)
