@@ -181,9 +181,8 @@ class TestOnline : public QObject {
         QVERIFY((s.model.psi - Vector(ref.beta.array().exp())).norm() < 1e-9 * s.model.psi.norm());
     }
     // The fused pass (StreamPass.h) against the dense transcription: lane remainders (D = 13,
-    // 37, 203), K fixed-size (1, 3, 10) and beyond (17), peeked at or not; SGA also across its
-    // 256-row blocks (D = 300, 515). Release runs the widest lanes, the (portable) sanitizer
-    // build the 2-lane SSE2 ones.
+    // 37, 203), K fixed (1, 3, 10) and not (17), peeked at or not; SGA across its 256-row blocks
+    // (D = 300, 515). Release runs the widest lanes, the portable sanitizer build SSE2's.
     void emFusedPassMatchesDenseTranscription_data() {
         QTest::addColumn<int>("D");
         QTest::addColumn<int>("K");
