@@ -282,6 +282,22 @@ class TestMainWindow : public QObject {
         QVERIFY(w.exportJob(dir.filePath("trials.csv")));
     }
 
+    void turningBatchOffTakesItOutOfTheCharts() {
+        ExplorerPage w;
+        w.controls()->setConfig(smallConfig());
+        w.reset();
+        QVERIFY(waitFor(w, 1200));
+        QTRY_VERIFY(w.covarianceChart()->series("batch") != nullptr);
+        fa::ExplorerConfig c = smallConfig();
+        c.runBatch = false;
+        w.controls()->setConfig(c);
+        w.reset();
+        QVERIFY(waitFor(w, 300));
+        QVERIFY(w.covarianceChart()->series("batch") == nullptr); // nor in the legend
+        QVERIFY(w.wassersteinChart()->series("batch") == nullptr);
+        QVERIFY(w.covarianceChart()->series("em")->count() > 10);
+    }
+
     void cancellingTrialsStopsThem() {
         ExplorerPage w;
         fa::ExplorerConfig c = smallConfig();

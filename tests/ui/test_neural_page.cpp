@@ -9,6 +9,8 @@
 #include "ui/shell/MainWindow.h"
 
 #include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtCharts/QLineSeries>
@@ -193,6 +195,23 @@ class TestNeuralPage : public QObject {
         QVERIFY(!w.openSession(bad.fileName()));
         QVERIFY2(w.lastError().contains("run.hidden"), qPrintable(w.lastError()));
         QCOMPARE(page->config().fit.latent, 2);
+    }
+
+    void theSplitsSettingsStayCompact() {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.setCurrentLab("neural");
+        w.show();
+        auto* panel = w.findChild<NeuralSplitsPanel*>();
+        QVERIFY(panel);
+        auto* tabs = qobject_cast<QTabWidget*>(panel->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(panel);
+        QTest::qWait(50);
+        const auto boxes = panel->findChildren<QSpinBox*>();
+        QVERIFY(boxes.size() >= 4);
+        for (const QSpinBox* box : boxes)
+            QVERIFY2(box->width() < 300, qPrintable(QString::number(box->width())));
     }
 
     void settingsAreRememberedBetweenLaunches() {

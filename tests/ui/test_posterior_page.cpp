@@ -16,6 +16,8 @@
 #include <QCheckBox>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtTest>
@@ -73,6 +75,16 @@ class TestPosteriorPage : public QObject {
             QVERIFY(std::abs(means->at(k).x() - ref.mean(k)) < 1e-9 * ref.mean.norm());
         const QScatterSeries* cov = page.comparison(2)->series("swag");
         QVERIFY(cov && cov->count() == 1);
+        // Its legend names each method's colour (the identity line is left out of it).
+        page.show();
+        QTest::qWait(50);
+        QStringList legend;
+        for (QLegendMarker* m : page.comparison(2)->chart()->legend()->markers())
+            legend << m->label() + (m->isVisible() ? "" : " (hidden)");
+        QVERIFY(page.comparison(2)->chart()->legend()->isVisible());
+        QVERIFY2(legend.contains("SWAG") && legend.contains("VIFA-G") &&
+                     !legend.contains("identity"),
+                 qPrintable(legend.join(", ")));
         QVERIFY(std::abs(cov->at(0).x() - ref.cov(0, 1)) < 1e-12);
         // The covariance curve's last point: the distance of the approximation shown in the
         // scatters (its variances and covariance) from the reference covariance.

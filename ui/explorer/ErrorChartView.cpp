@@ -6,6 +6,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
+#include <algorithm>
 #include <cmath>
 
 ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metric metric,
@@ -46,6 +47,18 @@ QXYSeries* ErrorChartView::series(const QString& algorithm) const {
 }
 
 void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
+    // A fitter the run no longer has (batch FA turned off) leaves the chart and its legend.
+    for (auto it = m_series.begin(); it != m_series.end();) {
+        const bool inRun = std::any_of(snapshot.traces.begin(), snapshot.traces.end(),
+                                       [&](const auto& t) { return t.name == it->first; });
+        if (inRun) {
+            ++it;
+            continue;
+        }
+        chart()->removeSeries(it->second);
+        delete it->second;
+        it = m_series.erase(it);
+    }
     double lo = INFINITY, hi = 0.0;
     for (const auto& trace : snapshot.traces) {
         QList<QPointF> points;

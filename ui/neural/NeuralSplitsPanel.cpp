@@ -55,6 +55,7 @@ NeuralSplitsPanel::NeuralSplitsPanel(QWidget* parent)
     m_cancel->setEnabled(false);
 
     auto* settings = new QFormLayout;
+    settings->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // not 1200 px wide boxes
     settings->addRow("splits", m_splits);
     settings->addRow("search trials", m_trials);
     settings->addRow("folds", m_folds);

@@ -3,6 +3,8 @@
 #include "ui/common/AxisTicks.h"
 #include "ui/common/MethodStyle.h"
 
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
@@ -25,7 +27,7 @@ ComparisonScatter::ComparisonScatter(Quantity quantity, QWidget* parent)
     c->setTitle(quantity == Quantity::Means       ? "Posterior means"
                 : quantity == Quantity::Variances ? "Posterior variances"
                                                   : "Off-diagonal covariances");
-    c->legend()->hide();
+    c->legend()->setAlignment(Qt::AlignBottom); // which colour is which method
     m_x->setTitleText("exact posterior");
     m_y->setTitleText("approximation");
     for (QValueAxis* a : {m_x, m_y}) {
@@ -37,6 +39,8 @@ ComparisonScatter::ComparisonScatter(Quantity quantity, QWidget* parent)
     c->addSeries(m_identity);
     m_identity->attachAxis(m_x);
     m_identity->attachAxis(m_y);
+    for (QLegendMarker* marker : c->legend()->markers(m_identity))
+        marker->setVisible(false); // the dashed line explains itself (and the tooltip says so)
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(260, 220);
@@ -52,7 +56,7 @@ QScatterSeries* ComparisonScatter::seriesFor(const std::string& method) {
     s->setMarkerSize(7);
     s->setColor(colourFor(method));
     s->setBorderColor(Qt::transparent);
-    s->setName(displayName(method));
+    s->setName(legendName(method));
     chart()->addSeries(s);
     s->attachAxis(m_x);
     s->attachAxis(m_y);

@@ -250,6 +250,8 @@ void MainWindow::showStatus() {
     m_cancelJob->setEnabled(job);
     m_exportJob->setEnabled(job);
     m_runJob->setText(job ? "Run " + p->jobName() : "Run in the background");
+    m_exportJob->setText(job ? "Export " + p->jobName() + " as CSV…"
+                             : "Export background results as CSV…");
     m_cancelJob->setText(job ? "Cancel " + p->jobName() : "Cancel the background run");
 }
 
