@@ -109,6 +109,18 @@ class TestMainWindow : public QObject {
         const auto& trace = *w.latestSnapshot()->lastStep;
         QCOMPARE(trace.t, 501L);
         QCOMPARE(trace.fits.size(), std::size_t(2));
+        // The 2D view rings that observation: the newest of its points, in the view's two
+        // coordinates of the traced x.
+        const QXYSeries* ring = w.contourView()->steppedObservation();
+        QTRY_COMPARE(ring->count(), 1);
+        const int i = w.latestSnapshot()->view.coordI, j = w.latestSnapshot()->view.coordJ;
+        QVERIFY(std::max(i, j) < trace.xHead.size());
+        QCOMPARE(ring->at(0).x(), trace.xHead(i));
+        QCOMPARE(ring->at(0).y(), trace.xHead(j));
+        QCOMPARE(ring->at(0), w.contourView()->observations()->points().last());
+        // Played on (not stepped), the ring goes.
+        QVERIFY(waitFor(w, 700));
+        QCOMPARE(ring->count(), 0);
     }
 
     void resetReturnsToTheStart() {

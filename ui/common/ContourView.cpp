@@ -15,7 +15,7 @@
 
 ContourView::ContourView(QWidget* parent)
     : QChartView(parent), m_x(new QValueAxis), m_y(new QValueAxis), m_points(new QScatterSeries),
-      m_levels(fa::standardMassLevels()) {
+      m_stepped(new QScatterSeries), m_levels(fa::standardMassLevels()) {
     auto* c = new QChart;
     c->legend()->setAlignment(Qt::AlignBottom);
     c->addAxis(m_x, Qt::AlignBottom);
@@ -29,6 +29,16 @@ ContourView::ContourView(QWidget* parent)
     c->addSeries(m_points);
     m_points->attachAxis(m_x);
     m_points->attachAxis(m_y);
+    m_stepped->setName("stepped observation");
+    m_stepped->setMarkerSize(14);
+    m_stepped->setColor(Qt::transparent);
+    m_stepped->setBorderColor(QColor(214, 39, 40));
+    m_stepped->setPen(QPen(QColor(214, 39, 40), 2.5));
+    c->addSeries(m_stepped);
+    m_stepped->attachAxis(m_x);
+    m_stepped->attachAxis(m_y);
+    for (QLegendMarker* marker : c->legend()->markers(m_stepped))
+        marker->setVisible(false); // in the legend only while there is one
     setChart(c);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 240); // two rows of views and a caption fit 1280 x 800 at 200 %
@@ -125,6 +135,8 @@ void ContourView::showSnapshot(const fa::ExplorerSnapshot& snap) {
         scene.models.push_back({model.name, model.valid, model.marginal, nullptr});
     scene.reference = "truth";
     scene.cloud = snap.recent;
+    if (snap.lastStep && !snap.recent.empty())
+        scene.stepped = snap.recent.back(); // the newest observation is the traced one
     showScene(scene);
 }
 
@@ -139,6 +151,11 @@ void ContourView::showScene(const ContourScene& scene) {
     for (const auto& p : scene.cloud)
         cloud.append(QPointF(p.x(), p.y()));
     m_points->replace(cloud);
+    m_stepped->replace(scene.stepped
+                           ? QList<QPointF>{QPointF(scene.stepped->x(), scene.stepped->y())}
+                           : QList<QPointF>{});
+    for (QLegendMarker* marker : chart()->legend()->markers(m_stepped))
+        marker->setVisible(scene.stepped.has_value());
 
     // Axes: the reference's outer ellipse, widened to hold the estimates but never beyond four
     // times its size, so a wild early estimate cannot shrink the picture to a dot.

@@ -6,6 +6,7 @@
 
 #include <QtCharts/QChartView>
 #include <map>
+#include <optional>
 
 class QLineSeries;
 class QScatterSeries;
@@ -25,6 +26,8 @@ struct ContourScene {
     std::vector<Model> models;
     std::string reference;              ///< the model the axes are fitted to (truth, exact)
     std::vector<Eigen::Vector2d> cloud; ///< recent observations or iterates
+    /// The observation the last Step explained (the explorer's Last step panel), ringed.
+    std::optional<Eigen::Vector2d> stepped;
 };
 
 class ContourView : public QChartView {
@@ -38,6 +41,7 @@ class ContourView : public QChartView {
     /// The ellipse drawn for a model (truth, em, sga, batch) at level index 0..2 (tests).
     QLineSeries* contour(const QString& model, int level) const;
     QScatterSeries* observations() const { return m_points; }
+    QScatterSeries* steppedObservation() const { return m_stepped; }
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -48,7 +52,7 @@ class ContourView : public QChartView {
     /// (one entry a line), so no name is cut short in a narrow view (a projector's 1280 x 800).
     void placeLegend();
     QValueAxis *m_x, *m_y;
-    QScatterSeries* m_points;
+    QScatterSeries *m_points, *m_stepped;
     std::map<std::string, std::vector<QLineSeries*>> m_contours;
     std::vector<double> m_levels;
     QString m_title;
