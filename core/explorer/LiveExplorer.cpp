@@ -164,6 +164,10 @@ void LiveExplorer::applyRateChanges() {
             f->setLearningRate(changes[s.nextRateChange].second);
 }
 
+std::pair<Eigen::Index, Eigen::Index> LiveExplorer::mostCorrelatedPair() const {
+    return fa::mostCorrelatedPair(m_state->truth);
+}
+
 void LiveExplorer::setView(const ViewOptions& view) {
     const int D = m_config.generator.dim;
     if (view.coordI < 0 || view.coordJ < 0 || view.coordI >= D || view.coordJ >= D)

@@ -121,6 +121,8 @@ class LiveExplorer : public LiveRun {
     /// Takes effect from the next observation and is recorded in config().learningRateChanges.
     void setLearningRate(double eta);
     void setView(const ViewOptions& view); ///< throws std::invalid_argument for bad coordinates
+    /// The true model's most correlated pair of coordinates (mostCorrelatedPair in FAModel.h).
+    std::pair<Eigen::Index, Eigen::Index> mostCorrelatedPair() const;
     ExplorerSnapshot snapshot() const;
 
   private:

@@ -1,4 +1,5 @@
 #include "core/fa/FAModel.h"
+#include <algorithm>
 
 #include <cmath>
 #include <numbers>
@@ -24,6 +25,22 @@ Matrix FAModel::denseCovariance() const {
     Matrix S = F * F.transpose();
     S.diagonal() += psi;
     return S;
+}
+
+std::pair<Eigen::Index, Eigen::Index> mostCorrelatedPair(const FAModel& model, Eigen::Index among) {
+    const Eigen::Index n = std::min(model.dim(), std::max<Eigen::Index>(among, 2));
+    const auto F = model.F.topRows(n);
+    const Matrix G = F * F.transpose();
+    const Vector sd = (G.diagonal() + model.psi.head(n)).cwiseSqrt();
+    std::pair<Eigen::Index, Eigen::Index> best{0, 1};
+    double top = -1.0;
+    for (Eigen::Index j = 1; j < n; ++j)
+        for (Eigen::Index i = 0; i < j; ++i) {
+            const double r = std::abs(G(i, j)) / (sd(i) * sd(j));
+            if (r > top || (r == top && std::make_pair(i, j) < best))
+                top = r, best = {i, j};
+        }
+    return best;
 }
 
 void FAModel::validate() const {

@@ -3,6 +3,8 @@
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
 
+#include <utility>
+
 namespace fa {
 
 struct FAModel {
@@ -20,6 +22,12 @@ struct FAModel {
     /// Throws std::invalid_argument unless the shapes agree, psi > 0 and all entries are finite.
     void validate() const;
 };
+
+/// The pair (i < j) of the first `among` coordinates whose correlation under N(c, F F^T + Psi)
+/// is largest in magnitude (the smallest such pair on ties): the 2D view's default, where a
+/// marginal shows the most structure. O(among^2 K).
+std::pair<Eigen::Index, Eigen::Index> mostCorrelatedPair(const FAModel& model,
+                                                         Eigen::Index among = 400);
 
 /// Draws theta = F h + c + sqrt(psi) .* eps without forming the covariance; allocation-free
 /// per draw.

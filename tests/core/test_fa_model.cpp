@@ -60,6 +60,26 @@ class TestFAModel : public QObject {
         FAModel bad{Vector::Zero(2), Matrix::Ones(3, 1), Vector::Ones(3)};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.validate());
     }
+    void mostCorrelatedPairIsTheDenseArgmax() {
+        for (const std::uint64_t seed : {1u, 2u, 3u}) {
+            GeneratorSpec spec;
+            spec.dim = 60;
+            spec.latent = 4;
+            spec.kind = GeneratorKind::Haar;
+            const FAModel m = generateModel(spec, seed);
+            for (const Eigen::Index among : {Eigen::Index(60), Eigen::Index(12)}) {
+                const Matrix S = m.denseCovariance().topLeftCorner(among, among);
+                const Vector sd = S.diagonal().cwiseSqrt();
+                Matrix R = S.cwiseQuotient(sd * sd.transpose()).cwiseAbs();
+                R.diagonal().setConstant(-1.0);
+                Eigen::Index i = 0, j = 0;
+                R.maxCoeff(&i, &j);
+                const auto [a, b] = mostCorrelatedPair(m, among);
+                QCOMPARE(a, std::min(i, j));
+                QCOMPARE(b, std::max(i, j));
+            }
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestFAModel)

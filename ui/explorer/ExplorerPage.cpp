@@ -47,11 +47,17 @@ ExplorerPage::ExplorerPage(QWidget* parent)
             [this](const QString& m) { emit message(m, 8000); });
 }
 
-void ExplorerPage::start(const fa::ExplorerConfig& config) {
+void ExplorerPage::start(const fa::ExplorerConfig& config, bool pickView) {
     m_pending = config;
+    m_pendingPick = pickView;
     setSpeed(m_controls->speed());
-    startRun([config, view = m_controls->viewOptions()] {
+    startRun([config, pickView, view = m_controls->viewOptions()]() mutable {
         auto explorer = std::make_unique<fa::LiveExplorer>(config);
+        if (pickView) { // a new model: the pair where its marginal shows the most structure
+            const auto [i, j] = explorer->mostCorrelatedPair();
+            view.coordI = static_cast<int>(i);
+            view.coordJ = static_cast<int>(j);
+        }
         try {
             explorer->setView(view);
         } catch (const std::invalid_argument&) {
@@ -62,7 +68,17 @@ void ExplorerPage::start(const fa::ExplorerConfig& config) {
 }
 
 void ExplorerPage::reset() {
-    start(m_controls->config());
+    const fa::ExplorerConfig c = m_controls->config();
+    const auto& a = m_applied.generator;
+    const auto& g = c.generator;
+    // The 2D view moves to the most correlated pair when the true model is a new one (not on
+    // the first run after a launch that remembered its view, nor when a session opens).
+    const bool newModel = latestLabSnapshot()
+                              ? g.dim != a.dim || g.latent != a.latent ||
+                                    g.spectrumLo != a.spectrumLo || g.spectrumHi != a.spectrumHi ||
+                                    g.kind != a.kind || c.seed != m_applied.seed
+                              : !m_viewRestored;
+    start(c, newModel);
 }
 
 long ExplorerPage::stepSize() const {
@@ -71,6 +87,7 @@ long ExplorerPage::stepSize() const {
 
 void ExplorerPage::runStarted() {
     m_applied = m_pending;
+    m_showRunView = m_pendingPick; // the snapshots from here on are the new run's
 }
 
 void ExplorerPage::runFailed(const QString& why) {
@@ -81,6 +98,13 @@ void ExplorerPage::runFailed(const QString& why) {
 
 void ExplorerPage::showSnapshot(const fa::LabSnapshot& snapshot) {
     const auto& snap = static_cast<const fa::ExplorerSnapshot&>(snapshot);
+    if (m_showRunView) { // the run chose the view (a new model's correlated pair): show it
+        m_showRunView = false;
+        fa::ViewOptions v = m_controls->viewOptions();
+        v.coordI = snap.view.coordI;
+        v.coordJ = snap.view.coordJ;
+        m_controls->setViewOptions(v);
+    }
     m_covChart->showSnapshot(snap);
     m_w2Chart->showSnapshot(snap);
     m_contours->showSnapshot(snap);

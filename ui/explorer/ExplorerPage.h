@@ -55,7 +55,8 @@ class ExplorerPage : public LabPage {
     void runFailed(const QString& why) override;
 
   private:
-    void start(const fa::ExplorerConfig& config);
+    /// pickView: the run shows the true model's most correlated pair in the 2D view.
+    void start(const fa::ExplorerConfig& config, bool pickView = false);
     template <class F> void changeExplorer(F f) {
         changeRun([f](fa::LiveRun& run) { f(static_cast<fa::LiveExplorer&>(run)); });
     }
@@ -69,4 +70,5 @@ class ExplorerPage : public LabPage {
     TrialsPanel* m_trials;
     QTabWidget* m_tabs;
     fa::ExplorerConfig m_pending, m_applied; ///< asked for; last that started
+    bool m_pendingPick = false, m_showRunView = false, m_viewRestored = false;
 };

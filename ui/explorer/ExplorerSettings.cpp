@@ -31,8 +31,10 @@ void ExplorerPage::restoreSettings(QSettings& s) {
         v.coordJ = s.value("view/coordJ", 1).toInt();
         v.blockSize = s.value("view/blockSize", 40).toInt();
         if (v.coordI != v.coordJ && v.coordI >= 0 && v.coordJ >= 0 &&
-            std::max(v.coordI, v.coordJ) < c.generator.dim)
+            std::max(v.coordI, v.coordJ) < c.generator.dim) {
             m_controls->setViewOptions(v);
+            m_viewRestored = s.contains("view/coordI"); // the first run keeps it
+        }
         m_controls->setSpeed(std::max(0.0, s.value("view/speed", 0.0).toDouble()));
     } catch (const std::exception&) {
         // stale or edited settings: keep the defaults
