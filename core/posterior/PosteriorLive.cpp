@@ -282,6 +282,7 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
     s.curves = m_curves;
     s.sgdLearningRate = m_lr;
     s.lambda = m_lambda;
+    s.changes = m_config.changes; // the curves mark where each took effect
     return s;
 }
 

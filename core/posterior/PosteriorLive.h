@@ -70,6 +70,7 @@ struct PosteriorLiveSnapshot : LabSnapshot {
     std::vector<Eigen::Vector2d> iterates; ///< recent SGD iterates in (coordI, coordJ)
     std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> curves;
     double sgdLearningRate = 0.0, lambda = 0.0;
+    std::vector<PosteriorLiveConfig::Change> changes; ///< live changes so far, in epoch order
     /// The gradient panel's study of the first full or mean-field VI fit (labSnapshot only,
     /// renewed at most every 2 s of wall time); null without such a fit.
     std::shared_ptr<const GradientStudy> gradients;

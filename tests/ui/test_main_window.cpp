@@ -3,6 +3,7 @@
 // reproduce the same curves), exports, trials, and refused input.
 #include "core/io/CsvFormat.h"
 #include "ui/common/BandChartView.h"
+#include "ui/common/ChangeMarkers.h"
 #include "ui/common/ContourView.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
@@ -160,6 +161,14 @@ class TestMainWindow : public QObject {
             w.controls()->setConfig(c);
             emit w.controls()->learningRateChanged(0.003);
             QVERIFY(waitFor(w, 2500));
+            // The change is marked on both curves at the sample it took effect, with its value.
+            for (const ErrorChartView* chart : {w.covarianceChart(), w.wassersteinChart()}) {
+                QCOMPARE(chart->changeMarkers()->count(), 1);
+                const long at = w.latestSnapshot()->config.learningRateChanges.at(0).first;
+                QVERIFY(at >= 1200 && at < 2500);
+                QCOMPARE(chart->changeMarkers()->line(0)->at(0).x(), double(at));
+                QCOMPARE(chart->changeMarkers()->label(0), QString("η → 0.003"));
+            }
             QTRY_COMPARE(w.covarianceChart()->series("batch")->count(), 2);
             QVERIFY(w.saveSession(path));
             cov = points(w.covarianceChart()->series("sga"));

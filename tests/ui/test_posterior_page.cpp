@@ -5,6 +5,7 @@
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
 #include "tests/support/PosteriorPageSupport.h"
+#include "ui/common/ChangeMarkers.h"
 #include "ui/common/ContourView.h"
 #include "ui/posterior/ComparisonScatter.h"
 #include "ui/posterior/GradientPanel.h"
@@ -120,6 +121,14 @@ class TestPosteriorPage : public QObject {
         for (const auto& p : pulled->iterates)
             mean += p / double(pulled->iterates.size());
         QVERIFY(mean.norm() < 0.5 * pulled->exactMean.norm());
+        // Each live change is marked on the curves at its epoch, with what it set.
+        QTRY_COMPARE(page.curveChart(1)->changeMarkers()->count(), 2);
+        const ChangeMarkers* marks = page.curveChart(1)->changeMarkers();
+        QCOMPARE(marks->line(0)->at(0).x(), double(pulled->changes[0].epoch));
+        QVERIFY(pulled->changes[0].epoch >= 60 && pulled->changes[0].epoch <= 61);
+        QVERIFY2(marks->label(0).contains("η → 0.1"), qPrintable(marks->label(0)));
+        QVERIFY2(marks->label(1).startsWith("λ → 3.16e+03"), qPrintable(marks->label(1)));
+        QVERIFY(!marks->label(1).contains("η")); // only what changed
     }
 
     void badCsvChangesNothing() {

@@ -1,5 +1,6 @@
 #include "ui/explorer/ErrorChartView.h"
 
+#include "ui/common/ChangeMarkers.h"
 #include "ui/common/LogLogChart.h"
 #include "ui/common/MethodStyle.h"
 
@@ -14,6 +15,7 @@ ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metr
     : QChartView(parent), m_metric(std::move(metric)), m_x(new QLogValueAxis),
       m_y(new QLogValueAxis) {
     setChart(makeLogLogChart(title, yLabel, m_x, m_y));
+    m_changes = new ChangeMarkers(chart(), m_x, m_y);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(360, 220);
 }
@@ -79,4 +81,10 @@ void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
         // Widened a hair so the decade labels at both ends are not dropped by rounding.
         m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
                       1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+    std::vector<std::pair<double, QString>> marks;
+    for (const auto& [samples, rate] : snapshot.config.learningRateChanges)
+        if (samples > 0)
+            marks.emplace_back(static_cast<double>(samples),
+                               QString("η → %1").arg(rate, 0, 'g', 3));
+    m_changes->show(marks, m_y->min(), m_y->max());
 }

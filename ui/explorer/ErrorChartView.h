@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+class ChangeMarkers;
 class QLogValueAxis;
 class QXYSeries;
 
@@ -19,6 +20,8 @@ class ErrorChartView : public QChartView {
     void showSnapshot(const fa::ExplorerSnapshot& snapshot);
     /// The series drawn for an algorithm (em, sga, batch), for tests and export.
     QXYSeries* series(const QString& algorithm) const;
+    /// Where the learning rate was changed live, with its new value.
+    const ChangeMarkers* changeMarkers() const { return m_changes; }
 
   private:
     QXYSeries* seriesFor(const std::string& algorithm);
@@ -26,4 +29,5 @@ class ErrorChartView : public QChartView {
     QLogValueAxis* m_x;
     QLogValueAxis* m_y;
     std::map<std::string, QXYSeries*> m_series;
+    ChangeMarkers* m_changes;
 };

@@ -1,6 +1,7 @@
 #include "ui/posterior/PosteriorCurveChart.h"
 
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChangeMarkers.h"
 #include "ui/common/ChartTitle.h"
 #include "ui/common/MethodStyle.h"
 
@@ -27,6 +28,7 @@ PosteriorCurveChart::PosteriorCurveChart(QString title, const QString& yLabel, M
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
     setChart(c);
+    m_changes = new ChangeMarkers(c, m_x, m_y);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(220, 180); // four of them beside the contours in a 1280 x 800 window
 }
@@ -77,4 +79,18 @@ void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot
     if (hi > 0.0)
         m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
                       1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
+    std::vector<std::pair<double, QString>> marks;
+    const fa::PosteriorLiveConfig::Change* before = nullptr;
+    for (const auto& change : snapshot.changes) {
+        if (change.epoch > 0) { // a change at 0 is the start, not a live one
+            QStringList what;
+            if (!before || change.sgdLearningRate != before->sgdLearningRate)
+                what << QString("η → %1").arg(change.sgdLearningRate, 0, 'g', 3);
+            if (!before || change.lambda != before->lambda)
+                what << QString("λ → %1").arg(change.lambda, 0, 'g', 3);
+            marks.emplace_back(static_cast<double>(change.epoch), what.join(", "));
+        }
+        before = &change;
+    }
+    m_changes->show(marks, m_y->min(), m_y->max());
 }

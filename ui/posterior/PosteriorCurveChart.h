@@ -10,6 +10,8 @@ class QLineSeries;
 class QLogValueAxis;
 class QValueAxis;
 
+class ChangeMarkers;
+
 class PosteriorCurveChart : public QChartView {
     Q_OBJECT
   public:
@@ -18,6 +20,8 @@ class PosteriorCurveChart : public QChartView {
                         QWidget* parent = nullptr);
     void showSnapshot(const fa::PosteriorLiveSnapshot& snapshot);
     QLineSeries* series(const QString& method) const; ///< by fa::methodName, for tests and export
+    /// Where the SGD learning rate or λ was changed live, with the new values.
+    const ChangeMarkers* changeMarkers() const { return m_changes; }
 
   protected:
     void resizeEvent(QResizeEvent* event) override; ///< title and ticks fitted to the width
@@ -28,5 +32,6 @@ class PosteriorCurveChart : public QChartView {
     Metric m_metric;
     QValueAxis* m_x;
     QLogValueAxis* m_y;
+    ChangeMarkers* m_changes = nullptr;
     std::map<std::string, QLineSeries*> m_series;
 };
