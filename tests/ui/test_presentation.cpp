@@ -172,6 +172,13 @@ class TestPresentation : public QObject {
                         QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
                                      std::abs(mantissa - 5) < 1e-9,
                                  qPrintable(where + QString(": step %1").arg(step)));
+                        // at least two labelled ticks within the range
+                        const double ticks = std::floor(axis->max() / step + 1e-9) -
+                                             std::ceil(axis->min() / step - 1e-9) + 1;
+                        QVERIFY2(ticks >= 2, qPrintable(where + QString(": %1 .. %2 by %3")
+                                                                    .arg(axis->min())
+                                                                    .arg(axis->max())
+                                                                    .arg(step)));
                     }
             QVERIFY2(axes > 0, qPrintable(lab.id));
         }

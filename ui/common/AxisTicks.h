@@ -20,12 +20,24 @@ inline double roundStep(double span, double intervals) {
     return step * 10.0;
 }
 
+/// roundStep, made smaller while fewer than two of its multiples fall in [lo, hi] (epochs
+/// 0 .. 4900 in one interval would label only "0"): a second labelled tick always shows.
+inline double visibleStep(double lo, double hi, double intervals) {
+    const auto ticks = [&](double step) {
+        return std::floor(hi / step + 1e-9) - std::ceil(lo / step - 1e-9) + 1;
+    };
+    double step = roundStep(hi - lo, intervals);
+    for (double n = intervals + 1; ticks(step) < 2 && n <= 12; ++n)
+        step = roundStep(hi - lo, n);
+    return step;
+}
+
 /// Sets the axis's range with round ticks, one label per labelPixels of its pixels at most.
 inline void setRoundTicks(QValueAxis* axis, double lo, double hi, double pixels,
                           double labelPixels) {
     const double intervals = std::clamp(std::floor(pixels / labelPixels), 1.0, 6.0);
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0.0);
-    axis->setTickInterval(roundStep(hi - lo, intervals));
+    axis->setTickInterval(visibleStep(lo, hi, intervals));
     axis->setRange(lo, hi);
 }

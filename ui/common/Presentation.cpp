@@ -141,7 +141,7 @@ int roundAllTicks(QWidget* root) {
                     std::floor(std::max(pixels, 120.0) / (horizontal ? 70.0 : 40.0)), 2.0, 6.0);
                 axis->setTickType(QValueAxis::TicksDynamic);
                 axis->setTickAnchor(0.0);
-                axis->setTickInterval(roundStep(hi - lo, intervals));
+                axis->setTickInterval(visibleStep(lo, hi, intervals));
             };
             QObject::connect(axis, &QValueAxis::rangeChanged, axis, apply);
             apply(axis->min(), axis->max());

@@ -1,0 +1,89 @@
+// The explorer's views beyond the numbers test_main_window checks: a fitter turned off leaves
+// the charts and their legends, and hovering a heat-map cell names that entry of the truth.
+#include "core/explorer/FaSweep.h"
+#include "core/fa/ModelGenerator.h"
+#include "ui/explorer/ControlPanel.h"
+#include "ui/explorer/CovarianceHeatMaps.h"
+#include "ui/explorer/ErrorChartView.h"
+#include "ui/explorer/ExplorerPage.h"
+
+#include <QRegularExpression>
+#include <QToolTip>
+#include <QtCharts/QXYSeries>
+#include <QtTest>
+
+namespace {
+fa::ExplorerConfig smallConfig() {
+    fa::ExplorerConfig c;
+    c.generator.dim = 30;
+    c.generator.latent = 3;
+    c.fitLatent = 3;
+    c.seed = 4;
+    c.totalSamples = 5000;
+    return c;
+}
+bool waitFor(ExplorerPage& w, long samples) {
+    QSignalSpy spy(&w, &LabPage::reached);
+    w.runUntil(samples);
+    return spy.wait(20000);
+}
+} // namespace
+
+class TestExplorerViews : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FA Explorer tests");
+    }
+
+    void turningBatchOffTakesItOutOfTheCharts() {
+        ExplorerPage w;
+        w.controls()->setConfig(smallConfig());
+        w.reset();
+        QVERIFY(waitFor(w, 1200));
+        QTRY_VERIFY(w.covarianceChart()->series("batch") != nullptr);
+        fa::ExplorerConfig c = smallConfig();
+        c.runBatch = false;
+        w.controls()->setConfig(c);
+        w.reset();
+        QVERIFY(waitFor(w, 300));
+        QVERIFY(w.covarianceChart()->series("batch") == nullptr); // nor in the legend
+        QVERIFY(w.wassersteinChart()->series("batch") == nullptr);
+        QVERIFY(w.covarianceChart()->series("em")->count() > 10);
+    }
+
+    void hoveringAHeatMapCellNamesTheTruthsEntry() {
+        ExplorerPage w;
+        w.controls()->setConfig(smallConfig());
+        w.reset();
+        QVERIFY(waitFor(w, 300));
+        const fa::Matrix S = fa::generateModel(smallConfig().generator, fa::trialSeeds(4, 0).model)
+                                 .denseCovariance();
+        // Hovering a cell of the true map names its entry and value: S(r, c) of the truth.
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QWidget* maps = w.heatMaps();
+        const QRegularExpression cell(R"(true S  \[(\d+), (\d+)\] = (\S+))");
+        int checked = 0;
+        for (int y = 0; y < maps->height() && checked < 3; y += 7)
+            for (int x = 0; x < maps->width() / 3 && checked < 3; x += 7) {
+                QMouseEvent move(QEvent::MouseMove, QPointF(x, y), maps->mapToGlobal(QPointF(x, y)),
+                                 Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+                QApplication::sendEvent(maps, &move);
+                const auto m = cell.match(QToolTip::text());
+                if (!m.hasMatch())
+                    continue;
+                const int r = m.captured(1).toInt() - 1, c = m.captured(2).toInt() - 1;
+                QVERIFY(std::abs(m.captured(3).toDouble() - S(r, c)) <=
+                        5e-4 * std::abs(S(r, c)) + 1e-12); // shown to 4 digits
+                ++checked;
+                y += 40; // another row of cells next
+            }
+        QCOMPARE(checked, 3);
+    }
+};
+
+QTEST_MAIN(TestExplorerViews)
+#include "test_explorer_views.moc"
