@@ -89,7 +89,16 @@ int recordRun(MainWindow& window, const QString& path, long until, const QString
         code = done ? 0 : 1;
         qApp->quit();
     });
-    QTimer::singleShot(0, &recorder, &RunRecorder::start);
+    LabPage* page = window.currentPage();
+    if (page->sessionPosition() > 0) { // the session's replay ends first: its reached is no frame
+        auto* once = new QObject(&recorder);
+        QObject::connect(page, &LabPage::reached, once, [&recorder, once] {
+            once->deleteLater();
+            QTimer::singleShot(0, &recorder, &RunRecorder::start);
+        });
+    } else {
+        QTimer::singleShot(0, &recorder, &RunRecorder::start);
+    }
     QApplication::exec();
     return code;
 }
@@ -201,10 +210,12 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "faexplorer: --zoom must be between 100 and 200\n");
             return 2;
         }
-        window.viewControls()->setZoom(percent / 100.0);
+        window.viewControls()->setZoom(percent / 100.0, false); // this launch only
+    } else if (headless) {
+        window.viewControls()->setZoom(1.0, false); // pictures never depend on saved settings
     }
-    if (parser.isSet(colourBlind))
-        window.viewControls()->setColourBlind(true);
+    if (parser.isSet(colourBlind) || headless)
+        window.viewControls()->setColourBlind(parser.isSet(colourBlind), false);
     window.show();
     if (parser.isSet(present))
         window.viewControls()->setPresenting(true, !headless);
@@ -251,6 +262,10 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "faexplorer: --width must be between 16 and 16384 pixels\n");
             return 2;
         }
+    }
+    if (parser.isSet(record) && pixels > 4096) {
+        std::fprintf(stderr, "faexplorer: a recording's --width must be at most 4096 pixels\n");
+        return 2;
     }
     if (parser.isSet(record))
         return recordRun(window, parser.value(record), target,

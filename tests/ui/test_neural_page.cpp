@@ -195,6 +195,21 @@ class TestNeuralPage : public QObject {
         QVERIFY(!w.openSession(bad.fileName()));
         QVERIFY2(w.lastError().contains("run.hidden"), qPrintable(w.lastError()));
         QCOMPARE(page->config().fit.latent, 2);
+        // A value the fields cannot hold (a seed past their 10^9) is refused, nothing changes.
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray json = file.readAll();
+        file.close();
+        QVERIFY(json.contains("\"seed\": \"11\""));
+        json.replace("\"seed\": \"11\"", "\"seed\": \"4000000000\"");
+        QFile big(m_dir.filePath("big-seed.json"));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(json);
+        big.close();
+        QVERIFY(!w.openSession(big.fileName()));
+        QVERIFY2(w.lastError().contains("outside the neural lab's fields"),
+                 qPrintable(w.lastError()));
+        QCOMPARE(page->config().seed, std::uint64_t{11});
     }
 
     void theSplitsSettingsStayCompact() {

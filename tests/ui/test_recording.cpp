@@ -123,6 +123,25 @@ class TestRecording : public QObject {
         QVERIFY(std::abs(frames[0].height() - 500.0 * page.height() / page.width()) <= 1.0);
         for (int k = 1; k < frames.size(); ++k)
             QVERIFY2(frames[k] != frames[k - 1], qPrintable(QString("frame %1").arg(k)));
+
+        // Stop ends the recording at once, with a finished file of the frames so far.
+        RecordOptions o;
+        o.path = m_dir.filePath("stopped.gif");
+        o.frames = 50;
+        o.until = 3000;
+        o.width = 300;
+        RunRecorder recorder(&page, o);
+        QSignalSpy done(&recorder, &RunRecorder::finished);
+        QSignalSpy progress(&recorder, &RunRecorder::progress);
+        recorder.start();
+        QVERIFY(progress.wait(20000));
+        recorder.cancel();
+        QCOMPARE(done.size(), 1); // no waiting for the next frame
+        QVERIFY(!done[0][0].toBool());
+        QVERIFY(done[0][1].toString().contains("stopped after"));
+        QVERIFY(readFrames(o.path).size() >= 1);
+        QTest::qWait(200);
+        QCOMPARE(done.size(), 1);
     }
 };
 

@@ -43,6 +43,8 @@ void RunRecorder::start() {
         return;
     }
     m_reached = connect(m_page, &LabPage::reached, this, [this] { whenSettled(); });
+    connect(m_page, &QObject::destroyed, this,
+            [this] { finish(false, "the lab was closed while recording"); });
     m_error = connect(m_page, &LabPage::runError, this,
                       [this](const QString& why) { finish(false, "the run stopped: " + why); });
     m_page->restart(); // from its start, with its seeds and live changes
@@ -50,7 +52,10 @@ void RunRecorder::start() {
 }
 
 void RunRecorder::cancel() {
+    // At once, not after the next frame: the window is usable again, and a pause or a reset
+    // there would leave that frame's target unreached and the file never finished.
     m_cancelled = true;
+    finish(false, QString("recording stopped after %1 frames").arg(m_gif.frames()));
 }
 
 void RunRecorder::next() {
@@ -86,7 +91,13 @@ void RunRecorder::capture() {
         return;
     m_page->redrawNow();
     settleLayouts(m_page);
-    QImage frame = widget_export::render(m_page, m_options.width);
+    QImage frame;
+    try {
+        frame = widget_export::render(m_page, m_options.width);
+    } catch (const std::bad_alloc&) {
+        finish(false, "not enough memory for a frame this wide");
+        return;
+    }
     if (frame.size() != m_gif.size()) // the window was resized while recording
         frame = frame.scaled(m_gif.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     if (!m_gif.addFrame(frame)) {

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <cmath>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -89,7 +90,26 @@ bool NeuralPage::openSession(const QString& path) {
         fail("Cannot open the session", QString::fromUtf8(e.what()));
         return false;
     }
+    const fa::NeuralLiveConfig before = config();
     setConfig(s.config);
+    // The run starts from the fields: a value they cannot hold (a seed past 10^9, a learning rate
+    // below their precision) would replay another run than the one saved, so it is refused.
+    const fa::NeuralLiveConfig shown = config();
+    const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); };
+    if (shown.seed != s.config.seed || shown.split != s.config.split ||
+        shown.fit.latent != s.config.fit.latent || shown.fit.batch != s.config.fit.batch ||
+        shown.fit.samples != s.config.fit.samples ||
+        !same(shown.fit.learningRate, s.config.fit.learningRate) ||
+        !same(shown.hyper.priorPrecision, s.config.hyper.priorPrecision) ||
+        !same(shown.hyper.noisePrecision, s.config.hyper.noisePrecision) ||
+        !same(shown.hyper.sigma, s.config.hyper.sigma) || shown.methods != s.config.methods ||
+        shown.fit.hidden != s.config.fit.hidden || shown.dataset != s.config.dataset) {
+        setConfig(before);
+        fail("Cannot open the session",
+             "a value lies outside the neural lab's fields (their ranges and digits); nothing "
+             "was changed");
+        return false;
+    }
     m_speed->setValue(static_cast<int>(s.speed));
     m_sessionPosition = s.epochs;
     reset();

@@ -100,11 +100,12 @@ void ViewControls::setPresenting(bool on, bool fullScreen) {
     }
 }
 
-void ViewControls::setZoom(double scale) {
+void ViewControls::setZoom(double scale, bool remember) {
     m_zoom = std::clamp(std::round(scale * 4.0) / 4.0, 1.0, 2.0);
     for (QAction* a : m_zoomActions)
         a->setChecked(a->data().toInt() == qRound(m_zoom * 100));
-    QSettings().setValue("view/zoom", m_zoom);
+    if (remember)
+        QSettings().setValue("view/zoom", m_zoom);
     applyZoom();
 }
 
@@ -125,12 +126,13 @@ void ViewControls::applyZoom() {
     presentation::scaleChartFonts(m_window, m_zoom);
 }
 
-void ViewControls::setColourBlind(bool on) {
+void ViewControls::setColourBlind(bool on, bool remember) {
     m_colourBlind = on;
     m_colourBlindAction->setChecked(on);
     colourBlindPalette() = on;
     presentation::recolourSeries(m_window, on);
-    QSettings().setValue("view/colourBlind", on);
+    if (remember)
+        QSettings().setValue("view/colourBlind", on);
 }
 
 void ViewControls::setExportWidth(int pixels) {

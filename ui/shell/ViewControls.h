@@ -22,9 +22,10 @@ class ViewControls : public QObject {
     /// fullScreen false: the parameters hidden in the window as it is (pictures of the mode).
     void setPresenting(bool on, bool fullScreen = true);
     double zoom() const { return m_zoom; }
-    void setZoom(double scale); ///< 1.0 to 2.0
+    /// 1.0 to 2.0; remember: kept for the next launch (false for command-line options)
+    void setZoom(double scale, bool remember = true);
     bool colourBlind() const { return m_colourBlind; }
-    void setColourBlind(bool on);
+    void setColourBlind(bool on, bool remember = true);
     int exportWidth() const { return m_exportWidth; }
     void setExportWidth(int pixels);
     QSpinBox* speedBox() const { return m_speed; }
