@@ -89,16 +89,7 @@ int recordRun(MainWindow& window, const QString& path, long until, const QString
         code = done ? 0 : 1;
         qApp->quit();
     });
-    LabPage* page = window.currentPage();
-    if (page->sessionPosition() > 0) { // the session's replay ends first: its reached is no frame
-        auto* once = new QObject(&recorder);
-        QObject::connect(page, &LabPage::reached, once, [&recorder, once] {
-            once->deleteLater();
-            QTimer::singleShot(0, &recorder, &RunRecorder::start);
-        });
-    } else {
-        QTimer::singleShot(0, &recorder, &RunRecorder::start);
-    }
+    QTimer::singleShot(0, &recorder, &RunRecorder::start);
     QApplication::exec();
     return code;
 }

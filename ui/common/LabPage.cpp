@@ -39,11 +39,10 @@ LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
     });
     connect(m_worker, &LabWorker::refused, this,
             [this](const QString& why) { emit message("Refused: " + why, 8000); });
-    connect(m_worker, &LabWorker::reached, this, [this](long position) {
-        // There, or at the end of a run shorter than the target (the stats, sent before, say
-        // its length); an older target's reached is not this one.
-        const bool atEnd = m_stats.length > 0 && position >= m_stats.length;
-        if (m_waitFor >= 0 && (position >= m_waitFor || atEnd)) {
+    connect(m_worker, &LabWorker::reached, this, [this](long position, long target) {
+        // Only the runUntil asked for last: a late answer to an earlier one (a session's replay
+        // still running when a recording starts) is not this one.
+        if (m_waitFor >= 0 && target == m_waitFor) {
             m_waitFor = -1;
             redrawNow();
             emit reached(position);

@@ -102,7 +102,7 @@ void LabWorker::runUntil(long position) {
     m_stopAt = position;
     if (m_run->position() >= position || m_run->finished()) {
         pause();
-        emit reached(m_run->position());
+        emit reached(m_run->position(), position);
         return;
     }
     play();
@@ -166,10 +166,10 @@ void LabWorker::tick() {
     }
     const bool atTarget = m_stopAt >= 0 && m_run->position() >= m_stopAt;
     if (atTarget || m_run->finished()) {
-        const bool waited = m_stopAt >= 0;
+        const long target = m_stopAt;
         pause();
-        if (waited) // there, or at the end of a run shorter than the target
-            emit reached(m_run->position());
+        if (target >= 0) // there, or at the end of a run shorter than the target
+            emit reached(m_run->position(), target);
         return;
     }
     publish(false);

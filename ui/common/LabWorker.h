@@ -53,7 +53,9 @@ class LabWorker : public QObject {
     void statsChanged(LabStats stats);
     void failed(QString message);  ///< a run could not start; the previous one stays
     void refused(QString message); ///< a live change was refused; the run goes on
-    void reached(long position);   ///< a runUntil target (or the run's end) was reached
+    /// runUntil(target) got there (or to the end of a shorter run); the target tells a late
+    /// answer to an earlier runUntil from the one asked for now.
+    void reached(long position, long target);
     /// The run stopped on an error (memory, a failing background refit) or there was no run to
     /// play; it is paused where it was, or there is none. Screenshots end on this, never hang.
     void halted(QString message);

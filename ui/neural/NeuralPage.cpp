@@ -11,7 +11,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -192,12 +191,7 @@ bool NeuralPage::openCsv(const QString& path) {
         return false;
     }
     m_quiet = true;
-    const QString label = "CSV: " + QFileInfo(path).fileName();
-    if (m_dataset->count() > 4)
-        m_dataset->setItemText(4, label), m_dataset->setItemData(4, path);
-    else
-        m_dataset->addItem(label, path);
-    m_dataset->setCurrentIndex(4);
+    selectDataset(path);
     m_quiet = false;
     reset();
     return true;

@@ -73,6 +73,8 @@ class NeuralPage : public LabPage {
     long stepSize() const override;
 
   private:
+    /// A bundled set by key, else a CSV path as the fifth entry ("CSV: name").
+    void selectDataset(const QString& dataset);
     QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view,
                         const std::string& key, const QColor& colour, Qt::PenStyle style,
                         const QString& name);

@@ -49,9 +49,7 @@ void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
     reset();
 }
 
-void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
-    m_quiet = true;
-    const QString dataset = QString::fromStdString(c.dataset);
+void NeuralPage::selectDataset(const QString& dataset) {
     int index = m_dataset->findData(dataset);
     if (index < 0) { // a CSV file: the fifth entry
         const QString label = "CSV: " + QFileInfo(dataset).fileName();
@@ -62,6 +60,11 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
         index = 4;
     }
     m_dataset->setCurrentIndex(index);
+}
+
+void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
+    m_quiet = true;
+    selectDataset(QString::fromStdString(c.dataset));
     for (const auto& [m, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
     m_hidden->setCurrentIndex(m_hidden->findData(c.fit.hidden.size() > 1 ? "50,50" : "50"));

@@ -119,12 +119,7 @@ void saveLatentSession(const QString& path, const LatentSession& session) {
 }
 
 LatentSession loadLatentSession(const QString& path) {
-    const QByteArray json = readSessionFile(path);
-    try {
-        return latentSessionFromJson(json);
-    } catch (const SessionError& e) {
-        fail(QString("'%1': %2").arg(path, e.what()));
-    }
+    return loadSessionWith(path, latentSessionFromJson);
 }
 
 } // namespace fa::io

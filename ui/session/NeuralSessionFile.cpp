@@ -111,12 +111,7 @@ void saveNeuralSession(const QString& path, const NeuralSession& session) {
 }
 
 NeuralSession loadNeuralSession(const QString& path) {
-    const QByteArray json = readSessionFile(path);
-    try {
-        return neuralSessionFromJson(json);
-    } catch (const SessionError& e) {
-        fail(QString("'%1': %2").arg(path, e.what()));
-    }
+    return loadSessionWith(path, neuralSessionFromJson);
 }
 
 } // namespace fa::io

@@ -182,12 +182,7 @@ void savePosteriorSession(const QString& path, const PosteriorSession& session) 
 }
 
 PosteriorSession loadPosteriorSession(const QString& path) {
-    const QByteArray json = readSessionFile(path);
-    try {
-        return posteriorSessionFromJson(json);
-    } catch (const SessionError& e) {
-        fail(QString("'%1': %2").arg(path, e.what()));
-    }
+    return loadSessionWith(path, posteriorSessionFromJson);
 }
 
 } // namespace fa::io

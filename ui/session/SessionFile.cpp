@@ -169,12 +169,7 @@ void saveSession(const QString& path, const Session& session) {
 }
 
 Session loadSession(const QString& path) {
-    const QByteArray json = readSessionFile(path);
-    try {
-        return sessionFromJson(json);
-    } catch (const SessionError& e) {
-        fail(QString("'%1': %2").arg(path, e.what()));
-    }
+    return loadSessionWith(path, sessionFromJson);
 }
 
 } // namespace fa::io

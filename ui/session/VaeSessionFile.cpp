@@ -138,12 +138,7 @@ void saveVaeSession(const QString& path, const VaeSession& session) {
 }
 
 VaeSession loadVaeSession(const QString& path) {
-    const QByteArray json = readSessionFile(path);
-    try {
-        return vaeSessionFromJson(json);
-    } catch (const SessionError& e) {
-        fail(QString("'%1': %2").arg(path, e.what()));
-    }
+    return loadSessionWith(path, vaeSessionFromJson);
 }
 
 } // namespace fa::io
