@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and starts the FA Explorer window. Without a display
-# (a server or container) it starts under Xvfb and saves a screenshot instead.
+# Installs what is missing, builds the window and nothing else, and starts it. Without a
+# display (a server or container) it starts under Xvfb and saves a screenshot instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh build
+# Only what it runs: the window and the presets beside it (the test suites are the test command's).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build --parallel "$(nproc)" --target faexplorer faexplorer-share
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec build/bin/faexplorer "$@"
 fi

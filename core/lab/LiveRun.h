@@ -5,9 +5,20 @@
 // std::invalid_argument for bad values); "reset" is building a fresh one from the same
 // configuration, which the worker does. Qt-free, single-threaded: one thread owns a run.
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace fa {
+
+/// The longest run a lab counted in epochs or iterations plays.
+inline constexpr long kMaxRunLength = 100'000'000;
+
+/// Throws std::invalid_argument unless 1 <= length <= kMaxRunLength.
+inline void checkRunLength(long length) {
+    if (length < 1 || length > kMaxRunLength)
+        throw std::invalid_argument("the run's length must be between 1 and " +
+                                    std::to_string(kMaxRunLength));
+}
 
 /// What every lab's snapshot carries besides its views: where the run stood when it was taken.
 struct LabSnapshot {

@@ -10,6 +10,7 @@ namespace fa {
 NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
     if (config.methods.empty())
         throw std::invalid_argument("choose at least one method");
+    checkRunLength(config.fit.epochs);
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
     m_split = neuralSplit(data, config.trainFraction, config.seed, config.split);
     if (m_split.Xtest.rows() < 1)
@@ -28,6 +29,7 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
 }
 
 long NeuralLive::advance(long epochs) {
+    epochs = std::min(epochs, static_cast<long>(m_config.fit.epochs) - m_epoch);
     for (long e = 0; e < epochs; ++e) {
         for (auto& fit : m_fits)
             if (!fit->diverged())
@@ -38,9 +40,15 @@ long NeuralLive::advance(long epochs) {
     return std::max(0L, epochs);
 }
 
+void NeuralLive::setLength(long length) {
+    checkRunLength(length);
+    m_config.fit.epochs = static_cast<int>(std::max(length, m_epoch));
+}
+
 std::shared_ptr<const LabSnapshot> NeuralLive::labSnapshot() const {
     auto s = std::make_shared<NeuralLiveSnapshot>(snapshot());
     s->position = s->epoch;
+    s->length = length();
     char cell[96];
     for (const auto& m : s->methods)
         if (!m.curve.empty()) {

@@ -45,9 +45,12 @@ struct NeuralLiveSnapshot : LabSnapshot {
 class NeuralLive : public LiveRun {
   public:
     explicit NeuralLive(const NeuralLiveConfig& config); ///< throws std::invalid_argument
-    long advance(long epochs) override;                  ///< returns epochs (the lab is open-ended)
+    long advance(long epochs) override;                  ///< up to the run's length
     long epoch() const { return m_epoch; }
     long position() const override { return m_epoch; }
+    long length() const override { return m_config.fit.epochs; } ///< the CLI's --epochs
+    /// A live change of the run's length, in [1, kMaxRunLength]; never below the epoch reached.
+    void setLength(long length);
     std::string unit() const override { return "epochs"; }
     std::shared_ptr<const LabSnapshot> labSnapshot() const override;
     NeuralLiveSnapshot snapshot() const;

@@ -30,6 +30,7 @@ PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
       m_problem(preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0))) {
     m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods,
                                                deriveSeed(config.seed, 0));
+    checkRunLength(config.length);
     m_lr = config.run.sgd.learningRate;
     m_lambda = config.run.lambdaOverride.value_or(m_problem.hyper.alpha / m_problem.hyper.beta);
     for (const auto& c : config.changes)
@@ -81,6 +82,7 @@ void PosteriorLive::applyChangesAt(long epoch) {
 }
 
 long PosteriorLive::advance(long epochs) {
+    epochs = std::min(epochs, m_config.length - m_trial->epoch());
     for (long e = 0; e < epochs; ++e) {
         applyChangesAt(m_trial->epoch());
         const auto start = std::chrono::steady_clock::now();
@@ -93,6 +95,11 @@ long PosteriorLive::advance(long epochs) {
             recordKl();
     }
     return std::max(0L, epochs);
+}
+
+void PosteriorLive::setLength(long length) {
+    checkRunLength(length);
+    m_config.length = std::max(length, m_trial->epoch());
 }
 
 void PosteriorLive::setCoordinates(int coordI, int coordJ) {
@@ -150,6 +157,7 @@ std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
     s->boundFull = m_boundFull;
     s->boundMeanField = m_boundMeanField;
     s->position = s->epoch;
+    s->length = length();
     for (const auto& a : s->approximations)
         if (a.status != FitStatus::Running)
             s->status += (s->status.empty() ? "" : "   ") + methodName(a.method) + ": " +

@@ -30,6 +30,7 @@ struct PosteriorLiveConfig {
         double sgdLearningRate = 0.0, lambda = 0.0;
     };
     std::vector<Change> changes; ///< live slider changes, in epoch order
+    long length = 5000;          ///< epochs in the run (the CLI's default --epochs)
 };
 
 struct PosteriorCurvePoint {
@@ -95,9 +96,12 @@ class PosteriorLive : public LiveRun {
     PosteriorLive(const PosteriorLive&) = delete; // the trial refers to m_problem
     PosteriorLive& operator=(const PosteriorLive&) = delete;
 
-    long advance(long epochs) override; ///< returns epochs (the lab is open-ended)
+    long advance(long epochs) override; ///< up to the run's length
     long epoch() const { return m_trial->epoch(); }
     long position() const override { return epoch(); }
+    long length() const override { return m_config.length; }
+    /// A live change of the run's length, in [1, kMaxRunLength]; never below the epoch reached.
+    void setLength(long length);
     std::string unit() const override { return "epochs"; }
     PosteriorLiveSnapshot snapshot(int coordI, int coordJ) const;
     /// The snapshot at the coordinates set by setCoordinates (default the first two).

@@ -6,6 +6,7 @@
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 /// The smallest round step (1, 2 or 5 times a power of ten) that cuts span into at most
 /// `intervals` pieces.
@@ -32,12 +33,31 @@ inline double visibleStep(double lo, double hi, double intervals) {
     return step;
 }
 
+/// Keeps a dynamic-tick axis's step matched to its range, whoever changes the range (a series
+/// attached, a new run's data): Qt lays the axis out as soon as its min or max changes, and a
+/// step left from a far narrower range would ask for billions of ticks (memory, a hang). The
+/// step is renewed on minChanged and maxChanged, which Qt emits before that layout;
+/// intervals() says how many pieces the axis holds now.
+inline void guardTicks(QValueAxis* axis, std::function<double()> intervals) {
+    const auto refit = [axis, intervals = std::move(intervals)] {
+        if (axis->tickType() == QValueAxis::TicksDynamic)
+            axis->setTickInterval(visibleStep(axis->min(), axis->max(), intervals()));
+    };
+    QObject::connect(axis, &QValueAxis::minChanged, axis, refit);
+    QObject::connect(axis, &QValueAxis::maxChanged, axis, refit);
+}
+
 /// Sets the axis's range with round ticks, one label per labelPixels of its pixels at most.
 inline void setRoundTicks(QValueAxis* axis, double lo, double hi, double pixels,
                           double labelPixels) {
     const double intervals = std::clamp(std::floor(pixels / labelPixels), 1.0, 6.0);
-    axis->setTickType(QValueAxis::TicksDynamic);
+    if (!axis->property("faTickIntervals").isValid())
+        guardTicks(axis, [axis] { return axis->property("faTickIntervals").toDouble(); });
+    axis->setProperty("faTickIntervals", intervals);
+    // The step always fits the range in force: first the present one, then the new one.
     axis->setTickAnchor(0.0);
-    axis->setTickInterval(visibleStep(lo, hi, intervals));
+    axis->setTickInterval(visibleStep(axis->min(), axis->max(), intervals));
+    axis->setTickType(QValueAxis::TicksDynamic);
     axis->setRange(lo, hi);
+    axis->setTickInterval(visibleStep(lo, hi, intervals));
 }

@@ -1,5 +1,9 @@
 #include "ui/common/FormWidgets.h"
 
+#include <QAbstractScrollArea>
+#include <QAbstractSlider>
+#include <QApplication>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -7,9 +11,12 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolTip>
+#include <QWheelEvent>
+#include <cmath>
 #include <type_traits>
 
 namespace {
@@ -50,8 +57,9 @@ template <class Box> bool outsideRange(const Box* box, const QString& text) {
         return true;
     const bool integer = std::is_same_v<Box, IntSpinBox>;
     const QString point = QRegularExpression::escape(box->locale().decimalPoint());
-    const QRegularExpression number(integer ? QString(R"(^[+-]?\d+$)")
-                                            : QString(R"(^[+-]?(\d+(%1\d*)?|%1\d+)$)").arg(point));
+    const QRegularExpression number(
+        integer ? QString(R"(^[+-]?\d+$)")
+                : QString(R"(^[+-]?(\d+(%1\d*)?|%1\d+)([eE][+-]?\d+)?$)").arg(point));
     if (!number.match(n).hasMatch())
         return false;
     if (n.startsWith('-') && box->minimum() >= 0)
@@ -147,7 +155,66 @@ template <class Box, class Handler> void guarded(Box* box, Handler handler) {
                       .arg(box->fieldName(), numberPart(box, box->text())));
 }
 
+/// A real number as typed, or the start of one: digits, one decimal point, an exponent.
+QValidator::State realState(const QString& n, const QString& point, double lo, double hi,
+                            const QLocale& locale) {
+    const QString p = QRegularExpression::escape(point);
+    const QRegularExpression full(QString(R"(^[+-]?(\d+(%1\d*)?|%1\d+)([eE][+-]?\d+)?$)").arg(p));
+    if (full.match(n).hasMatch()) {
+        bool ok = false;
+        const double v = locale.toDouble(n, &ok);
+        return ok && std::isfinite(v) && v >= lo && v <= hi ? QValidator::Acceptable
+                                                            : QValidator::Intermediate;
+    }
+    const QRegularExpression partial(QString(R"(^[+-]?(\d*(%1\d*)?)([eE][+-]?)?$)").arg(p));
+    return partial.match(n).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+}
+
+/// The fields the wheel must not change unless they have the focus (a scroll bar is no field:
+/// the wheel is what it is for, and a scroll area hands it the wheel it gets).
+bool isWheelField(const QObject* o) {
+    return qobject_cast<const QAbstractSpinBox*>(o) || qobject_cast<const QComboBox*>(o) ||
+           (qobject_cast<const QAbstractSlider*>(o) && !qobject_cast<const QScrollBar*>(o));
+}
+
+class WheelGuard : public QObject {
+  public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* e) override {
+        if (e->type() == QEvent::Polish && isWheelField(watched)) {
+            auto* w = static_cast<QWidget*>(watched);
+            if (w->focusPolicy() == Qt::WheelFocus)
+                w->setFocusPolicy(Qt::StrongFocus); // the wheel gives no focus, so it cannot edit
+        } else if (e->type() == QEvent::Wheel && isWheelField(watched)) {
+            auto* w = static_cast<QWidget*>(watched);
+            if (w->hasFocus())
+                return false;
+            // Scroll the column the field sits in, as if the wheel were over its background.
+            for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+                if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) {
+                    const auto* wheel = static_cast<QWheelEvent*>(e);
+                    QWheelEvent copy(area->viewport()->mapFromGlobal(wheel->globalPosition()),
+                                     wheel->globalPosition(), wheel->pixelDelta(),
+                                     wheel->angleDelta(), wheel->buttons(), wheel->modifiers(),
+                                     wheel->phase(), wheel->inverted(), wheel->source());
+                    QCoreApplication::sendEvent(area->viewport(), &copy);
+                    break;
+                }
+            return true;
+        }
+        return QObject::eventFilter(watched, e);
+    }
+};
+
 } // namespace
+
+void installWheelGuard() {
+    static QObject* guard = nullptr;
+    if (guard || !qApp)
+        return;
+    guard = new WheelGuard(qApp);
+    qApp->installEventFilter(guard);
+}
 
 void letSpaceThrough(QAbstractSpinBox* box) {
     box->installEventFilter(new SpaceFilter(box));
@@ -155,6 +222,7 @@ void letSpaceThrough(QAbstractSpinBox* box) {
 
 IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
     letSpaceThrough(this);
+    installWheelGuard();
 }
 
 QString IntSpinBox::fieldName() const {
@@ -190,6 +258,14 @@ QValidator::State IntSpinBox::validate(QString& text, int& pos) const {
 
 RealSpinBox::RealSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     letSpaceThrough(this);
+    installWheelGuard();
+    setWhole(false);
+}
+
+void RealSpinBox::setWhole(bool whole) {
+    m_whole = whole;
+    // Qt rounds every value to decimals(): 15 keeps what a real field is given (1e-8 included).
+    setDecimals(whole ? 0 : 15);
 }
 
 QString RealSpinBox::fieldName() const {
@@ -220,5 +296,34 @@ void RealSpinBox::stepBy(int steps) {
 }
 
 QValidator::State RealSpinBox::validate(QString& text, int& pos) const {
-    return allowOutside(this, text, QDoubleSpinBox::validate(text, pos));
+    if (m_whole)
+        return allowOutside(this, text, QDoubleSpinBox::validate(text, pos));
+    if (!specialValueText().isEmpty() && text == specialValueText())
+        return QValidator::Acceptable;
+    return realState(numberPart(this, text), locale().decimalPoint(), minimum(), maximum(),
+                     locale());
+}
+
+QString RealSpinBox::textFromValue(double value) const {
+    QString s;
+    const double a = std::abs(value);
+    if (m_whole)
+        s = locale().toString(value, 'f', 0);
+    else if (a == 0.0)
+        s = "0";
+    else if (a < 1e-4 || a >= 1e9)
+        s = locale().toString(value, 'e', QLocale::FloatingPointShortest);
+    else
+        s = locale().toString(value, 'f', QLocale::FloatingPointShortest);
+    if (!isGroupSeparatorShown())
+        s.remove(locale().groupSeparator());
+    return s;
+}
+
+double RealSpinBox::valueFromText(const QString& text) const {
+    QString n = numberPart(this, text);
+    n.remove(locale().groupSeparator());
+    bool ok = false;
+    const double v = locale().toDouble(n, &ok);
+    return ok ? v : QDoubleSpinBox::valueFromText(text);
 }

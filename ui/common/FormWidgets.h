@@ -8,6 +8,11 @@
 //   Enter, focus-out or a step: the value in use stays, the field shows it again, and the window's
 //   status bar and a tooltip at the field say why ("D must be between 2 and 5000; -5 was not
 //   used"). Plain Qt drops the minus sign while typing and reverts without a word.
+// - A real field takes scientific notation (1e-4, 2.5E+6) and keeps the value as typed (no
+//   rounding to a number of decimals); it shows the shortest text that reads back as the value,
+//   in exponent form below 10^-4 and from 10^9 on.
+// - The mouse wheel changes a field (spin box, combo box, slider) only while it has the focus;
+//   over an unfocused one it scrolls the column around it (installWheelGuard, once per program).
 // The name in the message is the field's accessibleName(), else its label in a QFormLayout row.
 #include <QDoubleSpinBox>
 #include <QSpinBox>
@@ -35,6 +40,8 @@ class RealSpinBox : public QDoubleSpinBox {
   public:
     explicit RealSpinBox(QWidget* parent = nullptr);
     QString fieldName() const;
+    /// 0: whole numbers (a seed), rounded as typed; otherwise any real, kept as typed.
+    void setWhole(bool whole);
 
   signals:
     void refused(const QString& why);
@@ -46,10 +53,20 @@ class RealSpinBox : public QDoubleSpinBox {
     void changeEvent(QEvent* e) override; ///< the window deactivated: Qt interprets the text
     void stepBy(int steps) override;
     QValidator::State validate(QString& text, int& pos) const override;
+    QString textFromValue(double value) const override;
+    double valueFromText(const QString& text) const override;
+
+  private:
+    bool m_whole = false;
 };
 
 /// Lets Space reach the window's shortcuts from a spin box made elsewhere (a plain QSpinBox).
 void letSpaceThrough(QAbstractSpinBox* box);
+
+/// Wheel events over an unfocused spin box, combo box or slider scroll the enclosing scroll
+/// area instead, and those widgets no longer take the focus from the wheel. Installed on the
+/// application once (every IntSpinBox, RealSpinBox and the main window call it).
+void installWheelGuard();
 
 inline IntSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
     auto* b = new IntSpinBox;
@@ -62,8 +79,8 @@ inline IntSpinBox* intBox(int lo, int hi, int value, const QString& tip) {
 
 inline RealSpinBox* realBox(double lo, double hi, double value, int decimals, const QString& tip) {
     auto* b = new RealSpinBox;
+    b->setWhole(decimals == 0);
     b->setRange(lo, hi);
-    b->setDecimals(decimals);
     b->setValue(value);
     b->setToolTip(tip);
     b->setKeyboardTracking(false);

@@ -59,19 +59,29 @@ LabPage::~LabPage() {
     m_thread.wait();
 }
 
-void LabPage::startRun(LabWorker::Factory make) {
+void LabPage::startRun(LabWorker::Factory make, Start how) {
     m_lastError.clear();
     m_waitFor = -1;
-    post([make = std::move(make)](LabWorker& w) { w.configure(make); });
+    post([make = std::move(make), keep = how == Start::KeepPlaying](LabWorker& w) {
+        w.configure(make, keep);
+    });
 }
 
 void LabPage::changeRun(LabWorker::Change change) {
     post([change = std::move(change)](LabWorker& w) { w.apply(change); });
 }
 
-void LabPage::restartRun() {
+void LabPage::restartRun(Start how) {
     m_waitFor = -1;
-    post([](LabWorker& w) { w.restart(); });
+    post([keep = how == Start::KeepPlaying](LabWorker& w) { w.restart(keep); });
+}
+
+bool LabPage::finished() const {
+    return m_latest && m_latest->length > 0 && m_latest->position >= m_latest->length;
+}
+
+QString LabPage::playState() const {
+    return m_stats.running ? "running" : finished() ? "finished" : "paused";
 }
 
 void LabPage::setSpeed(double unitsPerSecond) {
@@ -99,6 +109,11 @@ void LabPage::inspectRun(const std::function<void(const fa::LiveRun*)>& f) const
 void LabPage::togglePlay() {
     if (m_stats.running)
         post([](LabWorker& w) { w.pause(); });
+    else if (finished())
+        emit message(QString("The run is finished (%1 of %1); Reset (Ctrl+R) starts it again, "
+                             "or give it more in its length field")
+                         .arg(m_latest->length),
+                     8000);
     else
         post([](LabWorker& w) { w.play(); });
 }
@@ -187,7 +202,7 @@ QStringList LabPage::statusTexts() const {
     const QString position = s.length > 0 ? QString("%1 / %2").arg(s.position).arg(s.length)
                                           : QString::number(s.position);
     return {position,
-            m_stats.running ? QString("%1 /s").arg(m_stats.unitsPerSecond, 0, 'f', 0) : "paused",
+            m_stats.running ? QString("%1 /s").arg(m_stats.unitsPerSecond, 0, 'f', 0) : playState(),
             QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), QString::fromStdString(s.status)};
 }
 

@@ -59,7 +59,11 @@ class LabPage : public QWidget {
 
     /// For recordings: the same run again from its start (its parameters, seeds and live
     /// changes), whether background work (a batch refit) is still out, and a redraw now.
-    void restart() { restartRun(); }
+    void restart() { restartRun(Start::Paused); }
+    /// Whether the run in view has reached its length (its last snapshot says so).
+    bool finished() const;
+    /// "running", "finished" (at its length; Play does not move it) or "paused".
+    QString playState() const;
     bool backgroundPending() const;
     void redrawNow();
 
@@ -81,12 +85,15 @@ class LabPage : public QWidget {
     void runningChanged(bool running);
 
   protected:
+    /// How a new run starts: playing on if the previous run was playing (a changed parameter,
+    /// Reset), or paused at its start (a session or preset opened).
+    enum class Start { KeepPlaying, Paused };
     /// Starts a run built by make on the worker thread. If it throws, the previous run carries
     /// on and runFailed() is called with the reason.
-    void startRun(LabWorker::Factory make);
+    void startRun(LabWorker::Factory make, Start how = Start::KeepPlaying);
     /// A live change applied on the worker thread; a throw is reported, the run goes on.
     void changeRun(LabWorker::Change change);
-    void restartRun(); ///< a fresh run from the last factory that worked
+    void restartRun(Start how = Start::Paused); ///< a fresh run from the last factory that worked
     void setSpeed(double unitsPerSecond);
     /// Runs f on the worker thread with the run (nullptr when none) and waits for it.
     /// Runs f on the worker's thread and waits; rethrows here what f threw.

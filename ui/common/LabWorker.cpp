@@ -24,7 +24,7 @@ LabWorker::LabWorker() : m_tick(this), m_poll(this) { // parented: moveToThread 
     connect(&m_poll, &QTimer::timeout, this, &LabWorker::pollBackground);
 }
 
-void LabWorker::configure(const Factory& make) {
+void LabWorker::configure(const Factory& make, bool keepPlaying) {
     std::unique_ptr<fa::LiveRun> run;
     try {
         run = make();
@@ -32,6 +32,7 @@ void LabWorker::configure(const Factory& make) {
         emit failed(describe(e)); // the previous run, playing or paused, is untouched
         return;
     }
+    const bool wasPlaying = m_running && m_stopAt < 0;
     stopRunning();
     m_stopAt = -1;
     m_run = std::move(run); // the old run (and any background work of it) ends here
@@ -41,11 +42,13 @@ void LabWorker::configure(const Factory& make) {
     m_chunk = 1;
     emit started();
     publish(true);
+    if (keepPlaying && wasPlaying)
+        play();
 }
 
-void LabWorker::restart() {
+void LabWorker::restart(bool keepPlaying) {
     if (m_factory)
-        configure(m_factory);
+        configure(m_factory, keepPlaying);
 }
 
 void LabWorker::resetClocks() {

@@ -32,11 +32,12 @@ class LabWorker : public QObject {
     LabWorker();
 
     // Called on the worker's thread (LabPage::post).
-    /// Builds a new run, paused at 0. If building throws, failed() says why and the previous
-    /// run carries on exactly as it was (playing or paused).
-    void configure(const Factory& make);
-    /// Builds a fresh run from the last factory that worked (Reset).
-    void restart();
+    /// Builds a new run at 0, playing if keepPlaying and the previous run was playing (a changed
+    /// parameter), else paused (a session, a preset). If building throws, failed() says why and
+    /// the previous run carries on exactly as it was (playing or paused).
+    void configure(const Factory& make, bool keepPlaying = false);
+    /// Builds a fresh run from the last factory that worked (Reset), playing if it was.
+    void restart(bool keepPlaying = false);
     void play();
     void pause();
     void step(long units);        ///< exactly this many units (the last one explained), then paused

@@ -133,18 +133,17 @@ int roundAllTicks(QWidget* root) {
                 axis->tickType() == QValueAxis::TicksDynamic)
                 continue;
             axis->setProperty("faRoundTicks", true);
-            const auto apply = [axis, chart](qreal lo, qreal hi) {
+            const auto intervals = [axis, chart] {
                 const bool horizontal = axis->orientation() == Qt::Horizontal;
                 const double pixels =
                     horizontal ? chart->plotArea().width() : chart->plotArea().height();
-                const double intervals = std::clamp(
-                    std::floor(std::max(pixels, 120.0) / (horizontal ? 70.0 : 40.0)), 2.0, 6.0);
-                axis->setTickType(QValueAxis::TicksDynamic);
-                axis->setTickAnchor(0.0);
-                axis->setTickInterval(visibleStep(lo, hi, intervals));
+                return std::clamp(std::floor(std::max(pixels, 120.0) / (horizontal ? 70.0 : 40.0)),
+                                  2.0, 6.0);
             };
-            QObject::connect(axis, &QValueAxis::rangeChanged, axis, apply);
-            apply(axis->min(), axis->max());
+            guardTicks(axis, intervals);
+            axis->setTickAnchor(0.0);
+            axis->setTickInterval(visibleStep(axis->min(), axis->max(), intervals()));
+            axis->setTickType(QValueAxis::TicksDynamic);
             ++taken;
         }
     }

@@ -47,24 +47,26 @@ ExplorerPage::ExplorerPage(QWidget* parent)
             [this](const QString& m) { emit message(m, 8000); });
 }
 
-void ExplorerPage::start(const fa::ExplorerConfig& config, bool pickView) {
+void ExplorerPage::start(const fa::ExplorerConfig& config, bool pickView, Start how) {
     m_pending = config;
     m_pendingPick = pickView;
     setSpeed(m_controls->speed());
-    startRun([config, pickView, view = m_controls->viewOptions()]() mutable {
-        auto explorer = std::make_unique<fa::LiveExplorer>(config);
-        if (pickView) { // a new model: the pair where its marginal shows the most structure
-            const auto [i, j] = explorer->mostCorrelatedPair();
-            view.coordI = static_cast<int>(i);
-            view.coordJ = static_cast<int>(j);
-        }
-        try {
-            explorer->setView(view);
-        } catch (const std::invalid_argument&) {
-            // coordinates from a larger D: keep the explorer's default view
-        }
-        return explorer;
-    });
+    startRun(
+        [config, pickView, view = m_controls->viewOptions()]() mutable {
+            auto explorer = std::make_unique<fa::LiveExplorer>(config);
+            if (pickView) { // a new model: the pair where its marginal shows the most structure
+                const auto [i, j] = explorer->mostCorrelatedPair();
+                view.coordI = static_cast<int>(i);
+                view.coordJ = static_cast<int>(j);
+            }
+            try {
+                explorer->setView(view);
+            } catch (const std::invalid_argument&) {
+                // coordinates from a larger D: keep the explorer's default view
+            }
+            return explorer;
+        },
+        how);
 }
 
 void ExplorerPage::reset() {

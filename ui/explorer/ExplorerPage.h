@@ -56,7 +56,8 @@ class ExplorerPage : public LabPage {
 
   private:
     /// pickView: the run shows the true model's most correlated pair in the 2D view.
-    void start(const fa::ExplorerConfig& config, bool pickView = false);
+    void start(const fa::ExplorerConfig& config, bool pickView = false,
+               Start how = Start::KeepPlaying);
     template <class F> void changeExplorer(F f) {
         changeRun([f](fa::LiveRun& run) { f(static_cast<fa::LiveExplorer&>(run)); });
     }

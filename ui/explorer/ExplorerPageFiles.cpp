@@ -24,7 +24,7 @@ bool ExplorerPage::openSession(const QString& path) {
     m_controls->setViewOptions(s.view);
     m_controls->setSpeed(s.speed);
     m_sessionPosition = s.samples;
-    start(s.config); // with its learning-rate changes, replayed at their sample counts
+    start(s.config, false, Start::Paused); // its learning-rate changes replay at their samples
     if (s.samples > 0)
         runUntil(s.samples);
     emit message(QString("Opened %1 (replaying %2 samples)")

@@ -96,6 +96,7 @@ LatentPage::LatentPage(QWidget* parent)
                      "possible.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
+    m_speed->setSuffix(" iterations/s");
     m_step = intBox(1, 100000, 1, "Iterations per Step (→): one EM iteration or Gibbs sweep.");
     m_viewX = new QComboBox;
     m_viewY = new QComboBox;

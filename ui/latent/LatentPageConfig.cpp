@@ -105,7 +105,7 @@ QStringList LatentPage::statusTexts() const {
     QStringList texts = LabPage::statusTexts();
     if (const auto s = latestSnapshot()) {
         texts[0] = QString("iteration %1 of %2").arg(s->iteration).arg(s->length);
-        texts[1] = running() ? "running" : "paused";
+        texts[1] = playState();
     }
     return texts;
 }

@@ -68,7 +68,8 @@ bool LatentPage::openSession(const QString& path) {
     setConfig(s.config);
     m_speed->setValue(static_cast<int>(s.speed));
     m_sessionPosition = s.iterations;
-    startRun([config = s.config]() { return std::make_unique<fa::LatentLive>(config); });
+    startRun([config = s.config]() { return std::make_unique<fa::LatentLive>(config); },
+             Start::Paused);
     setSpeed(s.speed);
     if (s.iterations > 0)
         runUntil(s.iterations);

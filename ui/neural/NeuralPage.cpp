@@ -108,7 +108,12 @@ NeuralPage::NeuralPage(QWidget* parent)
     m_speed = intBox(0, 100000, 20, "Epochs per second while playing; 0 = as fast as possible.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
+    m_speed->setSuffix(" epochs/s");
     m_step = intBox(1, 100000, 5, "Epochs per Step (→).");
+    m_length = intBox(1, static_cast<int>(fa::kMaxRunLength), 120,
+                      "Epochs in the run (the report's 120): it stops there, finished. A change "
+                      "takes effect at once, without a restart.");
+    m_length->setSuffix(" epochs");
 
     auto* form = new QGroupBox("Network and training");
     auto* f = new QFormLayout(form);
@@ -128,6 +133,7 @@ NeuralPage::NeuralPage(QWidget* parent)
     f->addRow("seed", m_seed);
     f->addRow("speed", m_speed);
     f->addRow("step", m_step);
+    f->addRow("run length", m_length);
 
     m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis,
     m_rmseY = new QValueAxis;
@@ -180,6 +186,12 @@ NeuralPage::NeuralPage(QWidget* parent)
     for (QSpinBox* b : {m_latent, m_batch, m_L, m_split, m_seed})
         connect(b, &QSpinBox::valueChanged, this, restart);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
+    connect(m_length, &QSpinBox::valueChanged, this, [this](int epochs) {
+        if (!m_quiet)
+            changeRun([epochs](fa::LiveRun& run) {
+                static_cast<fa::NeuralLive&>(run).setLength(epochs);
+            });
+    });
     reset();
 }
 
@@ -198,12 +210,18 @@ bool NeuralPage::openCsv(const QString& path) {
 }
 
 void NeuralPage::reset() {
+    start(Start::KeepPlaying);
+}
+
+void NeuralPage::start(Start how) {
     setSpeed(m_speed->value());
-    startRun([config = config()]() mutable {
-        if (!config.loader)
-            config.loader = fa::io::datasetLoader();
-        return std::make_unique<fa::NeuralLive>(config);
-    });
+    startRun(
+        [config = config()]() mutable {
+            if (!config.loader)
+                config.loader = fa::io::datasetLoader();
+            return std::make_unique<fa::NeuralLive>(config);
+        },
+        how);
 }
 
 long NeuralPage::stepSize() const {
@@ -214,7 +232,7 @@ QStringList NeuralPage::statusTexts() const {
     QStringList texts = LabPage::statusTexts();
     if (latestLabSnapshot()) {
         texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
-        texts[1] = running() ? "running" : "paused";
+        texts[1] = playState();
         texts[2].clear();
     }
     return texts;

@@ -73,6 +73,7 @@ class NeuralPage : public LabPage {
     long stepSize() const override;
 
   private:
+    void start(Start how); ///< a run from the fields
     /// A bundled set by key, else a CSV path as the fifth entry ("CSV: name").
     void selectDataset(const QString& dataset);
     QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view,
@@ -82,7 +83,7 @@ class NeuralPage : public LabPage {
     QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
     std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;
     QDoubleSpinBox *m_prior, *m_noise, *m_sigma, *m_lr;
-    QSpinBox *m_latent, *m_batch, *m_L, *m_split, *m_seed, *m_speed, *m_step;
+    QSpinBox *m_latent, *m_batch, *m_L, *m_split, *m_seed, *m_speed, *m_step, *m_length;
     QChartView *m_nmllChart, *m_rmseChart, *m_predChart;
     QValueAxis *m_nmllX, *m_rmseX, *m_predX, *m_predY, *m_nmllY, *m_rmseY;
     QScatterSeries* m_truth;

@@ -29,6 +29,7 @@ fa::NeuralLiveConfig NeuralPage::config() const {
     c.fit.latent = m_latent->value();
     c.fit.batch = m_batch->value();
     c.fit.samples = m_L->value();
+    c.fit.epochs = m_length->value();
     c.fit.learningRate = m_lr->value();
     c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
                                                                      : fa::OptimiserKind::Adam;
@@ -71,6 +72,7 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     m_latent->setValue(c.fit.latent);
     m_batch->setValue(c.fit.batch);
     m_L->setValue(c.fit.samples);
+    m_length->setValue(c.fit.epochs);
     m_lr->setValue(c.fit.learningRate);
     m_optimiser->setCurrentIndex(
         m_optimiser->findData(c.fit.optimiser == fa::OptimiserKind::Sgd ? "sgd" : "adam"));
@@ -115,7 +117,7 @@ bool NeuralPage::openSession(const QString& path) {
     }
     m_speed->setValue(static_cast<int>(s.speed));
     m_sessionPosition = s.epochs;
-    reset();
+    start(Start::Paused);
     if (s.epochs > 0)
         runUntil(s.epochs);
     emit message(QString("Opened %1 (replaying %2 epochs)")

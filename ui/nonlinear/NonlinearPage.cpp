@@ -88,6 +88,7 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     m_speed = intBox(0, 100000, 10, "Epochs per second while playing; 0 = as fast as possible.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
+    m_speed->setSuffix(" epochs/s");
     m_step = intBox(1, 100000, 1, "Epochs per Step (→).");
     m_viewMethod = new QComboBox;
     m_viewMethod->setToolTip("The method the latent and data views show.");

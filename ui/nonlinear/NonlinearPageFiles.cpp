@@ -156,7 +156,7 @@ QStringList NonlinearPage::statusTexts() const {
     QStringList texts = LabPage::statusTexts();
     if (const auto s = latestSnapshot()) {
         texts[0] = QString("epoch %1 of %2").arg(s->epoch).arg(s->length);
-        texts[1] = running() ? "running" : "paused";
+        texts[1] = playState();
     }
     return texts;
 }
@@ -207,7 +207,8 @@ bool NonlinearPage::openSession(const QString& path) {
     setConfig(s.config);
     m_speed->setValue(static_cast<int>(s.speed));
     m_sessionPosition = s.epochs;
-    startRun([config = s.config]() { return std::make_unique<fa::VaeLive>(config); });
+    startRun([config = s.config]() { return std::make_unique<fa::VaeLive>(config); },
+             Start::Paused);
     setSpeed(s.speed);
     if (s.epochs > 0)
         runUntil(s.epochs);

@@ -153,6 +153,10 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_speed->setSuffix(" epochs/s");
     m_speed->setSingleStep(50);
     m_step = intBox(1, 1000000, 10, "Epochs per Step (→).");
+    m_length = intBox(1, static_cast<int>(fa::kMaxRunLength), 5000,
+                      "Epochs in the run: it stops there, finished. A change takes effect at "
+                      "once, without a restart.");
+    m_length->setSuffix(" epochs");
 
     auto* data = new QGroupBox("Data and prior");
     auto* df = new QFormLayout(data);
@@ -200,6 +204,7 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     vw->addRow("parameters", coords);
     vw->addRow("speed", m_speed);
     vw->addRow("step", m_step);
+    vw->addRow("run length", m_length);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     for (QWidget* w :
@@ -239,6 +244,10 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     connect(m_coordI, &QSpinBox::valueChanged, this, coordsChanged);
     connect(m_coordJ, &QSpinBox::valueChanged, this, coordsChanged);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { emit speedChanged(v); });
+    connect(m_length, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_quiet)
+            emit lengthChanged(v);
+    });
     m_lrLabel->setText(
         QString("learning rate η = %1").arg(fromSlider(m_lrSlider->value()), 0, 'g', 3));
     m_lambdaLabel->setText("L2 strength λ");
@@ -332,9 +341,15 @@ void PosteriorControls::setCoordinates(int i, int j) {
 void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
     m_quiet = true;
     m_defaultLambda = s.hyper.alpha / s.hyper.beta;
+    // The selector's word first: "automatic" chose the evidence, the thesis's values or the
+    // data set's own (a generated target's fixed α, β, which the core calls manual).
+    QString how = QString::fromStdString(fa::hyperModeName(s.hyperMode));
+    if (m_hyper->currentData().toString() == "auto")
+        how = s.hyperMode == fa::HyperMode::Manual ? "automatic: the data set's own"
+                                                   : "automatic: " + how;
     m_priorLabel->setText(
         QString("in use (%1): α = %2, β = %3, λ = α/β = %4; D = %5, %6 training rows")
-            .arg(QString::fromStdString(fa::hyperModeName(s.hyperMode)))
+            .arg(how)
             .arg(s.hyper.alpha, 0, 'g', 4)
             .arg(s.hyper.beta, 0, 'g', 4)
             .arg(m_defaultLambda, 0, 'g', 4)

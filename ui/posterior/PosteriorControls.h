@@ -43,6 +43,7 @@ class PosteriorControls : public QWidget {
     void lambdaChanged(double lambda);
     void coordinatesChanged(int i, int j);
     void speedChanged(double epochsPerSecond);
+    void lengthChanged(long epochs); ///< a live change of the run's length
     void openCsvRequested();
 
   private:
@@ -57,7 +58,7 @@ class PosteriorControls : public QWidget {
     QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma,
         *m_maxNorm, *m_seed;
     QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_coordI,
-        *m_coordJ, *m_speed, *m_step;
+        *m_coordJ, *m_speed, *m_step, *m_length;
     std::vector<std::pair<fa::PosteriorMethod, QCheckBox*>> m_methods;
     QSlider *m_lrSlider, *m_lambdaSlider;
     QLabel *m_lrLabel, *m_lambdaLabel, *m_priorLabel;

@@ -18,6 +18,7 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
     if (m_dataset->currentIndex() >= kBuiltinSets)
         s.target = m_target->currentText().toStdString();
     s.synthetic.samples = m_samples->value();
+    c.length = m_length->value();
     s.trainFraction = m_trainFraction->value();
     const QString hyper = m_hyper->currentData().toString();
     if (hyper == "thesis")
@@ -95,6 +96,7 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_lrSlider->setValue(toSlider(c.run.sgd.learningRate, kLrLo, kLrHi));
     m_warmupEpochs->setValue(c.run.warmupEpochs);
     m_seed->setValue(static_cast<double>(c.seed));
+    m_length->setValue(static_cast<int>(c.length));
     updateEnabled();
     m_quiet = false;
 }

@@ -78,6 +78,9 @@ PosteriorPage::PosteriorPage(QWidget* parent)
         changeLive([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); });
     });
     connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) { setSpeed(v); });
+    connect(m_controls, &PosteriorControls::lengthChanged, this, [this](long epochs) {
+        changeLive([epochs](fa::PosteriorLive& live) { live.setLength(epochs); });
+    });
     reset();
 }
 
@@ -96,20 +99,22 @@ std::vector<std::pair<QString, QWidget*>> PosteriorPage::charts() const {
             {"posterior-variances", m_scatters[1]}, {"posterior-covariances", m_scatters[2]}};
 }
 
-void PosteriorPage::start(fa::PosteriorLiveConfig config, int coordI, int coordJ) {
+void PosteriorPage::start(fa::PosteriorLiveConfig config, int coordI, int coordJ, Start how) {
     m_pending = config;
     setSpeed(m_controls->speed());
-    startRun([config = std::move(config), coordI, coordJ]() mutable {
-        if (!config.setup.loader)
-            config.setup.loader = fa::io::datasetLoader();
-        auto live = std::make_unique<fa::PosteriorLive>(config);
-        try {
-            live->setCoordinates(coordI, coordJ);
-        } catch (const std::invalid_argument&) {
-            // a view from a data set with more parameters: keep the first two
-        }
-        return live;
-    });
+    startRun(
+        [config = std::move(config), coordI, coordJ]() mutable {
+            if (!config.setup.loader)
+                config.setup.loader = fa::io::datasetLoader();
+            auto live = std::make_unique<fa::PosteriorLive>(config);
+            try {
+                live->setCoordinates(coordI, coordJ);
+            } catch (const std::invalid_argument&) {
+                // a view from a data set with more parameters: keep the first two
+            }
+            return live;
+        },
+        how);
 }
 
 void PosteriorPage::reset() {
@@ -134,7 +139,7 @@ QStringList PosteriorPage::statusTexts() const {
     QStringList texts = LabPage::statusTexts();
     if (latestLabSnapshot()) {
         texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
-        texts[1] = running() ? "running" : "paused";
+        texts[1] = playState();
         texts[2].clear();
     }
     return texts;
@@ -215,7 +220,7 @@ bool PosteriorPage::openSession(const QString& path) {
     m_controls->setConfig(shown);
     m_controls->setSpeed(s.speed);
     m_sessionPosition = s.epochs;
-    start(s.config, s.coordI, s.coordJ);
+    start(s.config, s.coordI, s.coordJ, Start::Paused);
     setSpeed(s.speed);
     if (s.epochs > 0)
         runUntil(s.epochs);

@@ -58,7 +58,8 @@ class PosteriorPage : public LabPage {
     void runFailed(const QString& why) override;
 
   private:
-    void start(fa::PosteriorLiveConfig config, int coordI, int coordJ);
+    void start(fa::PosteriorLiveConfig config, int coordI, int coordJ,
+               Start how = Start::KeepPlaying);
     template <class F> void changeLive(F f) {
         changeRun([f](fa::LiveRun& run) { f(static_cast<fa::PosteriorLive&>(run)); });
     }

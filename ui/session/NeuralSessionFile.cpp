@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace fa::io {
 namespace {
@@ -36,7 +37,8 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
                             {"samples", c.fit.samples},
                             {"learningRate", c.fit.learningRate},
                             {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
-                            {"init", c.fit.reportInit ? "report" : "scaled"}}},
+                            {"init", c.fit.reportInit ? "report" : "scaled"},
+                            {"length", c.fit.epochs}}},
         {"hyper", QJsonObject{{"priorPrecision", c.hyper.priorPrecision},
                               {"noisePrecision", c.hyper.noisePrecision},
                               {"sigma", c.hyper.sigma}}},
@@ -103,6 +105,12 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     s.epochs = root.contains("epochs")
                    ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
                    : 0;
+    // The run's length (absent before issue 25: the report's 120, or as far as it was saved).
+    f.epochs = run.contains("length")
+                   ? static_cast<int>(whole(run, "run", "length", 1, kMaxRunLength))
+                   : static_cast<int>(std::max(120L, s.epochs));
+    if (s.epochs > f.epochs)
+        fail("'epochs' lies past the run's 'run.length'");
     return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace fa::io {
 namespace {
@@ -47,7 +48,8 @@ QByteArray posteriorSessionToJson(const PosteriorSession& s) {
                     {"compareEstimators", r.compareEstimators},
                     {"sgdLearningRate", r.sgd.learningRate},
                     {"sgdBatch", r.sgd.batch},
-                    {"warmupEpochs", r.warmupEpochs}};
+                    {"warmupEpochs", r.warmupEpochs},
+                    {"length", static_cast<double>(c.length)}};
     QJsonArray changes;
     for (const auto& ch : c.changes)
         changes.append(QJsonArray{static_cast<double>(ch.epoch), ch.sgdLearningRate, ch.lambda});
@@ -174,6 +176,12 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     s.epochs = root.contains("epochs")
                    ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
                    : 0;
+    // The run's length (absent before issue 25: the CLI's 5000, or as far as it was saved).
+    c.length = run.contains("length")
+                   ? static_cast<long>(whole(run, "run", "length", 1, kMaxRunLength))
+                   : std::max(5000L, s.epochs);
+    if (s.epochs > c.length)
+        fail("'epochs' lies past the run's 'run.length'");
     return s;
 }
 

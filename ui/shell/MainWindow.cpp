@@ -1,6 +1,7 @@
 #include "ui/shell/MainWindow.h"
 
 #include "ui/common/ElidedLabel.h"
+#include "ui/common/FormWidgets.h"
 #include "ui/common/LabPage.h"
 #include "ui/session/PresetFile.h"
 #include "ui/session/SessionFile.h"
@@ -31,6 +32,7 @@
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_tabs(new QTabWidget), m_caption(new PresetCaption) {
     setWindowTitle("FA Explorer — online factor analysis and FA posteriors");
+    installWheelGuard(); // the wheel over an unfocused field scrolls, it changes nothing
     QSettings settings;
     for (const LabEntry& lab : labRegistry()) {
         LabPage* page = lab.make();

@@ -35,7 +35,10 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
         m_zoomActions.push_back(a);
     }
     zoom->addSeparator();
-    zoom->addAction("Larger", QKeySequence::ZoomIn, this, [this] { setZoom(m_zoom + 0.25); });
+    QAction* larger =
+        zoom->addAction("Larger", QKeySequence::ZoomIn, this, [this] { setZoom(m_zoom + 0.25); });
+    // Ctrl+= too: on most keyboards + is Shift+=, and = is what a lecturer presses.
+    larger->setShortcuts(QKeySequence::keyBindings(QKeySequence::ZoomIn) << QKeySequence("Ctrl+="));
     zoom->addAction("Smaller", QKeySequence::ZoomOut, this, [this] { setZoom(m_zoom - 0.25); });
     m_colourBlindAction = view->addAction("&Colour-blind-safe palette", this,
                                           [this](bool on) { setColourBlind(on); });
@@ -116,12 +119,9 @@ void ViewControls::applyZoom() {
     if (basePointSize > 0) {
         font.setPointSizeF(basePointSize * m_zoom);
         QApplication::setFont(font);
-        // The preset's caption stays at the unzoomed size: a few lines, not half the screen.
-        if (auto* caption = m_window->findChild<QWidget*>("presetCaption")) {
-            QFont base = font;
-            base.setPointSizeF(basePointSize * std::min(m_zoom, 1.25));
-            caption->setFont(base);
-        }
+        // The preset's caption grows with the rest: the class reads it from the back row.
+        if (auto* caption = m_window->findChild<QWidget*>("presetCaption"))
+            caption->setFont(font);
     }
     presentation::scaleChartFonts(m_window, m_zoom);
 }
