@@ -33,12 +33,26 @@ NeuralLiveConfig smallConfig() {
 class TestNeuralLive : public QObject {
     Q_OBJECT
   private slots:
+    void aRunEndsAtItsLength() {
+        NeuralLive live(smallConfig());
+        LiveRun& run = live;
+        QCOMPARE(run.advance(3), 3L);
+        live.setLength(4);
+        QCOMPARE(run.advance(5), 1L);
+        QVERIFY(run.finished());
+        QCOMPARE(run.advance(1), 0L);
+        QCOMPARE(run.labSnapshot()->length, 4L);
+        live.setLength(2); // never below the epoch reached
+        QCOMPARE(run.length(), 4L);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, live.setLength(0));
+    }
+
     void advanceMovesByEpochsAndCurvesGrow() {
         NeuralLive live(smallConfig());
         LiveRun& run = live;
         QCOMPARE(run.unit(), std::string("epochs"));
         QCOMPARE(run.position(), 0L);
-        QCOMPARE(run.length(), 0L);
+        QCOMPARE(run.length(), 120L); // the report's epochs
         // The starting point (epoch 0) is recorded before any training.
         auto s = std::dynamic_pointer_cast<const NeuralLiveSnapshot>(run.labSnapshot());
         QVERIFY(s);

@@ -58,12 +58,27 @@ const PosteriorLiveSnapshot::Approximation& approximation(const PosteriorLiveSna
 class TestPosteriorLive : public QObject {
     Q_OBJECT
   private slots:
+    void aRunEndsAtItsLength() {
+        PosteriorLive live(smallConfig());
+        LiveRun& run = live;
+        QCOMPARE(run.advance(5), 5L);
+        live.setLength(7);
+        QCOMPARE(run.advance(10), 2L);
+        QCOMPARE(run.position(), 7L);
+        QVERIFY(run.finished());
+        QCOMPARE(run.advance(1), 0L);
+        QCOMPARE(run.labSnapshot()->length, 7L);
+        live.setLength(3); // never below the epoch reached
+        QCOMPARE(run.length(), 7L);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, live.setLength(0));
+    }
+
     void advanceMovesByEpochs() {
         PosteriorLive live(smallConfig());
         LiveRun& run = live;
         QCOMPARE(run.unit(), std::string("epochs"));
         QCOMPARE(run.position(), 0L);
-        QCOMPARE(run.length(), 0L); // open-ended
+        QCOMPARE(run.length(), 5000L); // the CLI's default --epochs
         QCOMPARE(run.advance(3), 3L);
         QCOMPARE(run.position(), 3L);
         QCOMPARE(run.advance(0), 0L);
@@ -74,7 +89,7 @@ class TestPosteriorLive : public QObject {
 
         const auto lab = run.labSnapshot();
         QCOMPARE(lab->position, 5L);
-        QCOMPARE(lab->length, 0L);
+        QCOMPARE(lab->length, 5000L);
         const auto snap = std::dynamic_pointer_cast<const PosteriorLiveSnapshot>(lab);
         QVERIFY(snap);
         QCOMPARE(snap->epoch, 5L);

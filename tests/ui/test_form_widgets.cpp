@@ -8,17 +8,12 @@
 #include "ui/session/SessionFile.h"
 
 #include <QAction>
-#include <QComboBox>
 #include <QFormLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMainWindow>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QStatusBar>
 #include <QToolTip>
-#include <QVBoxLayout>
-#include <QWheelEvent>
 #include <QtTest>
 
 namespace {
@@ -370,43 +365,6 @@ class TestFormWidgets : public QObject {
         QCOMPARE(w.rate->value(), 0.01);
         QCOMPARE(refused.size(), 1);
         QVERIFY(refused[0][0].toString().contains("1e9 was not used"));
-    }
-
-    // The wheel over a field that has no focus scrolls the column; it changes nothing.
-    void theWheelChangesOnlyAFocusedField() {
-        QMainWindow main;
-        auto* area = new QScrollArea;
-        auto* column = new QWidget;
-        auto* layout = new QVBoxLayout(column);
-        RealSpinBox* rate = realBox(1e-5, 1.0, 0.01, 5, "Learning rate");
-        auto* combo = new QComboBox;
-        combo->addItems({"a", "b", "c"});
-        layout->addWidget(rate);
-        layout->addWidget(combo);
-        layout->addSpacing(3000); // taller than the view: the column scrolls
-        area->setWidget(column);
-        main.setCentralWidget(area);
-        main.resize(300, 200);
-        main.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&main));
-        const auto wheel = [](QWidget* w) {
-            const QPointF at(w->width() / 2.0, w->height() / 2.0);
-            QWheelEvent e(at, w->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
-            QApplication::sendEvent(w, &e);
-        };
-        main.setFocus();
-        const double before = rate->value();
-        wheel(rate);
-        wheel(combo);
-        QCOMPARE(rate->value(), before);
-        QCOMPARE(combo->currentIndex(), 0);
-        QVERIFY(!rate->hasFocus());                      // the wheel gives no focus either
-        QVERIFY(area->verticalScrollBar()->value() > 0); // the column scrolled instead
-        rate->setFocus();
-        QTRY_VERIFY(rate->hasFocus());
-        wheel(rate); // a focused field: the wheel is the user's intent
-        QVERIFY(rate->value() != before);
     }
 };
 

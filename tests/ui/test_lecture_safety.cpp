@@ -3,20 +3,26 @@
 // its own problem (its saved session equals the preset file, key by key); quitting any lab while
 // it plays ends within a second without growing memory; every preset and every lab's run stops
 // at its length with a visible "finished"; an axis given a far wider range never asks for
-// billions of ticks.
+// billions of ticks; the wheel over an unfocused field scrolls and changes nothing.
 #include "ui/common/AxisTicks.h"
+#include "ui/common/FormWidgets.h"
 #include "ui/common/LabPage.h"
 #include "ui/session/PresetFile.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/ViewControls.h"
 
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QVBoxLayout>
+#include <QWheelEvent>
 #include <QtCharts/QChart>
 #include <QtTest>
 #include <fstream>
@@ -306,6 +312,43 @@ class TestLectureSafety : public QObject {
         QTRY_VERIFY(page->latestLabSnapshot()->position < 20);
         QTRY_VERIFY(page->latestLabSnapshot()->position > 20); // and it plays on
         QVERIFY(page->running());
+    }
+
+    // The wheel over a field that has no focus scrolls the column; it changes nothing.
+    void theWheelChangesOnlyAFocusedField() {
+        QMainWindow main;
+        auto* area = new QScrollArea;
+        auto* column = new QWidget;
+        auto* layout = new QVBoxLayout(column);
+        RealSpinBox* rate = realBox(1e-5, 1.0, 0.01, 5, "Learning rate");
+        auto* combo = new QComboBox;
+        combo->addItems({"a", "b", "c"});
+        layout->addWidget(rate);
+        layout->addWidget(combo);
+        layout->addSpacing(3000); // taller than the view: the column scrolls
+        area->setWidget(column);
+        main.setCentralWidget(area);
+        main.resize(300, 200);
+        main.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&main));
+        const auto wheel = [](QWidget* w) {
+            const QPointF at(w->width() / 2.0, w->height() / 2.0);
+            QWheelEvent e(at, w->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+            QApplication::sendEvent(w, &e);
+        };
+        main.setFocus();
+        const double before = rate->value();
+        wheel(rate);
+        wheel(combo);
+        QCOMPARE(rate->value(), before);
+        QCOMPARE(combo->currentIndex(), 0);
+        QVERIFY(!rate->hasFocus());                      // the wheel gives no focus either
+        QVERIFY(area->verticalScrollBar()->value() > 0); // the column scrolled instead
+        rate->setFocus();
+        QTRY_VERIFY(rate->hasFocus());
+        wheel(rate); // a focused field: the wheel is the user's intent
+        QVERIFY(rate->value() != before);
     }
 
     // Ctrl+= zooms in as Ctrl++ does (= is the unshifted key of +).

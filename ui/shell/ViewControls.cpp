@@ -119,9 +119,13 @@ void ViewControls::applyZoom() {
     if (basePointSize > 0) {
         font.setPointSizeF(basePointSize * m_zoom);
         QApplication::setFont(font);
-        // The preset's caption grows with the rest: the class reads it from the back row.
-        if (auto* caption = m_window->findChild<QWidget*>("presetCaption"))
-            caption->setFont(font);
+        // The preset's caption grows with the rest up to 125 %: beyond, its lines would push
+        // the explorer's views off a 1280 x 800 projector (tested at 200 %).
+        if (auto* caption = m_window->findChild<QWidget*>("presetCaption")) {
+            QFont captionFont = font;
+            captionFont.setPointSizeF(basePointSize * std::min(m_zoom, 1.25));
+            caption->setFont(captionFont);
+        }
     }
     presentation::scaleChartFonts(m_window, m_zoom);
 }
