@@ -1,7 +1,12 @@
 #include "app/cli/ArgParser.h"
 
+#include "core/io/FileChecks.h"
+#include "core/io/RegressionCsv.h"
+#include "core/io/ShardMerge.h"
+
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -22,6 +27,10 @@ double parseReal(const std::string& name, const std::string& s) {
     } catch (const std::exception&) {
         used = 0;
     }
+    // Decimal only, as the whole numbers: std::stod also reads hex ("0x10"), "inf", "nan" and
+    // leading spaces.
+    if (s.find_first_not_of("0123456789+-.eE") != std::string::npos)
+        used = 0;
     if (used != s.size() || s.empty() || !std::isfinite(v))
         throw std::invalid_argument("--" + name + ": '" + s + "' is not a number");
     return v;
@@ -80,6 +89,16 @@ double ArgParser::real(const std::string& name, double fallback) const {
     return has(name) ? parseReal(name, m_values.at(name)) : fallback;
 }
 
+double ArgParser::realIn(const std::string& name, double fallback, double lo, double hi) const {
+    const double v = real(name, fallback);
+    if (!(v >= lo && v <= hi)) {
+        char text[96];
+        std::snprintf(text, sizeof text, " must lie in [%g, %g]", lo, hi);
+        throw std::invalid_argument("--" + name + text);
+    }
+    return v;
+}
+
 std::vector<long> ArgParser::integerList(const std::string& name,
                                          const std::vector<long>& fallback) const {
     if (!has(name))
@@ -93,6 +112,16 @@ std::vector<long> ArgParser::integerList(const std::string& name,
 std::vector<std::string> ArgParser::textList(const std::string& name,
                                              const std::vector<std::string>& fallback) const {
     return has(name) ? listParts(name, m_values.at(name)) : fallback;
+}
+
+std::vector<std::string> ArgParser::distinctList(const std::string& name,
+                                                 const std::vector<std::string>& fallback) const {
+    const std::vector<std::string> values = textList(name, fallback);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (values[i] == values[j])
+                throw std::invalid_argument("--" + name + ": '" + values[i] + "' is listed twice");
+    return values;
 }
 
 std::pair<double, double> ArgParser::range(const std::string& name,
@@ -110,8 +139,32 @@ int threadsOption(const ArgParser& args) {
     return args.integerIn("threads", 0, 0, 1024);
 }
 
-Shard shardOption(const ArgParser& args) {
-    return args.has("shard") ? parseShard(args.text("shard", "")) : Shard{};
+Shard shardOption(const ArgParser& args, int slices, const char* what) {
+    if (!args.has("shard"))
+        return {};
+    const Shard shard = parseShard(args.text("shard", ""));
+    // Every shard's file says which slice it is on its rows (merge sees a missing one): a shard
+    // with no trial would have no row to say it.
+    if (shard.count > slices)
+        throw std::invalid_argument(
+            "--shard " + args.text("shard", "") + ": " + std::to_string(slices) + " " + what +
+            " cannot make " + std::to_string(shard.count) +
+            " slices (a shard would be empty); use at most " + std::to_string(slices));
+    return shard;
+}
+
+std::string outputCsv(const ArgParser& args, const std::string& csv, const Shard& shard,
+                      int slices) {
+    return args.has("shard") ? io::withShardColumns(csv, shard, slices) : csv;
+}
+
+void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackDataset,
+                             bool generated) {
+    if (generated || !args.has("out"))
+        return;
+    const std::string dataset = args.text("dataset", fallbackDataset);
+    io::refuseOutputOverInputs(args.text("out", ""),
+                               {io::datasetFile(dataset, args.text("data-dir", ""))});
 }
 
 } // namespace fa::cli

@@ -1,5 +1,6 @@
 #pragma once
-// --name value options for the CLI, with typed getters that throw one clear message.
+// --name value options for the CLI, with typed getters that throw one clear message, and the
+// checks every command shares (shards, an output over an input, diverged fits).
 #include "core/lab/TrialRunner.h"
 
 #include <map>
@@ -21,9 +22,15 @@ class ArgParser {
     /// A whole number in [lo, hi]; outside it throws "--name must be between lo and hi".
     int integerIn(const std::string& name, long fallback, long lo, long hi) const;
     double real(const std::string& name, double fallback) const;
+    /// A number in [lo, hi] (the window's range for the same field); outside it throws
+    /// "--name must lie in [lo, hi]".
+    double realIn(const std::string& name, double fallback, double lo, double hi) const;
     std::vector<long> integerList(const std::string& name, const std::vector<long>& fallback) const;
     std::vector<std::string> textList(const std::string& name,
                                       const std::vector<std::string>& fallback) const;
+    /// textList whose entries must differ (a method list): "--method: 'em' is listed twice".
+    std::vector<std::string> distinctList(const std::string& name,
+                                          const std::vector<std::string>& fallback) const;
     /// "lo:hi" pair such as the spectrum 1:10.
     std::pair<double, double> range(const std::string& name,
                                     std::pair<double, double> fallback) const;
@@ -34,7 +41,25 @@ class ArgParser {
 
 /// --threads N for the experiment commands: 0 or absent = every core.
 int threadsOption(const ArgParser& args);
-/// --shard i/n: the i-th of n slices of the trials or splits; absent = all of them.
-Shard shardOption(const ArgParser& args);
+/// --shard i/n: the i-th of n slices of the `slices` trials or splits (`what`: "trials" or
+/// "splits", for the message); absent = all of them. n above the slices is refused (an empty
+/// shard could not say which slice it is).
+Shard shardOption(const ArgParser& args, int slices, const char* what = "trials");
+/// Refuses (std::invalid_argument) an --out that is the file --dataset reads (the same path, a
+/// symbolic or hard link to it, or a bundled set's CSV in --data-dir): the run would replace the
+/// data with its results. Nothing for generated data.
+/// The CSV as written to --out: with the shard columns (core/io/ShardMerge.h) when --shard
+/// was given, so that merge can tell a missing slice.
+std::string outputCsv(const ArgParser& args, const std::string& csv, const Shard& shard,
+                      int slices);
+
+/// A fit whose numbers left every sensible range has diverged even while they are finite: a
+/// relative distance to the exact posterior (posterior) or an NMLL per test point (neural), or
+/// a log-likelihood or ELBO per row in nats (vae), beyond this magnitude. The commands mark such
+/// rows `diverged` instead of `ok` (docs/reliability.md).
+constexpr double kDivergedBeyond = 1e6;
+
+void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackDataset,
+                             bool generated);
 
 } // namespace fa::cli

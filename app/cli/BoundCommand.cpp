@@ -23,13 +23,16 @@ int runBoundCommand(int argc, char** argv) {
     if (family != "full" && family != "meanfield")
         throw std::invalid_argument("--family must be full or meanfield (got '" + family + "')");
     const int iterations = args.integerIn("iterations", 200, 0, 10'000'000);
-    const Hyperparameters start{positive(args, "start-alpha", 1.0),
-                                positive(args, "start-beta", 1.0)};
+    // α and β where the exact posterior stays finite, as everywhere else (from 1e20 the bound's
+    // ascent never moved, and 1e300 was accepted).
+    const Hyperparameters start{args.realIn("start-alpha", 1.0, kPrecisionMin, kPrecisionMax),
+                                args.realIn("start-beta", 1.0, kPrecisionMin, kPrecisionMax)};
     const long seed = args.integer("seed", 0);
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
+    refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(setup.dataset));
     const PosteriorProblem p =
         preparePosteriorProblem(setup, deriveSeed(static_cast<std::uint64_t>(seed), 0));
     if (p.target != TargetKind::Linear)

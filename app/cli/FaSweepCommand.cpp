@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -54,9 +55,9 @@ FaSweepConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
-    c.shard = shardOption(args);
+    c.shard = shardOption(args, c.trials);
     c.runBatch = c.runEm = c.runSga = false;
-    for (const auto& a : args.textList("algorithms", methodIds(Lab::Explorer))) {
+    for (const auto& a : args.distinctList("algorithms", methodIds(Lab::Explorer))) {
         if (!findMethod(a, Lab::Explorer))
             throw std::invalid_argument("--algorithms: unknown algorithm '" + a + "' (use " +
                                         methodChoices(Lab::Explorer) + ")");
@@ -134,7 +135,9 @@ int runFaSweepCommand(int argc, char** argv) {
         progress.update(buf);
     });
     progress.finish();
-    io::writeFaSweepCsv(out.stream(), rows);
+    std::ostringstream csv;
+    io::writeFaSweepCsv(csv, rows);
+    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
     out.commit();
     printSummary(config, rows);
     return 0;

@@ -24,6 +24,7 @@ const std::set<std::string> kOptions{
 GradVarianceConfig parseConfig(const ArgParser& args) {
     GradVarianceConfig c;
     c.setup = parsePosteriorSetup(args);
+    refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(c.setup.dataset));
     const std::string method = args.text("method", "vi-full");
     const auto m = parseMethod(method);
     if (!m || isSgdMethod(*m))
@@ -32,7 +33,8 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
             method + "')");
     c.method = *m;
     c.estimators.clear();
-    for (const auto& name : args.textList("estimator", {"reparam", "score", "score-baseline"})) {
+    for (const auto& name :
+         args.distinctList("estimator", {"reparam", "score", "score-baseline"})) {
         const auto e = parseEstimator(name);
         if (!e)
             throw std::invalid_argument("--estimator: unknown estimator '" + name +
@@ -56,10 +58,13 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
         try {
             std::size_t used = 0;
             c.epoch = std::stol(at.substr(6), &used);
-            if (used != at.size() - 6 || c.epoch < 0)
+            if (used != at.size() - 6 || c.epoch < 0 || c.epoch > 100'000'000)
                 throw std::invalid_argument("");
         } catch (const std::exception&) {
-            throw std::invalid_argument("--at epoch:N needs a whole N >= 0 (got '" + at + "')");
+            // Bounded as --epochs: epoch:100000000000 ran for ever.
+            throw std::invalid_argument("--at epoch:N needs a whole N between 0 and 100000000 "
+                                        "(got '" +
+                                        at + "')");
         }
     } else
         throw std::invalid_argument("--at must be optimum, start or epoch:N (got '" + at + "')");
@@ -70,21 +75,19 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
     c.seed = static_cast<std::uint64_t>(seed);
     // How the fit that brings q to epoch:N (or to the optimum of a target with no closed form)
     // runs: the posterior command's VI options.
-    c.run.latent = args.integerIn("latent", 1, 1, 100'000);
-    c.run.vippcaSigma = positive(args, "sigma", 0.01);
+    c.run.latent = args.integerIn("latent", 1, 1, kPosteriorLatentMax);
+    c.run.vippcaSigma = args.realIn("sigma", 0.01, kVippcaSigmaMin, kVippcaSigmaMax);
     VifaOptions& v = c.run.vifa;
-    v.batch = args.integerIn("batch", 100, 1, 100'000'000);
-    v.samples = args.integerIn("fit-samples", 10, 1, 100'000);
-    v.lrC = positive(args, "lr-c", 0.01);
-    v.lrF = positive(args, "lr-f", 1e-4);
-    v.lrGamma = positive(args, "lr-gamma", 0.01);
+    v.batch = args.integerIn("batch", 100, 1, 1'000'000);
+    v.samples = args.integerIn("fit-samples", 10, 1, 10'000);
+    v.lrC = args.realIn("lr-c", 0.01, kVifaRateMin, kVifaRateMax);
+    v.lrF = args.realIn("lr-f", 1e-4, kVifaRateMin, kVifaRateMax);
+    v.lrGamma = args.realIn("lr-gamma", 0.01, kVifaRateMin, kVifaRateMax);
     const std::string opt = args.text("optimizer", "sgd");
     if (opt != "sgd" && opt != "adam")
         throw std::invalid_argument("--optimizer must be sgd or adam");
     v.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
-    v.maxGradNorm = args.real("max-grad-norm", 10.0);
-    if (!(v.maxGradNorm >= 0.0))
-        throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
+    v.maxGradNorm = args.realIn("max-grad-norm", 10.0, 0.0, 1e9);
     return c;
 }
 

@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstdio>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -38,7 +39,7 @@ LatentConfig parseConfig(const ArgParser& args) {
     d.dataset = args.text("dataset", "synthetic");
     d.model = parseLatentModel(args.text("model", "fa"));
     c.methods.clear();
-    for (const auto& name : args.textList("method", {"em"})) {
+    for (const auto& name : args.distinctList("method", {"em"})) {
         const auto m = parseLatentMethod(name);
         if (!m || !findMethod(name, Lab::Latent))
             throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
@@ -61,7 +62,7 @@ LatentConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
-    c.shard = shardOption(args);
+    c.shard = shardOption(args, c.trials);
     d.testFraction = args.real("test-fraction", 0.2);
     if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
         throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");
@@ -178,6 +179,7 @@ int runLatentCommand(int argc, char** argv) {
     const LatentConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
+    refuseOutputOverDataset(args, "synthetic", config.data.dataset == "synthetic");
     // Bad files and shapes are named before the output exists: every trial's data (its split
     // may leave a constant column) and, on the first, every fit are built once (cheap next to
     // the run).
@@ -226,7 +228,9 @@ int runLatentCommand(int argc, char** argv) {
                      args.text("out", "").c_str());
         return 130;
     }
-    io::writeLatentCsv(out.stream(), rows);
+    std::ostringstream csv;
+    io::writeLatentCsv(csv, rows);
+    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
     out.commit();
     printSummary(config, rows, g_interrupted.load());
     return g_interrupted.load() ? 130 : 0;

@@ -1,37 +1,44 @@
 #include "app/cli/Commands.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/FileChecks.h"
 #include "core/io/ShardMerge.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
-#include <system_error>
 
 namespace fa::cli {
+namespace {
+const char* const kMergeUsage =
+    "usage: faexplorer-cli merge OUT.csv IN.csv [IN.csv ...]\n"
+    "  the CSVs of the n shards of one run (--shard i/n) back into the CSV of the unsharded run;\n"
+    "  refuses a missing, repeated or cut shard and shards of different runs\n";
+constexpr std::size_t kMaxShardBytes = std::size_t(2) << 30; // 2 GiB a file
+} // namespace
 
 int runMergeCommand(int argc, char** argv) {
+    for (int i = 2; i < argc; ++i)
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::fputs(kMergeUsage, stdout);
+            return 0;
+        }
+    // merge takes no options: a word starting with '-' is a mistyped one, never a file to
+    // write (name such a file ./-x.csv).
+    for (int i = 2; i < argc; ++i)
+        if (argv[i][0] == '-')
+            throw std::invalid_argument(std::string("unknown option '") + argv[i] +
+                                        "' (usage: faexplorer-cli merge OUT.csv IN.csv ...)");
     if (argc < 4)
         throw std::invalid_argument("usage: faexplorer-cli merge OUT.csv IN.csv [IN.csv ...]");
     const std::string outPath = argv[2];
+    const std::vector<std::string> paths(argv + 3, argv + argc);
+    io::refuseOutputOverInputs(outPath, paths);
     std::vector<io::ShardText> inputs;
-    for (int i = 3; i < argc; ++i) {
-        const std::string path = argv[i];
-        std::error_code ec; // the same file under two names (./a.csv, a.csv) counts as one
-        if (path == outPath || std::filesystem::equivalent(path, outPath, ec))
-            throw std::invalid_argument("the output '" + outPath + "' is also an input");
-        for (const io::ShardText& earlier : inputs)
-            if (std::filesystem::equivalent(path, earlier.name, ec))
+    for (const std::string& path : paths) {
+        for (const io::ShardText& earlier : inputs) // ./a.csv and a.csv are one file
+            if (io::sameFile(path, earlier.name))
                 throw std::invalid_argument(path + " is given twice");
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            throw std::invalid_argument("cannot read '" + path + "': " + std::strerror(errno));
-        std::ostringstream text;
-        text << in.rdbuf();
-        inputs.push_back({path, text.str()});
+        inputs.push_back({path, io::readRegularFile(path, kMaxShardBytes)});
     }
     io::MergeSummary summary;
     const std::string merged = io::mergeShards(inputs, &summary);

@@ -9,10 +9,12 @@
 #include "core/neural/NeuralRegression.h"
 #include "core/neural/PublishedNeural.h"
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -29,7 +31,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     c.target = args.text("target", "");
     c.loader = io::datasetLoader(args.text("data-dir", ""));
     c.methods.clear();
-    for (const auto& name : args.textList("method", {"vifa-gauss"})) {
+    for (const auto& name : args.distinctList("method", {"vifa-gauss"})) {
         const auto m = parseNeuralMethod(name);
         if (!m)
             throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
@@ -46,14 +48,13 @@ NeuralConfig parseConfig(const ArgParser& args) {
     c.fit.epochs = args.integerIn("epochs", 120, 1, 10'000'000);
     c.searchTrials = args.integerIn("search-trials", 10, 1, 100000);
     c.folds = args.integerIn("folds", 5, 2, 100);
-    c.fit.latent = args.integerIn("latent", 1, 1, 10000);
-    c.fit.batch = args.integerIn("batch", 10, 1, 1'000'000);
-    c.fit.samples = args.integerIn("samples", 4, 1, 10000);
+    // K, M, L and the learning rate in the neural lab's ranges (ui/neural/NeuralPage.cpp).
+    c.fit.latent = args.integerIn("latent", 1, 1, 100);
+    c.fit.batch = args.integerIn("batch", 10, 1, 100'000);
+    c.fit.samples = args.integerIn("samples", 4, 1, 1000);
     c.fit.predictiveSamples = args.integerIn("predictive-samples", 100, 1, 100000);
     c.threads = args.integerIn("threads", 2, 1, 256);
-    c.fit.learningRate = args.real("lr", 0.01);
-    if (!(c.fit.learningRate > 0.0))
-        throw std::invalid_argument("--lr must be positive");
+    c.fit.learningRate = args.realIn("lr", 0.01, 1e-6, 1.0);
     const std::string opt = args.text("optimizer", "adam");
     if (opt != "sgd" && opt != "adam")
         throw std::invalid_argument("--optimizer must be sgd or adam");
@@ -72,7 +73,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
-    c.shard = shardOption(args);
+    c.shard = shardOption(args, c.splits, "splits");
     return c;
 }
 
@@ -124,6 +125,7 @@ int runNeuralCommand(int argc, char** argv) {
     const NeuralConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
+    refuseOutputOverDataset(args, "boston", false);
     // Bad files, an empty test part and too few rows for the folds are named before the run.
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
     const RegressionProblem first = neuralSplit(data, config.trainFraction, config.seed, 0);
@@ -136,7 +138,7 @@ int runNeuralCommand(int argc, char** argv) {
     const auto previous = std::signal(SIGINT, onInterrupt);
     io::AtomicFile out(args.text("out", ""));
     ProgressLine progress;
-    const auto rows = runNeural(
+    auto rows = runNeural(
         config, {},
         [&](const NeuralProgress& p) {
             char buf[160];
@@ -154,7 +156,14 @@ int runNeuralCommand(int argc, char** argv) {
                      args.text("out", "").c_str());
         return 130;
     }
-    io::writeNeuralCsv(out.stream(), rows);
+    // Finite but absurd (an NMLL of 5.8e22 after --lr 10) is not ok either.
+    for (NeuralRow& row : rows)
+        if (row.status == csvWord(FitStatus::Running) &&
+            (!(std::abs(row.nmll) <= kDivergedBeyond) || !std::isfinite(row.rmse)))
+            row.status = csvWord(FitStatus::Diverged);
+    std::ostringstream csv;
+    io::writeNeuralCsv(csv, rows);
+    out.stream() << outputCsv(args, csv.str(), config.shard, config.splits);
     out.commit();
     printSummary(config, rows, g_interrupted.load());
     return g_interrupted.load() ? 130 : 0;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -21,6 +22,10 @@ double positive(const ArgParser& args, const std::string& name, double fallback)
     if (!(v > 0.0))
         throw std::invalid_argument("--" + name + " must be positive");
     return v;
+}
+
+bool isGeneratedPosteriorSet(const std::string& dataset) {
+    return dataset == "synthetic" || generatedTarget(dataset, 0).has_value();
 }
 
 PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
@@ -70,7 +75,7 @@ PosteriorConfig parseConfig(const ArgParser& args) {
 
     c.methods.clear();
     bool anyVi = false;
-    for (const auto& name : args.textList("method", {"vifa-gauss"})) {
+    for (const auto& name : args.distinctList("method", {"vifa-gauss"})) {
         const auto m = parseMethod(name);
         if (!m)
             throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
@@ -86,23 +91,23 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
-    c.shard = shardOption(args);
+    c.shard = shardOption(args, c.trials);
 
+    // The posterior lab's fields' ranges (ui/posterior/PosteriorControls.cpp), so that a run
+    // the CLI accepts is one the window can show.
     PosteriorRunOptions& r = c.run;
-    r.latent = args.integerIn("latent", 1, 1, 100'000);
-    r.vifa.batch = args.integerIn("batch", 100, 1, 100'000'000);
-    r.vifa.samples = args.integerIn("samples", 10, 1, 100'000);
-    r.vifa.lrC = positive(args, "lr-c", 0.01);
-    r.vifa.lrF = positive(args, "lr-f", 1e-4);
-    r.vifa.lrGamma = positive(args, "lr-gamma", 0.01);
+    r.latent = args.integerIn("latent", 1, 1, kPosteriorLatentMax);
+    r.vifa.batch = args.integerIn("batch", 100, 1, 1'000'000);
+    r.vifa.samples = args.integerIn("samples", 10, 1, 10'000);
+    r.vifa.lrC = args.realIn("lr-c", 0.01, kVifaRateMin, kVifaRateMax);
+    r.vifa.lrF = args.realIn("lr-f", 1e-4, kVifaRateMin, kVifaRateMax);
+    r.vifa.lrGamma = args.realIn("lr-gamma", 0.01, kVifaRateMin, kVifaRateMax);
     const std::string opt = args.text("optimizer", "sgd");
     if (opt != "sgd" && opt != "adam")
         throw std::invalid_argument("--optimizer must be sgd or adam");
     r.vifa.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
-    r.vifa.maxGradNorm = args.real("max-grad-norm", 10.0);
-    if (!(r.vifa.maxGradNorm >= 0.0))
-        throw std::invalid_argument("--max-grad-norm must be 0 (off) or positive");
-    r.vippcaSigma = positive(args, "sigma", 0.01);
+    r.vifa.maxGradNorm = args.realIn("max-grad-norm", 10.0, 0.0, 1e9);
+    r.vippcaSigma = args.realIn("sigma", 0.01, kVippcaSigmaMin, kVippcaSigmaMax);
     const std::string estimator = args.text("estimator", "reparam");
     if (const auto e = parseEstimator(estimator))
         r.estimator = *e;
@@ -112,14 +117,14 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     if (r.estimator == GradientEstimator::ScoreBaseline && r.vifa.samples < 2)
         throw std::invalid_argument(
             "--estimator score-baseline needs --samples 2 or more (a leave-one-out baseline)");
-    r.sgd.learningRate = positive(args, "sgd-lr", 0.01);
-    r.sgd.batch = args.integerIn("sgd-batch", 32, 1, 100'000'000);
+    r.sgd.learningRate = args.realIn("sgd-lr", 0.01, 1e-5, 1.0); // the window's slider
+    r.sgd.batch = args.integerIn("sgd-batch", 32, 1, 1'000'000);
     if (args.has("lambda")) {
         r.lambdaOverride = args.real("lambda", 0.0);
         if (!(*r.lambdaOverride >= 0.0))
             throw std::invalid_argument("--lambda must not be negative");
     }
-    r.warmupEpochs = args.integerIn("warmup-epochs", 10, 0, 100'000'000);
+    r.warmupEpochs = args.integerIn("warmup-epochs", 10, 0, 100'000);
     r.faWarmup = args.integerIn("fa-warmup", 100, 0, 100'000'000);
     r.sgaLearningRate = positive(args, "sga-lr", 0.001);
     return c;
@@ -193,6 +198,7 @@ int runPosteriorCommand(int argc, char** argv) {
     const PosteriorConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
+    refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(config.setup.dataset));
     // Data, prior and shapes are checked before the long run (bad CSV cells are named here).
     const PosteriorProblem first =
         preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
@@ -201,14 +207,22 @@ int runPosteriorCommand(int argc, char** argv) {
                                     std::to_string(first.dim()));
     io::AtomicFile out(args.text("out", ""));
     ProgressLine progress;
-    const auto rows = runPosterior(config, [&](const PosteriorProgress& p) {
+    auto rows = runPosterior(config, [&](const PosteriorProgress& p) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld", p.trial + 1,
                       p.trials, p.method.c_str(), p.epoch, p.epochs);
         progress.update(buf);
     });
     progress.finish();
-    io::writePosteriorCsv(out.stream(), rows);
+    // Finite but absurd (a relative distance of 5e127 after rates of 10 and no clipping) is
+    // not ok either.
+    for (PosteriorRow& row : rows)
+        if (row.status == csvWord(FitStatus::Running) &&
+            (row.score.relMeanDist > kDivergedBeyond || row.score.relCovDist > kDivergedBeyond))
+            row.status = csvWord(FitStatus::Diverged);
+    std::ostringstream csv;
+    io::writePosteriorCsv(csv, rows);
+    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
     out.commit();
     printSummary(config, first, rows);
     return 0;

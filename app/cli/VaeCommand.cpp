@@ -18,6 +18,7 @@
 #include <csignal>
 #include <cstdio>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace fa::cli {
@@ -41,13 +42,11 @@ VaeConfig parseConfig(const ArgParser& args) {
     VaeDataSpec& d = c.data;
     d.dataset = args.text("dataset", "nonlinear-synthetic");
     c.methods.clear();
-    for (const auto& name : args.textList("method", {"vae"})) {
+    for (const auto& name : args.distinctList("method", {"vae"})) {
         const auto m = parseVaeMethod(name);
         if (!m || !findMethod(name, Lab::Nonlinear))
             throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
                                         methodChoices(Lab::Nonlinear) + ")");
-        if (std::find(c.methods.begin(), c.methods.end(), *m) != c.methods.end())
-            throw std::invalid_argument("--method: '" + name + "' is listed twice");
         c.methods.push_back(*m);
     }
     c.fit.latent = args.integerIn("latent", 2, 1, 100);
@@ -89,7 +88,7 @@ VaeConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
-    c.shard = shardOption(args);
+    c.shard = shardOption(args, c.trials);
     d.testFraction = args.real("test-fraction", 0.2);
     if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
         throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");
@@ -179,6 +178,15 @@ void printSummary(const VaeConfig& c, const std::vector<VaeRow>& rows, bool inte
     }
 }
 
+/// Rows whose per-row log-likelihood or ELBO is beyond kDivergedBeyond nats: `diverged`.
+std::vector<VaeRow> markDiverged(std::vector<VaeRow> rows) {
+    for (VaeRow& r : rows)
+        for (const double v : {r.trainElbo, r.testElbo, r.iwLoglik})
+            if (std::isfinite(v) && std::abs(v) > kDivergedBeyond)
+                r.status = "diverged";
+    return rows;
+}
+
 } // namespace
 
 void checkVaeArguments(int argc, char** argv) {
@@ -190,6 +198,7 @@ int runVaeCommand(int argc, char** argv) {
     const VaeConfig config = parseConfig(args);
     if (!args.has("out"))
         throw std::invalid_argument("--out FILE.csv is required");
+    refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(config.data.dataset));
     // Bad files and shapes are named before the output exists: every trial's data (a split may
     // leave a constant column) is built once, and the first trial's fitters.
     {
@@ -212,6 +221,13 @@ int runVaeCommand(int argc, char** argv) {
         if (config.fit.latent >= data.rows.train.cols())
             throw std::invalid_argument("the latent dimension K must be smaller than D (" +
                                         std::to_string(data.rows.train.cols()) + ")");
+        // As latent: a fit of K factors needs more than K + 1 rows (PPCA's σ² on a 3-row CSV
+        // was rounding noise, and its log-likelihood -7.55e16 per row).
+        const long k = config.fit.latent, n = static_cast<long>(data.rows.train.rows());
+        if (n <= k + 1)
+            throw std::invalid_argument("K = " + std::to_string(k) + " needs more than " +
+                                        std::to_string(k + 1) + " fitting rows; there are " +
+                                        std::to_string(n));
         for (const VaeMethod m : config.methods)
             if (m != VaeMethod::Ppca)
                 (void)makeVaeFit(m, data.rows.train, config.fit);
@@ -222,7 +238,7 @@ int runVaeCommand(int argc, char** argv) {
     const auto previous = std::signal(SIGINT, onVaeInterrupt);
     io::AtomicFile out(args.text("out", ""));
     ProgressLine progress;
-    const auto rows = runVae(
+    const auto rows = markDiverged(runVae(
         config,
         [&](const VaeProgress& p) {
             char buf[160];
@@ -232,7 +248,7 @@ int runVaeCommand(int argc, char** argv) {
                           p.trial + 1, p.trials, p.method.c_str(), p.epoch, p.epochs);
             progress.update(buf);
         },
-        &g_interrupted);
+        &g_interrupted));
     progress.finish();
     std::signal(SIGINT, previous);
     if (rows.empty() && g_interrupted.load()) {
@@ -240,7 +256,9 @@ int runVaeCommand(int argc, char** argv) {
                      args.text("out", "").c_str());
         return 130;
     }
-    io::writeVaeCsv(out.stream(), rows);
+    std::ostringstream csv;
+    io::writeVaeCsv(csv, rows);
+    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
     out.commit();
     printSummary(config, rows, g_interrupted.load());
     return g_interrupted.load() ? 130 : 0;

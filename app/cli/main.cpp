@@ -79,7 +79,8 @@ const char* const kUsage =
     "fa-sweep, posterior, latent and vae run their trials side by side on --threads N (default:\n"
     "every core; the output does not depend on N). fa-sweep, posterior, latent, vae and neural\n"
     "take --shard i/n: run only the i-th of n slices of the trials (splits), for a cluster's job\n"
-    "array; merge the n CSVs with 'merge'. See docs/cluster.md.\n";
+    "array; a shard's CSV ends with two more columns, shard (i/n) and run_trials (run_splits),\n"
+    "so that 'merge' sees a missing slice; merge the n CSVs with 'merge'. See docs/cluster.md.\n";
 }
 
 int main(int argc, char** argv) {

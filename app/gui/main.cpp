@@ -4,6 +4,8 @@
 // PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen), saves the whole window
 // once the lab in view has run --after-samples N (explorer) or --after-epochs N (the epoch
 // labs), prints where it stopped and the throughput, and exits.
+#include "core/io/AtomicFile.h"
+#include "core/io/FileChecks.h"
 #include "ui/common/BackgroundThreads.h"
 #include "ui/common/LabPage.h"
 #include "ui/common/RunRecorder.h"
@@ -15,6 +17,9 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
 #include <QIcon>
 #include <QScreen>
 #include <QTimer>
@@ -64,6 +69,19 @@ int listPresets() {
 }
 
 // --record: the run from its start, frames at fixed positions, then exit (0 written, 1 failed).
+/// The length of the page's run once the run asked for last is in place (0: open-ended, or no
+/// run within a minute).
+long runLength(LabPage* page) {
+    QEventLoop loop;
+    QObject::connect(page, &LabPage::reached, &loop, &QEventLoop::quit);
+    QObject::connect(page, &LabPage::runError, &loop, &QEventLoop::quit);
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    page->runUntil(0);
+    loop.exec();
+    const auto snapshot = page->latestLabSnapshot();
+    return snapshot ? snapshot->length : 0;
+}
+
 int recordRun(MainWindow& window, const QString& path, long until, const QString& framesText,
               int width) {
     bool ok = false;
@@ -166,6 +184,30 @@ int main(int argc, char** argv) {
     parser.addOption(after);
     parser.process(app);
 
+    // A picture or recording written over the session or preset it shows would replace it (the
+    // same path, or a symbolic or hard link to the same file).
+    QStringList inputs;
+    if (sessionGiven)
+        inputs << sessionFile;
+    if (parser.isSet(preset))
+        inputs << QDir(fa::io::presetDirectory()).filePath(parser.value(preset) + ".json");
+    for (const QCommandLineOption* output : {&screenshot, &record})
+        for (const QString& input : inputs)
+            if (parser.isSet(*output) &&
+                fa::io::sameFile(QFile::encodeName(parser.value(*output)).toStdString(),
+                                 QFile::encodeName(input).toStdString())) {
+                std::fprintf(
+                    stderr,
+                    "faexplorer: the output '%s' of --%s is also the session or preset it shows "
+                    "('%s'): writing it would replace the session; choose another file\n",
+                    qPrintable(parser.value(*output)), qPrintable(output->names().first()),
+                    qPrintable(input));
+                return 2;
+            }
+    // A recording ended by SIGINT, SIGTERM or SIGHUP leaves no temporary GIF behind (and the
+    // file at its path as it was).
+    fa::io::removeTemporariesOnSignals();
+
     if (parser.isSet(threads)) {
         bool ok = false;
         const int n = parser.value(threads).toInt(&ok);
@@ -235,8 +277,14 @@ int main(int argc, char** argv) {
     const bool samples = window.currentLab() == "explorer";
     const QCommandLineOption& afterOption = samples ? after : afterEpochs;
     bool ok = true;
+    // A recording of a preset or session at its start runs to the run's end (its length).
+    const long length =
+        parser.isSet(record) && !parser.isSet(afterOption) && page->sessionPosition() <= 0
+            ? runLength(page)
+            : 0;
     const long target = parser.isSet(afterOption)         ? parser.value(afterOption).toLong(&ok)
                         : page->sessionPosition() > 0     ? page->sessionPosition()
+                        : length > 0                      ? length
                         : samples                         ? 20000
                         : window.currentLab() == "neural" ? 60
                         : window.currentLab() == "latent" ? 300

@@ -143,7 +143,15 @@ AtomicFile::AtomicFile(const std::string& path) : m_path(path) {
     const fs::file_status st = fs::status(target, ec);
     switch (st.type()) {
     case fs::file_type::not_found:
+        break;
     case fs::file_type::regular:
+        // Renaming over a file needs only the folder's permission: a file its owner made
+        // read-only would be replaced all the same (even by root, whom access() lets write).
+        if ((st.permissions() & (fs::perms::owner_write | fs::perms::group_write |
+                                 fs::perms::others_write)) == fs::perms::none ||
+            ::access(m_target.c_str(), W_OK) != 0)
+            fail("the file is write-protected (make it writable to replace it, or choose "
+                 "another file)");
         break;
     case fs::file_type::directory:
         fail("it is a directory");

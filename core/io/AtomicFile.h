@@ -3,7 +3,8 @@
 // and is renamed over it on commit, so a failed or interrupted run never leaves a partial file.
 // A symbolic link is followed (its target is replaced, the link stays); a character device or
 // a FIFO (/dev/null, /dev/stdout, a pipe) is written directly, with no temporary; a directory,
-// a block device or a socket is refused. An existing file keeps its permissions.
+// a block device or a socket is refused. An existing file keeps its permissions; one that is
+// write-protected (no write permission, or none for this user) is refused, never replaced.
 #include <ostream>
 #include <streambuf>
 #include <string>

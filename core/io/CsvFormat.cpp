@@ -23,6 +23,21 @@ const char* const kVaeHeader =
     "test_iw_loglik_per_row,amortization_gap,approximation_gap,seconds,status";
 const char* const kBenchHeader = "kind,name,dim,latent,value,unit";
 
+namespace {
+/// A text cell: quoted (quotes doubled) when it holds a comma, a quote or a line break.
+std::string textCell(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char ch : text)
+        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+}
+std::string optionalCell(double v) {
+    return std::isnan(v) ? std::string() : formatDouble(v);
+}
+} // namespace
+
 std::string formatDouble(double v) {
     if (std::isnan(v))
         return "nan";
@@ -103,34 +118,36 @@ void writeBoundCsv(std::ostream& out, const std::string& dataset, const std::str
                    const std::vector<BoundStep>& steps) {
     out << "dataset,family,iteration,alpha,beta,elbo,log_evidence,gap\n";
     for (const auto& s : steps)
-        out << dataset << ',' << family << ',' << s.iteration << ',' << formatDouble(s.hyper.alpha)
-            << ',' << formatDouble(s.hyper.beta) << ',' << formatDouble(s.elbo) << ','
-            << formatDouble(s.logEvidence) << ',' << formatDouble(s.logEvidence - s.elbo) << '\n';
+        out << textCell(dataset) << ',' << family << ',' << s.iteration << ','
+            << formatDouble(s.hyper.alpha) << ',' << formatDouble(s.hyper.beta) << ','
+            << formatDouble(s.elbo) << ',' << formatDouble(s.logEvidence) << ','
+            << formatDouble(s.logEvidence - s.elbo) << '\n';
 }
 
 void writeGradVarianceCsv(std::ostream& out, const std::vector<GradVarianceRow>& rows) {
     out << "dataset,method,estimator,samples,block,mean_norm,variance,seconds\n";
     for (const auto& r : rows)
-        out << r.dataset << ',' << r.method << ',' << r.estimator << ',' << r.samples << ','
-            << r.block << ',' << formatDouble(r.meanNorm) << ',' << formatDouble(r.variance) << ','
-            << formatDouble(r.seconds) << '\n';
+        out << textCell(r.dataset) << ',' << r.method << ',' << r.estimator << ',' << r.samples
+            << ',' << r.block << ',' << formatDouble(r.meanNorm) << ',' << formatDouble(r.variance)
+            << ',' << formatDouble(r.seconds) << '\n';
 }
 
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows) {
     out << kPosteriorHeader << '\n';
     for (const auto& r : rows)
-        out << r.dataset << ',' << r.method << ',' << r.latent << ',' << r.trial << ',' << r.epoch
-            << ',' << formatDouble(r.score.relMeanDist) << ',' << formatDouble(r.score.relCovDist)
-            << ',' << formatDouble(r.score.w2) << ',' << formatDouble(r.score.w2OverDim) << ','
-            << formatDouble(r.seconds) << ',' << r.status << '\n';
+        out << textCell(r.dataset) << ',' << r.method << ',' << r.latent << ',' << r.trial << ','
+            << r.epoch << ',' << formatDouble(r.score.relMeanDist) << ','
+            << formatDouble(r.score.relCovDist) << ',' << formatDouble(r.score.w2) << ','
+            << formatDouble(r.score.w2OverDim) << ',' << formatDouble(r.seconds) << ',' << r.status
+            << '\n';
 }
 
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
     out << kNeuralHeader << '\n';
     for (const auto& r : rows) // the hidden sizes hold commas ("50,50"), so that cell is quoted
-        out << r.dataset << ',' << r.method << ",\"" << r.hidden << "\"," << r.split << ','
-            << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ',' << formatDouble(r.seconds)
-            << ',' << r.status << '\n';
+        out << textCell(r.dataset) << ',' << r.method << ",\"" << r.hidden << "\"," << r.split
+            << ',' << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
+            << formatDouble(r.seconds) << ',' << r.status << '\n';
 }
 
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {
@@ -139,21 +156,6 @@ void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {
         out << r.kind << ',' << r.name << ',' << r.dim << ',' << r.latent << ','
             << formatDouble(r.value) << ',' << r.unit << '\n';
 }
-
-namespace {
-/// A text cell: quoted (quotes doubled) when it holds a comma, a quote or a line break.
-std::string textCell(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (const char ch : text)
-        out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-}
-std::string optionalCell(double v) {
-    return std::isnan(v) ? std::string() : formatDouble(v);
-}
-} // namespace
 
 void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows) {
     out << kLatentHeader << '\n';

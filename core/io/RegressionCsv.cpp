@@ -321,8 +321,14 @@ std::vector<std::string> builtinDatasetNames() {
 }
 
 bool isBuiltinDataset(const std::string& name) {
-    const auto names = builtinDatasetNames();
-    return std::find(names.begin(), names.end(), name) != names.end();
+    return datasetFile(name, "/") != name; // a bundled set's file differs from its name
+}
+
+std::string datasetFile(const std::string& dataset, const std::string& dataDir) {
+    for (const auto& s : builtinSets())
+        if (dataset == s.name)
+            return (dataDir.empty() ? defaultDataDirectory() : dataDir) + "/" + s.file;
+    return dataset;
 }
 
 RegressionData loadBuiltinDataset(const std::string& name, const std::string& dataDir) {

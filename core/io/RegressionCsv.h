@@ -37,6 +37,9 @@ TableLoader tableLoader(const std::string& dataDir = {});
 /// The bundled UCI sets: boston, concrete, energy (heating load; cooling load dropped), yacht.
 std::vector<std::string> builtinDatasetNames();
 bool isBuiltinDataset(const std::string& name);
+/// The file a data set is read from: a bundled set's CSV in dataDir (empty: the default), or
+/// the name itself (a CSV path).
+std::string datasetFile(const std::string& dataset, const std::string& dataDir = {});
 /// Loads a bundled set from dataDir (resources/data in the source tree).
 RegressionData loadBuiltinDataset(const std::string& name, const std::string& dataDir);
 /// Where the bundled sets live: $FAEXPLORER_DATA if set, else share/faexplorer/data beside the

@@ -106,13 +106,18 @@ class TestCliShards : public QObject {
             shards << path(QString("%1-shard%2.csv").arg(name).arg(i));
             r = run(args + QStringList{"--shard", QString("%1/3").arg(i), "--out", shards.last()});
             QVERIFY2(r.code == 0, qPrintable(r.err));
-            // Each shard holds rows of the unsharded file and nothing else, its header first.
+            // Each shard holds rows of the unsharded file and nothing else, its header first,
+            // each with two more cells saying which slice of how many trials it is.
             const QStringList lines = withoutSeconds(shards.last()).split('\n', Qt::SkipEmptyParts);
             const QStringList all = reference.split('\n', Qt::SkipEmptyParts);
-            QCOMPARE(lines.first(), all.first());
+            const QString column = name == "neural" ? "splits" : "trials";
+            QCOMPARE(lines.first(), all.first() + ",shard,run_" + column);
             QVERIFY(lines.size() > 1);
-            for (const QString& line : lines)
-                QVERIFY2(all.contains(line), qPrintable(line));
+            const QString cells = QString(",%1/3,5").arg(i);
+            for (const QString& line : lines.mid(1)) {
+                QVERIFY2(line.endsWith(cells), qPrintable(line));
+                QVERIFY2(all.contains(line.chopped(cells.size())), qPrintable(line));
+            }
         }
         const QString merged = path(name + "-merged.csv");
         r = run({"merge", merged, shards[2], shards[0], shards[1]});
@@ -133,17 +138,20 @@ class TestCliShards : public QObject {
         }
         const QString out = path("merged.csv"), whole = path("whole.csv");
         QCOMPARE(run(sweep + QStringList{"--out", whole}).code, 0);
-        const QString other = path("latent.csv"); // another command's CSV, with a trial column
-        QCOMPARE(run({"latent", "--iterations", "2", "--out", other}).code, 0);
+        const QString other = path("latent.csv"); // another command's shard, with a trial column
+        QCOMPARE(
+            run({"latent", "--iterations", "2", "--trials", "2", "--shard", "1/2", "--out", other})
+                .code,
+            0);
         struct Case {
             QStringList args;
             QString message;
         };
         const QList<Case> cases{
-            {{"merge", out, shards[0], whole}, "overlapping shards: trial 0 is in both"},
+            {{"merge", out, shards[0], whole}, "whole.csv was written without --shard"},
             {{"merge", out, shards[0], shards[0]}, "is given twice"},
             {{"merge", out, shards[0], m_dir.path() + "/./s1.csv"}, "is given twice"},
-            {{"merge", out, shards[0], shards[3]}, "trials 1-2 are in none of the inputs"},
+            {{"merge", out, shards[0], shards[3]}, "shards 2/4, 3/4 are missing"},
             {{"merge", out, shards[0], other}, "its columns differ from"},
             {{"merge", out, shards[0], path("missing.csv")}, "cannot read"},
             {{"merge", out}, "usage: faexplorer-cli merge OUT.csv IN.csv"},

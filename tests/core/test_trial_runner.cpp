@@ -73,19 +73,27 @@ class TestTrialRunner : public QObject {
         QVERIFY(resolveThreads(0, 1000) >= 1);
     }
     void mergedShardsAreTheWhole() {
+        // Three trials in two shards, each shard's rows cut from the whole by shardTrials, with
+        // the shard columns added; merged in any order they are the whole again.
         const std::string header = "dataset,method,hidden,trial,value\n";
-        const std::string whole = header + "a,m,\"50,50\",0,1\na,n,\"50,50\",0,2\n" +
-                                  "a,m,\"50,50\",1,3\na,n,\"50,50\",1,4\na,m,\"50,50\",2,5\n";
-        const std::vector<io::ShardText> shards{
-            {"c.csv", header + "a,m,\"50,50\",2,5\n"},
-            {"a.csv", header + "a,m,\"50,50\",0,1\na,n,\"50,50\",0,2\n"},
-            {"empty.csv", header},
-            {"b.csv", header + "a,m,\"50,50\",1,3\na,n,\"50,50\",1,4\n"}};
+        const std::vector<std::string> trialRows{"a,m,\"50,50\",0,1\na,n,\"50,50\",0,2\n",
+                                                 "a,m,\"50,50\",1,3\na,n,\"50,50\",1,4\n",
+                                                 "a,m,\"50,50\",2,5\na,n,\"50,50\",2,6\n"};
+        std::string whole = header;
+        for (const std::string& r : trialRows)
+            whole += r;
+        std::vector<io::ShardText> shards;
+        for (int i = 0; i < 2; ++i) { // Shard counts from 0 (parseShard("1/2") is {0, 2})
+            std::string rows = header;
+            for (const int t : shardTrials(3, {i, 2}))
+                rows += trialRows[static_cast<std::size_t>(t)];
+            shards.push_back({i == 0 ? "s1.csv" : "s2.csv", io::withShardColumns(rows, {i, 2}, 3)});
+        }
         io::MergeSummary s;
-        QCOMPARE(io::mergeShards(shards, &s), whole);
+        QCOMPARE(io::mergeShards({shards[1], shards[0]}, &s), whole);
         QCOMPARE(s.column, std::string("trial"));
         QCOMPARE(s.slices, 3);
-        QCOMPARE(s.rows, 5L);
+        QCOMPARE(s.rows, 6L);
         auto refuses = [](const std::vector<io::ShardText>& in, const std::string& message) {
             try {
                 io::mergeShards(in);
@@ -94,11 +102,14 @@ class TestTrialRunner : public QObject {
             }
             return false;
         };
-        QVERIFY(refuses({shards[1], {"d.csv", header + "a,m,\"50,50\",0,9\n"}},
-                        "overlapping shards: trial 0 is in both a.csv and d.csv"));
-        QVERIFY(refuses({shards[1], shards[0]}, "trial 1 is in none of the inputs"));
-        QVERIFY(refuses({shards[1], {"x.csv", "dataset,trial\n"}}, "x.csv: its columns differ"));
-        QVERIFY(refuses({{"y.csv", header + "a,m,\"5\",one,1\n"}}, "y.csv line 2: the trial"));
+        // A forgotten shard, a shard given twice, a file cut mid-line are each refused.
+        QVERIFY(!refuses({shards[0], shards[1]}, ""));
+        QVERIFY(refuses({shards[0]}, ""));
+        QVERIFY(refuses({shards[0], shards[0]}, ""));
+        io::ShardText cut = shards[1];
+        cut.text.resize(cut.text.size() - 7);
+        QVERIFY(refuses({shards[0], cut}, ""));
+        QVERIFY(refuses({shards[0], {"x.csv", "dataset,trial\n"}}, "x.csv"));
         QVERIFY(refuses({{"z.csv", "a,b\n1,2\n"}}, "no trial or split column"));
         QVERIFY(refuses({}, "at least one"));
     }

@@ -1,11 +1,21 @@
 #include "ui/common/GifWriter.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
+#include "core/io/AtomicFile.h"
+
 #include <gif_lib.h>
-#include <unistd.h>
+#include <stdexcept>
 #include <vector>
+
+namespace {
+/// giflib's output function: the bytes go to the AtomicFile's stream (its temporary).
+int writeBytes(GifFileType* gif, const GifByteType* data, int length) {
+    auto* out = static_cast<std::ostream*>(gif->UserData);
+    out->write(reinterpret_cast<const char*>(data), length);
+    return *out ? length : 0;
+}
+} // namespace
+
+GifWriter::GifWriter() = default;
 
 GifWriter::~GifWriter() {
     if (m_gif)
@@ -26,25 +36,31 @@ bool GifWriter::open(const QString& path, QSize size, int delayMs) {
         m_error = "a GIF frame must be between 1 and 65535 pixels a side";
         return false;
     }
-    // Opened here, not by EGifOpenFileName (which makes files only their owner may read): the
-    // user's umask decides, as for every other file the program writes.
-    const int fd =
-        ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        m_error = QString("cannot write %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno)));
+    // Not EGifOpenFileName (which truncates PATH at once and makes files only their owner may
+    // read): a temporary beside it, with the user's umask, renamed into place by close().
+    try {
+        m_file = std::make_unique<fa::io::AtomicFile>(path.toLocal8Bit().toStdString());
+    } catch (const std::exception& e) {
+        m_error = QString::fromLocal8Bit(e.what());
         return false;
     }
     int code = 0;
-    m_gif = EGifOpenFileHandle(fd, &code); // owns fd from here, closed by EGifCloseFile
+    m_gif = EGifOpen(&m_file->stream(), writeBytes, &code);
     if (!m_gif) {
-        ::close(fd);
+        m_file.reset();
         return fail("cannot write " + path, code);
     }
     m_size = size;
     m_delayCs = std::max(1, (delayMs + 5) / 10);
     EGifSetGifVersion(m_gif, true); // GIF89a: delays and the loop extension
+    // A failure from here on drops the temporary: no half-made file is ever put in place.
+    const auto broken = [&] {
+        const int error = m_gif->Error;
+        discard();
+        return fail("cannot write " + path, error);
+    };
     if (EGifPutScreenDesc(m_gif, size.width(), size.height(), 8, 0, nullptr) == GIF_ERROR)
-        return fail("cannot write " + path, m_gif->Error);
+        return broken();
     // NETSCAPE2.0: loop forever.
     const unsigned char app[] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
     const unsigned char loop[] = {1, 0, 0};
@@ -52,7 +68,7 @@ bool GifWriter::open(const QString& path, QSize size, int delayMs) {
         EGifPutExtensionBlock(m_gif, sizeof app, app) == GIF_ERROR ||
         EGifPutExtensionBlock(m_gif, sizeof loop, loop) == GIF_ERROR ||
         EGifPutExtensionTrailer(m_gif) == GIF_ERROR)
-        return fail("cannot write " + path, m_gif->Error);
+        return broken();
     return true;
 }
 
@@ -114,5 +130,26 @@ bool GifWriter::close() {
     int code = 0;
     const bool ok = EGifCloseFile(m_gif, &code) != GIF_ERROR;
     m_gif = nullptr;
-    return ok || fail("cannot finish the GIF", code);
+    if (!ok) {
+        m_file.reset(); // removes the temporary
+        return fail("cannot finish the GIF", code);
+    }
+    try {
+        m_file->commit();
+    } catch (const std::exception& e) {
+        m_error = QString::fromLocal8Bit(e.what());
+        m_file.reset();
+        return false;
+    }
+    m_file.reset();
+    return true;
+}
+
+void GifWriter::discard() {
+    if (m_gif) {
+        int code = 0;
+        EGifCloseFile(m_gif, &code);
+        m_gif = nullptr;
+    }
+    m_file.reset(); // not committed: the temporary is removed
 }

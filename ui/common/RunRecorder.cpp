@@ -131,8 +131,14 @@ void RunRecorder::finish(bool ok, const QString& message) {
     m_done = true;
     disconnect(m_reached);
     disconnect(m_error);
-    if (!m_gif.close() && ok) {
-        ok = false;
+    // A finished or stopped recording is put in place (stopped: the frames so far); a failed one
+    // is dropped, and the file at the path keeps what it held.
+    if (!ok && !m_cancelled) {
+        m_gif.discard();
+        emit finished(false, message);
+        return;
+    }
+    if (!m_gif.close()) {
         emit finished(false, m_gif.error());
         return;
     }

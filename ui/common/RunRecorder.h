@@ -29,7 +29,9 @@ class RunRecorder : public QObject {
     static std::vector<long> framePositions(long until, int frames, bool logarithmic);
     /// Starts the recording; progress() follows each frame and finished() ends it.
     void start();
-    void cancel(); ///< ends after the frame in hand; the file keeps the frames so far
+    /// Ends at once; the file keeps the frames so far. A recording that fails (the run stops
+    /// on an error, the lab closes, a frame cannot be written) writes nothing.
+    void cancel();
     const std::vector<long>& positions() const { return m_positions; }
 
   signals:

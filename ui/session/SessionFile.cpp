@@ -7,7 +7,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fa::io {
 
@@ -35,13 +40,30 @@ QJsonObject sessionRoot(const QByteArray& json) {
 }
 
 QByteArray readSessionFile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    // Only a regular file is a session: a FIFO waited for a writer for ever (or, fed without
+    // end, was read until memory ran out: the size cap saw 0 bytes), a device streams. Opened
+    // without waiting (O_NONBLOCK), checked on the open file, then read up to the cap.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        fail(QString("cannot open '%1': %2").arg(path, QString::fromLocal8Bit(strerror(errno))));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        fail(QString("cannot open '%1': %2")
+                 .arg(path, S_ISDIR(st.st_mode) ? "it is a folder"
+                                                : "not a regular file (a FIFO, device or socket)"));
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    QFile file;
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
         fail(QString("cannot open '%1': %2").arg(path, file.errorString()));
+    }
     constexpr qint64 kMaxBytes = 1 << 20; // sessions are tiny; refuse to slurp a huge file
-    if (file.size() > kMaxBytes)
-        fail(QString("'%1' is too large to be a session (%2 bytes)").arg(path).arg(file.size()));
-    return file.readAll();
+    const QByteArray json = file.read(kMaxBytes + 1); // the cap holds while the file grows too
+    if (json.size() > kMaxBytes || file.size() > kMaxBytes)
+        fail(QString("'%1' is too large to be a session (over %2 bytes)").arg(path).arg(kMaxBytes));
+    return json;
 }
 
 void writeSessionFile(const QString& path, const QByteArray& json) {

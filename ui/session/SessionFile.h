@@ -34,7 +34,8 @@ Session sessionFromJson(const QByteArray& json);
 QJsonObject sessionRoot(const QByteArray& json);
 /// "explorer" or "posterior": which window mode a session file belongs to.
 QString sessionMode(const QString& path);
-/// At most 1 MiB; throws SessionError naming the path.
+/// A regular file of at most 1 MiB (a FIFO, device or folder is refused without waiting);
+/// throws SessionError naming the path.
 QByteArray readSessionFile(const QString& path);
 /// Atomic write (temporary + rename); throws SessionError naming the path.
 void writeSessionFile(const QString& path, const QByteArray& json);
