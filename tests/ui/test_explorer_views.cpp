@@ -9,8 +9,10 @@
 
 #include <QRegularExpression>
 #include <QToolTip>
+#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QXYSeries>
 #include <QtTest>
+#include <cmath>
 
 namespace {
 fa::ExplorerConfig smallConfig() {
@@ -35,6 +37,31 @@ class TestExplorerViews : public QObject {
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("FA Explorer tests");
+    }
+
+    // A fitter that blows up leaves the chart at the top; the others keep the axis (issue 25:
+    // SGA at 1e10 flattened EM's level into the chart's foot and every label into "…").
+    void aRunawayCurveLeavesTheChartAndTheOthersStayReadable() {
+        ErrorChartView chart("covariance", "relative distance",
+                             [](const fa::CurvePoint& p) { return p.relCovDist; });
+        fa::ExplorerSnapshot s;
+        s.totalSamples = 100000;
+        fa::AlgorithmTrace em, sga;
+        em.name = "em", sga.name = "sga";
+        for (long t = 10; t <= 100000; t *= 10) {
+            em.points.push_back({t, 1.0 / std::sqrt(static_cast<double>(t))});
+            sga.points.push_back({t, t >= 1000 ? 1e10 : 1.0});
+        }
+        s.traces = {em, sga};
+        chart.showSnapshot(s);
+        const auto* y = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).at(0));
+        QVERIFY(y);
+        QVERIFY2(y->max() <= 1000.0 && y->max() >= 100.0, qPrintable(QString::number(y->max())));
+        QVERIFY(y->min() <= 1.0 / std::sqrt(1e5)); // EM's last point is inside
+        // Alone, a large curve keeps its whole range.
+        s.traces = {sga};
+        chart.showSnapshot(s);
+        QVERIFY(y->max() >= 1e10);
     }
 
     void turningBatchOffTakesItOutOfTheCharts() {

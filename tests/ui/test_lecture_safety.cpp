@@ -204,6 +204,7 @@ class TestLectureSafety : public QObject {
     }
     void quittingAnyLabWhilePlayingIsQuickAndBounded() {
         QFETCH(QString, lab);
+        QSettings().clear(); // the default run (not a D = 1000 preset remembered from above)
         const long before = residentMegabytes();
         auto* window = new MainWindow;
         window->resize(1280, 800);

@@ -21,6 +21,7 @@
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 #include <QtTest>
 
 #include <numbers>
@@ -96,6 +97,33 @@ class TestPosteriorPage : public QObject {
         est << a.variances(0), a.covariances(0), a.covariances(0), a.variances(1);
         QVERIFY(std::abs(curve->at(29).y() - (est - ref.cov).norm() / ref.cov.norm()) < 1e-9);
         QCOMPARE(curve->at(29).x(), 30.0);
+    }
+
+    // The contour view has one scale on both axes: a unit is as many pixels across as up, at
+    // any size of the panel (issue 25), where the two spans are within tenfold.
+    void theContourViewKeepsEqualScales() {
+        PosteriorPage page;
+        page.resize(1000, 700);
+        page.show();
+        QVERIFY(runTo(page, 30));
+        for (const QSize size : {QSize(1000, 700), QSize(1400, 500)}) {
+            page.resize(size);
+            QVERIFY(runTo(page, page.latestSnapshot()->epoch + 5)); // redrawn at this size
+            QTest::qWait(100);
+            QVERIFY(runTo(page, page.latestSnapshot()->epoch + 5)); // with the settled layout
+            const QChart* chart = page.contourView()->chart();
+            const auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).at(0));
+            const auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).at(0));
+            const QRectF plot = chart->plotArea();
+            const double ux = (x->max() - x->min()) / plot.width(),
+                         uy = (y->max() - y->min()) / plot.height();
+            QVERIFY2(std::abs(ux / uy - 1) < 0.05,
+                     qPrintable(QString("%1 x %2: %3 vs %4 units per pixel")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(ux)
+                                    .arg(uy)));
+        }
     }
 
     void sgdSlidersActLive() {

@@ -9,6 +9,8 @@
 #include "ui/shell/ViewControls.h"
 #include "ui/shell/ViewHelp.h"
 
+#include <QMenu>
+#include <QMenuBar>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -53,6 +55,21 @@ QStringList beyond(QWidget* window) {
 class TestPresentation : public QObject {
     Q_OBJECT
   private slots:
+    // Help → Keyboard shortcuts lists every key the menus have, Space and Ctrl+= among them.
+    void theShortcutsPageListsEveryMenuKey() {
+        MainWindow window;
+        const QString html = shortcutsHtml(window.menuBar());
+        int keys = 0;
+        for (const QMenu* menu : window.menuBar()->findChildren<QMenu*>())
+            for (const QAction* a : menu->actions())
+                if (!a->menu() && !a->shortcuts().isEmpty())
+                    ++keys;
+        QCOMPARE(html.count("<tr><td><b>"), keys);
+        for (const char* key :
+             {"Space", "Ctrl+=", "F11", "Ctrl+1", "Ctrl+5", "Ctrl+Shift+R", "Ctrl+/", "Ctrl+E"})
+            QVERIFY2(html.contains(QString(key).toHtmlEscaped()), key);
+    }
+
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("FA Explorer tests");

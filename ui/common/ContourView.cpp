@@ -238,9 +238,22 @@ void ContourView::showScene(const ContourScene& scene) {
                  hy = (ty1 - ty0) * 2;
     x0 = std::max(x0, cx - hx), x1 = std::min(x1, cx + hx);
     y0 = std::max(y0, cy - hy), y1 = std::min(y1, cy + hy);
-    const double px = 0.08 * (x1 - x0), py = 0.08 * (y1 - y0);
+    double px = 0.08 * (x1 - x0), py = 0.08 * (y1 - y0);
     // Round ticks, as many as the plot holds (its size from the last layout, else a guess).
     const QRectF plot = chart()->plotArea();
-    setRoundTicks(m_x, x0 - px, x1 + px, plot.width() > 0 ? plot.width() : width() - 120, 45);
-    setRoundTicks(m_y, y0 - py, y1 + py, plot.height() > 0 ? plot.height() : height() - 120, 40);
+    const double w = plot.width() > 0 ? plot.width() : width() - 120.0,
+                 h = plot.height() > 0 ? plot.height() : height() - 120.0;
+    // One scale on both axes, so a circle is drawn round and an ellipse keeps its shape at any
+    // panel size: the axis with fewer units per pixel widens about its centre. Where the two
+    // spans differ more than tenfold, equal scales would draw a line: each keeps its own.
+    const double ux = (x1 - x0 + 2 * px) / std::max(w, 1.0),
+                 uy = (y1 - y0 + 2 * py) / std::max(h, 1.0);
+    if (ux > 0 && uy > 0 && std::max(ux, uy) < 10 * std::min(ux, uy)) {
+        if (ux > uy)
+            py += (ux * h - (y1 - y0 + 2 * py)) / 2;
+        else
+            px += (uy * w - (x1 - x0 + 2 * px)) / 2;
+    }
+    setRoundTicks(m_x, x0 - px, x1 + px, w, 45);
+    setRoundTicks(m_y, y0 - py, y1 + py, h, 40);
 }

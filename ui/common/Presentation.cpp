@@ -79,6 +79,9 @@ int scaleChartFonts(QWidget* root, double scale) {
             legend, "faBaseFont", scale, [legend] { return legend->font(); },
             [legend](const QFont& f) { legend->setFont(f); });
         for (QAbstractAxis* axis : chart->axes()) {
+            // A label that does not fit overlaps a little rather than reading "…": the ticks
+            // are thinned to the labels' size (roundAllTicks), so it seldom has to.
+            axis->setTruncateLabels(false);
             changed += scaleFont(
                 axis, "faBaseLabelsFont", scale, [axis] { return axis->labelsFont(); },
                 [axis](const QFont& f) { axis->setLabelsFont(f); });
@@ -137,8 +140,14 @@ int roundAllTicks(QWidget* root) {
                 const bool horizontal = axis->orientation() == Qt::Horizontal;
                 const double pixels =
                     horizontal ? chart->plotArea().width() : chart->plotArea().height();
-                return std::clamp(std::floor(std::max(pixels, 120.0) / (horizontal ? 70.0 : 40.0)),
-                                  2.0, 6.0);
+                // One label per label's room: "-0.005" wide or two lines high in the axis's font
+                // (zoomed on a projector), never less than the 70 / 40 px of 100 %; visibleStep
+                // still shows two labelled ticks.
+                const QFontMetricsF fm(axis->labelsFont());
+                const double room = horizontal
+                                        ? std::max(70.0, fm.horizontalAdvance("-0.005") + 24.0)
+                                        : std::max(40.0, 2.2 * fm.height());
+                return std::clamp(std::floor(std::max(pixels, 120.0) / room), 1.0, 6.0);
             };
             guardTicks(axis, intervals);
             axis->setTickAnchor(0.0);

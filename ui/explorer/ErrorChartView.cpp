@@ -62,7 +62,9 @@ void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
         it = m_series.erase(it);
     }
     double lo = INFINITY, hi = 0.0;
+    std::vector<double> peaks; // each fitter's largest value
     for (const auto& trace : snapshot.traces) {
+        double peak = 0.0;
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(trace.points.size()));
         for (const auto& p : trace.points) {
@@ -71,10 +73,19 @@ void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
                 continue; // a log axis cannot show it
             points.append(QPointF(static_cast<double>(p.samples), v));
             lo = std::min(lo, v);
-            hi = std::max(hi, v);
+            peak = std::max(peak, v);
         }
+        if (peak > 0.0)
+            peaks.push_back(peak);
         seriesFor(trace.name)->replace(points); // one replace per frame (QT-NOTES.md)
     }
+    // A fitter that blows up (SGA with too large a step) would stretch the axis over ten
+    // decades and flatten the others at its foot: the axis ends two decades above the
+    // second-highest fitter's peak, and the runaway curve leaves the chart at the top.
+    std::sort(peaks.begin(), peaks.end());
+    if (!peaks.empty())
+        hi = peaks.size() > 1 ? std::min(peaks.back(), 100.0 * peaks[peaks.size() - 2])
+                              : peaks.back();
     m_x->setRange(1, std::max(10.0, std::pow(10.0, std::ceil(std::log10(std::max<double>(
                                                        snapshot.totalSamples, 10))))));
     if (hi > 0.0)

@@ -217,6 +217,19 @@ void MainWindow::buildMenus() {
             })
         ->setToolTip("For each view of this lab: the quantity, its formula, a good and a bad "
                      "curve (F1)");
+    help->addAction("&Keyboard shortcuts", QKeySequence("Ctrl+/"), this,
+                    [this] {
+                        auto* dialog = new QDialog(this);
+                        dialog->setAttribute(Qt::WA_DeleteOnClose);
+                        dialog->setWindowTitle("Keyboard shortcuts");
+                        auto* text = new QTextBrowser;
+                        text->setHtml(shortcutsHtml(menuBar()));
+                        auto* column = new QVBoxLayout(dialog);
+                        column->addWidget(text);
+                        dialog->resize(640, std::min(640, height() - 80));
+                        dialog->show();
+                    })
+        ->setToolTip("Every key of every menu, read from the menus (Ctrl+/)");
     help->addAction("&About FA Explorer", this, [this] {
         QString keys;
         for (std::size_t k = 0; k < m_pages.size(); ++k)

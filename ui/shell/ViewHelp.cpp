@@ -1,6 +1,9 @@
 #include "ui/shell/ViewHelp.h"
 
+#include <QAction>
 #include <QMap>
+#include <QMenu>
+#include <QMenuBar>
 
 namespace {
 const QMap<QString, std::vector<ViewHelp>>& entries() {
@@ -175,4 +178,37 @@ QString viewHelpHtml(const QString& lab, const QString& labTitle) {
                     .arg(h.title.toHtmlEscaped(), h.quantity.toHtmlEscaped(),
                          h.good.toHtmlEscaped(), h.bad.toHtmlEscaped());
     return html;
+}
+
+namespace {
+void listShortcuts(const QMenu* menu, const QString& path, QString& rows) {
+    for (const QAction* a : menu->actions()) {
+        QString name = a->text();
+        name.replace("&&", "\x01").remove('&').replace("\x01", "&");
+        if (a->menu()) {
+            listShortcuts(a->menu(), path + " → " + name, rows);
+            continue;
+        }
+        QStringList keys;
+        for (const QKeySequence& k : a->shortcuts())
+            keys << k.toString(QKeySequence::NativeText).toHtmlEscaped();
+        if (!keys.isEmpty())
+            rows += QString("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
+                        .arg(keys.join(" or "), name.toHtmlEscaped(), path.toHtmlEscaped());
+    }
+}
+} // namespace
+
+QString shortcutsHtml(const QMenuBar* bar) {
+    QString rows;
+    for (const QAction* a : bar->actions())
+        if (a->menu()) {
+            QString name = a->text();
+            listShortcuts(a->menu(), name.remove('&'), rows);
+        }
+    return "<h3>Keyboard shortcuts</h3><table cellpadding=4>"
+           "<tr><th align=left>keys</th><th align=left>does</th><th align=left>menu</th></tr>" +
+           rows +
+           "</table><p>In a number field, Space still plays or pauses; the mouse wheel "
+           "changes a field only once it has the focus.</p>";
 }

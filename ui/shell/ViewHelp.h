@@ -15,3 +15,8 @@ struct ViewHelp {
 const std::vector<ViewHelp>& viewHelp(const QString& lab);
 /// The lab's entries as one HTML page.
 QString viewHelpHtml(const QString& lab, const QString& labTitle);
+
+class QMenuBar;
+/// Help → Keyboard shortcuts: every menu entry that has a key, by menu, read from the menus
+/// themselves (so the table cannot go stale), as one HTML table.
+QString shortcutsHtml(const QMenuBar* bar);
