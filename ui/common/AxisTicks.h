@@ -3,6 +3,7 @@
 // "253 506 758" that overlap and are elided ("-0.0…") when a chart is only 250 px wide (a
 // projector's 1280 x 800 window). Ticks at multiples of 1, 2 or 5 times a power of ten, as many
 // as the axis's length holds, keep the labels short and whole.
+#include <QFontMetricsF>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -47,10 +48,21 @@ inline void guardTicks(QValueAxis* axis, std::function<double()> intervals) {
     QObject::connect(axis, &QValueAxis::maxChanged, axis, refit);
 }
 
-/// Sets the axis's range with round ticks, one label per labelPixels of its pixels at most.
+/// The pixels one tick label needs along the axis in its font (zoomed on a projector): "-0.005"
+/// across, or two lines up; at least `least` (the room at 100 %).
+inline double labelRoom(const QValueAxis* axis, double least) {
+    const QFontMetricsF fm(axis->labelsFont());
+    return std::max(least, axis->orientation() == Qt::Vertical
+                               ? 2.2 * fm.height()
+                               : fm.horizontalAdvance("-0.005") + 24.0);
+}
+
+/// Sets the axis's range with round ticks, one label per labelPixels of its pixels at most (more
+/// where the labels' font needs it).
 inline void setRoundTicks(QValueAxis* axis, double lo, double hi, double pixels,
                           double labelPixels) {
-    const double intervals = std::clamp(std::floor(pixels / labelPixels), 1.0, 6.0);
+    const double intervals =
+        std::clamp(std::floor(pixels / labelRoom(axis, labelPixels)), 1.0, 6.0);
     if (!axis->property("faTickIntervals").isValid())
         guardTicks(axis, [axis] { return axis->property("faTickIntervals").toDouble(); });
     axis->setProperty("faTickIntervals", intervals);

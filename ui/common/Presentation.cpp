@@ -131,6 +131,7 @@ int roundAllTicks(QWidget* root) {
         if (!chart)
             continue;
         for (QAbstractAxis* a : chart->axes()) {
+            a->setTruncateLabels(false); // never "…": the ticks below are thinned to fit
             auto* axis = qobject_cast<QValueAxis*>(a);
             if (!axis || axis->property("faRoundTicks").toBool() ||
                 axis->tickType() == QValueAxis::TicksDynamic)
@@ -140,13 +141,9 @@ int roundAllTicks(QWidget* root) {
                 const bool horizontal = axis->orientation() == Qt::Horizontal;
                 const double pixels =
                     horizontal ? chart->plotArea().width() : chart->plotArea().height();
-                // One label per label's room: "-0.005" wide or two lines high in the axis's font
-                // (zoomed on a projector), never less than the 70 / 40 px of 100 %; visibleStep
-                // still shows two labelled ticks.
-                const QFontMetricsF fm(axis->labelsFont());
-                const double room = horizontal
-                                        ? std::max(70.0, fm.horizontalAdvance("-0.005") + 24.0)
-                                        : std::max(40.0, 2.2 * fm.height());
+                // One label per label's room in its (zoomed) font, at least the 70 / 40 px of
+                // 100 %; visibleStep still shows two labelled ticks.
+                const double room = labelRoom(axis, horizontal ? 70.0 : 40.0);
                 return std::clamp(std::floor(std::max(pixels, 120.0) / room), 1.0, 6.0);
             };
             guardTicks(axis, intervals);
