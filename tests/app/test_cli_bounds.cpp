@@ -2,6 +2,8 @@
 // diverged fit says `diverged`, tiny data is refused), the CLI's ranges are the window's, hex is
 // refused for real numbers as for whole ones, epoch:N and the bound's start are bounded,
 // duplicate methods are refused by every command, and a dataset name with a comma is quoted.
+#include "tests/support/RunProgram.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -10,22 +12,8 @@ class TestCliBounds : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    struct Result {
-        int code;
-        QString out, err;
-    };
-    Result run(const QStringList& args) {
-        QProcess p;
-        p.start(FAEXPLORER_CLI, args);
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, {}, "timeout"};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Result = test::ProgramResult;
+    Result run(const QStringList& args) { return test::runProgram(FAEXPLORER_CLI, args); }
     QString path(const QString& name) const { return m_dir.filePath(name); }
     static QStringList lines(const QString& file) {
         QFile f(file);

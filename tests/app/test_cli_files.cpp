@@ -3,6 +3,8 @@
 // runs and the data stay as they were; a write-protected output is refused, never replaced; merge
 // refuses a shard cut mid-line, a forgotten shard, shards of different runs and a FIFO, and
 // `merge --help` prints its usage instead of writing a file named --help.
+#include "tests/support/RunProgram.h"
+
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -13,22 +15,9 @@ class TestCliFiles : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    struct Result {
-        int code;
-        QString out, err;
-    };
+    using Result = test::ProgramResult;
     Result run(const QStringList& args, int timeoutMs = 120000) {
-        QProcess p;
-        p.setWorkingDirectory(m_dir.path());
-        p.start(FAEXPLORER_CLI, args);
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, {}, "timeout"};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
+        return test::runProgram(FAEXPLORER_CLI, args, m_dir.path(), timeoutMs);
     }
     QString path(const QString& name) const { return m_dir.filePath(name); }
     static QByteArray read(const QString& file) {

@@ -3,6 +3,8 @@
 // temporary beside the GIF and renames it into place, so SIGTERM mid-recording leaves the old GIF
 // as it was and no temporary (it was truncated at once, and a broken GIF stayed); a session from
 // a FIFO is refused at once instead of waiting for ever.
+#include "tests/support/RunProgram.h"
+
 #include <QtTest>
 
 #include <csignal>
@@ -12,10 +14,7 @@ class TestGuiFiles : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    struct Result {
-        int code;
-        QString out, err;
-    };
+    using Result = test::ProgramResult;
     QProcessEnvironment environment() const {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("QT_QPA_PLATFORM", "offscreen");
@@ -23,17 +22,7 @@ class TestGuiFiles : public QObject {
         return env;
     }
     Result run(const QStringList& args, int timeoutMs = 60000) {
-        QProcess p;
-        p.setProcessEnvironment(environment());
-        p.start(FAEXPLORER_GUI, args);
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, {}, "timeout: it never ended"};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
+        return test::runProgram(FAEXPLORER_GUI, args, {}, timeoutMs, environment());
     }
     /// A small explorer session that runs `total` samples.
     QString session(const QString& name, long total) {
