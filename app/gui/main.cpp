@@ -340,6 +340,10 @@ int main(int argc, char** argv) {
         code = 1;
         app.quit();
     });
+    // A target before the session's own position: the session's replay may already be past
+    // it, so the run starts again from the session's start and stops exactly there.
+    if (page->sessionPosition() > target)
+        page->restart();
     QTimer::singleShot(0, &window, [&] { page->runUntil(target); });
     app.exec();
     return code;
