@@ -5,6 +5,7 @@
 #include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/latent/LatentExperiment.h"
@@ -111,7 +112,7 @@ LatentConfig parseConfig(const ArgParser& args) {
     s.mixtureNoise = args.real("noise", 0.05);
     if (!(s.mixtureNoise > 0.0 && s.mixtureNoise <= 1e6))
         throw std::invalid_argument("--noise must lie in (0, 1e6]");
-    c.loader = io::tableLoader(args.text("data-dir", ""));
+    c.loader = io::readOnce(io::tableLoader(args.text("data-dir", ""))); // one table, every trial
     checkLatentConfig(c);
     return c;
 }

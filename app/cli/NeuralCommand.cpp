@@ -3,6 +3,7 @@
 #include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
@@ -29,7 +30,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     NeuralConfig c;
     c.dataset = args.text("dataset", "boston");
     c.target = args.text("target", "");
-    c.loader = io::datasetLoader(args.text("data-dir", ""));
+    c.loader = io::readOnce(io::datasetLoader(args.text("data-dir", ""))); // read once
     c.methods.clear();
     for (const auto& name : args.distinctList("method", {"vifa-gauss"})) {
         const auto m = parseNeuralMethod(name);

@@ -4,6 +4,7 @@
 #include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
@@ -32,7 +33,7 @@ PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
     PosteriorSetup s;
     s.dataset = args.text("dataset", "synthetic");
     s.target = args.text("target", "");
-    s.loader = io::datasetLoader(args.text("data-dir", ""));
+    s.loader = io::readOnce(io::datasetLoader(args.text("data-dir", ""))); // read once
     s.synthetic.samples = args.integerIn("n", 1000, 2, 10'000'000);
     s.synthetic.inputs = args.integerIn("inputs", 2, 1, 100'000);
     s.synthetic.correlation = args.real("correlation", 0.5);

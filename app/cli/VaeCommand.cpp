@@ -6,6 +6,7 @@
 #include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/latent/Ppca.h"
@@ -118,7 +119,7 @@ VaeConfig parseConfig(const ArgParser& args) {
     d.noise = args.real("data-noise", 0.1);
     if (!(d.noise >= 0.0 && d.noise <= 100.0))
         throw std::invalid_argument("--data-noise must lie between 0 and 100");
-    c.loader = io::tableLoader(args.text("data-dir", ""));
+    c.loader = io::readOnce(io::tableLoader(args.text("data-dir", ""))); // one table, every trial
     checkVaeConfig(c);
     return c;
 }

@@ -2,6 +2,7 @@
 // column), the bundled UCI sets against their README spot checks, standardisation and splits
 // against hand computations, and the synthetic recipe's moments.
 #include "core/data/RegressionData.h"
+#include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 
 #include <QtTest>
@@ -32,6 +33,30 @@ class TestRegressionData : public QObject {
     }
 
   private slots:
+    // A command's trials read their data once (issue 25: latent re-read the CSV for every
+    // trial, so a file replaced mid-run mixed data sets and one deleted lost finished trials).
+    void aLoaderReadsEachDataSetOnce() {
+        const std::string path = m_dir.filePath("once.csv").toStdString();
+        std::ofstream(path) << "a,b\n1,2\n3,5\n4,4\n";
+        const TableLoader load = io::readOnce(io::tableLoader());
+        const NumericTable first = load(path, false);
+        std::ofstream(path) << "a,b\n9,9\n8,8\n"; // replaced mid-run
+        QCOMPARE(load(path, false).values, first.values);
+        std::remove(path.c_str()); // deleted mid-run
+        QCOMPARE(load(path, false).values, first.values);
+        QCOMPARE(first.values(1, 1), 5.0);
+        // A failed read is not kept: it is tried again and fails again.
+        int calls = 0;
+        const TableLoader failing = io::readOnce(TableLoader([&](const std::string&, bool) {
+            ++calls;
+            throw std::invalid_argument("no");
+            return NumericTable{};
+        }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, failing("x", false));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, failing("x", false));
+        QCOMPARE(calls, 2);
+    }
+
     void loadsAGoodFile() {
         const auto path = write("good.csv", "a, b ,y\n1,2,3\n4,5.5,-6e-1\n\n7,8,9\n");
         const RegressionData d = loadRegressionCsv(path);
