@@ -63,6 +63,15 @@ std::pair<double, double> meanAndScale(const Eigen::Ref<const Vector>& v, double
 }
 } // namespace
 
+ColumnScale columnScale(const Eigen::Ref<const Vector>& values) {
+    ColumnScale c;
+    if (values.size() == 0)
+        return c;
+    c.constant = (values.array() == values(0)).all();
+    std::tie(c.mean, c.scale) = meanAndScale(values, values.mean());
+    return c;
+}
+
 RegressionProblem prepareRegression(const RegressionData& data, const PrepareOptions& options) {
     if (!(options.trainFraction > 0.0 && options.trainFraction <= 1.0))
         throw std::invalid_argument("the training fraction must lie in (0, 1]");

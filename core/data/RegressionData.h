@@ -63,4 +63,15 @@ struct PrepareOptions {
 /// (population form, divisor N). A constant input column is centred but not scaled.
 RegressionProblem prepareRegression(const RegressionData& data, const PrepareOptions& options);
 
+/// How every lab standardises a column (the regression labs' inputs and target, the latent and
+/// nonlinear labs' columns): its mean and scale (standard deviation), found for columns near the
+/// ends of the double range too (1e-300, 1e200, subnormal: divided by their largest magnitude
+/// first). A column is constant only when all its values are equal; any other one is scaled to
+/// unit variance, however small its spread.
+struct ColumnScale {
+    double mean = 0.0, scale = 1.0;
+    bool constant = false;
+};
+ColumnScale columnScale(const Eigen::Ref<const Vector>& values);
+
 } // namespace fa

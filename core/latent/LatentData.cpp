@@ -1,5 +1,6 @@
 #include "core/latent/LatentData.h"
 
+#include "core/data/RegressionData.h"
 #include "core/fa/ModelGenerator.h"
 #include "core/math/Rng.h"
 
@@ -87,31 +88,26 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
             data.test.row(i - nTrain) = row;
     }
 
-    // Every fitting column must vary; real data is z-scored with the fitting rows' statistics.
+    // Every fitting column must vary; real data is z-scored with the fitting rows' statistics,
+    // by the rule every lab shares (core/data/RegressionData.h: columnScale).
     for (Eigen::Index d = 0; d < dim; ++d) {
-        double sum = 0.0, sumSq = 0.0;
-        long count = 0;
+        Vector present(nTrain);
+        Eigen::Index count = 0;
         for (Eigen::Index i = 0; i < nTrain; ++i)
-            if (const double v = data.train(i, d); !std::isnan(v)) {
-                sum += v;
-                ++count;
-            }
+            if (const double v = data.train(i, d); !std::isnan(v))
+                present(count++) = v;
         std::string column = "column '";
         column.append(data.columns[static_cast<std::size_t>(d)]).append("'");
         if (count < 2)
             throw std::invalid_argument(column + " has fewer than two values in the fitting rows");
-        const double mean = sum / double(count);
-        for (Eigen::Index i = 0; i < nTrain; ++i)
-            if (const double v = data.train(i, d); !std::isnan(v))
-                sumSq += (v - mean) * (v - mean);
-        const double sd = std::sqrt(sumSq / double(count));
-        if (!(sd > 1e-12 * (1.0 + std::abs(mean))) || !std::isfinite(sd))
+        const ColumnScale c = columnScale(present.head(count));
+        if (c.constant || !(c.scale > 0.0) || !std::isfinite(c.scale))
             throw std::invalid_argument(column +
                                         " is constant in the fitting rows: it has no variance "
                                         "to explain");
         if (standardise) {
-            data.train.col(d) = (data.train.col(d).array() - mean) / sd;
-            data.test.col(d) = (data.test.col(d).array() - mean) / sd;
+            data.train.col(d) = (data.train.col(d).array() - c.mean) / c.scale;
+            data.test.col(d) = (data.test.col(d).array() - c.mean) / c.scale;
         }
     }
 }

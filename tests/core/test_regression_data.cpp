@@ -4,6 +4,7 @@
 #include "core/data/RegressionData.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
+#include "core/latent/LatentData.h"
 
 #include <QtTest>
 
@@ -33,6 +34,44 @@ class TestRegressionData : public QObject {
     }
 
   private slots:
+    // One rule for columns in every lab (issue 25: the latent and nonlinear labs refused columns
+    // whose spread was 1e-13, 1e-300, subnormal or 1e200 that the regression labs rescale): a
+    // column is refused as constant only when its values are all equal; any other is z-scored.
+    void everyLabStandardisesColumnsByOneRule() {
+        const Eigen::Index n = 40;
+        NumericTable t;
+        t.name = "scales";
+        t.names = {"plain", "tiny-spread", "tiny", "subnormal", "huge"};
+        t.values.resize(n, 5);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double k = static_cast<double>((i * 7) % 11) - 5.0; // mean 0 over 11s
+            t.values.row(i) << k, 1.0 + 1e-13 * k, 1e-300 * k, 1e-310 * (k + 5.0), 1e200 * k;
+        }
+        const TableLoader load = [&](const std::string&, bool) { return t; };
+        LatentDataSpec spec;
+        spec.dataset = "scales.csv";
+        spec.testFraction = 0.0;
+        const LatentData d = makeLatentData(spec, load);
+        for (Eigen::Index j = 0; j < 5; ++j) {
+            const fa::Vector c = d.train.col(j);
+            const double mean = c.mean(), sd = std::sqrt((c.array() - mean).square().mean());
+            // 1 + 1e-13 k is stored to ulp(1) = 2.2e-16: 1e-3 of its spread.
+            QVERIFY2(std::abs(mean) < 1e-3 && std::abs(sd - 1.0) < 1e-3,
+                     qPrintable(QString("%1: mean %2, sd %3")
+                                    .arg(QString::fromStdString(t.names[std::size_t(j)]))
+                                    .arg(mean)
+                                    .arg(sd)));
+        }
+        t.values.col(2).setConstant(1e-300); // all equal: constant, refused by name
+        try {
+            makeLatentData(spec, load);
+            QFAIL("a constant column was taken");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY(std::string(e.what()).find("'tiny' is constant") != std::string::npos);
+        }
+        QVERIFY(columnScale(t.values.col(0)).scale > 0 && !columnScale(t.values.col(0)).constant);
+    }
+
     // A command's trials read their data once (issue 25: latent re-read the CSV for every
     // trial, so a file replaced mid-run mixed data sets and one deleted lost finished trials).
     void aLoaderReadsEachDataSetOnce() {
