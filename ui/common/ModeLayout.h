@@ -1,34 +1,15 @@
 #pragma once
 // The layout every mode of the window shares: its parameter panels stacked in a scroll area on
 // the left, its views (a tab widget) on the right, with a splitter between. The mouse wheel
-// over the panels scrolls them: a field or list changes with the wheel only once it has the
-// focus (clicked or tabbed to), so scrolling past a field never changes a parameter.
-#include <QAbstractSpinBox>
-#include <QComboBox>
-#include <QCoreApplication>
-#include <QEvent>
+// over the panels scrolls them: a field, list or slider changes with the wheel only once it has
+// the focus (installWheelGuard, ui/common/FormWidgets.h).
+#include "ui/common/FormWidgets.h"
+
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QWidget>
 #include <initializer_list>
-
-/// Hands wheel events over unfocused fields to the panel's scroll bar.
-class WheelToScroll : public QObject {
-  public:
-    WheelToScroll(QScrollArea* area, QObject* parent) : QObject(parent), m_area(area) {}
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        auto* w = qobject_cast<QWidget*>(watched);
-        if (event->type() != QEvent::Wheel || !w || w->hasFocus())
-            return false;
-        QCoreApplication::sendEvent(m_area->verticalScrollBar(), event);
-        return true;
-    }
-
-  private:
-    QScrollArea* m_area;
-};
 
 inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* views) {
     auto* left = new QWidget;
@@ -41,15 +22,7 @@ inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* vi
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(left->sizeHint().width() + 24);
-    auto* guard = new WheelToScroll(scroll, scroll);
-    for (QWidget* field : left->findChildren<QAbstractSpinBox*>()) {
-        field->setFocusPolicy(Qt::StrongFocus);
-        field->installEventFilter(guard);
-    }
-    for (QWidget* field : left->findChildren<QComboBox*>()) {
-        field->setFocusPolicy(Qt::StrongFocus);
-        field->installEventFilter(guard);
-    }
+    installWheelGuard(); // the wheel scrolls the panels; a field takes it only with the focus
     auto* split = new QSplitter;
     split->addWidget(scroll);
     split->addWidget(views);
