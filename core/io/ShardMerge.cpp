@@ -26,6 +26,9 @@ std::vector<std::string> records(const std::string& text) {
             current += ch;
         }
     }
+    if (quoted) // the rest of the file would be one cell, new lines and all
+        throw std::invalid_argument("a quoted cell is never closed: the file was cut mid-cell or "
+                                    "is not an experiment's CSV");
     if (!current.empty())
         out.push_back(current);
     return out;
@@ -136,7 +139,12 @@ std::string mergeShards(const std::vector<ShardText>& inputs, MergeSummary* summ
     std::vector<Row> rows;
     for (std::size_t f = 0; f < inputs.size(); ++f) {
         const ShardText& in = inputs[f];
-        const std::vector<std::string> text = records(in.text);
+        std::vector<std::string> text;
+        try {
+            text = records(in.text);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(in.name + ": " + e.what());
+        }
         if (text.empty())
             throw std::invalid_argument(in.name + ": empty (no header line)");
         if (in.text.back() != '\n')

@@ -112,6 +112,8 @@ class TestTrialRunner : public QObject {
         QVERIFY(refuses({shards[0], {"x.csv", "dataset,trial\n"}}, "x.csv"));
         QVERIFY(refuses({{"z.csv", "a,b\n1,2\n"}}, "no trial or split column"));
         QVERIFY(refuses({}, "at least one"));
+        // A quote never closed (fuzz_csv: merging such a file again added a line each time).
+        QVERIFY(refuses({{"q.csv", header + "a,\"m,\"50,50\",0,1\n"}}, "q.csv: a quoted cell"));
     }
 };
 
