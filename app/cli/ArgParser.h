@@ -45,9 +45,6 @@ int threadsOption(const ArgParser& args);
 /// "splits", for the message); absent = all of them. n above the slices is refused (an empty
 /// shard could not say which slice it is).
 Shard shardOption(const ArgParser& args, int slices, const char* what = "trials");
-/// Refuses (std::invalid_argument) an --out that is the file --dataset reads (the same path, a
-/// symbolic or hard link to it, or a bundled set's CSV in --data-dir): the run would replace the
-/// data with its results. Nothing for generated data.
 /// The CSV as written to --out: with the shard columns (core/io/ShardMerge.h) when --shard
 /// was given, so that merge can tell a missing slice.
 std::string outputCsv(const ArgParser& args, const std::string& csv, const Shard& shard,
@@ -59,6 +56,9 @@ std::string outputCsv(const ArgParser& args, const std::string& csv, const Shard
 /// rows `diverged` instead of `ok` (docs/reliability.md).
 constexpr double kDivergedBeyond = 1e6;
 
+/// Refuses (std::invalid_argument) an --out that is the file --dataset reads (the same path, a
+/// symbolic or hard link to it, or a bundled set's CSV in --data-dir): the run would replace the
+/// data with its results. Nothing for generated data.
 void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackDataset,
                              bool generated);
 
