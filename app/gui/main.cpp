@@ -207,6 +207,18 @@ int main(int argc, char** argv) {
     // A recording ended by SIGINT, SIGTERM or SIGHUP leaves no temporary GIF behind (and the
     // file at its path as it was).
     fa::io::removeTemporariesOnSignals();
+    // An output that cannot be written (write-protected, a folder, no such folder) is named
+    // before the run, not after it: the temporary opened here is removed at once.
+    for (const QCommandLineOption* output : {&screenshot, &record})
+        if (parser.isSet(*output)) {
+            try {
+                fa::io::AtomicFile probe(QFile::encodeName(parser.value(*output)).toStdString());
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "faexplorer: --%s: %s\n", qPrintable(output->names().first()),
+                             e.what());
+                return 2;
+            }
+        }
 
     if (parser.isSet(threads)) {
         bool ok = false;
@@ -325,9 +337,10 @@ int main(int argc, char** argv) {
                         : iterations ? "iterations"
                                      : "epochs",
                         s.runSeconds, s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
-            if (!widget_export::savePng(&window, path, pixels)) {
-                std::fprintf(stderr, "faexplorer: cannot write screenshot '%s'\n",
-                             qPrintable(path));
+            QString why;
+            if (!widget_export::savePng(&window, path, pixels, &why)) {
+                std::fprintf(stderr, "faexplorer: cannot write the screenshot: %s\n",
+                             qPrintable(why));
                 code = 1;
             }
             app.quit();

@@ -2,7 +2,9 @@
 // it shows (the same path or a link to it) is refused and the session kept; `--record` writes a
 // temporary beside the GIF and renames it into place, so SIGTERM mid-recording leaves the old GIF
 // as it was and no temporary (it was truncated at once, and a broken GIF stayed); a session from
-// a FIFO is refused at once instead of waiting for ever.
+// a FIFO is refused at once instead of waiting for ever. A screenshot goes the same way as the
+// recording: a write-protected picture is kept (QImage::save replaced it, root or not) and a
+// written one leaves no temporary. An output that cannot be written is named before the run.
 #include "tests/support/RunProgram.h"
 
 #include <QtTest>
@@ -98,6 +100,25 @@ class TestGuiFiles : public QObject {
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(read(gif).startsWith("GIF89a"));
         QVERIFY(temporaries().isEmpty());
+    }
+    void aScreenshotKeepsAWriteProtectedPictureAndReplacesOthers() {
+        const QString png = m_dir.filePath("kept.png");
+        {
+            QFile f(png);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("the lecturer's figure");
+        }
+        QVERIFY(QFile::setPermissions(png, QFileDevice::ReadOwner | QFileDevice::ReadGroup));
+        const QString s = session("shot.json", 200);
+        Result r = run({"--session", s, "--screenshot", png, "--after-samples", "200"});
+        QCOMPARE(r.code, 2); // named before the run
+        QVERIFY2(r.err.contains("write-protected"), qPrintable(r.err));
+        QCOMPARE(read(png), QByteArray("the lecturer's figure"));
+        QVERIFY(QFile::setPermissions(png, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        r = run({"--session", s, "--screenshot", png, "--after-samples", "200"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(read(png).startsWith("\x89PNG"));
+        QVERIFY2(temporaries().isEmpty(), qPrintable(temporaries().join(", ")));
     }
 };
 

@@ -218,13 +218,14 @@ QStringList LabPage::exportCharts(const QString& folder, int width) {
     pictures.emplace_back(objectName().isEmpty() ? QString("page") : objectName() + "-page", this);
     for (const auto& [name, widget] : pictures) {
         const QString png = dir.filePath(name + ".png"), svg = dir.filePath(name + ".svg");
-        if (!widget_export::savePng(widget, png, width)) {
-            fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(png));
+        QString why;
+        if (!widget_export::savePng(widget, png, width, &why)) {
+            fail("Cannot export the charts", why);
             return written;
         }
         written << png;
-        if (!widget_export::saveSvg(widget, svg, "FA Explorer: " + name)) {
-            fail("Cannot export the charts", "cannot write " + QDir::toNativeSeparators(svg));
+        if (!widget_export::saveSvg(widget, svg, "FA Explorer: " + name, &why)) {
+            fail("Cannot export the charts", why);
             return written;
         }
         written << svg;

@@ -1,5 +1,8 @@
 #include "ui/common/WidgetExport.h"
 
+#include "core/io/AtomicFile.h"
+
+#include <QBuffer>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -7,6 +10,21 @@
 
 namespace widget_export {
 namespace {
+/// The bytes go to a temporary beside path, renamed into place only when all are written: an
+/// interrupted or failed export leaves the file that was there (a write-protected one stays).
+bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
+    try {
+        fa::io::AtomicFile file(path.toLocal8Bit().toStdString());
+        file.stream().write(bytes.constData(), bytes.size());
+        file.commit();
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromLocal8Bit(e.what());
+        return false;
+    }
+}
+
 QSize prepared(QWidget* widget) {
     if (widget->size().isEmpty() || !widget->isVisible()) {
         const QSize size = widget->size().isEmpty() ? QSize(640, 480) : widget->size();
@@ -34,14 +52,25 @@ QImage render(QWidget* widget, int width) {
     return image;
 }
 
-bool savePng(QWidget* widget, const QString& path, int width) {
-    return render(widget, width).save(path, "PNG");
+bool savePng(QWidget* widget, const QString& path, int width, QString* error) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!render(widget, width).save(&buffer, "PNG")) {
+        if (error)
+            *error = "the picture could not be encoded as PNG";
+        return false;
+    }
+    return writeAtomically(path, bytes, error);
 }
 
-bool saveSvg(QWidget* widget, const QString& path, const QString& title) {
+bool saveSvg(QWidget* widget, const QString& path, const QString& title, QString* error) {
     const QSize size = prepared(widget);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&buffer);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(title);
@@ -49,7 +78,7 @@ bool saveSvg(QWidget* widget, const QString& path, const QString& title) {
     if (!painter.begin(&generator))
         return false;
     widget->render(&painter);
-    return painter.end();
+    return painter.end() && writeAtomically(path, bytes, error);
 }
 
 } // namespace widget_export
