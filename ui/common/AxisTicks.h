@@ -34,6 +34,49 @@ inline double visibleStep(double lo, double hi, double intervals) {
     return step;
 }
 
+/// Qt's dynamic ticks with a tick at zero that reads "0". Qt Charts
+/// (ChartAxisElement::createValueLabels) takes the first tick as anchor − ⌊(anchor − min)/step⌋
+/// · step and each next one as the previous plus step, so with step 0.01 from −0.03 the tick at
+/// zero is a sum of rounded numbers and reads "3.47e-18". The anchor is put at the first tick and
+/// it and the step are moved by a few units in the last place until those sums, done the same
+/// way, reach an exact 0; the labels (at most seven digits) cannot show the move. Where the
+/// range holds no zero: anchor 0 and the step as given.
+struct TickGrid {
+    double anchor = 0.0, step = 1.0;
+};
+inline TickGrid zeroTickGrid(double lo, double hi, double step) {
+    if (!(lo < 0.0 && hi > 0.0 && step > 0.0) || (hi - lo) / step > 1000.0)
+        return {0.0, step};
+    const auto zeroIsExact = [&](double anchor, double by) {
+        double value = anchor - std::floor((anchor - lo) / by) * by;
+        for (; value <= hi; value += by)
+            if (std::abs(value) < 0.5 * by)
+                return value == 0.0;
+        return false;
+    };
+    // Candidates by distance in units in the last place: x, x + 1, x − 1, x + 2, …
+    const auto near = [](double x, int i) {
+        for (int k = 0; k < (i + 1) / 2; ++k)
+            x = std::nextafter(x, i % 2 ? HUGE_VAL : -HUGE_VAL);
+        return x;
+    };
+    const double first = std::ceil(lo / step) * step;
+    for (int i = 0; i <= 64; ++i)
+        for (int j = 0; j <= 64; ++j) {
+            const double by = near(step, i), anchor = near(first, j);
+            if (anchor >= lo && zeroIsExact(anchor, by))
+                return {anchor, by};
+        }
+    return {0.0, step};
+}
+
+/// Sets a dynamic-tick axis's step for its present range, on zeroTickGrid's grid.
+inline void setTickStep(QValueAxis* axis, double step) {
+    const TickGrid grid = zeroTickGrid(axis->min(), axis->max(), step);
+    axis->setTickAnchor(grid.anchor);
+    axis->setTickInterval(grid.step);
+}
+
 /// Keeps a dynamic-tick axis's step matched to its range, whoever changes the range (a series
 /// attached, a new run's data): Qt lays the axis out as soon as its min or max changes, and a
 /// step left from a far narrower range would ask for billions of ticks (memory, a hang). The
@@ -42,7 +85,7 @@ inline double visibleStep(double lo, double hi, double intervals) {
 inline void guardTicks(QValueAxis* axis, std::function<double()> intervals) {
     const auto refit = [axis, intervals = std::move(intervals)] {
         if (axis->tickType() == QValueAxis::TicksDynamic)
-            axis->setTickInterval(visibleStep(axis->min(), axis->max(), intervals()));
+            setTickStep(axis, visibleStep(axis->min(), axis->max(), intervals()));
     };
     QObject::connect(axis, &QValueAxis::minChanged, axis, refit);
     QObject::connect(axis, &QValueAxis::maxChanged, axis, refit);
@@ -67,9 +110,8 @@ inline void setRoundTicks(QValueAxis* axis, double lo, double hi, double pixels,
         guardTicks(axis, [axis] { return axis->property("faTickIntervals").toDouble(); });
     axis->setProperty("faTickIntervals", intervals);
     // The step always fits the range in force: first the present one, then the new one.
-    axis->setTickAnchor(0.0);
-    axis->setTickInterval(visibleStep(axis->min(), axis->max(), intervals));
+    setTickStep(axis, visibleStep(axis->min(), axis->max(), intervals));
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setRange(lo, hi);
-    axis->setTickInterval(visibleStep(lo, hi, intervals));
+    setTickStep(axis, visibleStep(lo, hi, intervals));
 }

@@ -147,8 +147,7 @@ int roundAllTicks(QWidget* root) {
                 return std::clamp(std::floor(std::max(pixels, 120.0) / room), 1.0, 6.0);
             };
             guardTicks(axis, intervals);
-            axis->setTickAnchor(0.0);
-            axis->setTickInterval(visibleStep(axis->min(), axis->max(), intervals()));
+            setTickStep(axis, visibleStep(axis->min(), axis->max(), intervals()));
             axis->setTickType(QValueAxis::TicksDynamic);
             ++taken;
         }
