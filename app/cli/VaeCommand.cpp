@@ -242,11 +242,15 @@ int runVaeCommand(int argc, char** argv) {
     const auto rows = markDiverged(runVae(
         config,
         [&](const VaeProgress& p) {
-            char buf[160];
+            // Scoring is reported before each of its passes, so the throttled line moves on
+            // to it however soon after the epoch's line it starts.
+            char buf[200];
             std::snprintf(buf, sizeof buf,
-                          "vae: trial %d/%d, %s: epoch %ld/%ld (Ctrl-C stops and keeps finished "
+                          "vae: trial %d/%d, %s: %s%ld/%ld (Ctrl-C stops and keeps finished "
                           "trials)",
-                          p.trial + 1, p.trials, p.method.c_str(), p.epoch, p.epochs);
+                          p.trial + 1, p.trials, p.method.c_str(),
+                          p.scoring ? "scoring held-out rows after epoch " : "epoch ", p.epoch,
+                          p.epochs);
             progress.update(buf);
         },
         &g_interrupted));

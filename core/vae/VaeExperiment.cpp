@@ -21,17 +21,20 @@ double mean(const Eigen::RowVectorXd& v) {
 } // namespace
 
 VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
-                      const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best) {
+                      const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best,
+                      const ScoringPoll& poll) {
     const NlfaModel& model = fit.model();
     ElboPass pass(model.shape);
     Rng rng(seed);
     VaeScores s;
+    s.testElbo = s.iwLoglik = s.amortisationGap = s.approximationGap = s.minEss = kNaN;
+    if (poll.stop())
+        return s;
     Matrix M, L;
     fit.trainPosterior(M, L);
     s.trainElbo = model.linear() ? mean(linearElbo(model, fit.rows(), M, L))
-                                 : mean(elboEstimate(pass, model, fit.rows(), M, L, 1, rng));
-    s.testElbo = s.iwLoglik = s.amortisationGap = s.approximationGap = s.minEss = kNaN;
-    if (testRows.rows() == 0)
+                                 : mean(elboEstimate(pass, model, fit.rows(), M, L, 1, rng, poll));
+    if (testRows.rows() == 0 || poll.cancelled())
         return s;
     const Matrix X = testRows.transpose();
     const Rng elboRng(deriveSeed(seed, 1));
@@ -41,9 +44,10 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
         // The same draws ε for the encoder's ELBO and q*'s: their difference (the amortisation
         // gap) then carries less Monte Carlo noise.
         Rng common = elboRng;
-        encoderElbo = model.linear()
-                          ? mean(linearElbo(model, X, M, L))
-                          : mean(elboEstimate(pass, model, X, M, L, options.elboSamples, common));
+        encoderElbo =
+            model.linear()
+                ? mean(linearElbo(model, X, M, L))
+                : mean(elboEstimate(pass, model, X, M, L, options.elboSamples, common, poll));
     } else {
         // No encoder (vEM): start each row's q* from the stored q of its nearest training row.
         Matrix trainM, trainL;
@@ -53,6 +57,8 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
         M.resize(model.latent(), X.cols());
         L.resize(model.latent(), X.cols());
         for (Eigen::Index n = 0; n < X.cols(); ++n) {
+            if (poll.stop())
+                return s;
             Eigen::Index nearest = 0;
             (norms - 2.0 * T.transpose() * X.col(n)).minCoeff(&nearest);
             M.col(n) = trainM.col(nearest);
@@ -72,10 +78,10 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
         bestElbo = mean(linearElbo(model, X, M, L));
         s.iwLoglik = mean(linearLogLik(model, X));
     } else {
-        optimiseQ(pass, model, X, M, L, options.qSteps, options.qLr, rng);
+        optimiseQ(pass, model, X, M, L, options.qSteps, options.qLr, rng, poll);
         Rng common = elboRng;
-        bestElbo = mean(elboEstimate(pass, model, X, M, L, options.elboSamples, common));
-        const IwEstimate iw = iwLoglik(pass, model, X, M, L, options.iwSamples, rng);
+        bestElbo = mean(elboEstimate(pass, model, X, M, L, options.elboSamples, common, poll));
+        const IwEstimate iw = iwLoglik(pass, model, X, M, L, options.iwSamples, rng, poll);
         s.iwLoglik = mean(iw.logp);
         s.minEss = iw.ess.minCoeff();
     }
@@ -166,8 +172,17 @@ std::vector<VaeRow> runVaeTrial(const VaeConfig& c, int trial,
                     trialRows.push_back(row);
                     break;
                 }
-                const VaeScores s =
-                    scoreVaeFit(*fit, data.rows.test, c.eval, deriveSeed(trialSeed, 200 + index));
+                // Scoring takes hundreds of passes over the held-out rows (often far longer
+                // than an epoch): it says so on the progress line and stops on a cancel.
+                ScoringPoll poll{cancel, {}};
+                if (progress)
+                    poll.tick = [&] {
+                        progress({trial, c.trials, row.method, epoch, c.epochs, true});
+                    };
+                const VaeScores s = scoreVaeFit(*fit, data.rows.test, c.eval,
+                                                deriveSeed(trialSeed, 200 + index), nullptr, poll);
+                if (poll.cancelled())
+                    return {};
                 row.trainElbo = s.trainElbo;
                 row.testElbo = s.testElbo;
                 row.iwLoglik = s.iwLoglik;

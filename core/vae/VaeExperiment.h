@@ -8,6 +8,7 @@
 #include "core/lab/TrialRunner.h"
 #include "core/vae/VaeData.h"
 #include "core/vae/VaeFits.h"
+#include "core/vae/VaeMetrics.h"
 
 #include <atomic>
 #include <functional>
@@ -38,9 +39,12 @@ struct VaeTestQ {
 
 /// Scores a fit on its training rows and on test rows (N x D; none: test values NaN). q* starts
 /// from the encoder's q, or without an encoder (vEM) from best when its sizes fit (a warm start),
-/// else from the stored q of each row's nearest training row; best, if given, receives q*.
+/// else from the stored q of each row's nearest training row; best, if given, receives q*. The
+/// poll is looked at before each pass over the rows: once its cancel is raised the scores are
+/// partial, for the caller to drop.
 VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
-                      const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best = nullptr);
+                      const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best = nullptr,
+                      const ScoringPoll& poll = {});
 
 struct VaeConfig {
     VaeDataSpec data;
@@ -71,13 +75,15 @@ struct VaeProgress {
     int trial = 0, trials = 1;
     std::string method;
     long epoch = 0, epochs = 0;
+    /// Scoring the fit after `epoch` (reported again before each pass over the rows).
+    bool scoring = false;
 };
 
 /// What can be checked before data is read. Throws std::invalid_argument with the reason.
 void checkVaeConfig(const VaeConfig& config);
 
-/// Runs the trials in order. A set cancel flag stops at the next epoch and drops the
-/// unfinished trial. Throws std::invalid_argument for bad data.
+/// Runs the trials in order. A set cancel flag stops at the next epoch, or within one pass of a
+/// scoring, and drops the unfinished trial. Throws std::invalid_argument for bad data.
 std::vector<VaeRow> runVae(const VaeConfig& config,
                            const std::function<void(const VaeProgress&)>& progress = {},
                            const std::atomic<bool>* cancel = nullptr);

@@ -32,11 +32,17 @@ Matrix precisionOf(const NlfaModel& model, const Vector& invPsi) {
 
 } // namespace
 
+bool ScoringPoll::stop() const {
+    if (tick)
+        tick();
+    return cancelled();
+}
+
 Eigen::RowVectorXd elboEstimate(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X,
                                 const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples,
-                                Rng& rng) {
+                                Rng& rng, const ScoringPoll& poll) {
     Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(X.cols()), one(X.cols());
-    for (int s = 0; s < samples; ++s) {
+    for (int s = 0; s < samples && !poll.stop(); ++s) {
         pass.run(model, X, M, logVar, normalMatrix(M.rows(), M.cols(), rng), one, nullptr);
         sum += one;
     }
@@ -44,7 +50,8 @@ Eigen::RowVectorXd elboEstimate(ElboPass& pass, const NlfaModel& model, const Co
 }
 
 IwEstimate iwLoglik(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X,
-                    const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples, Rng& rng) {
+                    const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples, Rng& rng,
+                    const ScoringPoll& poll) {
     const Eigen::Index n = X.cols();
     // Streaming log-sum-exp of log w and of 2 log w per column.
     Eigen::RowVectorXd top =
@@ -52,7 +59,7 @@ IwEstimate iwLoglik(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef
     Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(n), sumSq = Eigen::RowVectorXd::Zero(n);
     Eigen::RowVectorXd lik(n);
     const Matrix sd = (0.5 * logVar.array()).exp().matrix();
-    for (int s = 0; s < samples; ++s) {
+    for (int s = 0; s < samples && !poll.stop(); ++s) {
         const Matrix eps = normalMatrix(M.rows(), n, rng);
         const Matrix Z = M + sd.cwiseProduct(eps);
         pass.logLik(model, X, Z, lik);
@@ -79,13 +86,13 @@ IwEstimate iwLoglik(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef
 }
 
 void optimiseQ(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X, Matrix& M,
-               Matrix& logVar, int steps, double lr, Rng& rng) {
+               Matrix& logVar, int steps, double lr, Rng& rng, const ScoringPoll& poll) {
     const Eigen::Index size = M.size();
     Vector mM = Vector::Zero(size), vM = Vector::Zero(size), mL = Vector::Zero(size),
            vL = Vector::Zero(size);
     Eigen::RowVectorXd values(X.cols());
     ElboGradient g;
-    for (int t = 1; t <= steps; ++t) {
+    for (int t = 1; t <= steps && !poll.stop(); ++t) {
         const double rate = lr * (1.0 - 0.9 * double(t - 1) / double(std::max(steps - 1, 1)));
         pass.run(model, X, M, logVar, normalMatrix(M.rows(), M.cols(), rng), values, &g);
         g.mean = -g.mean; // optimiserStep descends

@@ -9,12 +9,28 @@
 #include "core/math/Rng.h"
 #include "core/vae/NlfaModel.h"
 
+#include <atomic>
+#include <functional>
+
 namespace fa {
+
+/// What the long loops below (a draw or an Adam step over every column each time) look at
+/// before each pass: `tick`, if set, is called (a progress report: the scoring is still under
+/// way), then a raised `cancel` (a relaxed load) ends the loop there, leaving a partial result
+/// for the caller to drop. Left empty, nothing changes: the same draws, the same numbers.
+struct ScoringPoll {
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void()> tick;
+    /// Calls tick; true when cancel is raised.
+    bool stop() const;
+    /// True when cancel is raised (no tick).
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
 
 /// Per column: the mean of `samples` one-sample ELBO estimates.
 Eigen::RowVectorXd elboEstimate(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X,
                                 const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples,
-                                Rng& rng);
+                                Rng& rng, const ScoringPoll& poll = {});
 
 struct IwEstimate {
     Eigen::RowVectorXd logp; ///< log p̂_S(x) = logsumexp_s log w_s − log S, per column
@@ -22,12 +38,13 @@ struct IwEstimate {
 };
 /// The importance-weighted log-likelihood with proposal N(M, diag e^logVar), S = samples.
 IwEstimate iwLoglik(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X,
-                    const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples, Rng& rng);
+                    const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples, Rng& rng,
+                    const ScoringPoll& poll = {});
 
 /// q* for every column: `steps` Adam steps on (m, ℓ) from the given values (in place), one
 /// reparameterised sample per step, the step size falling linearly from lr to lr / 10.
 void optimiseQ(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X, Matrix& M,
-               Matrix& logVar, int steps, double lr, Rng& rng);
+               Matrix& logVar, int steps, double lr, Rng& rng, const ScoringPoll& poll = {});
 
 /// PPCA as a linear decoder: f(z) = W z + μ, noise σ²I.
 NlfaModel decoderFromPpca(const PpcaModel& ppca);

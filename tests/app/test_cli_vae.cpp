@@ -1,10 +1,12 @@
 // faexplorer-cli vae as a user runs it: the CSV contract column for column (one row per trial,
 // method and checkpoint epoch; empty cells where a value does not apply), determinism, PPCA's row
-// on a CSV file against the eigenvalues of its correlation matrix (computed here), and bad
-// arguments giving one line on stderr, exit 2 and no file.
+// on a CSV file against the eigenvalues of its correlation matrix (computed here), bad
+// arguments giving one line on stderr, exit 2 and no file, and Ctrl-C while the held-out rows
+// are scored.
 #include <Eigen/Dense>
 #include <QtTest>
 #include <cmath>
+#include <csignal>
 #include <numbers>
 
 class TestCliVae : public QObject {
@@ -138,6 +140,38 @@ class TestCliVae : public QObject {
         QVERIFY2(std::abs(rows[1][6].toDouble() - expected) < 1e-9,
                  qPrintable(rows[1][6] + " vs " + QString::number(expected, 'g', 12)));
         QVERIFY(rows[1][7].isEmpty() && rows[1][8].isEmpty()); // nothing held out
+    }
+
+    // Issue 25: scoring ignored Ctrl-C (41 s and more on 200k rows) and the progress line stayed
+    // at "epoch 2/2". Here scoring would take minutes (10⁵ Adam steps for q*, then 10⁶ draws).
+    void ctrlCWhileScoringStopsAtOnceAndKeepsTheOldFile() {
+        const QString out = m_dir.filePath("scoring.csv");
+        {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("previous\n");
+        }
+        QProcess p;
+        p.start(FAEXPLORER_CLI, {"vae", "--method", "vem", "--epochs", "1", "--q-steps", "100000",
+                                 "--iw-samples", "1000000", "--out", out});
+        QVERIFY(p.waitForStarted());
+        // The line says it is scoring (stderr is a pipe: a line every 5 s at most).
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += QString::fromUtf8(p.readAllStandardError())).contains("scoring"), 120000);
+        QVERIFY2(err.contains("vae: trial 1/1, vem: scoring held-out rows after epoch 1/1"),
+                 qPrintable(err));
+        QCOMPARE(p.state(), QProcess::Running);
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        err += QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("interrupted before any trial finished"), qPrintable(err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("previous\n"));
+        QCOMPARE(QDir(m_dir.path()).entryList({"scoring.csv.tmp-*"}), QStringList());
     }
 
     void badArgumentsGiveOneLineExitTwoAndNoFile_data() {

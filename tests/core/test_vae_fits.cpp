@@ -1,7 +1,8 @@
 // The nonlinear-FA lab's fitters and scores against independent references: the
 // importance-weighted estimate approaching the exact log-likelihood; the optimal diagonal q and
 // the approximation gap's closed form; the linear VAE reaching PPCA's closed-form maximum; the
-// two gaps non-negative within Monte Carlo error; the generated manifolds' geometry.
+// two gaps non-negative within Monte Carlo error; the generated manifolds' geometry; a cancel
+// stopping a trial's scoring within one pass, and a scoring poll that changes no number.
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/Ppca.h"
 #include "core/math/Rng.h"
@@ -12,6 +13,7 @@
 
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
 
 using namespace fa;
@@ -161,6 +163,90 @@ class TestVaeFits : public QObject {
                 QVERIFY(std::isnan(s.amortisationGap));
             QVERIFY(std::isfinite(s.iwLoglik) && s.minEss > 10.0); // of 2000
             QVERIFY(s.iwLoglik >= s.testElbo - 0.02);              // a bound on log p(x)
+        }
+    }
+
+    // Issue 25: `vae` ignored Ctrl-C while it scored a trial's held-out rows (41 s and more) and
+    // its progress line stayed at the last epoch. Scoring here would outlast any test (10⁸ Adam
+    // steps for q*, or 10⁸ draws of an estimate); the cancel is raised at the 100th scoring report,
+    // well inside that loop (before it: one report to start, one for the training ELBO, one per
+    // held-out row for vEM's nearest training row).
+    void aCancelStopsTheScoringAndDropsTheTrial_data() {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<int>("qSteps");
+        QTest::addColumn<int>("elboSamples");
+        QTest::addColumn<int>("iwSamples");
+        QTest::newRow("vem q* steps") << int(VaeMethod::Vem) << 100'000'000 << 1 << 1;
+        QTest::newRow("vem IW draws") << int(VaeMethod::Vem) << 1 << 1 << 100'000'000;
+        QTest::newRow("vae ELBO draws") << int(VaeMethod::Vae) << 1 << 100'000'000 << 1;
+    }
+    void aCancelStopsTheScoringAndDropsTheTrial() {
+        QFETCH(int, method);
+        QFETCH(int, qSteps);
+        QFETCH(int, elboSamples);
+        QFETCH(int, iwSamples);
+        VaeConfig c;
+        c.data.dim = 4;
+        c.data.samples = 100; // 20 held out
+        c.methods = {VaeMethod(method)};
+        c.fit.latent = 1;
+        c.fit.hidden = {4};
+        c.eval.qSteps = qSteps;
+        c.eval.elboSamples = elboSamples;
+        c.eval.iwSamples = iwSamples;
+        c.epochs = 1;
+        std::atomic<bool> cancel{false};
+        long epochReports = 0, scoringReports = 0;
+        bool named = true; // every scoring report names its method and epoch
+        const auto rows = runVae(
+            c,
+            [&](const VaeProgress& p) {
+                if (!p.scoring) {
+                    ++epochReports;
+                    return;
+                }
+                named = named && p.method == vaeMethodName(VaeMethod(method)) && p.epoch == 1 &&
+                        p.epochs == 1;
+                if (++scoringReports == 100)
+                    cancel = true;
+            },
+            &cancel);
+        QVERIFY(rows.empty()); // the unfinished trial is dropped
+        QCOMPARE(epochReports, 1L);
+        QVERIFY(named);
+        QVERIFY2(scoringReports >= 100 && scoringReports < 110, // stopped within a pass
+                 qPrintable(QString::number(scoringReports)));
+    }
+
+    // The poll changes no number: the same draws whether or not it ticks.
+    void aPollThatNeverStopsChangesNoScore() {
+        VaeDataSpec spec;
+        spec.dataset = "two-moons";
+        spec.dim = 4;
+        spec.samples = 200;
+        const VaeData data = makeVaeData(spec, {});
+        VaeOptions o;
+        o.latent = 1;
+        o.hidden = {6};
+        o.seed = 121;
+        VaeEvalOptions eval{5, 20, 10, 0.05};
+        const std::atomic<bool> never{false};
+        for (const VaeMethod method : {VaeMethod::Vem, VaeMethod::Vae}) {
+            auto fit = makeVaeFit(method, data.rows.train, o);
+            for (int e = 0; e < 3; ++e)
+                fit->epoch();
+            long ticks = 0;
+            const VaeScores plain = scoreVaeFit(*fit, data.rows.test, eval, 122);
+            const VaeScores polled =
+                scoreVaeFit(*fit, data.rows.test, eval, 122, nullptr, {&never, [&] { ++ticks; }});
+            QVERIFY(ticks > eval.qSteps + eval.iwSamples);
+            for (const auto& [a, b] : {std::pair{plain.trainElbo, polled.trainElbo},
+                                       {plain.testElbo, polled.testElbo},
+                                       {plain.iwLoglik, polled.iwLoglik},
+                                       {plain.amortisationGap, polled.amortisationGap},
+                                       {plain.approximationGap, polled.approximationGap},
+                                       {plain.minEss, polled.minEss}})
+                QVERIFY((a == b) || (std::isnan(a) && std::isnan(b)));
         }
     }
 
