@@ -9,6 +9,8 @@
 #include "ui/shell/ViewControls.h"
 #include "ui/shell/ViewHelp.h"
 
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScrollArea>
@@ -18,6 +20,7 @@
 #include <QTextBrowser>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 #include <QtCharts/QXYSeries>
 #include <QtTest>
@@ -95,6 +98,7 @@ class TestPresentation : public QObject {
         // With a preset's caption above the page where the lab has one: the tightest case.
         const QMap<QString, QString> presets{{"explorer", "thesis-fig5-d100-s100"},
                                              {"posterior", "report-fig3-boston"},
+                                             {"neural", "report-table2-small-network"},
                                              {"latent", "lesson-gibbs-vs-em"},
                                              {"nonlinear", "lesson-amortisation-gap"}};
         if (presets.contains(lab))
@@ -115,6 +119,27 @@ class TestPresentation : public QObject {
             for (const QAbstractAxis* axis : view->chart()->axes())
                 QVERIFY2(!axis->labelsTruncated() && !axis->truncateLabels(),
                          qPrintable(view->chart()->title() + ": " + axis->titleText()));
+        // Nor does any other text a chart paints (axis titles, legends, chart titles): what has
+        // no room is hidden or made smaller, never cut (issue 25).
+        QStringList cut;
+        for (QChartView* view : window.currentPage()->findChildren<QChartView*>())
+            for (QGraphicsItem* item : view->scene()->items())
+                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+                    text && text->isVisible() && view->isVisible() &&
+                    (text->toPlainText().endsWith(QChar(0x2026)) ||
+                     text->toPlainText().endsWith("...")))
+                    cut << view->chart()->title() + ": " + text->toPlainText();
+        // and no legend entry reaches below its legend's box, where Qt clips it
+        for (QChartView* view : window.currentPage()->findChildren<QChartView*>()) {
+            const QLegend* legend = view->chart()->legend();
+            for (QGraphicsItem* item : view->scene()->items())
+                if (view->isVisible() && legend->isVisible() && item->isVisible() &&
+                    dynamic_cast<QGraphicsTextItem*>(item) && legend->isAncestorOf(item) &&
+                    item->sceneBoundingRect().bottom() > legend->sceneBoundingRect().bottom() + 1)
+                    cut << view->chart()->title() + ": legend entry " +
+                               static_cast<QGraphicsTextItem*>(item)->toPlainText();
+        }
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
         window.viewControls()->setPresenting(false);
         QVERIFY(split->widget(0)->isVisible());
     }

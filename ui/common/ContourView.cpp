@@ -22,7 +22,7 @@ ContourView::ContourView(QWidget* parent)
     c->addAxis(m_y, Qt::AlignLeft);
     m_x->setLabelFormat("%.3g");
     m_y->setLabelFormat("%.3g");
-    m_points->setName("recent observations");
+    m_points->setName("observations"); // the latest ones: whole in a legend at 200 %
     m_points->setMarkerSize(4);
     m_points->setColor(QColor(90, 90, 90, 70));
     m_points->setBorderColor(Qt::transparent);

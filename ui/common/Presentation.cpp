@@ -1,6 +1,7 @@
 #include "ui/common/Presentation.h"
 
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChartFit.h"
 
 #include <QWidget>
 #include <QtCharts/QAbstractAxis>
@@ -40,7 +41,10 @@ QColor mapped(const QColor& c, bool forward) {
 }
 
 template <class Get, class Set>
-int scaleFont(QObject* owner, const char* key, double scale, Get get, Set set) {
+int scaleFont(QObject* owner, const char* key, double scale, Get get, Set set,
+              bool keepShrink = true) {
+    if (keepShrink) // what ChartFit made smaller to stay whole stays so
+        scale *= shrinkOf(owner);
     QVariant base = owner->property(key);
     if (!base.isValid()) {
         owner->setProperty(key, get());
@@ -87,7 +91,7 @@ int scaleChartFonts(QWidget* root, double scale) {
                 [axis](const QFont& f) { axis->setLabelsFont(f); });
             changed += scaleFont(
                 axis, "faBaseTitleFont", scale, [axis] { return axis->titleFont(); },
-                [axis](const QFont& f) { axis->setTitleFont(f); });
+                [axis](const QFont& f) { axis->setTitleFont(f); }, false);
         }
     }
     return changed;

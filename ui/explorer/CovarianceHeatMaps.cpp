@@ -84,6 +84,7 @@ void CovarianceHeatMaps::layoutPanels(QRectF area) {
     const double cellW = (area.width() - gap * (m_columns - 1)) / m_columns;
     const double cellH = (area.height() - gap) / 2 - titleH;
     const double side = std::max(10.0, std::min(cellW, cellH));
+    m_cellWidth = cellW;
     auto slot = [&](int row, int col) {
         return QRectF(area.left() + col * (cellW + gap) + (cellW - side) / 2,
                       area.top() + row * (side + titleH + gap) + titleH, side, side);
@@ -112,11 +113,21 @@ void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
         p.setPen(QColor(120, 120, 120));
         p.drawRect(panel.rect);
         p.setPen(Qt::black);
-        p.drawText(
-            QRectF(panel.rect.left() - 20, panel.rect.top() - fm.height() - 2,
-                   panel.rect.width() + 40, fm.height() + 1),
-            Qt::AlignHCenter | Qt::AlignBottom,
-            fm.elidedText(panel.title, Qt::ElideRight, static_cast<int>(panel.rect.width()) + 40));
+        // The title over the panel's whole column, its font made smaller (to 60 %) before it
+        // is cut: "online SGA − S" stays whole at 200 % on a projector.
+        const double room = std::max(m_cellWidth, panel.rect.width() + 4);
+        QFont titleFont = font();
+        const double fit =
+            room / std::max(1.0, QFontMetricsF(titleFont).horizontalAdvance(panel.title));
+        if (fit < 1.0 && titleFont.pointSizeF() > 0)
+            titleFont.setPointSizeF(titleFont.pointSizeF() * std::max(0.6, fit * 0.98));
+        p.setFont(titleFont);
+        const QFontMetrics tm(titleFont);
+        p.drawText(QRectF(panel.rect.center().x() - room / 2, panel.rect.top() - fm.height() - 2,
+                          room, fm.height() + 1),
+                   Qt::AlignHCenter | Qt::AlignBottom,
+                   tm.elidedText(panel.title, Qt::ElideRight, static_cast<int>(room)));
+        p.setFont(font());
     }
     // Colour bar: +scale at the top, -scale at the bottom.
     const int h = static_cast<int>(m_colourBar.height());

@@ -35,4 +35,5 @@ class CovarianceHeatMaps : public QWidget {
     double m_scale = 1.0;
     QString m_caption;
     QRectF m_colourBar;
+    double m_cellWidth = 0.0; ///< one panel's column, its title's room
 };

@@ -1,5 +1,6 @@
 #include "ui/shell/ViewControls.h"
 
+#include "ui/common/ChartFit.h"
 #include "ui/common/LabPage.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/Presentation.h"
@@ -80,6 +81,7 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
         if (m_zoom != 1.0)
             presentation::scaleChartFonts(m_window, m_zoom);
         presentation::roundAllTicks(m_window); // axes made since (a lab's new run)
+        presentation::fitChartText(m_window);
     });
     refresh->start();
 
@@ -128,6 +130,7 @@ void ViewControls::applyZoom() {
         }
     }
     presentation::scaleChartFonts(m_window, m_zoom);
+    presentation::refitChartText(m_window);
 }
 
 void ViewControls::setColourBlind(bool on, bool remember) {
@@ -172,6 +175,7 @@ void ViewControls::follow() {
     if (m_zoom != 1.0)
         presentation::scaleChartFonts(m_window, m_zoom);
     presentation::roundAllTicks(m_window);
+    presentation::fitChartText(m_window);
     if (m_colourBlind)
         presentation::recolourSeries(m_window, true);
 }

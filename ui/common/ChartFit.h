@@ -1,0 +1,24 @@
+#pragma once
+// Chart text that stays whole on a small chart at a projector's zoom (issue 25): an axis title
+// Qt would elide to "…" (no room beside the ticks at 200 %) is hidden instead, the chart's own
+// title naming the quantity; a chart title, legend or category labels cut so are made smaller
+// (to 60 %); all shown again as they were when the chart grows or the zoom changes; a log
+// axis whose decade labels would run together ("1000100000") labels every second or third decade
+// (base 100, 1000); a legend below a wide chart that leaves its plot a few lines high moves to
+// its right. Works on any page without knowing it, like Presentation.h.
+class QObject;
+class QWidget;
+
+namespace presentation {
+
+/// Watches every chart under root not yet watched (call again for charts made since). Returns
+/// how many it took on.
+int fitChartText(QWidget* root);
+/// Every watched chart under root undoes what it changed and fits again (after a zoom change; a
+/// chart's resize does it too).
+void refitChartText(QWidget* root);
+/// The share of its size a chart title, legend or axis's labels was made smaller by (1: none),
+/// which scaleChartFonts keeps.
+double shrinkOf(const QObject* owner);
+
+} // namespace presentation
