@@ -94,12 +94,11 @@ int recordRun(MainWindow& window, const QString& path, long until, const QString
         std::fprintf(stderr, "faexplorer: a recording needs a last position of at least 1\n");
         return 2;
     }
-    RecordOptions options;
+    RecordOptions options = window.recordingDefaults(); // the preset's scale and caption
     options.path = path;
     options.frames = frames;
     options.until = until;
     options.width = width;
-    options.logarithmic = window.currentLab() == "explorer";
     RunRecorder recorder(window.currentPage(), options);
     int code = 1;
     QObject::connect(&recorder, &RunRecorder::finished, qApp, [&](bool done, const QString& why) {

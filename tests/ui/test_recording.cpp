@@ -1,10 +1,14 @@
 // Recordings: the frame positions; the GIF writer read back by Qt's own GIF decoder (colours,
 // frame count, delay, looping); and a recorded run twice gives the same bytes, with frames that
-// follow the run (batch refits in background included).
+// follow the run (batch refits in background included). A preset's recording follows the
+// lesson's time scale (the EM staircase's first iterations, log-spaced) under its caption, and
+// another session opened in that lab drops the caption.
 #include "ui/common/GifWriter.h"
 #include "ui/common/RunRecorder.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/ExplorerPage.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/PresetCaption.h"
 
 #include <QImageReader>
 #include <QSignalSpy>
@@ -142,6 +146,57 @@ class TestRecording : public QObject {
         QVERIFY(readFrames(o.path).size() >= 1);
         QTest::qWait(200);
         QCOMPARE(done.size(), 1);
+    }
+
+    void aPresetRecordsOnItsScaleUnderItsCaption() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY2(window.openPreset("lesson-em-staircase"), qPrintable(window.lastError()));
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        RecordOptions o = window.recordingDefaults();
+        QVERIFY(o.logarithmic); // the preset's scale: the latent lab's own is linear
+        QVERIFY(o.header && o.header->isVisible());
+        o.path = m_dir.filePath("staircase.gif");
+        o.frames = 12;
+        o.until = 500;
+        o.width = 640;
+        LabPage* page = window.currentPage();
+        RunRecorder recorder(page, o);
+        // The staircase's first iterations have frames (linear spacing: 42, 83, …)
+        const std::vector<long>& at = recorder.positions();
+        QVERIFY2(at.front() <= 2 && at[3] <= 10, qPrintable(QString::number(at[3])));
+        QCOMPARE(at.back(), 500L);
+        QSignalSpy done(&recorder, &RunRecorder::finished);
+        recorder.start();
+        QVERIFY(done.wait(60000));
+        QVERIFY2(done[0][0].toBool(), qPrintable(done[0][1].toString()));
+        const QList<QImage> frames = readFrames(o.path);
+        QCOMPARE(frames.size(), 12);
+        // The caption above the page: the frame is taller than the page at that width by at
+        // least two lines of text, and its top is the caption's (light yellow) background.
+        const double pageHeight = 640.0 * page->height() / page->width();
+        QVERIFY2(frames[0].height() > pageHeight + 20,
+                 qPrintable(QString("%1 vs %2").arg(frames[0].height()).arg(pageHeight)));
+        const QColor caption = o.header->palette().color(QPalette::ToolTipBase);
+        int near = 0, all = 0;
+        for (int y = 0; y < 12; ++y)
+            for (int x = 0; x < frames[0].width(); x += 4, ++all) {
+                const QColor c = frames[0].pixelColor(x, y);
+                near += std::abs(c.red() - caption.red()) + std::abs(c.green() - caption.green()) +
+                            std::abs(c.blue() - caption.blue()) <
+                        40;
+            }
+        QVERIFY2(near > all / 2, qPrintable(QString("%1 of %2").arg(near).arg(all)));
+
+        // Another session in the same lab: the preset's caption and scale no longer apply.
+        const QString session = m_dir.filePath("other.json");
+        QVERIFY(page->saveSession(session));
+        QVERIFY(window.openSession(session));
+        QVERIFY(!window.presetCaption()->isVisible());
+        o = window.recordingDefaults();
+        QVERIFY(!o.logarithmic);
+        QVERIFY(!o.header);
     }
 };
 

@@ -1,5 +1,7 @@
 #include "ui/common/RunRecorder.h"
 
+#include <QPainter>
+
 #include "ui/common/LabPage.h"
 #include "ui/common/WidgetExport.h"
 
@@ -37,7 +39,7 @@ void RunRecorder::start() {
         return;
     }
     settleLayouts(m_page);
-    const QImage first = widget_export::render(m_page, m_options.width);
+    const QImage first = frameImage();
     if (!m_gif.open(m_options.path, first.size(), m_options.delayMs)) {
         finish(false, m_gif.error());
         return;
@@ -86,6 +88,27 @@ void RunRecorder::whenSettled() {
     QTimer::singleShot(0, this, &RunRecorder::capture);
 }
 
+QImage RunRecorder::frameImage() const {
+    const QImage page = widget_export::render(m_page, m_options.width);
+    if (!m_options.header || !m_options.header->isVisible())
+        return page;
+    // The header at the page's width (its text wraps as it would in a window that wide).
+    QWidget* header = m_options.header;
+    const int pageWidth = m_page->width();
+    const QSize was = header->size();
+    header->resize(pageWidth, header->heightForWidth(pageWidth) > 0
+                                  ? header->heightForWidth(pageWidth)
+                                  : header->height());
+    const QImage top = widget_export::render(header, page.width());
+    header->resize(was);
+    QImage frame(page.width(), top.height() + page.height(), QImage::Format_ARGB32_Premultiplied);
+    frame.fill(m_page->palette().color(QPalette::Window));
+    QPainter painter(&frame);
+    painter.drawImage(0, 0, top);
+    painter.drawImage(0, top.height(), page);
+    return frame;
+}
+
 void RunRecorder::capture() {
     if (m_done || !m_page)
         return;
@@ -93,7 +116,7 @@ void RunRecorder::capture() {
     settleLayouts(m_page);
     QImage frame;
     try {
-        frame = widget_export::render(m_page, m_options.width);
+        frame = frameImage();
     } catch (const std::bad_alloc&) {
         finish(false, "not enough memory for a frame this wide");
         return;

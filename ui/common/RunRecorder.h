@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QWidget>
 #include <vector>
 
 class LabPage;
@@ -19,6 +20,8 @@ struct RecordOptions {
     int width = 0;            ///< frame width in pixels; 0: the page as on screen
     int delayMs = 100;        ///< per frame
     bool logarithmic = false; ///< positions evenly spaced in log (the explorer's axes)
+    /// Painted above every frame when shown (a preset's caption: what the class should watch).
+    QPointer<QWidget> header;
 };
 
 class RunRecorder : public QObject {
@@ -42,6 +45,7 @@ class RunRecorder : public QObject {
     void next();
     void whenSettled();
     void capture();
+    QImage frameImage() const; ///< the page, under the header when that is shown
     static void settleLayouts(QWidget* page);
     void finish(bool ok, const QString& message);
 

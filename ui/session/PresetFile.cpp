@@ -46,6 +46,10 @@ Preset readPreset(const QString& path) {
         p.source = text(block, "source", false);
         p.caption = text(block, "caption", true);
         p.order = static_cast<int>(whole(block, "preset", "order", 0, 1000000));
+        p.recordingScale = text(block, "recordingScale", false);
+        if (!p.recordingScale.isEmpty() && p.recordingScale != "log" &&
+            p.recordingScale != "linear")
+            fail("'preset.recordingScale' must be \"log\" or \"linear\"");
         return p;
     } catch (const SessionError& e) {
         throw SessionError(

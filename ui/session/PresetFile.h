@@ -17,6 +17,9 @@ struct Preset {
     QString source;  ///< the figure or table of the seed it shows
     QString caption; ///< what to watch and why it happens
     int order = 0;   ///< the menu order within all presets
+    /// Frames of a recording evenly spaced in "log" or "linear" position (empty: the lab's own
+    /// axis: log for the explorer): the lesson's time scale (the EM staircase's first steps).
+    QString recordingScale;
 };
 
 /// share/faexplorer/SUB beside the running program (bin/../share/faexplorer/SUB), the same in

@@ -158,7 +158,7 @@ void MainWindow::buildMenus() {
     file->addAction("&Record the run as an animation…", QKeySequence("Ctrl+Shift+R"), this,
                     [this] {
                         const QString said = RecordDialog::recordInteractively(
-                            currentPage(), currentLab() == "explorer", this);
+                            currentPage(), recordingDefaults(), this);
                         if (!said.isEmpty())
                             statusBar()->showMessage(said, 10000);
                     })
@@ -297,6 +297,17 @@ void MainWindow::saveFileDialog(const QString& title, const QString& name,
         QMessageBox::warning(this, title, m_lastError);
 }
 
+RecordOptions MainWindow::recordingDefaults() const {
+    RecordOptions options;
+    const fa::io::Preset& preset = m_caption->preset();
+    const bool ours = !preset.name.isEmpty() && preset.lab == currentLab();
+    options.logarithmic = ours && !preset.recordingScale.isEmpty() ? preset.recordingScale == "log"
+                                                                   : currentLab() == "explorer";
+    if (ours && m_caption->isVisible())
+        options.header = m_caption;
+    return options;
+}
+
 bool MainWindow::openSession(const QString& path) {
     QString kind;
     try {
@@ -311,6 +322,12 @@ bool MainWindow::openSession(const QString& path) {
             if (!p->openSession(path)) {
                 m_lastError = p->lastError();
                 return false;
+            }
+            // Another session in the preset's lab: its caption no longer describes the page
+            // (openPreset sets it again after this).
+            if (m_caption->preset().lab == kind) {
+                m_caption->setPreset({});
+                m_caption->dismiss();
             }
             m_tabs->setCurrentWidget(p);
             return true;

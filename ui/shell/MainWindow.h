@@ -2,6 +2,8 @@
 // The window: a shell that hosts one page per registered lab (ui/shell/Labs) as tabs, with the
 // run actions in the toolbar, the file, run and mode menus, and the status bar. It forwards
 // every action to the page in view and knows nothing of any page's insides.
+#include "ui/common/RunRecorder.h"
+
 #include <QMainWindow>
 #include <vector>
 
@@ -38,6 +40,9 @@ class MainWindow : public QMainWindow {
     /// Opens a preset (a session in the preset folder, by name) and shows its caption.
     bool openPreset(const QString& name);
     const PresetCaption* presetCaption() const { return m_caption; }
+    /// What a recording of the lab in view starts from: frames spaced as its preset asks (else
+    /// log in the explorer), and the preset's caption above each frame while it is shown.
+    RecordOptions recordingDefaults() const;
     bool saveSession(const QString& path);
     bool exportCurves(const QString& csvPath);
     QStringList exportCharts(const QString& folder);

@@ -51,7 +51,8 @@ int RecordDialog::width() const {
     return m_width->currentData().toInt();
 }
 
-QString RecordDialog::recordInteractively(LabPage* page, bool logarithmic, QWidget* parent) {
+QString RecordDialog::recordInteractively(LabPage* page, RecordOptions options, QWidget* parent) {
+    const bool logarithmic = options.logarithmic;
     if (!page->latestLabSnapshot()) {
         QMessageBox::warning(parent, "Record", "There is no run to record.");
         return {};
@@ -63,12 +64,10 @@ QString RecordDialog::recordInteractively(LabPage* page, bool logarithmic, QWidg
         parent, "Record the run", page->objectName() + "-run.gif", "Animated GIF (*.gif)");
     if (path.isEmpty())
         return {};
-    RecordOptions options;
     options.path = path;
     options.frames = dialog.frames();
     options.until = dialog.until();
     options.width = dialog.width();
-    options.logarithmic = logarithmic;
     RunRecorder recorder(page, options);
     QProgressDialog progress("Recording…", "Stop", 0, static_cast<int>(recorder.positions().size()),
                              parent);
