@@ -162,6 +162,35 @@ class TestLabWorker : public QObject {
         QCOMPARE(position(), 0L);
     }
 
+    // A lasting change (a longer run typed into the length field) holds after a restart (a
+    // recording starts the run again): the factory still has the old length. Other changes
+    // do not, and a new factory (made from the fields, which hold the change) forgets them.
+    void aLastingChangeOutlivesARestart() {
+        const auto setLength = [](long n) {
+            return [n](fa::LiveRun& r) { static_cast<CountingRun&>(r).m_length = n; };
+        };
+        post([&](LabWorker& w) {
+            w.configure(counting(3, 100));
+            w.apply(setLength(250), true);
+            w.apply([](fa::LiveRun& r) { r.advance(7); }); // not lasting
+            w.restart();
+        });
+        sync();
+        QCOMPARE(position(), 0L);
+        QCOMPARE(m_last->length, 250L);
+        post([&](LabWorker& w) { w.restart(); }); // and again
+        sync();
+        QCOMPARE(m_last->length, 250L);
+        QCOMPARE(position(), 0L);
+        post([&](LabWorker& w) {
+            w.configure(counting(4, 100));
+            w.restart();
+        });
+        sync();
+        QCOMPARE(m_last->length, 100L);
+        QCOMPARE(runId(), 4L);
+    }
+
     void aFailedConfigureKeepsTheOldRunPlaying() {
         post([](LabWorker& w) {
             w.configure(counting(1));

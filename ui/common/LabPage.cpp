@@ -67,8 +67,10 @@ void LabPage::startRun(LabWorker::Factory make, Start how) {
     });
 }
 
-void LabPage::changeRun(LabWorker::Change change) {
-    post([change = std::move(change)](LabWorker& w) { w.apply(change); });
+void LabPage::changeRun(LabWorker::Change change, Lasting lasting) {
+    post([change = std::move(change), keep = lasting == Lasting::Yes](LabWorker& w) {
+        w.apply(change, keep);
+    });
 }
 
 void LabPage::restartRun(Start how) {

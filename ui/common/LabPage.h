@@ -91,8 +91,10 @@ class LabPage : public QWidget {
     /// Starts a run built by make on the worker thread. If it throws, the previous run carries
     /// on and runFailed() is called with the reason.
     void startRun(LabWorker::Factory make, Start how = Start::KeepPlaying);
-    /// A live change applied on the worker thread; a throw is reported, the run goes on.
-    void changeRun(LabWorker::Change change);
+    /// A live change applied on the worker thread; a throw is reported, the run goes on. A
+    /// lasting one (length, view) is applied again when the run restarts (a recording).
+    enum class Lasting { No, Yes };
+    void changeRun(LabWorker::Change change, Lasting lasting = Lasting::No);
     void restartRun(Start how = Start::Paused); ///< a fresh run from the last factory that worked
     void setSpeed(double unitsPerSecond);
     /// Runs f on the worker thread with the run (nullptr when none) and waits for it.

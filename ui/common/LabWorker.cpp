@@ -37,6 +37,7 @@ void LabWorker::configure(const Factory& make, bool keepPlaying) {
     m_stopAt = -1;
     m_run = std::move(run); // the old run (and any background work of it) ends here
     m_factory = make;
+    m_lasting.clear(); // a new factory is made from the fields, which hold them
     m_rate = m_runSeconds = 0.0;
     m_playedUnits = 0;
     m_chunk = 1;
@@ -47,8 +48,12 @@ void LabWorker::configure(const Factory& make, bool keepPlaying) {
 }
 
 void LabWorker::restart(bool keepPlaying) {
-    if (m_factory)
-        configure(m_factory, keepPlaying);
+    if (!m_factory)
+        return;
+    const std::vector<Change> lasting = m_lasting; // configure() forgets them
+    configure(m_factory, keepPlaying);
+    for (const Change& change : lasting)
+        apply(change, true);
 }
 
 void LabWorker::resetClocks() {
@@ -120,11 +125,13 @@ void LabWorker::setSpeed(double unitsPerSecond) {
         m_tick.setInterval(m_speed > 0.0 && m_stopAt < 0 ? 5 : 0);
 }
 
-void LabWorker::apply(const Change& change) {
+void LabWorker::apply(const Change& change, bool lasting) {
     if (!m_run)
         return;
     try {
         change(*m_run);
+        if (lasting)
+            m_lasting.push_back(change);
     } catch (const std::exception& e) {
         emit refused(describe(e));
     }

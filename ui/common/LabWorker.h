@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <vector>
 
 using LabSnapshotPtr = std::shared_ptr<const fa::LabSnapshot>;
 Q_DECLARE_METATYPE(LabSnapshotPtr)
@@ -36,7 +37,8 @@ class LabWorker : public QObject {
     /// parameter), else paused (a session, a preset). If building throws, failed() says why and
     /// the previous run carries on exactly as it was (playing or paused).
     void configure(const Factory& make, bool keepPlaying = false);
-    /// Builds a fresh run from the last factory that worked (Reset), playing if it was.
+    /// Builds a fresh run from the last factory that worked, playing if it was, and applies
+    /// again the lasting changes made since that factory (a longer run, another view).
     void restart(bool keepPlaying = false);
     void play();
     void pause();
@@ -44,7 +46,8 @@ class LabWorker : public QObject {
     void runUntil(long position); ///< as fast as possible, pausing exactly there; then reached()
     void setSpeed(double unitsPerSecond); ///< 0: as fast as possible
     /// A live change (learning rate, view, ...). If it throws, refused() says why, nothing changed.
-    void apply(const Change& change);
+    /// A lasting one (the run's length, the view) is kept for restart(): the fields show it.
+    void apply(const Change& change, bool lasting = false);
     /// Runs f on the run (nullptr when there is none), e.g. to read rows for an export.
     void inspect(const std::function<void(const fa::LiveRun*)>& f) const { f(m_run.get()); }
 
@@ -70,6 +73,7 @@ class LabWorker : public QObject {
 
     std::unique_ptr<fa::LiveRun> m_run;
     Factory m_factory;
+    std::vector<Change> m_lasting; ///< lasting changes since m_factory
     QTimer m_tick, m_poll;
     QElapsedTimer m_sincePublish, m_rateClock, m_playClock, m_speedClock;
     long m_rateBase = 0, m_speedBase = 0, m_playBase = 0, m_playedUnits = 0, m_stopAt = -1;

@@ -208,9 +208,9 @@ LatentPage::LatentPage(QWidget* parent)
     });
     connect(m_length, &QSpinBox::valueChanged, this, [this](int length) {
         if (!m_quiet) // a longer or shorter run, from where it stands
-            changeRun([length](fa::LiveRun& run) {
-                static_cast<fa::LatentLive&>(run).setLength(length);
-            });
+            changeRun(
+                [length](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setLength(length); },
+                Lasting::Yes);
     });
     connect(m_zoom, &QCheckBox::toggled, this, [this](bool on) {
         m_loglik->setWindow(on ? 10 : 0);
@@ -226,9 +226,11 @@ LatentPage::LatentPage(QWidget* parent)
         });
     connect(m_traceEntry, &QComboBox::currentIndexChanged, this, [this](int entry) {
         if (!m_quiet && entry >= 0)
-            changeRun([entry](fa::LiveRun& run) {
-                static_cast<fa::LatentLive&>(run).setTraceEntry(entry);
-            });
+            changeRun(
+                [entry](fa::LiveRun& run) {
+                    static_cast<fa::LatentLive&>(run).setTraceEntry(entry);
+                },
+                Lasting::Yes);
     });
     modelChanged();
 }
@@ -304,7 +306,8 @@ void LatentPage::resetView() {
 
 void LatentPage::applyView(QComboBox* changed) {
     const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
-    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(x, y); });
+    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(x, y); },
+              Lasting::Yes);
 }
 
 void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {

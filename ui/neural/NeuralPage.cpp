@@ -188,9 +188,9 @@ NeuralPage::NeuralPage(QWidget* parent)
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     connect(m_length, &QSpinBox::valueChanged, this, [this](int epochs) {
         if (!m_quiet)
-            changeRun([epochs](fa::LiveRun& run) {
-                static_cast<fa::NeuralLive&>(run).setLength(epochs);
-            });
+            changeRun(
+                [epochs](fa::LiveRun& run) { static_cast<fa::NeuralLive&>(run).setLength(epochs); },
+                Lasting::Yes);
     });
     reset();
 }

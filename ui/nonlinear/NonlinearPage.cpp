@@ -176,7 +176,8 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     connect(m_length, &QSpinBox::valueChanged, this, [this](int length) {
         if (!m_quiet) // a longer or shorter run, from where it stands
             changeRun(
-                [length](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setLength(length); });
+                [length](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setLength(length); },
+                Lasting::Yes);
     });
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     for (QComboBox* box : {m_viewX, m_viewY})
@@ -187,13 +188,14 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     connect(m_viewMethod, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_quiet && index >= 0)
             changeRun(
-                [index](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setViewMethod(index); });
+                [index](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setViewMethod(index); },
+                Lasting::Yes);
     });
     connect(m_colourBy, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_quiet && index >= 0)
-            changeRun([column = index - 1](fa::LiveRun& run) {
-                static_cast<fa::VaeLive&>(run).setColourBy(column);
-            });
+            changeRun([column = index - 1](
+                          fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setColourBy(column); },
+                      Lasting::Yes);
     });
     m_noiseVariance->setEnabled(false);
     dataChanged();
@@ -258,7 +260,8 @@ void NonlinearPage::resetView() {
 
 void NonlinearPage::applyView(QComboBox* changed) {
     const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
-    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setView(x, y); });
+    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setView(x, y); },
+              Lasting::Yes);
 }
 
 void NonlinearPage::showSnapshot(const fa::LabSnapshot& snapshot) {

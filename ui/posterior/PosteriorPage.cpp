@@ -75,11 +75,11 @@ PosteriorPage::PosteriorPage(QWidget* parent)
         changeLive([lambda](fa::PosteriorLive& live) { live.setLambda(lambda); });
     });
     connect(m_controls, &PosteriorControls::coordinatesChanged, this, [this](int i, int j) {
-        changeLive([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); });
+        changeLive([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); }, Lasting::Yes);
     });
     connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) { setSpeed(v); });
     connect(m_controls, &PosteriorControls::lengthChanged, this, [this](long epochs) {
-        changeLive([epochs](fa::PosteriorLive& live) { live.setLength(epochs); });
+        changeLive([epochs](fa::PosteriorLive& live) { live.setLength(epochs); }, Lasting::Yes);
     });
     reset();
 }

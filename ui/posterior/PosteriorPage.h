@@ -60,8 +60,8 @@ class PosteriorPage : public LabPage {
   private:
     void start(fa::PosteriorLiveConfig config, int coordI, int coordJ,
                Start how = Start::KeepPlaying);
-    template <class F> void changeLive(F f) {
-        changeRun([f](fa::LiveRun& run) { f(static_cast<fa::PosteriorLive&>(run)); });
+    template <class F> void changeLive(F f, Lasting lasting = Lasting::No) {
+        changeRun([f](fa::LiveRun& run) { f(static_cast<fa::PosteriorLive&>(run)); }, lasting);
     }
 
     PosteriorControls* m_controls;
