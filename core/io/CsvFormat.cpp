@@ -15,6 +15,8 @@ const char* const kFaSweepHeader =
 const char* const kPosteriorHeader =
     "dataset,method,latent,trial,epoch,rel_mean_dist,rel_cov_dist,w2,w2_over_dim,seconds,status";
 const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds,status";
+const char* const kNeuralCurveHeader =
+    "dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse";
 const char* const kLatentHeader =
     "dataset,model,method,latent,components,trial,iteration,loglik_per_row,"
     "heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status";
@@ -148,6 +150,16 @@ void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
         out << textCell(r.dataset) << ',' << r.method << ",\"" << r.hidden << "\"," << r.split
             << ',' << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
             << formatDouble(r.seconds) << ',' << r.status << '\n';
+}
+
+void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& s, int split) {
+    out << kNeuralCurveHeader << '\n';
+    for (const auto& m : s.methods)
+        for (const NeuralCurvePoint& p : m.curve)
+            out << textCell(s.dataset) << ',' << neuralMethodName(m.method) << ",\"" << s.hidden
+                << "\"," << split << ',' << p.epoch << ',' << formatDouble(p.trainNmll) << ','
+                << formatDouble(p.trainRmse) << ',' << formatDouble(p.testNmll) << ','
+                << formatDouble(p.testRmse) << '\n';
 }
 
 void writeBenchCsv(std::ostream& out, const std::vector<BenchRow>& rows) {

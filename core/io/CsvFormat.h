@@ -3,6 +3,7 @@
 #include "core/bench/Benchmark.h"
 #include "core/explorer/FaSweep.h"
 #include "core/latent/LatentExperiment.h"
+#include "core/neural/NeuralLive.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/GradVariance.h"
 #include "core/posterior/PosteriorLab.h"
@@ -35,6 +36,10 @@ void writeBoundCsv(std::ostream& out, const std::string& dataset, const std::str
 /// dataset,method,hidden,split,nmll,rmse,seconds,status
 extern const char* const kNeuralHeader;
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
+/// dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse: the neural
+/// lab's live curves (Ctrl+E), one row per method and recorded epoch, as drawn.
+extern const char* const kNeuralCurveHeader;
+void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& snapshot, int split);
 
 /// dataset,model,method,latent,components,trial,iteration,loglik_per_row,
 /// heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status; a cell that does not apply

@@ -62,6 +62,28 @@ class TestNeuralPage : public QObject {
             QVERIFY(page.curve(method, "test-nmll")->at(4).y() <
                     page.curve(method, "test-nmll")->at(0).y());
         }
+        // Ctrl+E mid-run writes the curves as drawn (it refused until a split ended).
+        const QString csv = m_dir.filePath("live-curves.csv");
+        QVERIFY2(page.exportCurves(csv), qPrintable(page.lastError()));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QCOMPARE(lines[0], QString("dataset,method,hidden,split,epoch,train_nmll,train_rmse,"
+                                   "test_nmll,test_rmse"));
+        QCOMPARE(lines.size(), 1 + 2 * 5); // two methods, epochs 0..4
+        for (const QString& line : lines.mid(1)) {
+            // yacht,vifa-gauss,"50",0,3,… : the quoted hidden sizes hold no comma here
+            const QStringList cells = QString(line).remove('"').split(',');
+            QCOMPARE(cells.size(), 9);
+            QCOMPARE(cells[0], QString("yacht"));
+            const int epoch = cells[4].toInt();
+            for (const auto& [column, curve] :
+                 {std::pair{6, "train-rmse"}, {7, "test-nmll"}, {8, "test-rmse"}}) {
+                const QLineSeries* drawn = page.curve(cells[1], curve);
+                QVERIFY2(drawn, qPrintable(cells[1] + " " + curve));
+                QCOMPARE(cells[column].toDouble(), drawn->at(epoch).y());
+            }
+        }
     }
 
     void splitsTableFillsBesideTheReport() {

@@ -1,7 +1,7 @@
 #include "ui/neural/NeuralPage.h"
 
+#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
-
 #include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodStyle.h"
@@ -353,6 +353,17 @@ std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {
             {"neural-rmse", m_rmseChart},
             {"neural-predictive", m_predChart},
             {"neural-table", m_splitsPanel->table()}};
+}
+
+bool NeuralPage::exportCurves(const QString& path) {
+    const auto snapshot = latestSnapshot();
+    if (!snapshot) {
+        fail("Cannot export", "there is no run");
+        return false;
+    }
+    const int split = m_split->value();
+    return writeCsv(path, "the curves",
+                    [&](std::ostream& out) { fa::io::writeNeuralCurveCsv(out, *snapshot, split); });
 }
 
 bool NeuralPage::exportRows(const QString& path) {

@@ -45,8 +45,9 @@ class NeuralPage : public LabPage {
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
     bool exportRows(const QString& csvPath);
-    bool exportCurves(const QString& csvPath) override { return exportRows(csvPath); }
-    QString curvesFileName() const override { return "neural-splits.csv"; }
+    /// The live curves as drawn (Ctrl+E), at any epoch: core/io's writeNeuralCurveCsv.
+    bool exportCurves(const QString& csvPath) override;
+    QString curvesFileName() const override { return "neural-curves.csv"; }
     QString jobName() const override { return "splits table"; }
     void runJob() override { runSplits(); }
     void cancelJob() override { cancelSplits(); }
