@@ -1,7 +1,9 @@
 // The explorer's views beyond the numbers test_main_window checks: a fitter turned off leaves
-// the charts and their legends, and hovering a heat-map cell names that entry of the truth.
+// the charts and their legends, and hovering a heat-map cell names that entry of the truth; a
+// contour view's fit beyond its axes says so in the legend.
 #include "core/explorer/FaSweep.h"
 #include "core/fa/ModelGenerator.h"
+#include "ui/common/ContourView.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
 #include "ui/explorer/ErrorChartView.h"
@@ -9,7 +11,9 @@
 
 #include <QRegularExpression>
 #include <QToolTip>
+#include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
 #include <QtCharts/QXYSeries>
 #include <QtTest>
 #include <cmath>
@@ -37,6 +41,33 @@ class TestExplorerViews : public QObject {
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("FA Explorer tests");
+    }
+
+    // A fit whose ellipse lies beyond the axes (VIFA's mean travelling in from 0 while the view
+    // follows the exact posterior) is named "off the plot" in the legend; back in view, not.
+    void aFitBeyondTheAxesSaysSoInTheLegend() {
+        ContourView view;
+        view.resize(500, 400);
+        view.show();
+        ContourScene scene;
+        scene.reference = "exact";
+        ContourScene::Model exact{"exact", true, {}, nullptr};
+        exact.marginal.mean = Eigen::Vector2d(-3.5, 14.3);
+        exact.marginal.cov = 0.01 * Eigen::Matrix2d::Identity();
+        ContourScene::Model fit{"vifa-gauss", true, {}, nullptr};
+        fit.marginal.mean = Eigen::Vector2d(-0.7, 2.9); // 20 % of the way from 0
+        fit.marginal.cov = 0.01 * Eigen::Matrix2d::Identity();
+        scene.models = {exact, fit};
+        view.showScene(scene);
+        const QString far = view.contour("vifa-gauss", 0)->name();
+        QVERIFY2(far.endsWith("(off the plot)"), qPrintable(far));
+        QVERIFY(!view.contour("exact", 0)->name().contains("off the plot"));
+        // the axes indeed hold the exact posterior and not the fit
+        const auto* x = qobject_cast<QValueAxis*>(view.chart()->axes(Qt::Horizontal).first());
+        QVERIFY(x && x->min() < -3.5 && x->max() > -3.5 && x->max() < -0.7);
+        scene.models[1].marginal.mean = Eigen::Vector2d(-3.45, 14.25);
+        view.showScene(scene);
+        QVERIFY(!view.contour("vifa-gauss", 0)->name().contains("off the plot"));
     }
 
     // A fitter that blows up leaves the chart at the top; the others keep the axis (issue 25:

@@ -164,6 +164,7 @@ void ContourView::showScene(const ContourScene& scene) {
     for (auto& [name, pool] : m_contours)
         for (QLineSeries* s : pool)
             s->clear(); // a model no longer present (diverged) disappears
+    std::vector<std::pair<std::string, QRectF>> extents; // each ellipse model's outer box
     for (const auto& model : scene.models) {
         auto& pool = seriesFor(model.name);
         if (!model.valid)
@@ -200,6 +201,7 @@ void ContourView::showScene(const ContourScene& scene) {
                 tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
             continue;
         }
+        QRectF box;
         for (std::size_t level = 0; level < m_levels.size(); ++level) {
             QList<QPointF> line;
             for (const auto& p : fa::massEllipse(model.marginal, m_levels[level])) {
@@ -209,10 +211,12 @@ void ContourView::showScene(const ContourScene& scene) {
                     x1 = std::max(x1, p.x());
                     y0 = std::min(y0, p.y());
                     y1 = std::max(y1, p.y());
+                    box |= QRectF(p.x(), p.y(), 1e-300, 1e-300);
                 }
             }
             pool[level]->replace(line);
         }
+        extents.emplace_back(model.name, box);
         if (model.name == scene.reference) {
             tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
         }
@@ -256,4 +260,12 @@ void ContourView::showScene(const ContourScene& scene) {
     }
     setRoundTicks(m_x, x0 - px, x1 + px, w, 45);
     setRoundTicks(m_y, y0 - py, y1 + py, h, 40);
+    // A fit still far from the reference (VIFA's mean travelling in from 0) is beyond the axes:
+    // its legend entry says so rather than the fit silently missing from the picture.
+    const QRectF view(QPointF(m_x->min(), m_y->min()), QPointF(m_x->max(), m_y->max()));
+    for (const auto& [name, box] : extents) {
+        const QString base = m_shortNames ? legendName(name) : displayName(name);
+        const bool away = !box.isNull() && !view.intersects(box);
+        m_contours[name].front()->setName(away ? base + " (off the plot)" : base);
+    }
 }
