@@ -177,6 +177,8 @@ int main(int argc, char** argv) {
     parser.addOption(present);
     parser.addOption(zoom);
     parser.addOption(colourBlind);
+    const QCommandLineOption dark("dark", "Use the high-contrast dark theme (white on black).");
+    parser.addOption(dark);
     parser.addOption(frames);
     parser.addOption(listPresetsOption);
     parser.addOption(screenshot);
@@ -260,6 +262,8 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(colourBlind) || headless)
         window.viewControls()->setColourBlind(parser.isSet(colourBlind), false);
+    if (parser.isSet(dark) || headless)
+        window.viewControls()->setDark(parser.isSet(dark), false);
     window.show();
     if (parser.isSet(present))
         window.viewControls()->setPresenting(true, !headless);

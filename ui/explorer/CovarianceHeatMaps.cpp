@@ -11,7 +11,8 @@ CovarianceHeatMaps::CovarianceHeatMaps(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(360, 240); // two rows of views and a caption fit 1280 x 800 at 200 %
     setAutoFillBackground(true);
-    setPalette(QPalette(Qt::white));
+    setBackgroundRole(QPalette::Base); // white, or black in the dark theme
+    setForegroundRole(QPalette::Text);
     setToolTip("Leading block of the covariance S = F Fᵀ + Ψ: the truth, each estimate Ŝ, and Ŝ − "
                "S below it. "
                "One colour scale for all: ± the largest off-diagonal |S_ij| of the true block\n"
@@ -102,6 +103,7 @@ void CovarianceHeatMaps::layoutPanels(QRectF area) {
 
 void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    p.setPen(palette().color(QPalette::Text));
     p.setRenderHint(QPainter::Antialiasing, false);
     const QFontMetrics fm(font());
     p.drawText(QRectF(0, 4, width(), fm.height()), Qt::AlignHCenter, m_caption);
@@ -112,7 +114,7 @@ void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
         p.drawImage(panel.rect, panel.image); // nearest-neighbour: one square per entry
         p.setPen(QColor(120, 120, 120));
         p.drawRect(panel.rect);
-        p.setPen(Qt::black);
+        p.setPen(palette().color(QPalette::Text));
         // The title over the panel's whole column, its font made smaller (to 60 %) before it
         // is cut: "online SGA − S" stays whole at 200 % on a projector.
         const double room = std::max(m_cellWidth, panel.rect.width() + 4);
@@ -138,7 +140,7 @@ void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
     }
     p.setPen(QColor(120, 120, 120));
     p.drawRect(m_colourBar);
-    p.setPen(Qt::black);
+    p.setPen(palette().color(QPalette::Text));
     const double lx = m_colourBar.right() + 4;
     p.drawText(QPointF(lx, m_colourBar.top() + fm.ascent() / 2.0),
                QString("+%1").arg(m_scale, 0, 'g', 3));

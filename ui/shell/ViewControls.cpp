@@ -1,6 +1,7 @@
 #include "ui/shell/ViewControls.h"
 
 #include "ui/common/ChartFit.h"
+#include "ui/common/DarkTheme.h"
 #include "ui/common/LabPage.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/Presentation.h"
@@ -13,6 +14,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTimer>
 #include <QToolBar>
 #include <algorithm>
@@ -46,6 +48,11 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
     m_colourBlindAction->setCheckable(true);
     m_colourBlindAction->setToolTip("The methods' colours from Okabe and Ito's palette, told "
                                     "apart with any colour vision");
+    m_darkAction = view->addAction("High-contrast &dark theme", QKeySequence("Ctrl+Shift+D"), this,
+                                   [this](bool on) { setDark(on); });
+    m_darkAction->setCheckable(true);
+    m_darkAction->setToolTip("White text and light lines on black, for a projector in a bright "
+                             "room (Ctrl+Shift+D); remembered");
     view->addSeparator();
     QMenu* width = view->addMenu("Export &width");
     width->setToolTipsVisible(true);
@@ -77,17 +84,16 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
     // Axes made anew after the zoom was set come back to the zoom here.
     auto* refresh = new QTimer(this);
     refresh->setInterval(500);
-    connect(refresh, &QTimer::timeout, this, [this] {
-        if (m_zoom != 1.0)
-            presentation::scaleChartFonts(m_window, m_zoom);
-        presentation::roundAllTicks(m_window); // axes made since (a lab's new run)
-        presentation::fitChartText(m_window);
-    });
+    connect(refresh, &QTimer::timeout, this, &ViewControls::touchUp);
     refresh->start();
+    // and before a picture is taken at a position (--screenshot, a recording's frame)
+    for (LabPage* page : m_window->pages())
+        connect(page, &LabPage::reached, this, &ViewControls::touchUp);
 
     QSettings s;
     setExportWidth(s.value("export/width", 0).toInt());
     setColourBlind(s.value("view/colourBlind", false).toBool());
+    setDark(s.value("view/dark", false).toBool());
     setZoom(s.value("view/zoom", 1.0).toDouble());
 }
 
@@ -142,6 +148,16 @@ void ViewControls::setColourBlind(bool on, bool remember) {
         QSettings().setValue("view/colourBlind", on);
 }
 
+void ViewControls::setDark(bool on, bool remember) {
+    m_dark = on;
+    m_darkAction->setChecked(on);
+    QApplication::setPalette(on ? presentation::darkPalette()
+                                : QApplication::style()->standardPalette());
+    presentation::applyDarkTheme(m_window, on);
+    if (remember)
+        QSettings().setValue("view/dark", on);
+}
+
 void ViewControls::setExportWidth(int pixels) {
     m_exportWidth = std::clamp(pixels, 0, 16384);
     for (QAction* a : m_widthActions)
@@ -172,10 +188,16 @@ void ViewControls::follow() {
             m_speed->setValue(v);
         });
     }
-    if (m_zoom != 1.0)
-        presentation::scaleChartFonts(m_window, m_zoom);
-    presentation::roundAllTicks(m_window);
-    presentation::fitChartText(m_window);
+    touchUp();
     if (m_colourBlind)
         presentation::recolourSeries(m_window, true);
+}
+
+void ViewControls::touchUp() {
+    if (m_zoom != 1.0)
+        presentation::scaleChartFonts(m_window, m_zoom);
+    presentation::roundAllTicks(m_window); // axes made since (a lab's new run)
+    presentation::fitChartText(m_window);
+    if (m_dark)
+        presentation::applyDarkTheme(m_window, true); // charts and series made since
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The View menu's presentation tools and the toolbar's speed box, for any lab: presentation mode
 // (F11: full screen, the parameter column of every lab hidden), a zoom of text and charts
-// (100–200 %), a colour-blind-safe palette, the export width. The speed box mirrors the speed
-// field of the lab in view, so the pace stays at hand with the parameters hidden.
+// (100–200 %), a colour-blind-safe palette, a high-contrast dark theme, the export width. The speed
+// box mirrors the speed field of the lab in view, so the pace stays at hand with the parameters
+// hidden.
 #include <QObject>
 #include <QPointer>
 #include <vector>
@@ -26,6 +27,9 @@ class ViewControls : public QObject {
     void setZoom(double scale, bool remember = true);
     bool colourBlind() const { return m_colourBlind; }
     void setColourBlind(bool on, bool remember = true);
+    bool dark() const { return m_dark; }
+    /// The high-contrast dark theme (presentation::applyDarkTheme) on or off, remembered.
+    void setDark(bool on, bool remember = true);
     int exportWidth() const { return m_exportWidth; }
     void setExportWidth(int pixels);
     QSpinBox* speedBox() const { return m_speed; }
@@ -37,14 +41,16 @@ class ViewControls : public QObject {
 
   private:
     void applyZoom();
+    /// The zoom, round ticks, fitted text and theme brought to charts and series made since.
+    void touchUp();
 
     MainWindow* m_window;
-    QAction *m_present, *m_colourBlindAction;
+    QAction *m_present, *m_colourBlindAction, *m_darkAction;
     std::vector<QAction*> m_zoomActions, m_widthActions;
     QSpinBox* m_speed;
     QPointer<QSpinBox> m_pageSpeed;
     QMetaObject::Connection m_pageSpeedLink;
-    bool m_presenting = false, m_colourBlind = false, m_wasMaximized = false;
+    bool m_presenting = false, m_colourBlind = false, m_dark = false, m_wasMaximized = false;
     double m_zoom = 1.0;
     int m_exportWidth = 0;
 };
