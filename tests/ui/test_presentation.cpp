@@ -53,6 +53,28 @@ QStringList beyond(QWidget* window) {
     }
     return out;
 }
+/// Chart text cut to "…" under root, and legend entries reaching below their legend's box,
+/// where Qt clips them: what has no room must be hidden or made smaller (issue 25).
+QStringList cutText(QWidget* root) {
+    QStringList cut;
+    for (QChartView* view : root->findChildren<QChartView*>())
+        for (QGraphicsItem* item : view->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+                text && text->isVisible() && view->isVisible() &&
+                (text->toPlainText().endsWith(QChar(0x2026)) ||
+                 text->toPlainText().endsWith("...")))
+                cut << view->chart()->title() + ": " + text->toPlainText();
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        const QLegend* legend = view->chart()->legend();
+        for (QGraphicsItem* item : view->scene()->items())
+            if (view->isVisible() && legend->isVisible() && item->isVisible() &&
+                dynamic_cast<QGraphicsTextItem*>(item) && legend->isAncestorOf(item) &&
+                item->sceneBoundingRect().bottom() > legend->sceneBoundingRect().bottom() + 1)
+                cut << view->chart()->title() + ": legend entry " +
+                           static_cast<QGraphicsTextItem*>(item)->toPlainText();
+    }
+    return cut;
+}
 } // namespace
 
 class TestPresentation : public QObject {
@@ -121,27 +143,14 @@ class TestPresentation : public QObject {
                          qPrintable(view->chart()->title() + ": " + axis->titleText()));
         // Nor does any other text a chart paints (axis titles, legends, chart titles): what has
         // no room is hidden or made smaller, never cut (issue 25).
-        QStringList cut;
-        for (QChartView* view : window.currentPage()->findChildren<QChartView*>())
-            for (QGraphicsItem* item : view->scene()->items())
-                if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
-                    text && text->isVisible() && view->isVisible() &&
-                    (text->toPlainText().endsWith(QChar(0x2026)) ||
-                     text->toPlainText().endsWith("...")))
-                    cut << view->chart()->title() + ": " + text->toPlainText();
-        // and no legend entry reaches below its legend's box, where Qt clips it
-        for (QChartView* view : window.currentPage()->findChildren<QChartView*>()) {
-            const QLegend* legend = view->chart()->legend();
-            for (QGraphicsItem* item : view->scene()->items())
-                if (view->isVisible() && legend->isVisible() && item->isVisible() &&
-                    dynamic_cast<QGraphicsTextItem*>(item) && legend->isAncestorOf(item) &&
-                    item->sceneBoundingRect().bottom() > legend->sceneBoundingRect().bottom() + 1)
-                    cut << view->chart()->title() + ": legend entry " +
-                               static_cast<QGraphicsTextItem*>(item)->toPlainText();
-        }
+        QStringList cut = cutText(window.currentPage());
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
         window.viewControls()->setPresenting(false);
         QVERIFY(split->widget(0)->isVisible());
+        // With the parameter column back (narrower charts), before the run starts too.
+        QTest::qWait(300);
+        cut = cutText(window.currentPage());
+        QVERIFY2(cut.isEmpty(), qPrintable("with the parameters: " + cut.join("\n")));
     }
 
     void zoomScalesChartTextExactlyAndBack() {
