@@ -3,6 +3,7 @@
 // (core/lab/Methods.h). Unknown names are shown as they are, in black. A lab that reuses another
 // lab's id ("em": online EM in the explorer, batch EM in the latent lab) passes its Lab.
 #include "core/lab/Methods.h"
+#include "ui/common/DarkTheme.h"
 #include "ui/common/Presentation.h"
 
 #include <QColor>
@@ -36,6 +37,17 @@ inline QString methodTip(const std::string& method, std::optional<fa::Lab> lab =
 inline bool& colourBlindPalette() {
     static bool on = false;
     return on;
+}
+
+/// View → High-contrast dark theme: colours a page sets again on every frame (SeriesChart) go
+/// through themed(); those set once are recoloured by presentation::applyDarkTheme.
+inline bool& darkTheme() {
+    static bool on = false;
+    return on;
+}
+/// A colour as the theme in force draws it (presentation::onBlack in the dark theme).
+inline QColor themed(const QColor& c) {
+    return darkTheme() ? presentation::onBlack(c) : c;
 }
 
 inline QColor colourFor(const std::string& method, std::optional<fa::Lab> lab = {}) {

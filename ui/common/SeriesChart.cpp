@@ -2,6 +2,7 @@
 
 #include "ui/common/AxisTicks.h"
 #include "ui/common/ChartTitle.h"
+#include "ui/common/MethodStyle.h"
 
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
@@ -42,8 +43,10 @@ void SeriesChart::adopt(QAbstractSeries* series) {
     series->attachAxis(m_y);
 }
 
-QLineSeries* SeriesChart::line(const std::string& key, const QPen& pen, const QString& name) {
+QLineSeries* SeriesChart::line(const std::string& key, const QPen& given, const QString& name) {
     m_touched.insert(key);
+    QPen pen = given; // black reference lines turn white in the dark theme, on every frame
+    pen.setColor(themed(given.color()));
     if (auto it = m_lines.find(key); it != m_lines.end()) {
         it->second->setName(name);
         if (it->second->pen() != pen) // a series drawn for another method now
@@ -57,9 +60,10 @@ QLineSeries* SeriesChart::line(const std::string& key, const QPen& pen, const QS
     return m_lines[key] = s;
 }
 
-QScatterSeries* SeriesChart::scatter(const std::string& key, const QColor& colour, double size,
+QScatterSeries* SeriesChart::scatter(const std::string& key, const QColor& given, double size,
                                      const QString& name) {
     m_touched.insert(key);
+    const QColor colour = themed(given);
     if (auto it = m_scatters.find(key); it != m_scatters.end()) {
         QScatterSeries* existing = it->second;
         if (existing->name() != name)

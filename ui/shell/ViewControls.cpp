@@ -151,9 +151,12 @@ void ViewControls::setColourBlind(bool on, bool remember) {
 void ViewControls::setDark(bool on, bool remember) {
     m_dark = on;
     m_darkAction->setChecked(on);
+    darkTheme() = on;
     QApplication::setPalette(on ? presentation::darkPalette()
                                 : QApplication::style()->standardPalette());
     presentation::applyDarkTheme(m_window, on);
+    for (LabPage* page : m_window->pages())
+        page->redrawNow(); // colours a page sets on every frame (SeriesChart) follow now
     if (remember)
         QSettings().setValue("view/dark", on);
 }
