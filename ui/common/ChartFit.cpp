@@ -62,6 +62,8 @@ class ChartFitter : public QObject {
         QLegend* legend = chart->legend();
         if (legend->property("faLegendAlignment").isValid())
             legend->setAlignment(Qt::Alignment(legend->property("faLegendAlignment").toInt()));
+        legend->setProperty("faLegendStays", false);
+        m_rounds = 0;
         unshrink(
             chart, [chart] { return chart->titleFont(); },
             [chart](const QFont& f) { chart->setTitleFont(f); });
@@ -96,8 +98,10 @@ class ChartFitter : public QObject {
             m_pending = false;
             fitLogAxes();
             const bool legendChanged = fitLegend();
-            if (mendCutText() || legendChanged)
-                schedule(50); // after the layout the change asks for
+            // Again after the layout the change asks for; each remedy has a floor, and a bound
+            // on the rounds keeps two of them from taking turns for ever.
+            if ((mendCutText() || legendChanged) && ++m_rounds < 40)
+                schedule(50);
         });
     }
 
@@ -195,8 +199,9 @@ class ChartFitter : public QObject {
         for (QLegendMarker* marker : legend->markers())
             entries += marker->isVisible();
         const auto column = [&] { return 1.3 * entries * QFontMetricsF(legend->font()).height(); };
-        if (legend->alignment() == Qt::AlignBottom && m_view->width() >= 1.5 * m_view->height() &&
-            chart->plotArea().height() < 4.0 * line && column() < 0.7 * m_view->height()) {
+        if (legend->alignment() == Qt::AlignBottom && !legend->property("faLegendStays").toBool() &&
+            m_view->width() >= 1.5 * m_view->height() && chart->plotArea().height() < 4.0 * line &&
+            column() < 0.7 * m_view->height()) {
             legend->setAlignment(Qt::AlignRight);
             return true;
         }
@@ -213,6 +218,7 @@ class ChartFitter : public QObject {
                     [legend](const QFont& f) { legend->setFont(f); }))
                 return true;
             legend->setAlignment(Qt::AlignBottom);
+            legend->setProperty("faLegendStays", true); // not back to the right: no ping-pong
             return true;
         }
         return false;
@@ -248,6 +254,7 @@ class ChartFitter : public QObject {
 
     QChartView* m_view;
     bool m_pending = false;
+    int m_rounds = 0; ///< remedies since the chart last grew or the zoom changed
 };
 
 } // namespace
