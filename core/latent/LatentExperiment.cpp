@@ -91,11 +91,15 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
                 for (const Eigen::Index d : fit->flooredColumns())
                     row.floored.push_back(data.columns[static_cast<std::size_t>(d)]);
                 trialRows.push_back(std::move(row));
-                if (progress)
-                    progress({trial, c.trials, base.method, iteration, c.iterations});
             };
+            // Reported after every iteration, not only at the log-spaced checkpoints (between
+            // 5000 and 10000 the line would otherwise sit still for thousands of iterations):
+            // the progress line throttles its own printing.
+            LatentProgress report{trial, c.trials, base.method, 0, c.iterations};
             if (!fit->iterative()) {
                 record(0, true);
+                if (progress)
+                    progress(report);
                 continue;
             }
             std::size_t next = 0;
@@ -108,6 +112,10 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
                 if (next < checkpoints.size() && t == checkpoints[next]) {
                     record(t, t == c.iterations);
                     ++next;
+                }
+                if (progress) {
+                    report.iteration = t;
+                    progress(report);
                 }
             }
         }

@@ -49,8 +49,9 @@ std::vector<long> latentCheckpoints(long iterations);
 /// Throws std::invalid_argument with the reason.
 void checkLatentConfig(const LatentConfig& config);
 
-/// Runs the trials in order. A set cancel flag stops at the next iteration and drops the
-/// unfinished trial (finished trials are kept). Throws std::invalid_argument for bad data.
+/// Runs the trials in order, reporting progress after every iteration (and once for a closed
+/// form). A set cancel flag stops at the next iteration and drops the unfinished trial (finished
+/// trials are kept). Throws std::invalid_argument for bad data.
 std::vector<LatentRow> runLatent(const LatentConfig& config,
                                  const std::function<void(const LatentProgress&)>& progress = {},
                                  const std::atomic<bool>* cancel = nullptr);

@@ -35,6 +35,26 @@ Matrix rows(const Matrix& X, Eigen::Index first, Eigen::Index count) {
     return X.middleRows(first, count);
 }
 
+/// The poll of the test rows' predictive: the cancel before each draw, and `report` given to
+/// progress before the first draw and then at most every 0.1 s (a draw can take microseconds, and
+/// a report may be a message to a window's thread).
+ScoringPoll evaluationPoll(const std::atomic<bool>* cancel,
+                           const std::function<void(const NeuralProgress&)>& progress,
+                           NeuralProgress report) {
+    using Clock = std::chrono::steady_clock;
+    ScoringPoll poll{cancel, {}};
+    if (progress)
+        poll.tick = [&progress, report = std::move(report),
+                     last = std::optional<Clock::time_point>()]() mutable {
+            const Clock::time_point now = Clock::now();
+            if (last && now - *last < std::chrono::milliseconds(100))
+                return;
+            last = now;
+            progress(report);
+        };
+    return poll;
+}
+
 } // namespace
 
 std::string neuralMethodName(NeuralMethod method) {
@@ -73,7 +93,7 @@ PriorKind neuralPrior(NeuralMethod method) {
 
 Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
                       const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
-                      std::uint64_t seed) {
+                      std::uint64_t seed, const ScoringPoll& poll) {
     if (samples < 1)
         throw std::invalid_argument("the predictive needs at least one sample");
     const Eigen::Index n = X.rows();
@@ -82,6 +102,10 @@ Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMat
     Rng rng(seed);
     Vector theta(q.dim());
     for (int s = 0; s < samples; ++s) {
+        if (poll.stop()) { // each draw is a pass over every row: S of them can take minutes
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            return {nan, nan, {}, {}};
+        }
         sampler.draw(rng, theta);
         mu.col(s) = net.predict(theta, X).array() * yScale + yMean;
     }
@@ -139,8 +163,9 @@ NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method,
 }
 
 Predictive NeuralFit::evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal,
-                               double yMean, double yScale, int samples, std::uint64_t seed) const {
-    return predictive(*m_net, m_vifa->model(), X, yOriginal, yMean, yScale, samples, seed);
+                               double yMean, double yScale, int samples, std::uint64_t seed,
+                               const ScoringPoll& poll) const {
+    return predictive(*m_net, m_vifa->model(), X, yOriginal, yMean, yScale, samples, seed, poll);
 }
 
 TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
@@ -183,9 +208,11 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                     break;
                 }
                 // Validation NMLL on the standardised scale: the same ranking as the original one.
-                const Predictive p =
-                    fit.evaluate(rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo),
-                                 0.0, 1.0, options.predictiveSamples, deriveSeed(seed, 99));
+                const Predictive p = fit.evaluate(
+                    rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo), 0.0, 1.0,
+                    options.predictiveSamples, deriveSeed(seed, 99), ScoringPoll{cancel, {}});
+                if (cancel && cancel->load())
+                    return; // a draw at most after Ctrl-C, however many draws
                 total += p.nmll / folds;
             }
             score[c] = std::isfinite(total) ? total : std::numeric_limits<double>::infinity();
@@ -296,10 +323,16 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                 row.nmll = row.rmse = std::numeric_limits<double>::quiet_NaN();
                 row.status = csvWord(FitStatus::Diverged);
             } else {
+                // The test rows' S draws, each a pass over every row, can outlast the fit: the
+                // stage says so, and a cancel is seen before each draw.
                 const Vector yTest = p.ytest.array() * p.yScale + p.yMean;
+                const ScoringPoll poll = evaluationPoll(
+                    cancel, progress, {s, config.splits, name, "evaluating on the test rows"});
                 const Predictive pr =
                     fit.evaluate(p.Xtest, yTest, p.yMean, p.yScale, config.fit.predictiveSamples,
-                                 deriveSeed(seed, 2));
+                                 deriveSeed(seed, 2), poll);
+                if (poll.cancelled())
+                    return out; // the unfinished split gives no row
                 row.nmll = pr.nmll;
                 row.rmse = pr.rmse;
                 // Never "ok" beside a number that is not finite.

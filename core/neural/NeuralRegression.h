@@ -4,6 +4,7 @@
 // scale), the seeded 90/10 splits, a random-search tuner with k-fold validation run on
 // several threads, and the whole split protocol as `faexplorer-cli neural` runs it.
 #include "core/data/RegressionData.h"
+#include "core/lab/ScoringPoll.h"
 #include "core/lab/TrialRunner.h"
 #include "core/neural/Mlp.h"
 #include "core/vi/Vifa.h"
@@ -60,10 +61,12 @@ struct Predictive {
 
 /// Monte Carlo predictive of q over the weights: S draws theta_s, each giving
 /// N(y; f(x; theta_s) yScale + yMean, yScale^2 / beta); NMLL = -mean_n log (1/S sum_s ...),
-/// by log-sum-exp; RMSE of the sample-averaged mean. yOriginal on the original scale.
+/// by log-sum-exp; RMSE of the sample-averaged mean. yOriginal on the original scale. The poll is
+/// looked at before each draw: once its cancel is raised the result is NaN (mean and sd empty),
+/// for the caller to drop.
 Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
                       const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
-                      std::uint64_t seed);
+                      std::uint64_t seed, const ScoringPoll& poll = {});
 
 /// One VIFA / VIPPCA fit over a network's weights on standardised training data, advanced an
 /// epoch at a time.
@@ -77,7 +80,8 @@ class NeuralFit final : public GaussianFit {
     FAModel model() const override { return m_vifa->model(); }
     const MlpLikelihood& network() const { return *m_net; }
     Predictive evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal, double yMean,
-                        double yScale, int samples, std::uint64_t seed) const;
+                        double yScale, int samples, std::uint64_t seed,
+                        const ScoringPoll& poll = {}) const;
 
   private:
     std::unique_ptr<MlpLikelihood> m_net;
@@ -87,7 +91,8 @@ class NeuralFit final : public GaussianFit {
 /// Random search (log-uniform: prior precision [0.01, 10], noise precision of the standardised
 /// target [1, 100], VIPPCA's sigma [0.01, 1]) scored by the mean validation NMLL over k
 /// contiguous folds of the training rows; trials run on `threads` threads and the result does
-/// not depend on how many.
+/// not depend on how many. A raised cancel is seen within an epoch or a validation draw; the
+/// result is then partial, for the caller to drop.
 struct TuneResult {
     NeuralHyper best;
     double validationNmll = 0.0;
@@ -122,14 +127,16 @@ struct NeuralRow {
 
 struct NeuralProgress {
     int split = 0, splits = 0;
-    std::string method, stage; ///< "tuning" or "final fit"
+    std::string method, stage; ///< "tuning", "final fit" or "evaluating on the test rows"
 };
 
 /// Split s: rows shuffled with deriveSeed(seed, s), the first 90 % for training (inputs and
 /// target standardised with its statistics, no bias column: the network has its own), the rest
 /// for testing. Per split and method: tune on the training part, refit on all of it with the
 /// best hyperparameters, score the test part. onRow sees each finished row; cancel stops
-/// within an epoch's time and returns the rows finished so far (an unfinished split gives none).
+/// within an epoch's time or a predictive draw's and returns the rows finished so far (an
+/// unfinished split gives none). While the test part is scored its stage is reported before the
+/// first draw and then at most every 0.1 s.
 std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                                  const std::function<void(const NeuralRow&)>& onRow = {},
                                  const std::function<void(const NeuralProgress&)>& progress = {},

@@ -32,12 +32,6 @@ Matrix precisionOf(const NlfaModel& model, const Vector& invPsi) {
 
 } // namespace
 
-bool ScoringPoll::stop() const {
-    if (tick)
-        tick();
-    return cancelled();
-}
-
 Eigen::RowVectorXd elboEstimate(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X,
                                 const ConstMatrixRef& M, const ConstMatrixRef& logVar, int samples,
                                 Rng& rng, const ScoringPoll& poll) {

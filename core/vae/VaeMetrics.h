@@ -5,27 +5,15 @@
 // row's mean and log-variance with the decoder held), and — for linear decoders, where every one
 // of these has a closed form — the exact ELBO, log-likelihood, optimal diagonal q and
 // approximation gap. Examples are columns (D x n, K x n).
+#include "core/lab/ScoringPoll.h"
 #include "core/latent/Ppca.h"
 #include "core/math/Rng.h"
 #include "core/vae/NlfaModel.h"
 
-#include <atomic>
-#include <functional>
-
 namespace fa {
 
-/// What the long loops below (a draw or an Adam step over every column each time) look at
-/// before each pass: `tick`, if set, is called (a progress report: the scoring is still under
-/// way), then a raised `cancel` (a relaxed load) ends the loop there, leaving a partial result
-/// for the caller to drop. Left empty, nothing changes: the same draws, the same numbers.
-struct ScoringPoll {
-    const std::atomic<bool>* cancel = nullptr;
-    std::function<void()> tick;
-    /// Calls tick; true when cancel is raised.
-    bool stop() const;
-    /// True when cancel is raised (no tick).
-    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-};
+// The long loops below (a draw or an Adam step over every column each time) look at their
+// ScoringPoll (core/lab/ScoringPoll.h) before each pass.
 
 /// Per column: the mean of `samples` one-sample ELBO estimates.
 Eigen::RowVectorXd elboEstimate(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X,

@@ -1,8 +1,9 @@
 // What faexplorer-cli does to the file system at --out, as a user (or root) would meet it: a
 // symbolic link is followed and stays a link, a FIFO and a character device are written
 // directly and stay what they are, an existing file keeps its permissions, a full disk names
-// the system's reason, a bad path exits 2, and SIGINT, SIGTERM or SIGHUP during a run leave no
-// temporary behind and the previous output untouched.
+// the system's reason, a bad path exits 2, and SIGINT, SIGTERM or SIGHUP during a run (for
+// neural also while it scores the test rows) leave no temporary behind and the previous output
+// untouched.
 #include <QtTest>
 
 #include <csignal>
@@ -187,6 +188,39 @@ class TestCliOutputs : public QObject {
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 130);
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("not written"));
+        QCOMPARE(read(out), QByteArray("previous\n"));
+        QVERIFY(temporaries().isEmpty());
+    }
+
+    // As vae's held-out scoring before 056981b: neural ignored Ctrl-C while its predictive draws
+    // scored the test rows, and its line still said "final fit". Here the 10⁵ draws of 7,501
+    // weights over 455 test rows take over half a minute (a tenth of boston trains, so the
+    // tuner's two folds of about 25 rows are scored in a few seconds).
+    void neuralCtrlCWhileScoringTheTestRowsKeepsTheOldFile() {
+        const QString out = m_dir.filePath("scoring.csv");
+        write(out, "previous\n");
+        QProcess p;
+        p.start(FAEXPLORER_CLI,
+                {"neural", "--splits", "1", "--epochs", "1", "--search-trials", "1", "--folds", "2",
+                 "--threads", "1", "--train-fraction", "0.1", "--hidden", "500",
+                 "--predictive-samples", "100000", "--out", out});
+        QVERIFY(p.waitForStarted());
+        // The line says so (stderr is a pipe: a line every 5 s at most); a run that ends
+        // without saying it fails here.
+        QString err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += QString::fromUtf8(p.readAllStandardError())).contains("evaluating") ||
+                p.state() == QProcess::NotRunning,
+            120000);
+        QVERIFY2(err.contains("neural: split 1/1, vifa-gauss: evaluating on the test rows"),
+                 qPrintable(err));
+        QCOMPARE(p.state(), QProcess::Running);
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        err += QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("interrupted before any split finished"), qPrintable(err));
         QCOMPARE(read(out), QByteArray("previous\n"));
         QVERIFY(temporaries().isEmpty());
     }

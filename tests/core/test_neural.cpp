@@ -1,14 +1,19 @@
 // The network behind neural VIFA: backpropagation against central finite differences for every
 // layer; the predictive NMLL and RMSE against hand and closed-form computations on the
-// original target scale; the tuner's independence of the thread count; a fit that learns.
+// original target scale; the tuner's independence of the thread count; a fit that learns; a
+// cancel while the predictive's draws score the test rows or a tuner's fold, and a run that
+// reports its progress giving the same rows.
 #include "core/math/Rng.h"
 #include "core/neural/Mlp.h"
 #include "core/neural/NeuralRegression.h"
 
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
 #include <numbers>
 #include <numeric>
+#include <thread>
 
 using namespace fa;
 
@@ -21,6 +26,29 @@ double relErr(const Vector& a, const Vector& b) {
 Matrix randomMatrix(Eigen::Index r, Eigen::Index c, std::uint64_t seed) {
     Rng rng(seed);
     return rng.normalMatrix(r, c);
+}
+
+/// One split of `rows` synthetic rows, half held out, a small network and a one-candidate,
+/// two-fold search: a run of milliseconds unless predictiveSamples is large.
+NeuralConfig smallRun(int rows) {
+    NeuralConfig c;
+    c.dataset = "synthetic";
+    c.loader = [rows](const std::string&, const std::string&) {
+        SyntheticRecipe r;
+        r.samples = rows;
+        RegressionData d = syntheticRegression(r, 3);
+        d.name = "synthetic";
+        return d;
+    };
+    c.fit.hidden = {3};
+    c.fit.batch = 2;
+    c.fit.epochs = 2;
+    c.splits = 1;
+    c.trainFraction = 0.5;
+    c.searchTrials = 1;
+    c.folds = 2;
+    c.threads = 1;
+    return c;
 }
 
 } // namespace
@@ -189,6 +217,98 @@ class TestNeural : public QObject {
         QVERIFY2(after.rmse < 0.2 && after.rmse < 0.5 * before.rmse,
                  qPrintable(QString("RMSE %1 -> %2").arg(before.rmse).arg(after.rmse)));
         QVERIFY(after.nmll < before.nmll);
+    }
+
+    // As `vae`'s held-out scoring before 056981b: the test rows' S draws (up to 10⁵ from the CLI,
+    // each a forward pass over every row) ignored a cancel, and the progress line still said
+    // "final fit". The cancel is raised at the first report of the new stage: no draw follows
+    // (the draws over 380 test rows would take about a second, reported every 0.1 s), and the
+    // unfinished split gives no row.
+    void aCancelWhileScoringTheTestRowsDropsTheSplit() {
+        NeuralConfig c = smallRun(400);
+        c.trainFraction = 0.05; // folds of 10 rows: the tuner's draws take a fraction of that
+        c.fit.predictiveSamples = 100'000;
+        std::atomic<bool> cancel{false};
+        QStringList stages;
+        int rowsSeen = 0;
+        const auto rows = runNeural(
+            c, [&](const NeuralRow&) { ++rowsSeen; },
+            [&](const NeuralProgress& p) {
+                stages << QString::fromStdString(p.stage);
+                if (p.stage == "evaluating on the test rows")
+                    cancel = true;
+            },
+            &cancel);
+        QVERIFY(rows.empty());
+        QCOMPARE(rowsSeen, 0);
+        QCOMPARE(stages, QStringList({"tuning", "final fit", "evaluating on the test rows"}));
+    }
+
+    // The predictive itself at 10⁸ draws (minutes): a poll that cancels at its 100th look ends it
+    // there, with NaN for the caller to drop.
+    void aCancelStopsThePredictiveWithinADraw() {
+        MlpShape shape;
+        shape.inputs = 2;
+        shape.hidden = {3};
+        const Matrix X = randomMatrix(1, 2, 12);
+        const MlpLikelihood net(X, Vector::Zero(1), shape, 2.0);
+        FAModel q;
+        q.c = MlpLikelihood::initialWeights(shape, 13);
+        q.F = randomMatrix(shape.parameterCount(), 1, 14) * 0.1;
+        q.psi = Vector::Constant(shape.parameterCount(), 0.01);
+        std::atomic<bool> cancel{false};
+        long looks = 0;
+        const Predictive p = predictive(net, q, X, Vector::Zero(1), 0.0, 1.0, 100'000'000, 15,
+                                        {&cancel, [&] { cancel = ++looks >= 100; }});
+        QCOMPARE(looks, 100L);
+        QVERIFY(std::isnan(p.nmll) && std::isnan(p.rmse));
+        QCOMPARE(p.mean.size(), Eigen::Index{0});
+    }
+
+    // A tuner's fold is scored with the same S draws (no stage of its own: the line says
+    // "tuning"). At 10⁷ draws of 2,001 weights per fold (over half a minute each) a cancel raised
+    // 0.3 s in, well after the millisecond fits, ends the run within a draw and drops the split.
+    void aCancelWhileValidatingAFoldStopsTheTuner() {
+        NeuralConfig c = smallRun(8); // two rows per fold: the draws' matrix stays small
+        c.fit.hidden = {500};
+        c.fit.predictiveSamples = 10'000'000;
+        std::atomic<bool> cancel{false};
+        QStringList stages;
+        const auto start = std::chrono::steady_clock::now();
+        std::thread later([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        const auto rows = runNeural(
+            c, {}, [&](const NeuralProgress& p) { stages << QString::fromStdString(p.stage); },
+            &cancel);
+        later.join();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        QVERIFY(rows.empty());
+        QCOMPARE(stages, QStringList{"tuning"});
+        QVERIFY2(seconds < 5.0, qPrintable(QString::number(seconds)));
+    }
+
+    // Reporting the stage (and looking at a cancel never raised) changes no number.
+    void reportingChangesNoNumber() {
+        NeuralConfig c = smallRun(40);
+        c.fit.predictiveSamples = 2000;
+        c.splits = 2;
+        const std::atomic<bool> never{false};
+        long reports = 0;
+        const auto plain = runNeural(c);
+        const auto reported = runNeural(
+            c, {}, [&](const NeuralProgress&) { ++reports; }, &never);
+        QVERIFY(reports >= 6); // three stages a split
+        QCOMPARE(reported.size(), plain.size());
+        QCOMPARE(plain.size(), std::size_t{2});
+        for (std::size_t i = 0; i < plain.size(); ++i) {
+            QVERIFY(reported[i].nmll == plain[i].nmll && reported[i].rmse == plain[i].rmse);
+            QVERIFY(reported[i].hyper.priorPrecision == plain[i].hyper.priorPrecision);
+            QCOMPARE(reported[i].status, std::string("ok"));
+            QCOMPARE(plain[i].status, std::string("ok"));
+        }
     }
 };
 
