@@ -3,7 +3,6 @@
 #include "ui/common/ElidedLabel.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/LabPage.h"
-#include "ui/session/PresetFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/PresetCaption.h"
@@ -17,7 +16,6 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QLabel>
-#include <QMap>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -27,7 +25,6 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cstdio>
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_tabs(new QTabWidget), m_caption(new PresetCaption) {
@@ -297,17 +294,6 @@ void MainWindow::saveFileDialog(const QString& title, const QString& name,
         QMessageBox::warning(this, title, m_lastError);
 }
 
-RecordOptions MainWindow::recordingDefaults() const {
-    RecordOptions options;
-    const fa::io::Preset& preset = m_caption->preset();
-    const bool ours = !preset.name.isEmpty() && preset.lab == currentLab();
-    options.logarithmic = ours && !preset.recordingScale.isEmpty() ? preset.recordingScale == "log"
-                                                                   : currentLab() == "explorer";
-    if (ours && m_caption->isVisible())
-        options.header = m_caption;
-    return options;
-}
-
 bool MainWindow::openSession(const QString& path) {
     QString kind;
     try {
@@ -335,56 +321,6 @@ bool MainWindow::openSession(const QString& path) {
     m_lastError = "Cannot open the session: no lab opens sessions of kind '" + kind + "'";
     statusBar()->showMessage("⚠ " + m_lastError, 15000);
     return false;
-}
-
-void MainWindow::buildPresetMenu() {
-    QMenu* menu = menuBar()->addMenu("&Presets");
-    menu->setToolTipsVisible(true);
-    QStringList errors;
-    const std::vector<fa::io::Preset> presets =
-        fa::io::listPresets(fa::io::presetDirectory(), &errors);
-    for (const QString& e : errors) // a broken preset is left out of the menu, and said why
-        std::fprintf(stderr, "faexplorer: preset skipped: %s\n", qPrintable(e));
-    if (presets.empty()) {
-        menu->addAction(QString("(no presets in %1)").arg(fa::io::presetDirectory()))
-            ->setEnabled(false);
-        return;
-    }
-    QMap<QString, QMenu*> groups;
-    for (const fa::io::Preset& p : presets) {
-        QMenu*& group = groups[p.group];
-        if (!group) {
-            group = menu->addMenu(p.group);
-            group->setToolTipsVisible(true);
-        }
-        QAction* a = group->addAction(p.title, this, [this, name = p.name] {
-            if (!openPreset(name))
-                QMessageBox::warning(this, "Open preset", m_lastError);
-        });
-        a->setToolTip((p.source.isEmpty() ? QString() : p.source + ": ") + p.caption);
-        a->setStatusTip(p.source);
-    }
-    menu->addSeparator();
-    menu->addAction("Hide the &caption", QKeySequence(Qt::Key_F1 | Qt::ShiftModifier), m_caption,
-                    &PresetCaption::dismiss)
-        ->setToolTip("Put the preset's caption away (Shift+F1)");
-}
-
-bool MainWindow::openPreset(const QString& name) {
-    fa::io::Preset preset;
-    try {
-        preset = fa::io::findPreset(fa::io::presetDirectory(), name);
-    } catch (const fa::io::SessionError& e) {
-        m_lastError = "Cannot open the preset: " + QString::fromUtf8(e.what());
-        statusBar()->showMessage("⚠ " + m_lastError, 15000);
-        return false;
-    }
-    if (!openSession(preset.path))
-        return false;
-    m_caption->setPreset(preset);
-    m_caption->followLab(currentLab());
-    statusBar()->showMessage(QString("Preset: %1 — press Space to play").arg(preset.title), 15000);
-    return true;
 }
 
 bool MainWindow::saveSession(const QString& path) {
