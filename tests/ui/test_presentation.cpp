@@ -6,6 +6,7 @@
 #include "ui/common/MethodStyle.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/PresetCaption.h"
 #include "ui/shell/ViewControls.h"
 #include "ui/shell/ViewHelp.h"
 
@@ -14,6 +15,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QSplitter>
@@ -173,6 +175,31 @@ class TestPresentation : public QObject {
         window.viewControls()->setZoom(1.0);
         QCOMPARE(axis->labelsFont().pointSizeF(), labels);
         QCOMPARE(QApplication::font().pointSizeF(), app);
+    }
+
+    // The preset's caption follows the zoom too; beyond 125 % it keeps the height five lines
+    // have at 125 % and the rest of its text is a scroll away (the page still fits).
+    void theCaptionFollowsTheZoomAndScrolls() {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY2(window.openPreset("report-fig2-yacht"), qPrintable(window.lastError()));
+        const PresetCaption* caption = window.presetCaption();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const double base = caption->font().pointSizeF();
+        QScrollBar* bar = caption->textArea()->verticalScrollBar();
+        QCOMPARE(bar->maximum(), 0); // whole at 100 %
+        window.viewControls()->setZoom(2.0);
+        QTest::qWait(100);
+        QCOMPARE(caption->font().pointSizeF(), 2 * base);
+        QFont at125 = caption->font();
+        at125.setPointSizeF(1.25 * base);
+        QVERIFY(caption->textArea()->height() <= 5 * QFontMetricsF(at125).lineSpacing() + 1);
+        QVERIFY(bar->maximum() > 0);
+        window.viewControls()->setZoom(1.0);
+        QTest::qWait(100);
+        QCOMPARE(caption->font().pointSizeF(), base);
+        QCOMPARE(bar->maximum(), 0);
     }
 
     void theColourBlindPaletteRecoloursEveryMethodSeries() {

@@ -6,6 +6,7 @@
 #include <QFrame>
 
 class QLabel;
+class QScrollArea;
 
 class PresetCaption : public QFrame {
     Q_OBJECT
@@ -17,9 +18,20 @@ class PresetCaption : public QFrame {
     void followLab(const QString& lab);
     void dismiss();
     QString text() const; ///< the caption as shown (plain text), for tests
+    /// At most this many pixels of text (0: all of it); more scrolls. A projector's 200 % keeps
+    /// the caption's size and the page still fits 1280 x 800.
+    void setMaxTextHeight(int pixels);
+    QScrollArea* textArea() const { return m_scroll; }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
   private:
+    void fitHeight();
     fa::io::Preset m_preset;
     QLabel* m_label;
+    QScrollArea* m_scroll;
+    int m_maxTextHeight = 0;
     bool m_dismissed = true;
 };

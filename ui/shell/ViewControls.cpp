@@ -6,9 +6,11 @@
 #include "ui/common/MethodStyle.h"
 #include "ui/common/Presentation.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/PresetCaption.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QMenu>
 #include <QSettings>
@@ -127,12 +129,15 @@ void ViewControls::applyZoom() {
     if (basePointSize > 0) {
         font.setPointSizeF(basePointSize * m_zoom);
         QApplication::setFont(font);
-        // The preset's caption grows with the rest up to 125 %: beyond, its lines would push
-        // the explorer's views off a 1280 x 800 projector (tested at 200 %).
-        if (auto* caption = m_window->findChild<QWidget*>("presetCaption")) {
-            QFont captionFont = font;
-            captionFont.setPointSizeF(basePointSize * std::min(m_zoom, 1.25));
-            caption->setFont(captionFont);
+        // The preset's caption grows with the rest; beyond 125 % it keeps the height its five
+        // lines had there and scrolls, or its lines would push the explorer's and the neural
+        // lab's charts off a 1280 x 800 projector (tested at 200 %).
+        if (auto* caption = m_window->findChild<PresetCaption*>("presetCaption")) {
+            caption->setFont(font);
+            QFont at125 = font;
+            at125.setPointSizeF(basePointSize * 1.25);
+            caption->setMaxTextHeight(m_zoom > 1.25 ? qRound(5 * QFontMetricsF(at125).lineSpacing())
+                                                    : 0);
         }
     }
     presentation::scaleChartFonts(m_window, m_zoom);
