@@ -1,6 +1,6 @@
 #pragma once
 // Batch EM for factor analysis exactly as the slides write it ("Lap 6" eqs 11–29;
-// ALGORITHMS-LABS.md §1): the mean fixed at the row mean, the E step's posterior moments of every
+// docs/maths/latent.md §1): the mean fixed at the row mean, the E step's posterior moments of every
 // z_n, the M step's F and Ψ, and per iteration the three numbers of the EM staircase: the exact
 // log-likelihood ℓ(Θ_t), the ELBO of the E step's q_t at Θ_t (equal to ℓ(Θ_t): "Track this
 // quantity!") and the ELBO of q_t at the new Θ_{t+1} (between ℓ(Θ_t) and ℓ(Θ_{t+1})). The ELBO is
@@ -15,7 +15,7 @@
 
 namespace fa {
 
-/// The M step's prior (ALGORITHMS-LABS.md §1.7): none (maximum likelihood); the slides' eq 4,
+/// The M step's prior (docs/maths/latent.md §1.7): none (maximum likelihood); the slides' eq 4,
 /// p(Θ) ∝ Π_d ψ_d⁻¹ (ψ_d's divisor N becomes N + 2); or the conjugate normal-inverse-χ²
 /// f_d | ψ_d ~ N(0, ψ_d / λ₀ I), ψ_d ~ Inv-χ²(ν₀, τ₀² S_dd), which keeps every ψ_d away from 0.
 enum class FaPrior { None, Jeffreys, Conjugate };
@@ -72,7 +72,7 @@ class FaBatchEm : public GaussianFit {
     /// parameters, with the fitting rows' mean.
     double loglikPerRow(const ConstMatrixRef& rows) const;
     /// Coordinates d whose ψ_d is at the floor, or below 1e-3 S_dd and still falling: a Heywood
-    /// case (ALGORITHMS-LABS.md §1.6).
+    /// case (docs/maths/latent.md §1.6).
     std::vector<Eigen::Index> heywood() const;
 
     FitStatus status() const override;

@@ -1,6 +1,6 @@
 #pragma once
 // Gibbs sampling for factor analysis (slides "Lap 6", "Derive the Gibbs updates" I–III;
-// ALGORITHMS-LABS.md §2). Semi-conjugate priors, scale-equivariant by default (v_d the variance
+// docs/maths/latent.md §2). Semi-conjugate priors, scale-equivariant by default (v_d the variance
 // of column d): f_d ~ N(0, v_d / λ I_K), c_d flat, ψ_d ~ IG(a₀, b v_d). One sweep draws every
 // z_n | rest, then every [f_d; c_d] | rest (jointly, which avoids the slow F–c zig-zag), then
 // every ψ_d | rest. Several chains from dispersed starts. F is identified only up to rotation

@@ -1,7 +1,7 @@
 #pragma once
 // Convergence diagnostics of a scalar across Markov chains (BDA3 §11.4–11.5;
-// ALGORITHMS-LABS.md §2): split-R̂ and the effective sample size with Geyer's initial positive
-// sequence. For the Gibbs sampler's covariance entries; any draws will do.
+// docs/maths/latent.md §2.3–2.4): split-R̂ and the effective sample size with Geyer's initial
+// positive sequence. For the Gibbs sampler's covariance entries; any draws will do.
 #include <vector>
 
 namespace fa {

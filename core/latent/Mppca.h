@@ -1,6 +1,6 @@
 #pragma once
 // Mixture of probabilistic PCA by EM (Tipping and Bishop 1999, Neural Computation; notes
-// "Mixture of PCA"; ALGORITHMS-LABS.md §3.4): responsibilities from the components' log
+// "Mixture of PCA"; docs/maths/latent.md §3.4): responsibilities from the components' log
 // densities by log-sum-exp, then per component the weight, the weighted mean and the exact
 // closed-form M step (§3.1 on the weighted covariance S_c). Start: k-means++ centres, Lloyd
 // steps, hard responsibilities and one M step. σ_c² is floored at 1e-6 tr(S)/D and a component

@@ -1,6 +1,6 @@
 #pragma once
 // Probabilistic PCA (Tipping and Bishop 1999; notes "Scalable Bayesian methods: 1) Probabilistic
-// PCA"; ALGORITHMS-LABS.md §3.1–3.3): the closed form, EM in O(N D K) per iteration, and EM
+// PCA"; docs/maths/latent.md §3.1–3.3): the closed form, EM in O(N D K) per iteration, and EM
 // with missing values integrated out exactly (the mean then estimated inside EM). Rows are
 // observations (N x D); a missing value is a NaN, allowed only with PpcaOptions::missingValues.
 #include "core/fa/FAModel.h"

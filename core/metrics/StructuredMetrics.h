@@ -4,7 +4,7 @@
 
 namespace fa {
 
-/// ||S1 - S2||_F / ||S2||_F from K x K Gram matrices (ALGORITHMS.md section 5); model 2 is the
+/// ||S1 - S2||_F / ||S2||_F from K x K Gram matrices (docs/maths/explorer.md §5.1); model 2 is the
 /// reference.
 double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAModel& truth);
 
@@ -23,7 +23,7 @@ struct W2QuadratureOptions {
 /// W2^2 = ||c1 - c2||^2 + sum (sqrt psi1 - sqrt psi2)^2 + ||F1||^2 + ||F2||^2 - 2 X, with
 /// X = tr sqrt(S1 S2) - sum sqrt(psi1 psi2) = (1/pi) int_0^inf l(t) dt and
 /// l(t) = log det(t^2 I + S1 S2) - log det(t^2 I + Psi1 Psi2) (integration by parts of the
-/// trace identity in ALGORITHMS.md). By Woodbury, l(t) = log det(I + F1^T Psi1^-1 F1)
+/// trace identity in docs/maths/explorer.md §5.2). By Woodbury, l(t) = log det(I + F1^T Psi1^-1 F1)
 /// + log det(I + J Z^T (t^2 + Lambda)^-1 Z) with Z = [sqrt(psi1) F2, F1 / sqrt(psi1)],
 /// J = diag(I, -t^2 (I + F1^T Psi1^-1 F1)^-1), Lambda = Psi1 Psi2: one symmetric 2K x 2K Gram
 /// per node. The c / t^2 tail of l is subtracted in closed form; trapezoid rule on t = e^s.

@@ -152,9 +152,9 @@ NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method,
     m_vifa = std::make_unique<Vifa>(*m_net, v);
     if (options.reportInit)
         return;
-    // Start q at a usable network: the mean at a He-style initialisation, small factors and
-    // noise, rather than the linear-regression start (c = 0, psi = 1), under which every
-    // sampled network is wildly scaled.
+    // Start q at a usable network: the mean at a 1/fan_in-scaled (LeCun) initialisation, small
+    // factors and noise, rather than the linear-regression start (c = 0, psi = 1), under which
+    // every sampled network is wildly scaled.
     FAModel start = m_vifa->model();
     start.c = MlpLikelihood::initialWeights(shape, deriveSeed(seed, 7));
     start.F *= 0.1;

@@ -1,5 +1,5 @@
 #pragma once
-// VIFA / VIPPCA over all the weights of a small network (report §3, ALGORITHMS.md §7): one
+// VIFA / VIPPCA over all the weights of a small network (report §3, docs/maths/neural.md §1): one
 // fit, its Monte Carlo predictive distribution (test NMLL and RMSE on the original target
 // scale), the seeded 90/10 splits, a random-search tuner with k-fold validation run on
 // several threads, and the whole split protocol as `faexplorer-cli neural` runs it.
@@ -49,8 +49,9 @@ struct NeuralFitOptions {
     double maxGradNorm = 10.0;
     int predictiveSamples = 100;
     /// Start of q. Report: the published code's (c = 0, F a random orthonormal frame, psi = 1;
-    /// VIPPCA psi = sigma). Scaled: c at a He-style network initialisation, F x 0.1, psi = 0.01,
-    /// so the sampled networks start at a sensible scale (our variant, see docs/results.md).
+    /// VIPPCA psi = sigma). Scaled: c at a network initialisation scaled by 1/fan_in (LeCun's), F x
+    /// 0.1, psi = 0.01, so the sampled networks start at a sensible scale (our variant, see
+    /// docs/results.md).
     bool reportInit = true;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The estimator-variance study (ALGORITHMS-LABS.md §4.5), shared by `faexplorer-cli
+// The estimator-variance study (docs/maths/posterior.md §4.5), shared by `faexplorer-cli
 // grad-variance` and the window: at one fixed q, T independent gradient estimates of -ELBO
 // (each from S fresh draws over the whole training set, so only the estimator's own noise
 // counts), per block the norm of their mean and their total variance (the trace of their

@@ -70,7 +70,7 @@ struct PosteriorSetup {
     double alpha = 0.0, beta = 0.0; ///< used when hyper == Manual
 };
 
-/// The generated targets that are not linear regression (ALGORITHMS-LABS.md §5.1): logistic
+/// The generated targets that are not linear regression (docs/maths/posterior.md §5.1): logistic
 /// regression (N = 60, x ~ N(0, I), w_true = (1.5, -1), alpha = 1) and the bimodal bad case
 /// y = w1 w2 x + eps (N = 20, x ~ N(0, 1), u = w1 w2 = 1, beta = 4, alpha = 1).
 struct GeneratedTarget {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 // The posterior lab's problems: data loaded or generated, alpha and beta, the exact posterior in
-// closed form or on a grid (ALGORITHMS-LABS.md §5).
+// closed form or on a grid (docs/maths/posterior.md §5).
 namespace fa {
 namespace {
 
@@ -145,8 +145,9 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
     }
     const Matrix& X = p.data.Xtrain;
     const Vector& y = p.data.ytrain;
-    // The first box of every grid: 8 sd of a Gaussian guess (ALGORITHMS-LABS.md §5.5), enlarged
-    // until the outer ring holds < 1e-10 of the mass; the bimodal target's box covers both modes.
+    // The first box of every grid: 8 sd of a Gaussian guess (docs/maths/posterior.md §5.5),
+    // enlarged until the outer ring holds < 1e-10 of the mass; the bimodal target's box covers both
+    // modes.
     GridBox box;
     switch (p.target) {
     case TargetKind::Linear: // closed form; a grid (below) only for the Laplace prior at D = 2

@@ -1,11 +1,11 @@
 #pragma once
-// Nonlinear factor analysis (slides eqs 30–53; ALGORITHMS-LABS.md §6): z ~ N(0, I_K),
+// Nonlinear factor analysis (slides eqs 30–53; docs/maths/nonlinear.md): z ~ N(0, I_K),
 // x | z ~ N(f(z; θ), Ψ) with f an Mlp (no hidden layer: linear FA / PPCA) and Ψ = diag(e^γ)
 // learned, σ²I learned (one γ) or σ²I fixed. ElboPass computes, for a batch of rows and a
 // diagonal Gaussian q per row, the one-sample reparameterised ELBO and its exact gradients
-// (§6.2): to θ and γ by backpropagating (x − f)/ψ, to q's mean and log-variance through
-// g_z = J_f(z)ᵀ[(x − f(z))/ψ]. Examples are columns (D x n, K x n); buffers are reused, so a
-// pass allocates nothing once sizes are set.
+// (docs/maths/nonlinear.md §2): to θ and γ by backpropagating (x − f)/ψ, to q's mean and
+// log-variance through g_z = J_f(z)ᵀ[(x − f(z))/ψ]. Examples are columns (D x n, K x n); buffers
+// are reused, so a pass allocates nothing once sizes are set.
 #include "core/neural/Mlp.h"
 
 #include <string>

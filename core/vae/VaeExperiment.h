@@ -1,7 +1,7 @@
 #pragma once
 // The nonlinear-FA lab's experiment: the chosen methods on one data set over several trials
 // (new split, new starts), one row per (trial, method, checkpoint epoch): the numbers
-// `faexplorer-cli vae` writes. Scoring (ALGORITHMS-LABS.md §6.5–6.6) on the held-out rows: the
+// `faexplorer-cli vae` writes. Scoring (docs/maths/nonlinear.md §5–§6) on the held-out rows: the
 // method's test ELBO (the encoder's q; vEM's per-point optimum), the importance-weighted
 // log-likelihood with the per-point optimum q* as proposal, and the two gaps. Linear decoders
 // are scored exactly (closed forms), nonlinear ones by Monte Carlo.

@@ -23,8 +23,8 @@ void scatterColumns(const Matrix& from, const std::vector<Eigen::Index>& index, 
         to.col(index[j]) = from.col(static_cast<Eigen::Index>(j));
 }
 
-/// Variational EM (§6.3): q_n = N(m_n, diag e^ℓ_n) stored for every row, with per-row Adam
-/// moments (every row is visited once per epoch, so its step count is epochs · k + j).
+/// Variational EM (docs/maths/nonlinear.md §3): q_n = N(m_n, diag e^ℓ_n) stored for every row, with
+/// per-row Adam moments (every row is visited once per epoch, so its step count is epochs · k + j).
 class Vem final : public VaeFit {
   public:
     Vem(const ConstMatrixRef& rows, const VaeOptions& options)
@@ -90,7 +90,8 @@ class Vem final : public VaeFit {
     Vector m_mTheta, m_vTheta, m_mGamma, m_vGamma;
 };
 
-/// The VAE (§6.4): encoder g(x; φ) with outputs [μ(x); ℓ(x)], ℓ clamped to [−15, 10].
+/// The VAE (docs/maths/nonlinear.md §4): encoder g(x; φ) with outputs [μ(x); ℓ(x)], ℓ clamped to
+/// [−15, 10].
 class Vae final : public VaeFit {
   public:
     Vae(const ConstMatrixRef& rows, const VaeOptions& options)
@@ -148,7 +149,8 @@ class Vae final : public VaeFit {
     std::array<Vector, 6> m_state;
 };
 
-/// The linear VAE (§6.7): the closed-form ELBO's exact gradients (linearVaeBatchElbo).
+/// The linear VAE (docs/maths/nonlinear.md §7): the closed-form ELBO's exact gradients
+/// (linearVaeBatchElbo).
 class LinearVae final : public VaeFit {
   public:
     LinearVae(const ConstMatrixRef& rows, const VaeOptions& options)

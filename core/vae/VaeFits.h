@@ -1,6 +1,6 @@
 #pragma once
-// The nonlinear-FA lab's fitters, siblings behind one interface (ALGORITHMS-LABS.md §6.3–6.4,
-// 6.7): variational EM (a Gaussian q per training row, k Adam steps on it per E step, then one
+// The nonlinear-FA lab's fitters, siblings behind one interface (docs/maths/nonlinear.md §3–§4,
+// §7): variational EM (a Gaussian q per training row, k Adam steps on it per E step, then one
 // Adam step on the decoder), the VAE (an encoder network gives q(z | x); joint reparameterised
 // gradients) and the linear VAE (linear encoder mean, free diagonal variances, linear decoder,
 // noise σ²I: the closed-form ELBO, so its gradients are exact). Each makes one pass over the

@@ -1,5 +1,5 @@
 #pragma once
-// What the nonlinear-FA lab measures of a decoder on a set of rows (ALGORITHMS-LABS.md §6.5–6.6):
+// What the nonlinear-FA lab measures of a decoder on a set of rows (docs/maths/nonlinear.md §5–§6):
 // Monte Carlo ELBOs of given diagonal Gaussian q's, the importance-weighted log-likelihood
 // (Burda et al. 2016) with its effective sample size, the per-point optimum q* (Adam on each
 // row's mean and log-variance with the decoder held), and — for linear decoders, where every one

@@ -1,12 +1,12 @@
 #pragma once
 // The mini-batch objectives the VAE and the linear VAE ascend, with their exact gradients, kept
 // apart from the fitters so tests can check them against finite differences
-// (ALGORITHMS-LABS.md §6.4, §6.7).
+// (docs/maths/nonlinear.md §4, §7).
 #include "core/vae/NlfaModel.h"
 
 namespace fa {
 
-/// The encoder's clamp of ℓ = log σ² (§6.4).
+/// The encoder's clamp of ℓ = log σ² (docs/maths/nonlinear.md §4).
 constexpr double kVaeLogVarMin = -15.0, kVaeLogVarMax = 10.0;
 
 /// Σ_n L_n of the VAE for the columns of X: q(z | x_n) = N(μ(x_n), diag e^{ℓ(x_n)}) from

@@ -1,5 +1,5 @@
 #pragma once
-// Hyperparameters through the bound (ALGORITHMS-LABS.md §4.6; the notes' "also fit model
+// Hyperparameters through the bound (docs/maths/posterior.md §4.6; the notes' "also fit model
 // hyperparameters ... jointly"): for Bayesian linear regression, maximise the ELBO over a
 // Gaussian q and (alpha, beta) together by coordinate ascent, each step exact: q given (alpha,
 // beta) is the posterior (full covariance) or m = mu, sigma_i^2 = 1 / Lambda_ii (mean field);

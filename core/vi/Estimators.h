@@ -1,5 +1,5 @@
 #pragma once
-// The gradient estimators of the variational fits' likelihood term (ALGORITHMS-LABS.md §4.2,
+// The gradient estimators of the variational fits' likelihood term (docs/maths/posterior.md §4.2,
 // §4.4): reparameterisation; score function (REINFORCE), E_q[f grad log q]; and the score
 // function with a leave-one-out baseline, (1/(S-1)) sum_s (f_s - mean f) grad log q(w_s).
 #include <optional>

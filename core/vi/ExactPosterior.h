@@ -1,5 +1,5 @@
 #pragma once
-// The exact posterior of Bayesian linear regression (ALGORITHMS.md §6):
+// The exact posterior of Bayesian linear regression (docs/maths/posterior.md §1):
 // prior N(0, alpha^-1 I), noise precision beta, A = alpha I + beta X^T X, b = beta X^T y,
 // posterior N(A^-1 b, A^-1). Three ways to choose alpha and beta.
 #include "core/math/Types.h"
@@ -41,7 +41,7 @@ GaussianPosterior exactPosterior(const ConstMatrixRef& X, const ConstVectorRef& 
 /// N/2 log beta + D/2 log alpha - beta/2 |y - X mu|^2 - alpha/2 |mu|^2 - 1/2 log|A| - N/2 log 2 pi.
 double logEvidence(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h);
 
-/// The ELBO of q = N(m, S) for the same model, in closed form (ALGORITHMS-LABS.md §4.6):
+/// The ELBO of q = N(m, S) for the same model, in closed form (docs/maths/posterior.md §4.6):
 /// N/2 log(beta / 2 pi) - beta/2 (|y - X m|^2 + tr(X^T X S)) + D/2 log(alpha / 2 pi)
 /// - alpha/2 (|m|^2 + tr S) + D/2 (1 + log 2 pi) + 1/2 log|S|. Never above logEvidence: the gap
 /// is KL(q || posterior).

@@ -1,5 +1,5 @@
 #pragma once
-// Gaussian variational inference beside VIFA (ALGORITHMS-LABS.md §4): q = N(m, L L^T) with L
+// Gaussian variational inference beside VIFA (docs/maths/posterior.md §4): q = N(m, L L^T) with L
 // lower-triangular and a log-parameterised diagonal (the notes' "Trick #1"), or mean-field
 // q = N(m, diag(e^{2s})). The same objective, mini-batches, optimiser and clipping as VIFA:
 // -ELBO = E_q[-log p(D|w)] + E_q[-log p(w)] - H[q], the likelihood term sampled (L draws, one

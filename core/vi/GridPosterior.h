@@ -1,5 +1,5 @@
 #pragma once
-// The exact posterior of a 2-parameter model on a fine grid (ALGORITHMS-LABS.md §5.2-5.5): the
+// The exact posterior of a 2-parameter model on a fine grid (docs/maths/posterior.md §5.2-5.5): the
 // log density at cell centres, the cell masses, log Z, mean and covariance (two passes), the
 // highest-density levels at 39 / 86 / 99 % (the Mahalanobis-1, 2, 3 masses of a Gaussian, so
 // grid contours compare like with like with q's ellipses) and KL(q || p) by quadrature.
@@ -46,7 +46,7 @@ GridPosterior gridPosterior(const LogDensity2& logDensity, const GridBox& box);
 /// Enlarges the box by 1.5 about its centre until the outer ring holds less than ringTolerance
 /// of the mass (at most 8 times; the last grid is returned either way). With zeroOnEdge, the box
 /// is shifted by less than one cell so that w_i = 0 falls on a cell edge (the Laplace prior's
-/// kink; ALGORITHMS-LABS.md §5.5).
+/// kink; docs/maths/posterior.md §5.5).
 GridPosterior adaptiveGridPosterior(const LogDensity2& logDensity, GridBox box,
                                     double ringTolerance = 1e-10, bool zeroOnEdge = true);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The posterior lab's targets beyond linear regression (ALGORITHMS-LABS.md §5.1): logistic
+// The posterior lab's targets beyond linear regression (docs/maths/posterior.md §5.1): logistic
 // regression and the bimodal "bad case" y = w1 w2 x + noise, as Likelihoods every fitter can
 // use, and every target's fully normalised 2-D log joint log p(y | w) + log p(w) for the grid
 // (O(1) per cell by sufficient statistics for the linear and bilinear cases).

@@ -23,7 +23,7 @@ std::string priorName(PriorKind prior);
 /// The rate lambda = 1/b of the Laplace prior with the variance of a Gaussian prior of precision
 /// alpha: 2 / lambda^2 = 1 / alpha, so lambda = sqrt(2 alpha). The report's §3.1 text says
 /// "sqrt(2) x precision", but its own search range ([0.141, 4.472] for precisions [0.01, 10]) is
-/// sqrt(2 alpha) (ALGORITHMS-LABS.md §5.1).
+/// sqrt(2 alpha) (docs/maths/posterior.md §2.2).
 double laplaceRateForPrecision(double alpha);
 /// One step of -lr grad (SGD) or of Adam (beta1 0.9, beta2 0.999, eps 1e-8) with moments m, v
 /// and step count t >= 1 for the bias correction; shared by every variational fit.

@@ -1,7 +1,7 @@
 #pragma once
 // The exact (not sampled) parts of the VIFA objective -ELBO = E_q[-log p(D|theta)]
 // + E_q[-log p(theta)] - H[q] for q = N(c, F F^T + diag(psi)), gamma = log psi, and their
-// gradients (ALGORITHMS.md §7, report eqs. 1-9). O(D K^2); no D x D matrix.
+// gradients (docs/maths/posterior.md §2, report eqs. 1-9). O(D K^2); no D x D matrix.
 #include "core/math/Types.h"
 
 namespace fa {

@@ -120,7 +120,7 @@ class TestFaBatchEm : public QObject {
 
     // MAP EM with either prior of the slides: the log posterior per row never falls, and at
     // convergence its derivatives (dense log-likelihood plus the prior, written out here from
-    // ALGORITHMS-LABS.md §1.7) vanish in every ψ_d and F entry.
+    // docs/maths/latent.md §1.7) vanish in every ψ_d and F entry.
     void mapEmFindsTheStationaryPointOfTheLogPosterior() {
         const Matrix X = test::drawRows(test::makeModel(6, 2, 14), 300, 15);
         const Vector v = (X.rowwise() - X.colwise().mean()).colwise().squaredNorm().transpose() /
@@ -199,9 +199,9 @@ class TestFaBatchEm : public QObject {
         FaEmOptions o;
         o.latent = 2;
         FaBatchEm em(X, o);
-        // Monotonicity is checked on the dense log-likelihood (Cholesky of C): near the floor
-        // the engine's Woodbury form cancels terms of size 1/ψ_d and is good to about 1e-8 per
-        // row there (ALGORITHMS-LABS.md §1.6 measured 2e-9), which is checked too.
+        // Monotonicity is checked on the dense log-likelihood (Cholesky of C); the engine's
+        // value (its residual form, which avoids the 1/ψ_d-sized cancellation of the subtracted
+        // form: docs/maths/latent.md §1.4, §1.6) must agree with it within the bound below.
         double last = -std::numeric_limits<double>::infinity();
         for (int t = 0; t < 2000; ++t) {
             const FaEmStep step = em.iterate();
@@ -214,7 +214,7 @@ class TestFaBatchEm : public QObject {
                 dense >= last - 1e-11,
                 qPrintable(
                     QString("t=%1 %2 -> %3").arg(t).arg(last, 0, 'g', 17).arg(dense, 0, 'g', 17)));
-            // The Woodbury form's rounding grows with the condition number of C, about
+            // The engine's rounding still grows with the condition number of C, about
             // κ = max_d S_dd / ψ_d (10⁶ at the floor): a few ulps of each 1/ψ_d-sized term, so
             // 16 ε κ (1 + |ℓ|). Tighter constants were crossed by one host's rounding (1.09e-10).
             const double kappa = (em.columnVariances().array() / now.psi.array()).maxCoeff();

@@ -1,4 +1,4 @@
-// Full-covariance and mean-field Gaussian VI (ALGORITHMS-LABS.md §4) against closed forms: the
+// Full-covariance and mean-field Gaussian VI (docs/maths/posterior.md §4) against closed forms: the
 // exact (entropy + prior) gradient against central differences of dense formulas; each of the
 // three gradient estimators unbiased for the gradient of the closed-form -ELBO of Bayesian
 // linear regression (the mean of many estimates within Monte Carlo error of the finite-difference
@@ -191,8 +191,8 @@ class TestGaussianVi : public QObject {
             qPrintable(
                 QString("max |z| %1 at sd %2").arg(z.cwiseAbs().maxCoeff()).arg(sd.maxCoeff())));
         // The mean block of the score function without a baseline is far noisier than the
-        // reparameterised one (ALGORITHMS-LABS.md §4.5 measured 634 at the start of a 2-D
-        // problem): the study the window shows has something to show.
+        // reparameterised one (docs/maths/posterior.md §4.5 records 634 measured at the start of a
+        // 2-D problem): the study the window shows has something to show.
         if (GradientEstimator(estimator) == GradientEstimator::Score) {
             Rng r2(18);
             double reparamVar = 0.0, scoreVar = 0.0;

@@ -1,4 +1,4 @@
-// The grid posterior (ALGORITHMS-LABS.md §5) against independent references: the 2-D Bayesian
+// The grid posterior (docs/maths/posterior.md §5) against independent references: the 2-D Bayesian
 // linear regression posterior in closed form (mean, covariance, log evidence, HPD levels of a
 // Gaussian), KL(q || p) by quadrature against the dense Gaussian KL, the closed-form ELBO below
 // the log evidence by exactly the KL, the Laplace-prior posterior's moments against a 1-D

@@ -45,8 +45,9 @@ class TestMcmcDiagnostics : public QObject {
         QVERIFY(splitRhat(drifting) > 1.2);
     }
     void essMatchesClosedForms() {
-        // AR(1), φ = 0.9, 4 x 20000: M n (1 - φ)/(1 + φ) = 4210.5 (ALGORITHMS-LABS.md measured
-        // 4226 with its own draws); independent draws, 4 x 5000: 20000. Within 10 %.
+        // AR(1), φ = 0.9, 4 x 20000: M n (1 - φ)/(1 + φ) = 4210.5 (docs/maths/latent.md §2.4: a
+        // reference implementation measured 4226 with its own draws); independent draws, 4 x 5000:
+        // 20000. Within 10 %.
         const double ar = effectiveSampleSize(ar1(4, 20000, 0.9, 4));
         QVERIFY2(std::abs(ar / 4210.5 - 1.0) < 0.1, qPrintable(QString::number(ar)));
         const double iid = effectiveSampleSize(ar1(4, 5000, 0.0, 5));

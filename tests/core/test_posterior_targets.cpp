@@ -3,7 +3,7 @@
 // Laplace fit on a 2-parameter problem is scored against the Laplace posterior on the grid; at
 // the closed-form optimum the estimated gradient is zero within Monte Carlo error and its
 // variance falls as 1/S; the score function's variance dwarfs the reparameterised one there
-// (ALGORITHMS-LABS.md §4.5 measured a ratio near 7e6 on the same kind of problem).
+// (docs/maths/posterior.md §4.5 records a measured ratio near 7e6 on the same kind of problem).
 #include "core/posterior/GradVariance.h"
 #include "core/posterior/PosteriorLab.h"
 

@@ -108,7 +108,7 @@ class TestVaeFits : public QObject {
         QVERIFY(linearApproximationGap(fit->model()) < 1e-3);
     }
 
-    // Beyond Lucas et al. (ALGORITHMS-LABS.md §6.7): with a diagonal Ψ the linear VAE's maximum
+    // Beyond Lucas et al. (docs/maths/nonlinear.md §7): with a diagonal Ψ the linear VAE's maximum
     // ELBO is FA's maximum log-likelihood (batch EM run to convergence here).
     void linearVaeWithDiagonalNoiseReachesFaMaximum() {
         FAModel truth = test::makeModel(6, 2, 111);

@@ -94,7 +94,7 @@ NeuralPage::NeuralPage(QWidget* parent)
     m_optimiser->addItem("SGD", "sgd");
     m_init = new QComboBox;
     m_init->addItem("report (c = 0, ψ = 1)", "report");
-    m_init->addItem("scaled (He-style c, ψ = 0.01)", "scaled");
+    m_init->addItem("scaled (LeCun-style c, ψ = 0.01)", "scaled");
     m_init->setToolTip("Start of q. The report's code starts every weight at mean 0 and variance "
                        "1: VIFA on the large "
                        "network then stays near the prior and predicts the mean (report Table 3), "
