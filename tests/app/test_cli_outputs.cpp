@@ -4,6 +4,8 @@
 // the system's reason, a bad path exits 2, and SIGINT, SIGTERM or SIGHUP during a run (for
 // neural also while it scores the test rows) leave no temporary behind and the previous output
 // untouched.
+#include "tests/support/RunProgram.h"
+
 #include <QtTest>
 
 #include <csignal>
@@ -199,27 +201,20 @@ class TestCliOutputs : public QObject {
     void neuralCtrlCWhileScoringTheTestRowsKeepsTheOldFile() {
         const QString out = m_dir.filePath("scoring.csv");
         write(out, "previous\n");
-        QProcess p;
-        p.start(FAEXPLORER_CLI,
-                {"neural", "--splits", "1", "--epochs", "1", "--search-trials", "1", "--folds", "2",
-                 "--threads", "1", "--train-fraction", "0.1", "--hidden", "500",
-                 "--predictive-samples", "100000", "--out", out});
-        QVERIFY(p.waitForStarted());
         // The line says so (stderr is a pipe: a line every 5 s at most); a run that ends
         // without saying it fails here.
-        QString err;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (err += QString::fromUtf8(p.readAllStandardError())).contains("evaluating") ||
-                p.state() == QProcess::NotRunning,
-            120000);
-        QVERIFY2(err.contains("neural: split 1/1, vifa-gauss: evaluating on the test rows"),
+        const test::InterruptResult r = test::interruptWhenSaid(
+            FAEXPLORER_CLI,
+            {"neural", "--splits", "1", "--epochs", "1", "--search-trials", "1", "--folds", "2",
+             "--threads", "1", "--train-fraction", "0.1", "--hidden", "500", "--predictive-samples",
+             "100000", "--out", out},
+            "evaluating", 120000, 20000);
+        const QString& err = r.result.err;
+        QVERIFY2(r.said &&
+                     err.contains("neural: split 1/1, vifa-gauss: evaluating on the test rows"),
                  qPrintable(err));
-        QCOMPARE(p.state(), QProcess::Running);
-        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
-        QVERIFY(p.waitForFinished(20000));
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(p.exitCode(), 130);
-        err += QString::fromUtf8(p.readAllStandardError());
+        QVERIFY(r.runningAtSignal);
+        QCOMPARE(r.result.code, 130);
         QVERIFY2(err.contains("interrupted before any split finished"), qPrintable(err));
         QCOMPARE(read(out), QByteArray("previous\n"));
         QVERIFY(temporaries().isEmpty());

@@ -3,6 +3,8 @@
 // on a CSV file against the eigenvalues of its correlation matrix (computed here), bad
 // arguments giving one line on stderr, exit 2 and no file, and Ctrl-C while the held-out rows
 // are scored.
+#include "tests/support/RunProgram.h"
+
 #include <Eigen/Dense>
 #include <QtTest>
 #include <cmath>
@@ -151,22 +153,18 @@ class TestCliVae : public QObject {
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("previous\n");
         }
-        QProcess p;
-        p.start(FAEXPLORER_CLI, {"vae", "--method", "vem", "--epochs", "1", "--q-steps", "100000",
-                                 "--iw-samples", "1000000", "--out", out});
-        QVERIFY(p.waitForStarted());
         // The line says it is scoring (stderr is a pipe: a line every 5 s at most).
-        QString err;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (err += QString::fromUtf8(p.readAllStandardError())).contains("scoring"), 120000);
-        QVERIFY2(err.contains("vae: trial 1/1, vem: scoring held-out rows after epoch 1/1"),
+        const test::InterruptResult r =
+            test::interruptWhenSaid(FAEXPLORER_CLI,
+                                    {"vae", "--method", "vem", "--epochs", "1", "--q-steps",
+                                     "100000", "--iw-samples", "1000000", "--out", out},
+                                    "scoring");
+        const QString& err = r.result.err;
+        QVERIFY2(r.said && err.contains("vae: trial 1/1, vem: scoring held-out rows after epoch "
+                                        "1/1"),
                  qPrintable(err));
-        QCOMPARE(p.state(), QProcess::Running);
-        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(p.exitCode(), 130);
-        err += QString::fromUtf8(p.readAllStandardError());
+        QVERIFY(r.runningAtSignal);
+        QCOMPARE(r.result.code, 130);
         QVERIFY2(err.contains("interrupted before any trial finished"), qPrintable(err));
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
