@@ -53,6 +53,62 @@ std::vector<std::string> listParts(const std::string& name, const std::string& s
 }
 } // namespace
 
+double ArgParser::param(const ParamInfo& p) const {
+    if (p.kind == ParamKind::Whole) {
+        const long v = integer(p.flag, 0);
+        if (!accepts(p, static_cast<double>(v)))
+            throw std::invalid_argument("--" + p.flag + " must be " + rangeText(p));
+        return static_cast<double>(v);
+    }
+    const double v = real(p.flag, 0.0);
+    if (!accepts(p, v))
+        throw std::invalid_argument("--" + p.flag + " must lie " + rangeText(p));
+    return v;
+}
+
+namespace {
+/// The words of `text` in lines of at most `width` columns, every line after the first
+/// starting at column `indent` (the first continues from `used`).
+std::string wrapped(const std::string& text, std::size_t indent, std::size_t used,
+                    std::size_t width = 100) {
+    std::string out;
+    std::istringstream words(text);
+    std::string word;
+    bool first = true;
+    while (words >> word) {
+        if (!first && used + 1 + word.size() > width) {
+            out += '\n';
+            out.append(indent, ' ');
+            used = indent;
+            first = true;
+        }
+        if (!first)
+            out += ' ';
+        out += word;
+        used += word.size() + (first ? 0 : 1);
+        first = false;
+    }
+    return out;
+}
+} // namespace
+
+std::string commandHelp(const std::string& name, const std::string& summary,
+                        const std::vector<OptionHelp>& options) {
+    std::string out = "usage: faexplorer-cli " + name + " [--option value ...]\n\n" +
+                      wrapped(summary, 0, 0) + "\n\noptions (default in brackets):\n";
+    const std::size_t column = 30;
+    for (const OptionHelp& o : options) {
+        const std::string head = "  --" + o.flag + (o.value.empty() ? "" : " [" + o.value + "]");
+        out += head;
+        if (head.size() + 2 > column)
+            out.append("\n").append(column, ' ');
+        else
+            out.append(column - head.size(), ' ');
+        out += wrapped(o.help, column, column) + "\n";
+    }
+    return out;
+}
+
 ArgParser::ArgParser(int argc, char** argv, int first, const std::set<std::string>& known) {
     for (int i = first; i < argc; ++i) {
         const std::string arg = argv[i];

@@ -1,6 +1,7 @@
 #pragma once
 // --name value options for the CLI, with typed getters that throw one clear message, and the
 // checks every command shares (shards, an output over an input, diverged fits).
+#include "core/lab/Params.h"
 #include "core/lab/TrialRunner.h"
 
 #include <map>
@@ -34,10 +35,56 @@ class ArgParser {
     /// "lo:hi" pair such as the spectrum 1:10.
     std::pair<double, double> range(const std::string& name,
                                     std::pair<double, double> fallback) const;
+    /// A schema parameter's value (core/lab/Params.h), within its range: "--latent must be
+    /// between 1 and 100", "--lr must lie in [1e-08, 10]".
+    double param(const ParamInfo& p) const;
 
   private:
     std::map<std::string, std::string> m_values;
 };
+
+/// Reads every parameter of the schema that the command line gives into `config`; the others
+/// keep the configuration's values (the schema's defaults).
+template <class Config>
+void readParams(const ArgParser& args, const Schema<Config>& schema, Config& config) {
+    for (const Param<Config>& p : schema)
+        if (!p.flag.empty() && args.has(p.flag))
+            p.set(config, args.param(p));
+}
+
+/// One line of a command's --help beside its schema's: "--dataset NAME  what it is".
+struct OptionHelp {
+    std::string flag, value, help;
+};
+
+/// The schema's options for --help, with their defaults and ranges.
+template <class Config> std::vector<OptionHelp> optionHelp(const Schema<Config>& schema) {
+    std::vector<OptionHelp> lines;
+    for (const Param<Config>& p : schema)
+        if (!p.flag.empty())
+            lines.push_back({p.flag, valueText(p.fallback),
+                             p.help + " (" + (p.kind == ParamKind::Whole ? "whole, " : "") +
+                                 valueText(p.lo) + " to " + valueText(p.hi) + ")"});
+    return lines;
+}
+
+/// The known options of a command: its schema's flags and the others it names.
+template <class Config>
+std::set<std::string> optionNames(const std::vector<OptionHelp>& others,
+                                  const Schema<Config>& schema) {
+    std::set<std::string> names;
+    for (const OptionHelp& o : others)
+        names.insert(o.flag);
+    for (const Param<Config>& p : schema)
+        if (!p.flag.empty())
+            names.insert(p.flag);
+    return names;
+}
+
+/// "usage: faexplorer-cli NAME [options]", the summary, then one aligned, wrapped entry per
+/// option (the schema's first, in its order).
+std::string commandHelp(const std::string& name, const std::string& summary,
+                        const std::vector<OptionHelp>& options);
 
 /// --threads N for the experiment commands: 0 or absent = every core.
 int threadsOption(const ArgParser& args);

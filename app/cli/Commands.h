@@ -2,7 +2,23 @@
 // The faexplorer-cli subcommands. Each returns the process exit code; bad arguments throw
 // std::invalid_argument, which main turns into one line on stderr and exit code 2.
 
+#include <string>
+#include <vector>
+
 namespace fa::cli {
+/// One subcommand: its name, a one-line summary for the program's usage, its --help (printed by
+/// `faexplorer-cli NAME --help`) and its run function (app/cli/CommandTable.cpp lists them).
+struct Command {
+    const char* name;
+    const char* summary;
+    std::string (*help)();
+    int (*run)(int argc, char** argv);
+};
+const std::vector<Command>& commands();
+
+std::string vaeHelp();
+std::string mergeHelp();
+
 int runFaSweepCommand(int argc, char** argv);
 int runBenchCommand(int argc, char** argv);
 int runPosteriorCommand(int argc, char** argv);

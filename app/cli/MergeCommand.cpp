@@ -16,6 +16,10 @@ const char* const kMergeUsage =
 constexpr std::size_t kMaxShardBytes = std::size_t(2) << 30; // 2 GiB a file
 } // namespace
 
+std::string mergeHelp() {
+    return kMergeUsage;
+}
+
 int runMergeCommand(int argc, char** argv) {
     for (int i = 2; i < argc; ++i)
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {

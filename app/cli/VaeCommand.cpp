@@ -12,6 +12,7 @@
 #include "core/latent/Ppca.h"
 #include "core/math/Summary.h"
 #include "core/vae/VaeExperiment.h"
+#include "core/vae/VaeParams.h"
 
 #include <algorithm>
 #include <atomic>
@@ -30,13 +31,39 @@ extern "C" void onVaeInterrupt(int) {
     g_interrupted = true;
 } // lock-free store only
 
-const std::set<std::string> kOptions{"dataset",      "method",     "latent",  "hidden",
-                                     "epochs",       "trials",     "seed",    "test-fraction",
-                                     "out",          "dim",        "samples", "true-latent",
-                                     "spectrum",     "data-noise", "noise",   "noise-variance",
-                                     "linear-noise", "activation", "lr",      "batch",
-                                     "e-steps",      "iw-samples", "q-steps", "data-dir",
-                                     "shard",        "threads"};
+const char* const kSummary =
+    "Nonlinear factor analysis by variational EM, the VAE and the linear VAE beside PPCA's closed "
+    "form, on generated, bundled or CSV data: one row per (trial, method, checkpoint epoch) with "
+    "the ELBOs, the importance-weighted log-likelihood and the two gaps.";
+
+const std::vector<OptionHelp>& otherOptions() {
+    static const std::vector<OptionHelp> o{
+        {"out", "", "The CSV to write (required; replaced only when the run ends)."},
+        {"dataset", "nonlinear-synthetic",
+         "nonlinear-synthetic, synthetic (PPCA), two-moons, swiss-roll, pinwheel, boston, "
+         "concrete, energy, yacht or PATH.csv."},
+        {"method", "vae", "Comma list of vem, vae, linear-vae, ppca."},
+        {"hidden", "50",
+         "The decoder's (and encoder's) hidden layers, a comma list of at most 3 "
+         "sizes (each 1 to 10000); 0: none (a linear decoder)."},
+        {"activation", "tanh", "tanh or relu."},
+        {"noise", "diagonal", "The decoder's noise for vem and vae: diagonal, isotropic or fixed."},
+        {"linear-noise", "isotropic", "The linear VAE's noise (fixed when --noise is fixed)."},
+        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
+        {"data-dir", "", "Where the bundled data sets are (default: beside the program)."},
+        {"threads", "0", "Trials side by side; 0: every core (the output does not depend on it)."},
+        {"shard", "", "i/n: only the i-th of n slices of the trials (see merge)."}};
+    return o;
+}
+
+std::vector<OptionHelp> allOptions() {
+    std::vector<OptionHelp> all = otherOptions();
+    for (const OptionHelp& o : optionHelp(vaeParams()))
+        all.push_back(o);
+    return all;
+}
+
+const std::set<std::string> kOptions = optionNames(otherOptions(), vaeParams());
 
 VaeConfig parseConfig(const ArgParser& args) {
     VaeConfig c;
@@ -50,16 +77,17 @@ VaeConfig parseConfig(const ArgParser& args) {
                                         methodChoices(Lab::Nonlinear) + ")");
         c.methods.push_back(*m);
     }
-    c.fit.latent = args.integerIn("latent", 2, 1, 100);
+    readParams(args, vaeParams(), c);
     c.fit.hidden.clear();
     const auto hidden = args.integerList("hidden", {50});
     if (!(hidden.size() == 1 && hidden.front() == 0)) {
-        if (hidden.size() > 3)
+        if (hidden.size() > static_cast<std::size_t>(kMaxHiddenLayers))
             throw std::invalid_argument("--hidden: at most three hidden layers (0: none)");
         for (const long h : hidden) {
-            if (h < 1 || h > 10000)
-                throw std::invalid_argument(
-                    "--hidden: every layer needs between 1 and 10000 units (0 alone: none)");
+            if (h < 1 || h > kMaxHiddenUnits)
+                throw std::invalid_argument("--hidden: every layer needs between 1 and " +
+                                            std::to_string(kMaxHiddenUnits) +
+                                            " units (0 alone: none)");
             c.fit.hidden.push_back(static_cast<int>(h));
         }
     }
@@ -70,29 +98,10 @@ VaeConfig parseConfig(const ArgParser& args) {
         args.text("linear-noise", c.fit.noise == NoiseKind::Fixed ? "fixed" : "isotropic"));
     if ((c.fit.noise == NoiseKind::Fixed) != (c.fit.linearNoise == NoiseKind::Fixed))
         throw std::invalid_argument("--noise fixed and --linear-noise fixed go together (one σ²)");
-    c.fit.fixedVariance = args.real("noise-variance", 0.1);
-    if (!(c.fit.fixedVariance > 0.0 && c.fit.fixedVariance <= 1e6))
-        throw std::invalid_argument("--noise-variance must lie in (0, 1e6]");
     if (args.has("noise-variance") && c.fit.noise != NoiseKind::Fixed)
         throw std::invalid_argument("--noise-variance applies to --noise fixed only");
-    c.fit.lr = args.real("lr", c.fit.lr);
-    if (!(c.fit.lr > 0.0 && c.fit.lr <= 10.0))
-        throw std::invalid_argument("--lr must lie in (0, 10]");
-    c.fit.batch = args.integerIn("batch", 100, 1, 1'000'000);
-    c.fit.eSteps = args.integerIn("e-steps", 5, 1, 1000);
-    c.eval.iwSamples = args.integerIn("iw-samples", 1000, 1, 1'000'000);
-    c.eval.qSteps = args.integerIn("q-steps", 300, 0, 100000);
-    c.epochs = args.integerIn("epochs", 100, 1, 10'000'000);
-    c.trials = args.integerIn("trials", 1, 1, 10000);
-    const long seed = args.integer("seed", 0);
-    if (seed < 0)
-        throw std::invalid_argument("--seed must not be negative");
-    c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
     c.shard = shardOption(args, c.trials);
-    d.testFraction = args.real("test-fraction", 0.2);
-    if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
-        throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");
 
     const bool generated = isGeneratedVaeSet(d.dataset);
     const bool synthetic = d.dataset == "synthetic";
@@ -108,17 +117,16 @@ VaeConfig parseConfig(const ArgParser& args) {
             "--true-latent applies to --dataset synthetic and nonlinear-synthetic only");
     if (!synthetic && args.has("spectrum"))
         throw std::invalid_argument("--spectrum applies to --dataset synthetic only");
-    d.dim = args.integerIn("dim", 10, 2, 2000);
-    d.samples = args.integerIn("samples", 2000, 4, 1'000'000);
-    d.trueLatent = args.integerIn("true-latent", std::min(2, d.dim - 1), 1, d.dim - 1);
+    if (!args.has("true-latent"))
+        d.trueLatent = std::min(2, d.dim - 1);
+    if (d.trueLatent >= d.dim)
+        throw std::invalid_argument("--true-latent must be below --dim (" + std::to_string(d.dim) +
+                                    ")");
     const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
     if (!(lo >= 1e-4 && hi <= 1e9 && lo <= hi))
         throw std::invalid_argument("--spectrum a:b needs 0.0001 <= a <= b <= 1e9");
     d.spectrumLo = lo;
     d.spectrumHi = hi;
-    d.noise = args.real("data-noise", 0.1);
-    if (!(d.noise >= 0.0 && d.noise <= 100.0))
-        throw std::invalid_argument("--data-noise must lie between 0 and 100");
     c.loader = io::readOnce(io::tableLoader(args.text("data-dir", ""))); // one table, every trial
     checkVaeConfig(c);
     return c;
@@ -189,6 +197,10 @@ std::vector<VaeRow> markDiverged(std::vector<VaeRow> rows) {
 }
 
 } // namespace
+
+std::string vaeHelp() {
+    return commandHelp("vae", kSummary, allOptions());
+}
 
 void checkVaeArguments(int argc, char** argv) {
     (void)parseConfig(ArgParser(argc, argv, 2, kOptions));

@@ -1,4 +1,5 @@
 #include "core/vae/VaeData.h"
+#include "core/vae/VaeParams.h"
 
 #include "core/math/Rng.h"
 #include "core/neural/Mlp.h"
@@ -109,14 +110,9 @@ VaeData makeVaeData(const VaeDataSpec& spec, const TableLoader& loader) {
     VaeData out;
     const bool generated = isGeneratedVaeSet(spec.dataset);
     if (generated) {
-        if (spec.samples < 4 || spec.samples > 1'000'000)
-            throw std::invalid_argument("the number of samples must lie between 4 and 1000000");
-        if (spec.dim < 2 || spec.dim > 2000)
-            throw std::invalid_argument("the dimension D must lie between 2 and 2000");
+        checkParams(vaeDataParams(), spec);
         if (spec.dataset == "swiss-roll" && spec.dim < 3)
             throw std::invalid_argument("the swiss roll needs D >= 3");
-        if (!(spec.noise >= 0.0 && spec.noise <= 100.0))
-            throw std::invalid_argument("the noise must lie between 0 and 100");
         if ((spec.dataset == "synthetic" || spec.dataset == "nonlinear-synthetic") &&
             (spec.trueLatent < 1 || spec.trueLatent >= spec.dim))
             throw std::invalid_argument("the true latent dimension must satisfy 1 <= K < D");

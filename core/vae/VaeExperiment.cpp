@@ -1,4 +1,5 @@
 #include "core/vae/VaeExperiment.h"
+#include "core/vae/VaeParams.h"
 
 #include "core/latent/LatentExperiment.h"
 #include "core/latent/Ppca.h"
@@ -99,12 +100,7 @@ void checkVaeConfig(const VaeConfig& c) {
     if (c.methods.empty())
         throw std::invalid_argument("choose at least one method");
     validate(c.fit);
-    if (c.epochs < 1 || c.epochs > 10'000'000)
-        throw std::invalid_argument("the number of epochs must lie between 1 and 10000000");
-    if (c.trials < 1 || c.trials > 10000)
-        throw std::invalid_argument("the number of trials must lie between 1 and 10000");
-    if (!(c.data.testFraction >= 0.0 && c.data.testFraction <= 0.9))
-        throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    checkParams(vaeParams(), c);
     if (c.eval.elboSamples < 1 || c.eval.iwSamples < 1 || c.eval.qSteps < 0)
         throw std::invalid_argument("the evaluation needs at least one sample");
     if (isGeneratedVaeSet(c.data.dataset) && c.fit.latent >= c.data.dim)

@@ -1,4 +1,5 @@
 #include "core/vae/VaeFits.h"
+#include "core/vae/VaeParams.h"
 
 #include "core/vae/VaeObjectives.h"
 #include "core/vi/Vifa.h"
@@ -216,21 +217,15 @@ std::optional<VaeMethod> parseVaeMethod(const std::string& name) {
 }
 
 void validate(const VaeOptions& o) {
-    if (o.latent < 1 || o.latent > 100)
-        throw std::invalid_argument("the latent dimension K must lie between 1 and 100");
-    if (o.hidden.size() > 3)
+    checkParams(vaeFitParams(), o);
+    if (o.hidden.size() > static_cast<std::size_t>(kMaxHiddenLayers))
         throw std::invalid_argument("at most three hidden layers");
     for (const int h : o.hidden)
-        if (h < 1 || h > 10000)
-            throw std::invalid_argument("every hidden layer needs between 1 and 10000 units");
-    if (o.batch < 1)
-        throw std::invalid_argument("the batch size must be at least 1");
-    if (!(o.lr > 0.0 && o.lr <= 10.0) || !(o.eLr > 0.0 && o.eLr <= 10.0))
-        throw std::invalid_argument("learning rates must lie in (0, 10]");
-    if (o.eSteps < 1 || o.eSteps > 1000)
-        throw std::invalid_argument("the E steps per batch must lie between 1 and 1000");
-    if (!(o.fixedVariance > 0.0 && o.fixedVariance <= 1e6))
-        throw std::invalid_argument("the fixed noise variance must lie in (0, 1e6]");
+        if (h < 1 || h > kMaxHiddenUnits)
+            throw std::invalid_argument("every hidden layer needs between 1 and " +
+                                        std::to_string(kMaxHiddenUnits) + " units");
+    if (!(o.eLr > 0.0 && o.eLr <= 10.0))
+        throw std::invalid_argument("vEM's step size must lie in (0, 10]");
 }
 
 VaeFit::VaeFit(const ConstMatrixRef& trainRows, const VaeOptions& options, NoiseKind noise)

@@ -1,4 +1,5 @@
 #include "core/vae/VaeLive.h"
+#include "core/vae/VaeParams.h"
 
 #include "core/latent/LatentExperiment.h"
 #include "core/vae/VaeMetrics.h"
@@ -24,8 +25,7 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
     if (m_config.methods.empty())
         throw std::invalid_argument("choose at least one method");
     validate(m_config.fit);
-    if (m_config.length < 1 || m_config.length > 10'000'000)
-        throw std::invalid_argument("the number of epochs must lie between 1 and 10000000");
+    checkParams(vaeLiveParams(), m_config);
     if (m_config.scoreEvery < 1 || m_config.maxPoints < 1)
         throw std::invalid_argument("scoring needs at least one epoch and one row");
     const std::uint64_t trialSeed = deriveSeed(m_config.data.modelSeed, 0);

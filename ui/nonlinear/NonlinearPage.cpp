@@ -55,11 +55,10 @@ NonlinearPage::NonlinearPage(QWidget* parent)
         ml->addWidget(box);
         m_methods.emplace_back(m, box);
     }
-    m_latent = intBox(1, 20, 2, "Latent dimension K of the fitted models (K < D).");
     m_layers = intBox(0, 3, 1,
                       "Hidden layers of the decoder (and of the VAE's encoder); 0: a linear "
                       "decoder, i.e. FA / PPCA.");
-    m_units = intBox(1, 1000, 50, "Units in every hidden layer.");
+    m_units = intBox(1, fa::kMaxHiddenUnits, 50, "Units in every hidden layer.");
     m_activation = new QComboBox;
     m_activation->addItem("tanh", "tanh");
     m_activation->addItem("ReLU", "relu");
@@ -71,20 +70,12 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     m_noise->setToolTip("The decoder's noise for vEM and the VAE (the linear VAE uses σ²I, "
                         "learned, unless σ² is fixed). A fixed σ² weighs the likelihood against "
                         "the KL term (the slides after eq. 47).");
-    m_noiseVariance = realBox(1e-4, 100.0, 0.1, 4, "The fixed σ².");
-    m_lr = realBox(1e-5, 1.0, 0.003, 5, "Adam's step size for the decoder and the encoder.");
-    m_batch = intBox(1, 100000, 100, "Rows per mini-batch (slides eq. 51).");
-    m_eSteps = intBox(1, 100, 5, "Variational EM: Adam steps on each row's q per E step.");
-    m_length = intBox(1, 1'000'000, 300, "Epochs in the run (passes over the fitting rows).");
-    m_testFraction = realBox(0.0, 0.9, 0.2, 2,
-                             "Share of the rows held out: the test ELBO, the importance-weighted "
-                             "log-likelihood and the gaps are measured on them (0: none).");
-    m_seed = intBox(0, 1'000'000'000, 0, "Seed of the data, the split and every start.");
-    m_dim = intBox(2, 200, 10, "Generated data: the dimension D.");
-    m_trueLatent = intBox(1, 10, 2, "Generated data: the true latent dimension (network, PPCA).");
-    m_samples = intBox(10, 100000, 2000, "Generated data: rows before the split.");
-    m_dataNoise =
-        realBox(0.0, 10.0, 0.1, 3, "Generated nonlinear data: the noise's standard deviation.");
+    // The parameters of core/vae/VaeParams.h: their ranges, defaults and tooltips.
+    m_noiseVariance = m_fields.field("noise-variance");
+    m_dim = m_fields.field("dim");
+    m_trueLatent = m_fields.field("true-latent");
+    m_samples = m_fields.field("samples");
+    m_dataNoise = m_fields.field("data-noise");
     m_speed = intBox(0, 100000, 10, "Epochs per second while playing; 0 = as fast as possible.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
@@ -104,24 +95,24 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
     f->addRow(open);
-    f->addRow("held out", m_testFraction);
-    f->addRow("seed", m_seed);
+    f->addRow("held out", m_fields.field("test-fraction"));
+    f->addRow("seed", m_fields.field("seed"));
     f->addRow("generated D", m_dim);
     f->addRow("rows", m_samples);
     f->addRow("true K", m_trueLatent);
     f->addRow("noise sd", m_dataNoise);
     auto* model = new QGroupBox("Model and training");
     auto* g = new QFormLayout(model);
-    g->addRow("latent K", m_latent);
+    g->addRow("latent K", m_fields.field("latent"));
     g->addRow("hidden layers", m_layers);
     g->addRow("units", m_units);
     g->addRow("activation", m_activation);
     g->addRow("noise", m_noise);
     g->addRow("fixed σ²", m_noiseVariance);
-    g->addRow("step size", m_lr);
-    g->addRow("batch", m_batch);
-    g->addRow("vEM E steps", m_eSteps);
-    g->addRow("epochs", m_length);
+    g->addRow("step size", m_fields.field("lr"));
+    g->addRow("batch", m_fields.field("batch"));
+    g->addRow("vEM E steps", m_fields.field("e-steps"));
+    g->addRow("epochs", m_fields.field("epochs"));
     auto* run = new QGroupBox("Speed and views");
     auto* r = new QFormLayout(run);
     r->addRow("speed", m_speed);
@@ -160,12 +151,12 @@ NonlinearPage::NonlinearPage(QWidget* parent)
         connect(box, &QCheckBox::toggled, this, restart);
     for (QComboBox* box : {m_activation, m_noise})
         connect(box, &QComboBox::currentIndexChanged, this, restart);
-    for (IntSpinBox* b :
-         {m_latent, m_layers, m_units, m_batch, m_eSteps, m_seed, m_trueLatent, m_samples})
+    for (IntSpinBox* b : {m_layers, m_units})
         connect(b, &QSpinBox::valueChanged, this, restart);
-    for (RealSpinBox* b : {m_testFraction, m_lr, m_dataNoise, m_noiseVariance})
-        connect(b, &QDoubleSpinBox::valueChanged, this, restart);
-    connect(m_dim, &QSpinBox::valueChanged, this, [this] {
+    for (QAbstractSpinBox* b : m_fields.fields())
+        if (b != m_dim && b->objectName() != "epochs")
+            onFieldChanged(b, this, [restart](double) { restart(); });
+    onFieldChanged(m_dim, this, [this](double) {
         if (m_quiet)
             return;
         resetView(); // the columns in view may be gone
@@ -173,11 +164,11 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     });
     connect(m_noise, &QComboBox::currentIndexChanged, this,
             [this] { m_noiseVariance->setEnabled(m_noise->currentData() == "fixed"); });
-    connect(m_length, &QSpinBox::valueChanged, this, [this](int length) {
+    onFieldChanged(m_fields.field("epochs"), this, [this](double epochs) {
         if (!m_quiet) // a longer or shorter run, from where it stands
-            changeRun(
-                [length](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setLength(length); },
-                Lasting::Yes);
+            changeRun([length = static_cast<long>(epochs)](
+                          fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setLength(length); },
+                      Lasting::Yes);
     });
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     for (QComboBox* box : {m_viewX, m_viewY})

@@ -5,7 +5,9 @@
 // Views: the ELBOs and the importance-weighted log-likelihood over epochs, the two gaps, the
 // latent space and the data space with reconstructions, samples and the decoded latent grid.
 #include "core/vae/VaeLive.h"
+#include "core/vae/VaeParams.h"
 #include "ui/common/LabPage.h"
+#include "ui/common/ParamFields.h"
 
 using VaeSnapshotPtr = std::shared_ptr<const fa::VaeLiveSnapshot>;
 
@@ -65,9 +67,9 @@ class NonlinearPage : public LabPage {
 
     QComboBox *m_dataset, *m_activation, *m_noise, *m_viewMethod, *m_colourBy, *m_viewX, *m_viewY;
     std::vector<std::pair<fa::VaeMethod, QCheckBox*>> m_methods;
-    IntSpinBox *m_latent, *m_layers, *m_units, *m_batch, *m_eSteps, *m_length, *m_seed, *m_dim,
-        *m_trueLatent, *m_samples, *m_speed, *m_step;
-    RealSpinBox *m_testFraction, *m_lr, *m_dataNoise, *m_noiseVariance;
+    ParamFields<fa::VaeLiveConfig> m_fields{fa::vaeLiveParams()}; ///< core/vae/VaeParams.h
+    IntSpinBox *m_layers, *m_units, *m_speed, *m_step;
+    QAbstractSpinBox *m_dim, *m_trueLatent, *m_samples, *m_dataNoise, *m_noiseVariance;
     QLabel* m_summary;
     ElboView* m_elbo;
     GapView* m_gaps;

@@ -26,13 +26,8 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     for (const auto& [m, box] : m_methods)
         if (box->isChecked())
             c.methods.push_back(m);
-    d.modelSeed = static_cast<std::uint64_t>(m_seed->value()); // trial 0 of `vae --seed S`
-    d.testFraction = m_testFraction->value();
-    d.dim = m_dim->value();
-    d.samples = m_samples->value();
-    d.trueLatent = std::min(m_trueLatent->value(), d.dim - 1);
-    d.noise = m_dataNoise->value();
-    c.fit.latent = m_latent->value();
+    m_fields.read(c); // the seed is trial 0's of `vae --seed S`
+    d.trueLatent = std::min(d.trueLatent, d.dim - 1);
     c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
     c.fit.activation = fa::parseActivation(m_activation->currentData().toString().toStdString());
     c.fit.noise = fa::parseNoiseKind(m_noise->currentData().toString().toStdString());
@@ -41,11 +36,6 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     c.fit.linearNoise = c.fit.noise == fa::NoiseKind::Fixed     ? fa::NoiseKind::Fixed
                         : m_linearNoise == fa::NoiseKind::Fixed ? fa::NoiseKind::Isotropic
                                                                 : m_linearNoise;
-    c.fit.fixedVariance = m_noiseVariance->value();
-    c.fit.lr = m_lr->value();
-    c.fit.batch = m_batch->value();
-    c.fit.eSteps = m_eSteps->value();
-    c.length = m_length->value();
     c.viewX = m_viewX->currentIndex() - 1;
     c.viewY = m_viewY->currentIndex() - 1;
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
@@ -77,13 +67,7 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
     m_dataset->setCurrentIndex(index);
     for (const auto& [m, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
-    m_seed->setValue(static_cast<int>(c.data.modelSeed));
-    m_testFraction->setValue(c.data.testFraction);
-    m_dim->setValue(c.data.dim);
-    m_samples->setValue(c.data.samples);
-    m_trueLatent->setValue(c.data.trueLatent);
-    m_dataNoise->setValue(c.data.noise);
-    m_latent->setValue(c.fit.latent);
+    m_fields.show(c);
     m_layers->setValue(static_cast<int>(c.fit.hidden.size()));
     if (!c.fit.hidden.empty())
         m_units->setValue(c.fit.hidden.front());
@@ -91,13 +75,8 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
         m_activation->findData(QString::fromStdString(fa::activationName(c.fit.activation))));
     m_noise->setCurrentIndex(
         m_noise->findData(QString::fromStdString(fa::noiseKindName(c.fit.noise))));
-    m_noiseVariance->setValue(c.fit.fixedVariance);
     m_linearNoise = c.fit.linearNoise;
     m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
-    m_lr->setValue(c.fit.lr);
-    m_batch->setValue(c.fit.batch);
-    m_eSteps->setValue(c.fit.eSteps);
-    m_length->setValue(static_cast<int>(c.length));
     const bool generated = index < 5;
     m_dim->setEnabled(generated);
     m_samples->setEnabled(generated);

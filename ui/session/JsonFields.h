@@ -1,6 +1,7 @@
 #pragma once
 // Strict readers for the session files' JSON fields: each names the section and key it
 // refuses, so a malformed file gives one clear message (SessionError).
+#include "core/lab/Params.h"
 #include "ui/session/SessionFile.h"
 
 #include <QJsonObject>
@@ -67,6 +68,39 @@ inline bool flag(const QJsonObject& o, const QString& section, const QString& ke
     if (!v.isBool())
         fail(QString("'%1.%2' must be true or false").arg(section, key));
     return v.toBool();
+}
+
+/// Reads every parameter of the schema (core/lab/Params.h) that has a session key
+/// ("run.learningRate"), each within its one range; a missing or bad one is refused by name.
+template <class Config>
+void readParams(const QJsonObject& root, const Schema<Config>& schema, Config& config) {
+    for (const Param<Config>& p : schema) {
+        const QString path = QString::fromStdString(p.session);
+        if (path.isEmpty())
+            continue;
+        const QString section = path.section('.', 0, 0), key = path.section('.', 1);
+        const QJsonObject o = object(root, section);
+        const double v =
+            p.kind == ParamKind::Whole
+                ? static_cast<double>(whole(o, section, key, static_cast<long long>(p.lo),
+                                            static_cast<long long>(p.hi)))
+                : realIn(o, section, key, p.lo, p.hi);
+        p.set(config, v);
+    }
+}
+
+/// Writes every parameter of the schema that has a session key into its section of `root`.
+template <class Config>
+void writeParams(QJsonObject& root, const Schema<Config>& schema, const Config& config) {
+    for (const Param<Config>& p : schema) {
+        const QString path = QString::fromStdString(p.session);
+        if (path.isEmpty())
+            continue;
+        const QString section = path.section('.', 0, 0), key = path.section('.', 1);
+        QJsonObject o = root.value(section).toObject();
+        o.insert(key, p.get(config));
+        root.insert(section, o);
+    }
 }
 
 /// Reads a session file and parses it, naming the path in any error (every lab's loader).

@@ -1,5 +1,6 @@
 #include "ui/session/VaeSessionFile.h"
 
+#include "core/vae/VaeParams.h"
 #include "ui/session/JsonFields.h"
 
 #include <QJsonArray>
@@ -10,29 +11,17 @@ namespace fa::io {
 QByteArray vaeSessionToJson(const VaeSession& s) {
     const VaeLiveConfig& c = s.config;
     const VaeDataSpec& d = c.data;
-    QJsonObject data{{"dataset", QString::fromStdString(d.dataset)},
-                     {"testFraction", d.testFraction},
-                     {"dim", d.dim},
-                     {"rows", d.samples},
-                     {"trueLatent", d.trueLatent},
-                     {"noise", d.noise},
-                     {"seed", static_cast<double>(d.modelSeed)}};
+    QJsonObject data{{"dataset", QString::fromStdString(d.dataset)}};
     QJsonArray methods, hidden;
     for (const VaeMethod m : c.methods)
         methods.append(QString::fromStdString(vaeMethodName(m)));
     for (const int h : c.fit.hidden)
         hidden.append(h);
     QJsonObject run{{"methods", methods},
-                    {"latent", c.fit.latent},
                     {"hidden", hidden},
                     {"activation", QString::fromStdString(activationName(c.fit.activation))},
                     {"noise", QString::fromStdString(noiseKindName(c.fit.noise))},
-                    {"linearNoise", QString::fromStdString(noiseKindName(c.fit.linearNoise))},
-                    {"noiseVariance", c.fit.fixedVariance},
-                    {"learningRate", c.fit.lr},
-                    {"batch", c.fit.batch},
-                    {"eSteps", c.fit.eSteps},
-                    {"length", static_cast<double>(c.length)}};
+                    {"linearNoise", QString::fromStdString(noiseKindName(c.fit.linearNoise))}};
     QJsonObject view{{"x", c.viewX + 1},
                      {"y", c.viewY + 1},
                      {"colourBy", c.colourBy + 1},
@@ -46,6 +35,7 @@ QByteArray vaeSessionToJson(const VaeSession& s) {
                      {"view", view},
                      {"speed", s.speed},
                      {"epochs", static_cast<double>(s.epochs)}};
+    writeParams(root, vaeLiveParams(), c);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -71,13 +61,7 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     if (!dataset.isString() || dataset.toString().isEmpty())
         fail("'data.dataset' must name a data set or a CSV file");
     d.dataset = dataset.toString().toStdString();
-    // The controls' ranges (ui/nonlinear/NonlinearPage.cpp).
-    d.testFraction = realIn(data, "data", "testFraction", 0.0, 0.9);
-    d.dim = static_cast<int>(whole(data, "data", "dim", 2, 200));
-    d.samples = static_cast<int>(whole(data, "data", "rows", 10, 100'000));
-    d.trueLatent = static_cast<int>(whole(data, "data", "trueLatent", 1, 10));
-    d.noise = realIn(data, "data", "noise", 0.0, 10.0);
-    d.modelSeed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 1'000'000'000));
+    readParams(root, vaeLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
     const QJsonValue methods = require(run, "run", "methods");
@@ -92,25 +76,20 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
             fail(QString("'run.methods': '%1' is listed twice").arg(m.toString()));
         c.methods.push_back(*method);
     }
-    c.fit.latent = static_cast<int>(whole(run, "run", "latent", 1, 20));
     const QJsonValue hidden = require(run, "run", "hidden");
-    if (!hidden.isArray() || hidden.toArray().size() > 3)
+    if (!hidden.isArray() || hidden.toArray().size() > kMaxHiddenLayers)
         fail("'run.hidden' must be a list of at most three layer sizes");
     c.fit.hidden.clear();
     for (const QJsonValue& h : hidden.toArray()) {
-        if (!h.isDouble() || h.toDouble() < 1 || h.toDouble() > 1000 ||
+        if (!h.isDouble() || h.toDouble() < 1 || h.toDouble() > kMaxHiddenUnits ||
             h.toDouble() != std::floor(h.toDouble()))
-            fail("'run.hidden': every layer needs a whole number of units from 1 to 1000");
+            fail(QString("'run.hidden': every layer needs a whole number of units from 1 to %1")
+                     .arg(kMaxHiddenUnits));
         c.fit.hidden.push_back(h.toInt());
     }
     c.fit.activation = parsed<Activation>(run, "activation", parseActivation);
     c.fit.noise = parsed<NoiseKind>(run, "noise", parseNoiseKind);
     c.fit.linearNoise = parsed<NoiseKind>(run, "linearNoise", parseNoiseKind);
-    c.fit.fixedVariance = realIn(run, "run", "noiseVariance", 1e-4, 100.0);
-    c.fit.lr = realIn(run, "run", "learningRate", 1e-5, 1.0);
-    c.fit.batch = static_cast<int>(whole(run, "run", "batch", 1, 100'000));
-    c.fit.eSteps = static_cast<int>(whole(run, "run", "eSteps", 1, 100));
-    c.length = static_cast<long>(whole(run, "run", "length", 1, 1'000'000));
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         c.viewX = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;

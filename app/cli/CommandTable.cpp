@@ -1,0 +1,120 @@
+// The command table of faexplorer-cli: every command's name, one-line summary, --help and run
+// function in one place; the program's usage is generated from it (app/cli/main.cpp).
+#include "app/cli/Commands.h"
+
+#include <string>
+
+namespace fa::cli {
+namespace {
+
+/// --help of a command whose options are not yet a schema: its summary and option lines.
+template <const char* Name, const char* Summary, const char* Options> std::string listed() {
+    return std::string("usage: faexplorer-cli ") + Name + " [--option value ...]\n\n" + Summary +
+           "\n\noptions:\n" + Options;
+}
+
+constexpr char kSweep[] = "fa-sweep",
+               kSweepSummary[] = "Fit generated FA models with batch FA, online EM and online SGA.",
+               kSweepOptions[] =
+                   "  --dim 100 --latent 10 --spectrum 1:10 --samples 100,1000,10000,100000\n"
+                   "  --trials 10 --seed 0 --algorithms batch,em,sga --lr 0.001 --warmup 100\n"
+                   "  --generator exact|haar --batch-svd randomized|exact --out results.csv\n"
+                   "  --threads N --shard i/n\n";
+constexpr char kBench[] = "bench", kBenchSummary[] = "Throughput and metric cost per dimension.",
+               kBenchOptions[] =
+                   "  --dim 100,1000,10000,100000,1000000 --latent 10 --min-seconds 1\n"
+                   "  --batch-samples 10000 --out bench.csv\n";
+constexpr char kPosterior[] = "posterior",
+               kPosteriorSummary[] =
+                   "Bayesian regression: Gaussian approximations against the exact posterior.",
+               kPosteriorOptions[] =
+                   "  --dataset synthetic|logistic-synthetic|bimodal-synthetic|boston|concrete|\n"
+                   "            energy|yacht|PATH.csv --target COLUMN\n"
+                   "  --method vifa-gauss|vifa-laplace|vippca|sgd-em|sgd-sga|swag|vi-full|"
+                   "vi-meanfield\n"
+                   "           (comma list) --estimator reparam|score|score-baseline\n"
+                   "  --latent 1 --epochs 5000 (SGD methods: 1000) --every EPOCHS/10 --trials 10\n"
+                   "  --seed 0 --hyper auto|thesis|evidence|manual --alpha A --beta B\n"
+                   "  --train-fraction F --bias yes|no\n"
+                   "  VIFA: --batch 100 --samples 10 --lr-c 0.01 --lr-f 0.0001 --lr-gamma 0.01\n"
+                   "        --optimizer sgd|adam --max-grad-norm 10 --sigma 0.01 (VIPPCA)\n"
+                   "  SGD:  --sgd-lr 0.01 --sgd-batch 32 --lambda ALPHA/BETA --warmup-epochs 10\n"
+                   "        --fa-warmup 100 --sga-lr 0.001\n"
+                   "  synthetic: --n 1000 --inputs 2 --correlation 0.5\n"
+                   "  --data-dir DIR --out posterior.csv --threads N --shard i/n\n";
+constexpr char kGrad[] = "grad-variance",
+               kGradSummary[] = "Spread of the VI gradient estimators at one q "
+                                "(docs/maths/posterior.md §4.5).",
+               kGradOptions[] =
+                   "  --dataset D (as posterior) --method vi-full|vi-meanfield|vifa-gauss|\n"
+                   "            vifa-laplace|vippca (--latent K --sigma S for VIFA / VIPPCA)\n"
+                   "  --estimator reparam,score,score-baseline --samples 1,10,100\n"
+                   "  --at optimum|start|epoch:N --trials 1000 --seed 0 --out FILE.csv\n"
+                   "  (the fit to epoch:N: --batch --fit-samples --lr-c --lr-f --lr-gamma "
+                   "--optimizer)\n";
+constexpr char kBound[] = "vi-bound",
+               kBoundSummary[] =
+                   "Alpha, beta through the ELBO of a full or mean-field q, beside the evidence.",
+               kBoundOptions[] = "  --dataset D (as posterior) --family full|meanfield "
+                                 "--iterations 200\n"
+                                 "  --start-alpha 1 --start-beta 1 --seed 0 --out FILE.csv\n";
+constexpr char kPosteriorBench[] = "posterior-bench",
+               kPosteriorBenchSummary[] =
+                   "Exact posterior per UCI set and whole synthetic VIFA/SGD runs, timed.",
+               kPosteriorBenchOptions[] = "  --repeats 200 --run-repeats 5 --out "
+                                          "posterior-bench.csv\n";
+constexpr char kNeural[] = "neural",
+               kNeuralSummary[] =
+                   "VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits.",
+               kNeuralOptions[] =
+                   "  --dataset boston|concrete|energy|yacht|PATH.csv --target COLUMN\n"
+                   "  --method vifa-gauss|vifa-laplace|vippca-gauss|vippca-laplace (comma list)\n"
+                   "  --hidden 50 | 50,50 --splits 20 --epochs 120 --search-trials 10 --folds 5\n"
+                   "  --seed 0 --latent 1 --batch 10 --samples 4 --lr 0.01 --optimizer adam\n"
+                   "  --max-grad-norm 10 --predictive-samples 100 --train-fraction 0.9\n"
+                   "  --init report|scaled --threads 2 --shard i/n --out neural.csv\n";
+constexpr char kLatent[] = "latent",
+               kLatentSummary[] =
+                   "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data.",
+               kLatentOptions[] =
+                   "  --dataset synthetic|boston|concrete|energy|yacht|PATH.csv --model "
+                   "fa|ppca|mppca\n"
+                   "  --method em,gibbs,svd,online-em,online-sga | closed-form,em | em --latent 2\n"
+                   "  --components 3 --iterations 100 --trials 1 --seed 0 --test-fraction 0.2\n"
+                   "  --chains 4 --burn-in ITERATIONS/2 --lr 0.001 --missing refuse|em\n"
+                   "  --prior none|jeffreys|conjugate (FA batch EM: maximum likelihood or MAP)\n"
+                   "  synthetic: --dim 10 --true-latent 2 --spectrum 1:10 --samples 1000 "
+                   "--noise 0.05\n"
+                   "  --data-dir DIR --out latent.csv --threads N --shard i/n\n";
+constexpr char kLatentBench[] = "latent-bench",
+               kLatentBenchSummary[] =
+                   "Batch FA EM, Gibbs sweeps, mixture of PPCA, PPCA, VAE and vEM fits, timed.",
+               kLatentBenchOptions[] = "  --repeats 5 --data-dir DIR --out latent-bench.csv\n";
+
+} // namespace
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table{
+        {kSweep, kSweepSummary, listed<kSweep, kSweepSummary, kSweepOptions>, runFaSweepCommand},
+        {kBench, kBenchSummary, listed<kBench, kBenchSummary, kBenchOptions>, runBenchCommand},
+        {kPosterior, kPosteriorSummary, listed<kPosterior, kPosteriorSummary, kPosteriorOptions>,
+         runPosteriorCommand},
+        {kGrad, kGradSummary, listed<kGrad, kGradSummary, kGradOptions>, runGradVarianceCommand},
+        {kBound, kBoundSummary, listed<kBound, kBoundSummary, kBoundOptions>, runBoundCommand},
+        {kPosteriorBench, kPosteriorBenchSummary,
+         listed<kPosteriorBench, kPosteriorBenchSummary, kPosteriorBenchOptions>,
+         runPosteriorBenchCommand},
+        {kNeural, kNeuralSummary, listed<kNeural, kNeuralSummary, kNeuralOptions>,
+         runNeuralCommand},
+        {kLatent, kLatentSummary, listed<kLatent, kLatentSummary, kLatentOptions>,
+         runLatentCommand},
+        {"vae", "Nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA.", vaeHelp,
+         runVaeCommand},
+        {kLatentBench, kLatentBenchSummary,
+         listed<kLatentBench, kLatentBenchSummary, kLatentBenchOptions>, runLatentBenchCommand},
+        {"merge", "OUT.csv IN.csv...: the CSVs of a sharded run back into the unsharded one.",
+         mergeHelp, runMergeCommand}};
+    return table;
+}
+
+} // namespace fa::cli

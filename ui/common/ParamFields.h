@@ -1,0 +1,56 @@
+#pragma once
+// The window's fields of a lab's parameters, built from its schema (core/lab/Params.h): the
+// range, the default and the tooltip come from the one description the CLI, the sessions and
+// the core read too; read() and show() move values between the fields and a configuration.
+// A whole number beyond int's range (a seed up to 2^53 - 1) is a whole-number RealSpinBox.
+#include "core/lab/Params.h"
+
+#include <QAbstractSpinBox>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+/// A field (IntSpinBox or RealSpinBox, ui/common/FormWidgets.h) for one parameter, showing
+/// `value`; its objectName is the parameter's CLI flag, its accessible name its label.
+QAbstractSpinBox* paramField(const fa::ParamInfo& p, double value);
+double fieldValue(const QAbstractSpinBox* box);
+void setFieldValue(QAbstractSpinBox* box, double value);
+/// Calls `slot` with the field's new value when it is committed (Enter, focus-out, a step).
+void onFieldChanged(QAbstractSpinBox* box, QObject* context, std::function<void(double)> slot);
+
+template <class Config> class ParamFields {
+  public:
+    explicit ParamFields(const fa::Schema<Config>& schema) : m_schema(schema) {}
+
+    /// The field of the parameter with this CLI flag, made on first use showing the default.
+    QAbstractSpinBox* field(const std::string& flag) {
+        for (const auto& [p, box] : m_made)
+            if (p->flag == flag)
+                return box;
+        const fa::Param<Config>& p = fa::paramByFlag(m_schema, flag);
+        QAbstractSpinBox* box = paramField(p, p.fallback);
+        m_made.emplace_back(&p, box);
+        return box;
+    }
+    /// Every field made, into a configuration.
+    void read(Config& config) const {
+        for (const auto& [p, box] : m_made)
+            p->set(config, fieldValue(box));
+    }
+    /// A configuration's values into every field made (the caller silences the fields' slots).
+    void show(const Config& config) const {
+        for (const auto& [p, box] : m_made)
+            setFieldValue(box, p->get(config));
+    }
+    std::vector<QAbstractSpinBox*> fields() const {
+        std::vector<QAbstractSpinBox*> all;
+        for (const auto& made : m_made)
+            all.push_back(made.second);
+        return all;
+    }
+
+  private:
+    const fa::Schema<Config>& m_schema;
+    std::vector<std::pair<const fa::Param<Config>*, QAbstractSpinBox*>> m_made;
+};
