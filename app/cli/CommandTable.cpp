@@ -73,19 +73,6 @@ constexpr char kNeural[] = "neural",
                    "  --seed 0 --latent 1 --batch 10 --samples 4 --lr 0.01 --optimizer adam\n"
                    "  --max-grad-norm 10 --predictive-samples 100 --train-fraction 0.9\n"
                    "  --init report|scaled --threads 2 --shard i/n --out neural.csv\n";
-constexpr char kLatent[] = "latent",
-               kLatentSummary[] =
-                   "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data.",
-               kLatentOptions[] =
-                   "  --dataset synthetic|boston|concrete|energy|yacht|PATH.csv --model "
-                   "fa|ppca|mppca\n"
-                   "  --method em,gibbs,svd,online-em,online-sga | closed-form,em | em --latent 2\n"
-                   "  --components 3 --iterations 100 --trials 1 --seed 0 --test-fraction 0.2\n"
-                   "  --chains 4 --burn-in ITERATIONS/2 --lr 0.001 --missing refuse|em\n"
-                   "  --prior none|jeffreys|conjugate (FA batch EM: maximum likelihood or MAP)\n"
-                   "  synthetic: --dim 10 --true-latent 2 --spectrum 1:10 --samples 1000 "
-                   "--noise 0.05\n"
-                   "  --data-dir DIR --out latent.csv --threads N --shard i/n\n";
 constexpr char kLatentBench[] = "latent-bench",
                kLatentBenchSummary[] =
                    "Batch FA EM, Gibbs sweeps, mixture of PPCA, PPCA, VAE and vEM fits, timed.",
@@ -106,8 +93,8 @@ const std::vector<Command>& commands() {
          runPosteriorBenchCommand},
         {kNeural, kNeuralSummary, listed<kNeural, kNeuralSummary, kNeuralOptions>,
          runNeuralCommand},
-        {kLatent, kLatentSummary, listed<kLatent, kLatentSummary, kLatentOptions>,
-         runLatentCommand},
+        {"latent", "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data.",
+         latentHelp, runLatentCommand},
         {"vae", "Nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA.", vaeHelp,
          runVaeCommand},
         {kLatentBench, kLatentBenchSummary,

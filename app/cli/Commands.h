@@ -17,6 +17,7 @@ struct Command {
 const std::vector<Command>& commands();
 
 std::string vaeHelp();
+std::string latentHelp();
 std::string mergeHelp();
 
 int runFaSweepCommand(int argc, char** argv);

@@ -9,6 +9,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/latent/LatentExperiment.h"
+#include "core/latent/LatentParams.h"
 #include "core/math/Summary.h"
 
 #include <algorithm>
@@ -28,11 +29,30 @@ extern "C" void onLatentInterrupt(int) {
     g_interrupted = true;
 } // lock-free store only
 
-const std::set<std::string> kOptions{
-    "dataset",     "model",    "method",        "latent",  "components", "iterations",
-    "trials",      "seed",     "test-fraction", "missing", "out",        "dim",
-    "true-latent", "spectrum", "samples",       "noise",   "data-dir",   "chains",
-    "burn-in",     "lr",       "prior",         "shard",   "threads"};
+const char* const kSummary =
+    "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data: one row per (trial, "
+    "method, checkpoint iteration) with the log-likelihood per row of the fitting and the "
+    "held-out rows, the ELBO where one applies and, on generated data, the distance to the true "
+    "covariance.";
+
+const std::vector<OptionHelp>& otherOptions() {
+    static const std::vector<OptionHelp> o{
+        {"out", "", "The CSV to write (required; replaced only when the run ends)."},
+        {"dataset", "synthetic", "synthetic, boston, concrete, energy, yacht or PATH.csv."},
+        {"model", "fa", "fa, ppca or mppca (a mixture of PPCA)."},
+        {"method", "em",
+         "Comma list; fa: em, gibbs, svd, online-em, online-sga; ppca: closed-form, em; mppca: "
+         "em."},
+        {"prior", "none", "FA's batch EM: none (maximum likelihood), jeffreys or conjugate (MAP)."},
+        {"missing", "refuse", "refuse, or em: a CSV's empty cells are missing values (PPCA's EM)."},
+        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
+        {"data-dir", "", "Where the bundled data sets are (default: beside the program)."},
+        {"threads", "0", "Trials side by side; 0: every core (the output does not depend on it)."},
+        {"shard", "", "i/n: only the i-th of n slices of the trials (see merge)."}};
+    return o;
+}
+
+const std::set<std::string> kOptions = optionNames(otherOptions(), latentParams());
 
 LatentConfig parseConfig(const ArgParser& args) {
     LatentConfig c;
@@ -52,21 +72,18 @@ LatentConfig parseConfig(const ArgParser& args) {
                                         "closed-form, em; mppca: em)");
         c.methods.push_back(*m);
     }
-    c.fit.latent = args.integerIn("latent", d.model == LatentModel::Mppca ? 1 : 2, 1, 10000);
-    c.fit.components = args.integerIn("components", 3, 1, 1000);
+    // The mixture's own defaults (K = 1 per piece in D = 3, the window's too), then the schema.
+    if (d.model == LatentModel::Mppca) {
+        c.fit.latent = d.synthetic.trueLatent = 1;
+        d.synthetic.dim = 3;
+    }
+    readParams(args, latentParams(), c);
+    if (!args.has("burn-in"))
+        c.fit.burnIn = c.iterations / 2;
     if (args.has("components") && d.model != LatentModel::Mppca)
         throw std::invalid_argument("--components applies to --model mppca only");
-    c.iterations = args.integerIn("iterations", 100, 1, 10'000'000);
-    c.trials = args.integerIn("trials", 1, 1, 10000);
-    const long seed = args.integer("seed", 0);
-    if (seed < 0)
-        throw std::invalid_argument("--seed must not be negative");
-    c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
     c.shard = shardOption(args, c.trials);
-    d.testFraction = args.real("test-fraction", 0.2);
-    if (!(d.testFraction >= 0.0 && d.testFraction <= 0.9))
-        throw std::invalid_argument("--test-fraction must lie between 0 and 0.9");
     const std::string missing = args.text("missing", "refuse");
     if (missing != "refuse" && missing != "em")
         throw std::invalid_argument("--missing must be refuse or em");
@@ -75,8 +92,6 @@ LatentConfig parseConfig(const ArgParser& args) {
                            c.methods.front() != LatentMethod::Em))
         throw std::invalid_argument(
             "--missing em: only PPCA by EM handles missing values (--model ppca --method em)");
-    c.fit.chains = args.integerIn("chains", 4, 1, 64);
-    c.fit.burnIn = args.integerIn("burn-in", c.iterations / 2, 0, 10'000'000);
     if (args.has("burn-in") && c.fit.burnIn >= c.iterations &&
         std::find(c.methods.begin(), c.methods.end(), LatentMethod::Gibbs) != c.methods.end())
         throw std::invalid_argument("--burn-in " + std::to_string(c.fit.burnIn) +
@@ -87,9 +102,6 @@ LatentConfig parseConfig(const ArgParser& args) {
         (d.model != LatentModel::Fa ||
          std::find(c.methods.begin(), c.methods.end(), LatentMethod::Em) == c.methods.end()))
         throw std::invalid_argument("--prior applies to FA's batch EM (--model fa --method em)");
-    c.fit.learningRate = args.real("lr", 0.001);
-    if (!(c.fit.learningRate >= kLearningRateMin && c.fit.learningRate <= kLearningRateMax))
-        throw std::invalid_argument("--lr must lie between 1e-07 and 10");
 
     const bool synthetic = d.dataset == "synthetic";
     for (const char* flag : {"dim", "true-latent", "spectrum", "samples", "noise"})
@@ -99,19 +111,15 @@ LatentConfig parseConfig(const ArgParser& args) {
     if (synthetic && args.has("missing") && d.allowMissing)
         throw std::invalid_argument("--missing em: generated data have no missing values");
     SyntheticLatentSpec& s = d.synthetic;
-    s.dim = args.integerIn("dim", d.model == LatentModel::Mppca ? 3 : 10, 2, 2000);
-    s.trueLatent =
-        args.integerIn("true-latent", d.model == LatentModel::Mppca ? 1 : 2, 1, s.dim - 1);
+    if (s.trueLatent >= s.dim)
+        throw std::invalid_argument("--true-latent must be below --dim (" + std::to_string(s.dim) +
+                                    ")");
     const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
     if (!(lo >= kSpectrumMin && hi <= kSpectrumMax && lo <= hi))
         throw std::invalid_argument("--spectrum a:b needs 0.0001 <= a <= b <= 1e9");
     s.spectrumLo = lo;
     s.spectrumHi = hi;
-    s.samples = args.integerIn("samples", 1000, 2, 10'000'000);
     s.components = c.fit.components;
-    s.mixtureNoise = args.real("noise", 0.05);
-    if (!(s.mixtureNoise > 0.0 && s.mixtureNoise <= 1e6))
-        throw std::invalid_argument("--noise must lie in (0, 1e6]");
     c.loader = io::readOnce(io::tableLoader(args.text("data-dir", ""))); // one table, every trial
     checkLatentConfig(c);
     return c;
@@ -170,6 +178,17 @@ void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, boo
 }
 
 } // namespace
+
+std::string latentHelp() {
+    std::vector<OptionHelp> all = otherOptions();
+    for (OptionHelp o : optionHelp(latentParams())) {
+        if (o.flag == "burn-in")
+            o.value = "ITERATIONS/2";
+        all.push_back(o);
+    }
+    return commandHelp("latent", kSummary, all) +
+           "\n--model mppca starts from --latent 1 --dim 3 --true-latent 1.\n";
+}
 
 void checkLatentArguments(int argc, char** argv) {
     (void)parseConfig(ArgParser(argc, argv, 2, kOptions));

@@ -56,13 +56,6 @@ const std::vector<OptionHelp>& otherOptions() {
     return o;
 }
 
-std::vector<OptionHelp> allOptions() {
-    std::vector<OptionHelp> all = otherOptions();
-    for (const OptionHelp& o : optionHelp(vaeParams()))
-        all.push_back(o);
-    return all;
-}
-
 const std::set<std::string> kOptions = optionNames(otherOptions(), vaeParams());
 
 VaeConfig parseConfig(const ArgParser& args) {
@@ -199,7 +192,10 @@ std::vector<VaeRow> markDiverged(std::vector<VaeRow> rows) {
 } // namespace
 
 std::string vaeHelp() {
-    return commandHelp("vae", kSummary, allOptions());
+    std::vector<OptionHelp> all = otherOptions();
+    for (const OptionHelp& o : optionHelp(vaeParams()))
+        all.push_back(o);
+    return commandHelp("vae", kSummary, all);
 }
 
 void checkVaeArguments(int argc, char** argv) {

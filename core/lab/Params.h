@@ -15,6 +15,9 @@ namespace fa {
 
 enum class ParamKind { Whole, Real };
 
+/// Seeds up to 2^53 - 1: what a session file (a JSON number) holds exactly.
+constexpr double kMaxSeed = 9007199254740991.0;
+
 /// What every reader needs but the value's place in a configuration.
 struct ParamInfo {
     std::string flag;    ///< the CLI option without "--" ("lr"); empty: not a CLI option

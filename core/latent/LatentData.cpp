@@ -1,4 +1,5 @@
 #include "core/latent/LatentData.h"
+#include "core/latent/LatentParams.h"
 
 #include "core/data/RegressionData.h"
 #include "core/fa/ModelGenerator.h"
@@ -120,11 +121,8 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
     const bool synthetic = spec.dataset == "synthetic";
     if (synthetic) {
         const SyntheticLatentSpec& s = spec.synthetic;
-        if (s.samples < 2 || s.samples > 10'000'000)
-            throw std::invalid_argument("the number of samples must lie between 2 and 10000000");
-        if (s.dim < 2 || s.dim > 2000)
-            throw std::invalid_argument("the dimension D must lie between 2 and 2000");
-        if (s.trueLatent < 1 || s.trueLatent >= s.dim)
+        checkParams(latentDataParams(), spec);
+        if (s.trueLatent >= s.dim)
             throw std::invalid_argument("the true latent dimension must satisfy 1 <= K < D");
         all = generatedRows(spec, data);
         data.name = "synthetic";

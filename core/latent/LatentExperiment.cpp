@@ -1,4 +1,5 @@
 #include "core/latent/LatentExperiment.h"
+#include "core/latent/LatentParams.h"
 
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
@@ -33,16 +34,7 @@ std::vector<long> latentCheckpoints(long iterations) {
 
 void checkLatentConfig(const LatentConfig& c) {
     checkLatentRun(c.data.model, c.methods, c.iterations);
-    if (c.trials < 1 || c.trials > 10000)
-        throw std::invalid_argument("the trials must lie between 1 and 10000");
-    if (c.fit.latent < 1)
-        throw std::invalid_argument("the latent dimension K must be at least 1");
-    if (c.fit.components < 1 || c.fit.components > 1000)
-        throw std::invalid_argument("the components must lie between 1 and 1000");
-    if (c.fit.chains < 1 || c.fit.chains > 64)
-        throw std::invalid_argument("the chains must lie between 1 and 64");
-    if (c.fit.burnIn < 0)
-        throw std::invalid_argument("the burn-in must not be negative");
+    checkParams(latentParams(), c);
 }
 
 namespace {

@@ -1,4 +1,5 @@
 #include "core/latent/LatentLive.h"
+#include "core/latent/LatentParams.h"
 
 #include "core/latent/FaGibbs.h"
 #include "core/latent/Mppca.h"
@@ -21,6 +22,7 @@ constexpr Eigen::Index kMaxDimForDistance = 300; // the distance to the truth is
 
 LatentLive::LatentLive(const LatentLiveConfig& config) : m_config(config) {
     checkLatentRun(config.data.model, config.methods, config.length);
+    checkParams(latentLiveParams(), config);
     m_data = makeLatentData(config.data, config.loader);
     const Matrix& X = m_data.train;
 

@@ -17,7 +17,12 @@ namespace fa {
 struct LatentLiveConfig {
     LatentDataSpec data;
     std::vector<LatentMethod> methods{LatentMethod::Em, LatentMethod::Gibbs, LatentMethod::Svd};
-    LatentFitOptions fit;
+    /// Gibbs burns in 100 sweeps here (the window's default; the CLI's is half its iterations).
+    LatentFitOptions fit = [] {
+        LatentFitOptions f;
+        f.burnIn = 100;
+        return f;
+    }();
     long length = 500;  ///< iterations in the run (Run until can stop earlier)
     TableLoader loader; ///< real data (core/io's tableLoader)
     int viewX = -1;     ///< the 2D view's columns; -1 and -1: the first two principal axes

@@ -8,8 +8,6 @@
 
 namespace fa {
 
-/// Seeds up to 2^53 - 1: what a session file holds exactly.
-constexpr double kMaxSeed = 9007199254740991.0;
 /// Every hidden layer of a decoder or encoder: 1 to this many units; at most kMaxHiddenLayers.
 constexpr int kMaxHiddenUnits = 10000, kMaxHiddenLayers = 3;
 

@@ -2,6 +2,7 @@
 // diverged fit says `diverged`, tiny data is refused), the CLI's ranges are the window's, hex is
 // refused for real numbers as for whole ones, epoch:N and the bound's start are bounded,
 // duplicate methods are refused by every command, and a dataset name with a comma is quoted.
+// Every command answers --help from the command table (issue 26).
 #include "tests/support/RunProgram.h"
 
 #include <QtTest>
@@ -36,6 +37,30 @@ class TestCliBounds : public QObject {
     }
 
   private slots:
+    // Every command in the program's usage answers --help with its own usage (the command table,
+    // app/cli/CommandTable.cpp); vae's lists every option its parser takes, with its range.
+    void everyCommandHasHelp() {
+        const Result all = run({"--help"});
+        QCOMPARE(all.code, 0);
+        const QString commands = all.out.section("commands:\n", 1).section("\n\n", 0, 0);
+        QStringList names;
+        for (const QString& line : commands.split('\n', Qt::SkipEmptyParts))
+            names << line.trimmed().section(' ', 0, 0);
+        QCOMPARE(names.size(), 11);
+        for (const QString& name : names) {
+            const Result r = run({name, "--help"});
+            QVERIFY2(r.code == 0, qPrintable(name + ": " + r.err));
+            QVERIFY2(r.out.startsWith("usage: faexplorer-cli " + name), qPrintable(r.out));
+        }
+        const Result vae = run({"vae", "--help"});
+        for (const char* flag : {"--latent [2]", "--lr [0.003]", "--dim [10]", "--seed [0]",
+                                 "--iw-samples [1000]", "--dataset [nonlinear-synthetic]"})
+            QVERIFY2(vae.out.contains(flag), flag);
+        QVERIFY(vae.out.contains("(whole, 1 to 100)")); // --latent's one range
+        // An option that takes a value still refuses a missing one; --help elsewhere is refused.
+        QCOMPARE(run({"vae", "--latent", "--help"}).code, 2);
+    }
+
     void refusedBeforeTheRun_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");

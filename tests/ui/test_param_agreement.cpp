@@ -6,8 +6,11 @@
 // holds. The values are generated from the schema, not listed here; only the cross-field rules
 // (K < D, σ² only with a fixed noise) get a context.
 #include "app/cli/Commands.h"
+#include "core/latent/LatentParams.h"
 #include "core/vae/VaeParams.h"
+#include "ui/latent/LatentPage.h"
 #include "ui/nonlinear/NonlinearPage.h"
+#include "ui/session/LatentSessionFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/session/VaeSessionFile.h"
 
@@ -58,65 +61,113 @@ QByteArray withValue(const QByteArray& json, const std::string& path, double val
 
 } // namespace
 
+/// Offers every probe of every parameter of `live` (the window's schema) to the CLI's checks,
+/// the session reader and the page's fields; `context` sets the cross-field rules for one flag
+/// in both the configuration and the CLI's arguments. Returns the number of values compared.
+template <class Live, class Cli, class Page, class Session, class Context>
+int agree(const fa::Schema<Live>& live, const fa::Schema<Cli>& cli, void (*check)(int, char**),
+          Page& page, QByteArray (*toJson)(const Session&), Session (*fromJson)(const QByteArray&),
+          const Context& context) {
+    int compared = 0;
+    for (const fa::Param<Live>& p : live) {
+        if (p.flag.empty() || p.session.empty()) {
+            QTest::qFail(("a window parameter without a flag or a session key: " + p.label).c_str(),
+                         __FILE__, __LINE__);
+            return 0;
+        }
+        (void)fa::paramByFlag(cli, p.flag); // the CLI takes it too (throws if not)
+        for (const double v : probes(p)) {
+            Live base;
+            QStringList args{"--out", "unused.csv"};
+            context(p.flag, base, args);
+            args << QString::fromStdString("--" + p.flag)
+                 << QString::fromStdString(fa::valueText(v));
+            const bool expected = fa::accepts(p, v);
+            const bool byCli = cliAccepts(check, args);
+
+            bool bySession = true;
+            Session s;
+            s.config = base;
+            try {
+                const Session read = fromJson(withValue(toJson(s), p.session, v));
+                bySession = p.get(read.config) == v;
+            } catch (const fa::io::SessionError&) {
+                bySession = false;
+            }
+
+            Live shown = base;
+            p.set(shown, v);
+            page.setConfig(shown);
+            const bool byField = p.get(page.config()) == v;
+
+            const std::string where =
+                "--" + p.flag + " " + fa::valueText(v) + ": expected " +
+                (expected ? "accepted" : "refused") + ", cli " + (byCli ? "yes" : "no") +
+                ", session " + (bySession ? "yes" : "no") + ", field " + (byField ? "yes" : "no");
+            if (byCli != expected || bySession != expected || byField != expected) {
+                QTest::qFail(where.c_str(), __FILE__, __LINE__);
+                return compared;
+            }
+            ++compared;
+        }
+    }
+    return compared;
+}
+
 class TestParamAgreement : public QObject {
     Q_OBJECT
   private slots:
     void nonlinearLab() {
         NonlinearPage page;
-        int compared = 0;
-        for (const fa::Param<fa::VaeLiveConfig>& p : fa::vaeLiveParams()) {
-            QVERIFY2(!p.flag.empty() && !p.session.empty(), p.label.c_str());
-            (void)fa::paramByFlag(fa::vaeParams(), p.flag); // the CLI takes it too
-            for (const double v : probes(p)) {
-                // The context of the cross-field rules: K < D, true K < D, σ² with fixed noise.
-                fa::VaeLiveConfig base;
-                QStringList args{"--out", "unused.csv"};
-                if (p.flag == "dim") {
-                    base.fit.latent = base.data.trueLatent = 1;
-                    args << "--latent"
-                         << "1"
-                         << "--true-latent"
-                         << "1";
-                } else if (p.flag == "latent" || p.flag == "true-latent") {
-                    base.data.dim = 2000;
-                    args << "--dim"
-                         << "2000";
-                } else if (p.flag == "noise-variance") {
-                    base.fit.noise = base.fit.linearNoise = fa::NoiseKind::Fixed;
-                    args << "--noise"
-                         << "fixed";
-                }
-                args << QString::fromStdString("--" + p.flag)
-                     << QString::fromStdString(fa::valueText(v));
-                const bool expected = fa::accepts(p, v);
-                const bool cli = cliAccepts(fa::cli::checkVaeArguments, args);
+        const int compared =
+            agree(fa::vaeLiveParams(), fa::vaeParams(), fa::cli::checkVaeArguments, page,
+                  fa::io::vaeSessionToJson, fa::io::vaeSessionFromJson,
+                  [](const std::string& flag, fa::VaeLiveConfig& base, QStringList& args) {
+                      // K < D, true K < D, σ² with a fixed noise.
+                      if (flag == "dim") {
+                          base.fit.latent = base.data.trueLatent = 1;
+                          args << "--latent"
+                               << "1"
+                               << "--true-latent"
+                               << "1";
+                      } else if (flag == "latent" || flag == "true-latent") {
+                          base.data.dim = 2000;
+                          args << "--dim"
+                               << "2000";
+                      } else if (flag == "noise-variance") {
+                          base.fit.noise = base.fit.linearNoise = fa::NoiseKind::Fixed;
+                          args << "--noise"
+                               << "fixed";
+                      }
+                  });
+        QCOMPARE(compared, 5 * static_cast<int>(fa::vaeLiveParams().size()));
+    }
 
-                bool session = true;
-                fa::io::VaeSession s;
-                s.config = base;
-                try {
-                    const auto read = fa::io::vaeSessionFromJson(
-                        withValue(fa::io::vaeSessionToJson(s), p.session, v));
-                    QCOMPARE(p.get(read.config), v);
-                } catch (const fa::io::SessionError&) {
-                    session = false;
-                }
-
-                fa::VaeLiveConfig shown = base;
-                p.set(shown, v);
-                page.setConfig(shown);
-                const bool field = p.get(page.config()) == v;
-
-                const QByteArray where = QByteArray::fromStdString(
-                    "--" + p.flag + " " + fa::valueText(v) + ": expected " +
-                    (expected ? "accepted" : "refused") + ", cli " + (cli ? "yes" : "no") +
-                    ", session " + (session ? "yes" : "no") + ", field " + (field ? "yes" : "no"));
-                QVERIFY2(cli == expected && session == expected && field == expected,
-                         where.constData());
-                ++compared;
-            }
-        }
-        QVERIFY(compared >= 5 * 12);
+    void latentLab() {
+        LatentPage page;
+        const int compared =
+            agree(fa::latentLiveParams(), fa::latentParams(), fa::cli::checkLatentArguments, page,
+                  fa::io::latentSessionToJson, fa::io::latentSessionFromJson,
+                  [](const std::string& flag, fa::LatentLiveConfig& base, QStringList& args) {
+                      // K < D, true K < D, the components of the mixture only.
+                      if (flag == "dim") {
+                          base.fit.latent = base.data.synthetic.trueLatent = 1;
+                          args << "--latent"
+                               << "1"
+                               << "--true-latent"
+                               << "1";
+                      } else if (flag == "latent" || flag == "true-latent") {
+                          base.data.synthetic.dim = 2000;
+                          args << "--dim"
+                               << "2000";
+                      } else if (flag == "components") {
+                          base.data.model = fa::LatentModel::Mppca;
+                          base.methods = {fa::LatentMethod::Em};
+                          args << "--model"
+                               << "mppca";
+                      }
+                  });
+        QCOMPARE(compared, 5 * static_cast<int>(fa::latentLiveParams().size()));
     }
 };
 

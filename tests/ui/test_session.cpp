@@ -264,7 +264,10 @@ class TestSession : public QObject {
         QVERIFY(refused("run", "latent", 0).contains("run.latent"));
         QVERIFY(refused("data", "testFraction", 0.95).contains("testFraction"));
         QVERIFY(refused("view", "y", 3).contains("view"));
-        QVERIFY(refused("data", "seed", 2e9).contains("data.seed"));
+        // Seeds: 0 to 2^53 - 1, as the CLI's --seed (core/lab/Params.h).
+        QVERIFY(refused("data", "seed", -1).contains("data.seed"));
+        QVERIFY(refused("data", "seed", 9007199254740992.0).contains("data.seed"));
+        QVERIFY(refused("data", "seed", 2e9).isEmpty());
         QVERIFY(refused("run", "learningRate", 50).contains("learningRate"));
         QVERIFY(refused("run", "prior", "flat").contains("run.prior"));
         QJsonObject root = QJsonDocument::fromJson(json).object();

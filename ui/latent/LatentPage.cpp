@@ -70,24 +70,12 @@ LatentPage::LatentPage(QWidget* parent)
         ml->addWidget(box);
         m_methods.emplace_back(m, box);
     }
-    m_latent = intBox(1, 100, 2, "Latent dimension K of the fitted model (K < D).");
-    m_components = intBox(1, 20, 3, "Components C of the mixture.");
-    m_length = intBox(1, 1'000'000, 500,
-                      "Iterations in the run (EM iterations, Gibbs sweeps, "
-                      "passes over the rows).");
-    m_testFraction = realBox(0.0, 0.9, 0.2, 2,
-                             "Share of the rows held out for the held-out "
-                             "log-likelihood (0: none).");
-    m_seed = intBox(0, 1'000'000'000, 0, "Seed of the split, the generated data and every start.");
-    m_dim = intBox(2, 200, 10, "Generated data: the dimension D.");
-    m_trueLatent = intBox(1, 100, 2,
-                          "Generated data: the true latent dimension (per piece for "
-                          "the mixture).");
-    m_samples = intBox(10, 1'000'000, 1000, "Generated data: rows before the split.");
-    m_chains = intBox(1, 16, 4, "Gibbs: chains from dispersed starts.");
-    m_burnIn = intBox(0, 1'000'000, 100, "Gibbs: sweeps discarded before draws are kept.");
-    m_lr = realBox(fa::kLearningRateMin, fa::kLearningRateMax, 0.001, 5,
-                   "Online SGA's learning rate (one pass over the rows per iteration).");
+    // The parameters of core/latent/LatentParams.h: their ranges, defaults and tooltips.
+    m_latent = m_fields.field("latent");
+    m_components = m_fields.field("components");
+    m_dim = m_fields.field("dim");
+    m_trueLatent = m_fields.field("true-latent");
+    m_samples = m_fields.field("samples");
     m_missing = new QCheckBox("empty cells are missing values");
     m_missing->setToolTip("A CSV's empty cells are missing values, integrated out exactly by "
                           "PPCA's EM (the only method that handles them). Off: refused.");
@@ -119,17 +107,17 @@ LatentPage::LatentPage(QWidget* parent)
     f->addRow("EM prior", m_prior);
     f->addRow("latent K", m_latent);
     f->addRow("components C", m_components);
-    f->addRow("iterations", m_length);
-    f->addRow("held out", m_testFraction);
-    f->addRow("seed", m_seed);
+    f->addRow("iterations", m_fields.field("iterations"));
+    f->addRow("held out", m_fields.field("test-fraction"));
+    f->addRow("seed", m_fields.field("seed"));
     f->addRow("generated D", m_dim);
     f->addRow("true K", m_trueLatent);
     f->addRow("rows", m_samples);
     auto* run = new QGroupBox("Sampling, speed, view");
     auto* r = new QFormLayout(run);
-    r->addRow("Gibbs chains", m_chains);
-    r->addRow("Gibbs burn-in", m_burnIn);
-    r->addRow("SGA rate", m_lr);
+    r->addRow("Gibbs chains", m_fields.field("chains"));
+    r->addRow("Gibbs burn-in", m_fields.field("burn-in"));
+    r->addRow("SGA rate", m_fields.field("lr"));
     r->addRow("speed", m_speed);
     r->addRow("step", m_step);
     r->addRow("view x", m_viewX);
@@ -176,17 +164,19 @@ LatentPage::LatentPage(QWidget* parent)
         // The mixture's lab data are lines in 3-D (K = 1); the other models get their sizes back.
         const bool toMixture = model == "mppca", fromMixture = m_mixtureSizes.has_value();
         if (toMixture && !fromMixture) {
-            m_mixtureSizes = {m_latent->value(), m_dim->value(), m_trueLatent->value()};
-            m_latent->setValue(1);
-            m_dim->setValue(3);
-            m_trueLatent->setValue(1);
+            m_mixtureSizes = {static_cast<int>(fieldValue(m_latent)),
+                              static_cast<int>(fieldValue(m_dim)),
+                              static_cast<int>(fieldValue(m_trueLatent))};
+            setFieldValue(m_latent, 1);
+            setFieldValue(m_dim, 3);
+            setFieldValue(m_trueLatent, 1);
             emit message("Mixture of PPCA: K = 1 and generated lines in 3-D (D = 3, true K = 1); "
                          "FA and PPCA get their sizes back",
                          8000);
         } else if (!toMixture && fromMixture) {
-            m_latent->setValue(m_mixtureSizes->latent);
-            m_dim->setValue(m_mixtureSizes->dim);
-            m_trueLatent->setValue(m_mixtureSizes->trueLatent);
+            setFieldValue(m_latent, m_mixtureSizes->latent);
+            setFieldValue(m_dim, m_mixtureSizes->dim);
+            setFieldValue(m_trueLatent, m_mixtureSizes->trueLatent);
             m_mixtureSizes.reset();
         }
         m_quiet = false;
@@ -197,27 +187,27 @@ LatentPage::LatentPage(QWidget* parent)
         connect(box, &QCheckBox::toggled, this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
     connect(m_prior, &QComboBox::currentIndexChanged, this, restart);
-    for (IntSpinBox* b :
-         {m_latent, m_components, m_seed, m_trueLatent, m_samples, m_chains, m_burnIn})
-        connect(b, &QSpinBox::valueChanged, this, restart);
-    connect(m_dim, &QSpinBox::valueChanged, this, [this] {
+    for (QAbstractSpinBox* b : m_fields.fields())
+        if (b != m_dim && b->objectName() != "iterations")
+            onFieldChanged(b, this, [restart](double) { restart(); });
+    onFieldChanged(m_dim, this, [this](double) {
         if (m_quiet)
             return;
         resetView(); // the columns in view may be gone
         reset();
     });
-    connect(m_length, &QSpinBox::valueChanged, this, [this](int length) {
+    onFieldChanged(m_fields.field("iterations"), this, [this](double iterations) {
         if (!m_quiet) // a longer or shorter run, from where it stands
             changeRun(
-                [length](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setLength(length); },
+                [length = static_cast<long>(iterations)](fa::LiveRun& run) {
+                    static_cast<fa::LatentLive&>(run).setLength(length);
+                },
                 Lasting::Yes);
     });
     connect(m_zoom, &QCheckBox::toggled, this, [this](bool on) {
         m_loglik->setWindow(on ? 10 : 0);
         redrawNow();
     });
-    for (RealSpinBox* b : {m_testFraction, m_lr})
-        connect(b, &QDoubleSpinBox::valueChanged, this, restart);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     for (QComboBox* box : {m_viewX, m_viewY})
         connect(box, &QComboBox::currentIndexChanged, this, [this, box] {

@@ -5,7 +5,9 @@
 // log-likelihood with EM's ELBO staircase, the data in a plane with the models' ellipses and
 // loadings (the mixture: points by component), Gibbs traces, and E[z | x].
 #include "core/latent/LatentLive.h"
+#include "core/latent/LatentParams.h"
 #include "ui/common/LabPage.h"
+#include "ui/common/ParamFields.h"
 
 #include <optional>
 
@@ -68,9 +70,9 @@ class LatentPage : public LabPage {
     QComboBox *m_dataset, *m_model, *m_prior, *m_viewX, *m_viewY, *m_traceEntry;
     QCheckBox *m_missing, *m_zoom;
     std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
-    IntSpinBox *m_latent, *m_components, *m_length, *m_seed, *m_dim, *m_trueLatent, *m_samples,
-        *m_chains, *m_burnIn, *m_speed, *m_step;
-    RealSpinBox *m_testFraction, *m_lr;
+    ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
+    QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples;
+    IntSpinBox *m_speed, *m_step;
     QLabel* m_summary;
     LoglikView* m_loglik;
     DataPlaneView* m_plane;

@@ -21,24 +21,13 @@ fa::LatentLiveConfig LatentPage::config() const {
     for (const auto& [m, box] : m_methods)
         if (box->isChecked() && fa::modelOffers(d.model, m))
             c.methods.push_back(m);
-    const auto seed = static_cast<std::uint64_t>(m_seed->value());
+    m_fields.read(c);
     // The same numbers as trial 0 of `faexplorer-cli latent --seed S` with these settings.
-    d.splitSeed = fa::deriveSeed(seed, 0);
-    d.modelSeed = seed;
-    c.fit.seed = seed;
-    c.fit.latent = m_latent->value();
-    c.fit.components = m_components->value();
-    c.fit.chains = m_chains->value();
-    c.fit.burnIn = m_burnIn->value();
-    c.fit.learningRate = m_lr->value();
+    d.splitSeed = fa::deriveSeed(d.modelSeed, 0);
+    c.fit.seed = d.modelSeed;
     c.fit.prior = fa::parseFaPrior(m_prior->currentData().toString().toStdString());
-    d.testFraction = m_testFraction->value();
     d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();
-    d.synthetic.dim = m_dim->value();
-    d.synthetic.trueLatent = m_trueLatent->value();
-    d.synthetic.samples = m_samples->value();
-    d.synthetic.components = m_components->value();
-    c.length = m_length->value();
+    d.synthetic.components = c.fit.components;
     c.viewX = m_viewX->currentIndex() - 1;
     c.viewY = m_viewY->currentIndex() - 1;
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
@@ -66,20 +55,10 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
         m_model->findData(QString::fromStdString(fa::latentModelName(c.data.model))));
     for (const auto& [m, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
-    m_seed->setValue(static_cast<int>(c.data.modelSeed));
-    m_latent->setValue(c.fit.latent);
-    m_components->setValue(c.fit.components);
-    m_chains->setValue(c.fit.chains);
-    m_burnIn->setValue(static_cast<int>(c.fit.burnIn));
-    m_lr->setValue(c.fit.learningRate);
+    m_fields.show(c);
     m_prior->setCurrentIndex(
         std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(c.fit.prior)))));
-    m_testFraction->setValue(c.data.testFraction);
     m_missing->setChecked(c.data.allowMissing);
-    m_dim->setValue(c.data.synthetic.dim);
-    m_trueLatent->setValue(c.data.synthetic.trueLatent);
-    m_samples->setValue(c.data.synthetic.samples);
-    m_length->setValue(static_cast<int>(c.length));
     m_quiet = false;
     const fa::LatentModel model = c.data.model;
     for (const auto& [m, box] : m_methods)

@@ -1,6 +1,6 @@
 #include "ui/session/LatentSessionFile.h"
 
-#include "core/fa/OnlineFitter.h"
+#include "core/latent/LatentParams.h"
 #include "core/math/Rng.h"
 #include "ui/session/JsonFields.h"
 
@@ -14,23 +14,12 @@ QByteArray latentSessionToJson(const LatentSession& s) {
     const LatentDataSpec& d = c.data;
     QJsonObject data{{"dataset", QString::fromStdString(d.dataset)},
                      {"model", QString::fromStdString(latentModelName(d.model))},
-                     {"testFraction", d.testFraction},
-                     {"missing", d.allowMissing},
-                     {"dim", d.synthetic.dim},
-                     {"trueLatent", d.synthetic.trueLatent},
-                     {"rows", d.synthetic.samples},
-                     {"seed", static_cast<double>(d.modelSeed)}};
+                     {"missing", d.allowMissing}};
     QJsonArray methods;
     for (const LatentMethod m : c.methods)
         methods.append(QString::fromStdString(latentMethodName(m)));
     QJsonObject run{{"methods", methods},
-                    {"latent", c.fit.latent},
-                    {"components", c.fit.components},
-                    {"chains", c.fit.chains},
-                    {"burnIn", static_cast<double>(c.fit.burnIn)},
-                    {"learningRate", c.fit.learningRate},
-                    {"prior", QString::fromStdString(faPriorName(c.fit.prior))},
-                    {"length", static_cast<double>(c.length)}};
+                    {"prior", QString::fromStdString(faPriorName(c.fit.prior))}};
     QJsonObject view{{"x", c.viewX + 1}, {"y", c.viewY + 1}, {"traceEntry", c.traceEntry + 1}};
     QJsonObject root{{"format", kSessionFormat},
                      {"version", kSessionVersion},
@@ -40,6 +29,7 @@ QByteArray latentSessionToJson(const LatentSession& s) {
                      {"view", view},
                      {"speed", s.speed},
                      {"iterations", static_cast<double>(s.iterations)}};
+    writeParams(root, latentLiveParams(), c);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -60,13 +50,8 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
     } catch (const std::invalid_argument& e) {
         fail(QString("'data.model': %1").arg(e.what()));
     }
-    d.testFraction = realIn(data, "data", "testFraction", 0.0, 0.9);
     d.allowMissing = flag(data, "data", "missing");
-    // The controls' ranges (ui/latent/LatentPage.cpp).
-    d.synthetic.dim = static_cast<int>(whole(data, "data", "dim", 2, 200));
-    d.synthetic.trueLatent = static_cast<int>(whole(data, "data", "trueLatent", 1, 100));
-    d.synthetic.samples = static_cast<int>(whole(data, "data", "rows", 10, 1'000'000));
-    d.modelSeed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 1'000'000'000));
+    readParams(root, latentLiveParams(), c); // the ranges of the CLI, the fields and the core
     d.splitSeed = deriveSeed(d.modelSeed, 0);
 
     const QJsonObject run = object(root, "run");
@@ -83,12 +68,7 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
                      .arg(m.toString(), QString::fromStdString(latentModelName(d.model))));
         c.methods.push_back(*method);
     }
-    c.fit.latent = static_cast<int>(whole(run, "run", "latent", 1, 100));
-    c.fit.components = static_cast<int>(whole(run, "run", "components", 1, 20));
     d.synthetic.components = c.fit.components;
-    c.fit.chains = static_cast<int>(whole(run, "run", "chains", 1, 16));
-    c.fit.burnIn = static_cast<long>(whole(run, "run", "burnIn", 0, 1'000'000));
-    c.fit.learningRate = realIn(run, "run", "learningRate", kLearningRateMin, kLearningRateMax);
     c.fit.seed = d.modelSeed;
     if (run.contains("prior")) {
         try {
@@ -97,7 +77,6 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
             fail(QString("'run.prior': %1").arg(e.what()));
         }
     }
-    c.length = static_cast<long>(whole(run, "run", "length", 1, 1'000'000));
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         c.viewX = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;

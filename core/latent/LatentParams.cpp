@@ -1,0 +1,109 @@
+#include "core/latent/LatentParams.h"
+
+#include "core/fa/OnlineFitter.h"
+
+namespace fa {
+
+namespace {
+constexpr ParamKind W = ParamKind::Whole, R = ParamKind::Real;
+
+/// A parameter of the generated data's spec, seen from the data spec.
+Param<LatentDataSpec> synthetic(ParamInfo info, int SyntheticLatentSpec::*member) {
+    Param<LatentDataSpec> p;
+    static_cast<ParamInfo&>(p) = std::move(info);
+    p.get = [member](const LatentDataSpec& d) { return static_cast<double>(d.synthetic.*member); };
+    p.set = [member](LatentDataSpec& d, double v) { d.synthetic.*member = static_cast<int>(v); };
+    return p;
+}
+} // namespace
+
+const Schema<LatentFitOptions>& latentFitParams() {
+    static const Schema<LatentFitOptions> s = withDefaults<LatentFitOptions>(
+        {field({"latent", "run.latent", "latent K", W, 1, 10000,
+                "Latent dimension K of the fitted model (K < D; per piece for the mixture)."},
+               &LatentFitOptions::latent),
+         field({"components", "run.components", "components C", W, 1, 1000,
+                "Components C of the mixture (--model mppca)."},
+               &LatentFitOptions::components),
+         field({"chains", "run.chains", "Gibbs chains", W, 1, 64,
+                "Gibbs: chains from dispersed starts."},
+               &LatentFitOptions::chains),
+         field({"burn-in", "run.burnIn", "Gibbs burn-in", W, 0, 1e7,
+                "Gibbs: sweeps discarded before draws are kept."},
+               &LatentFitOptions::burnIn),
+         field({"lr", "run.learningRate", "SGA rate", R, kLearningRateMin, kLearningRateMax,
+                "Online SGA's learning rate (one pass over the rows per iteration)."},
+               &LatentFitOptions::learningRate)});
+    return s;
+}
+
+const Schema<LatentDataSpec>& latentDataParams() {
+    static const Schema<LatentDataSpec> s = withDefaults<LatentDataSpec>(
+        {field({"test-fraction", "data.testFraction", "held out", R, 0, 0.9,
+                "Share of the rows held out for the held-out log-likelihood (0: none)."},
+               &LatentDataSpec::testFraction),
+         synthetic(
+             {"dim", "data.dim", "generated D", W, 2, 2000, "Generated data: the dimension D."},
+             &SyntheticLatentSpec::dim),
+         synthetic({"true-latent", "data.trueLatent", "true K", W, 1, 1999,
+                    "Generated data: the true latent dimension, below D (per piece for the "
+                    "mixture)."},
+                   &SyntheticLatentSpec::trueLatent),
+         synthetic(
+             {"samples", "data.rows", "rows", W, 2, 1e7, "Generated data: rows before the split."},
+             &SyntheticLatentSpec::samples)});
+    return s;
+}
+
+const Schema<LatentConfig>& latentParams() {
+    static const Schema<LatentConfig> s = [] {
+        Schema<LatentConfig> v;
+        appendNested(v, latentFitParams(), &LatentConfig::fit);
+        appendNested(v, latentDataParams(), &LatentConfig::data);
+        v.push_back(field({"iterations", "", "iterations", W, 1, 1e7,
+                           "EM iterations, Gibbs sweeps or passes over the rows; checkpoints at "
+                           "1, 2, 5, 10, 20, 50 …."},
+                          &LatentConfig::iterations));
+        v.push_back(field({"trials", "", "trials", W, 1, 10000,
+                           "Independent splits and starts (seeds derived from --seed)."},
+                          &LatentConfig::trials));
+        v.push_back(field({"seed", "", "seed", W, 0, kMaxSeed,
+                           "Seed of the split, the generated data and every start."},
+                          &LatentConfig::seed));
+        Param<LatentConfig> noise;
+        static_cast<ParamInfo&>(noise) = {"noise",
+                                          "",
+                                          "mixture noise",
+                                          R,
+                                          1e-8,
+                                          1e6,
+                                          "Generated mixture (--model mppca): σ² of every piece."};
+        noise.get = [](const LatentConfig& c) { return c.data.synthetic.mixtureNoise; };
+        noise.set = [](LatentConfig& c, double x) { c.data.synthetic.mixtureNoise = x; };
+        v.push_back(std::move(noise));
+        return withDefaults(std::move(v));
+    }();
+    return s;
+}
+
+const Schema<LatentLiveConfig>& latentLiveParams() {
+    static const Schema<LatentLiveConfig> s = [] {
+        Schema<LatentLiveConfig> v;
+        appendNested(v, latentFitParams(), &LatentLiveConfig::fit);
+        appendNested(v, latentDataParams(), &LatentLiveConfig::data);
+        v.push_back(field({"iterations", "run.length", "iterations", W, 1, 1e7,
+                           "Iterations in the run (EM iterations, Gibbs sweeps, passes over the "
+                           "rows)."},
+                          &LatentLiveConfig::length));
+        appendNested(
+            v,
+            Schema<LatentDataSpec>{field({"seed", "data.seed", "seed", W, 0, kMaxSeed,
+                                          "Seed of the split, the generated data and every start."},
+                                         &LatentDataSpec::modelSeed)},
+            &LatentLiveConfig::data);
+        return withDefaults(std::move(v));
+    }();
+    return s;
+}
+
+} // namespace fa
