@@ -167,8 +167,9 @@ class TestVaeFits : public QObject {
     }
 
     // Issue 25: `vae` ignored Ctrl-C while it scored a trial's held-out rows (41 s and more) and
-    // its progress line stayed at the last epoch. Scoring here would outlast any test (10⁸ Adam
-    // steps for q*, or 10⁸ draws of an estimate); the cancel is raised at the 100th scoring report,
+    // its progress line stayed at the last epoch. Scoring here would outlast any test (10⁵ Adam
+    // steps for q* per row or 10⁶ IW draws, the most the configuration takes
+    // (core/vae/VaeParams.h), or 10⁸ draws of an ELBO); the cancel is raised at the 100th report,
     // well inside that loop (before it: one report to start, one for the training ELBO, one per
     // held-out row for vEM's nearest training row).
     void aCancelStopsTheScoringAndDropsTheTrial_data() {
@@ -176,8 +177,8 @@ class TestVaeFits : public QObject {
         QTest::addColumn<int>("qSteps");
         QTest::addColumn<int>("elboSamples");
         QTest::addColumn<int>("iwSamples");
-        QTest::newRow("vem q* steps") << int(VaeMethod::Vem) << 100'000'000 << 1 << 1;
-        QTest::newRow("vem IW draws") << int(VaeMethod::Vem) << 1 << 1 << 100'000'000;
+        QTest::newRow("vem q* steps") << int(VaeMethod::Vem) << 100'000 << 1 << 1;
+        QTest::newRow("vem IW draws") << int(VaeMethod::Vem) << 1 << 1 << 1'000'000;
         QTest::newRow("vae ELBO draws") << int(VaeMethod::Vae) << 1 << 100'000'000 << 1;
     }
     void aCancelStopsTheScoringAndDropsTheTrial() {
