@@ -2,6 +2,7 @@
 // mean-field q (core/vi/BoundHyper.h), beside the exact log evidence, per iteration.
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ExperimentRunner.h"
 #include "app/cli/PosteriorArgs.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
@@ -30,26 +31,29 @@ int runBoundCommand(int argc, char** argv) {
     const long seed = args.integer("seed", 0);
     if (seed < 0)
         throw std::invalid_argument("--seed must not be negative");
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
+    requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(setup.dataset));
     const PosteriorProblem p =
         preparePosteriorProblem(setup, deriveSeed(static_cast<std::uint64_t>(seed), 0));
     if (p.target != TargetKind::Linear)
         throw std::invalid_argument(
             "vi-bound needs linear regression (its evidence is closed form)");
-    const auto steps =
-        fitHyperByBound(p.data.Xtrain, p.data.ytrain,
-                        family == "full" ? ViFamily::Full : ViFamily::MeanField, start, iterations);
-    io::AtomicFile out(args.text("out", ""));
-    io::writeBoundCsv(out.stream(), p.dataset, family, steps);
-    out.commit();
-    const BoundStep& last = steps.back();
-    std::printf("vi-bound %s, %s q, %d iterations: alpha %.6g, beta %.6g, ELBO %.10g, log evidence "
-                "%.10g, gap (KL) %.3g\n",
-                p.dataset.c_str(), family.c_str(), iterations, last.hyper.alpha, last.hyper.beta,
-                last.elbo, last.logEvidence, last.logEvidence - last.elbo);
-    return 0;
+    using Rows = std::vector<BoundStep>;
+    return runExperiment<Rows>(
+        args, {"vi-bound", "run", 1, {}, false},
+        [&](ProgressLine&, const std::atomic<bool>*) {
+            return fitHyperByBound(p.data.Xtrain, p.data.ytrain,
+                                   family == "full" ? ViFamily::Full : ViFamily::MeanField, start,
+                                   iterations);
+        },
+        [&](std::ostream& csv, Rows& steps) { io::writeBoundCsv(csv, p.dataset, family, steps); },
+        [&](const Rows& steps, bool) {
+            const BoundStep& last = steps.back();
+            std::printf("vi-bound %s, %s q, %d iterations: alpha %.6g, beta %.6g, ELBO %.10g, "
+                        "log evidence %.10g, gap (KL) %.3g\n",
+                        p.dataset.c_str(), family.c_str(), iterations, last.hyper.alpha,
+                        last.hyper.beta, last.elbo, last.logEvidence, last.logEvidence - last.elbo);
+        });
 }
 
 } // namespace fa::cli

@@ -1,6 +1,6 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
-#include "app/cli/ProgressLine.h"
+#include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/lab/Methods.h"
@@ -124,23 +124,19 @@ void checkFaSweepArguments(int argc, char** argv) {
 int runFaSweepCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, kOptions);
     const FaSweepConfig config = parseConfig(args);
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
-    io::AtomicFile out(args.text("out", "")); // fails now, before the long run, if unwritable
-    ProgressLine progress;
-    const auto rows = runFaSweep(config, [&](const FaSweepProgress& p) {
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "fa-sweep: trial %d/%d, %ld/%ld samples", p.trial + 1,
-                      p.trials, p.samples, p.totalSamples);
-        progress.update(buf);
-    });
-    progress.finish();
-    std::ostringstream csv;
-    io::writeFaSweepCsv(csv, rows);
-    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
-    out.commit();
-    printSummary(config, rows);
-    return 0;
+    using Rows = std::vector<FaSweepRow>;
+    return runExperiment<Rows>(
+        args, {"fa-sweep", "trial", config.trials, config.shard, false},
+        [&](ProgressLine& progress, const std::atomic<bool>*) {
+            return runFaSweep(config, [&](const FaSweepProgress& p) {
+                char buf[128];
+                std::snprintf(buf, sizeof buf, "fa-sweep: trial %d/%d, %ld/%ld samples",
+                              p.trial + 1, p.trials, p.samples, p.totalSamples);
+                progress.update(buf);
+            });
+        },
+        [](std::ostream& csv, Rows& rows) { io::writeFaSweepCsv(csv, rows); },
+        [&](const Rows& rows, bool) { printSummary(config, rows); });
 }
 
 } // namespace fa::cli

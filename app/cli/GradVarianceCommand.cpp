@@ -2,6 +2,7 @@
 // contract: columns dataset,method,estimator,samples,block,mean_norm,variance,seconds).
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ExperimentRunner.h"
 #include "app/cli/PosteriorArgs.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
@@ -91,31 +92,36 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
     return c;
 }
 
-} // namespace
-
-int runGradVarianceCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2, kOptions);
-    const GradVarianceConfig config = parseConfig(args);
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
-    io::AtomicFile out(args.text("out", ""));
-    const auto rows = runGradVariance(config);
-    for (const GradientEstimator e : config.estimators)
-        for (const int s : config.samples)
-            if (e == GradientEstimator::ScoreBaseline && s < 2)
-                std::fprintf(stderr,
-                             "grad-variance: score-baseline at S = %d has no leave-one-out "
-                             "baseline: no rows\n",
-                             s);
-    io::writeGradVarianceCsv(out.stream(), rows);
-    out.commit();
+void printSummary(const GradVarianceConfig& config, const std::vector<GradVarianceRow>& rows) {
     std::printf("grad-variance %s, %s, %d estimates each: total variance of the -ELBO gradient\n",
                 rows.front().dataset.c_str(), rows.front().method.c_str(), config.trials);
     std::printf("%-15s %8s  %-6s %14s %14s\n", "estimator", "S", "block", "mean_norm", "variance");
     for (const auto& r : rows)
         std::printf("%-15s %8d  %-6s %14.6g %14.6g\n", r.estimator.c_str(), r.samples,
                     r.block.c_str(), r.meanNorm, r.variance);
-    return 0;
+}
+
+} // namespace
+
+int runGradVarianceCommand(int argc, char** argv) {
+    const ArgParser args(argc, argv, 2, kOptions);
+    const GradVarianceConfig config = parseConfig(args);
+    using Rows = std::vector<GradVarianceRow>;
+    return runExperiment<Rows>(
+        args, {"grad-variance", "run", 1, {}, false},
+        [&](ProgressLine&, const std::atomic<bool>*) {
+            Rows rows = runGradVariance(config);
+            for (const GradientEstimator e : config.estimators)
+                for (const int s : config.samples)
+                    if (e == GradientEstimator::ScoreBaseline && s < 2)
+                        std::fprintf(stderr,
+                                     "grad-variance: score-baseline at S = %d has no "
+                                     "leave-one-out baseline: no rows\n",
+                                     s);
+            return rows;
+        },
+        [](std::ostream& csv, Rows& rows) { io::writeGradVarianceCsv(csv, rows); },
+        [&](const Rows& rows, bool) { printSummary(config, rows); });
 }
 
 } // namespace fa::cli

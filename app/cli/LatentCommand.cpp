@@ -2,7 +2,7 @@
 // (generated, bundled or a CSV), one row per (trial, method, checkpoint iteration).
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
-#include "app/cli/ProgressLine.h"
+#include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
@@ -23,11 +23,6 @@
 
 namespace fa::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void onLatentInterrupt(int) {
-    g_interrupted = true;
-} // lock-free store only
 
 const char* const kSummary =
     "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data: one row per (trial, "
@@ -197,8 +192,7 @@ void checkLatentArguments(int argc, char** argv) {
 int runLatentCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, kOptions);
     const LatentConfig config = parseConfig(args);
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
+    requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", config.data.dataset == "synthetic");
     // Bad files and shapes are named before the output exists: every trial's data (its split
     // may leave a constant column) and, on the first, every fit are built once (cheap next to
@@ -226,34 +220,25 @@ int runLatentCommand(int argc, char** argv) {
             else if (config.fit.latent >= data.train.cols())
                 throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
     }
-    g_interrupted = false;
-    const auto previous = std::signal(SIGINT, onLatentInterrupt);
-    io::AtomicFile out(args.text("out", ""));
-    ProgressLine progress;
-    const auto rows = runLatent(
-        config,
-        [&](const LatentProgress& p) {
-            char buf[160];
-            std::snprintf(buf, sizeof buf,
-                          "latent: trial %d/%d, %s: iteration %ld/%ld (Ctrl-C stops and keeps "
-                          "finished trials)",
-                          p.trial + 1, p.trials, p.method.c_str(), p.iteration, p.iterations);
-            progress.update(buf);
+    using Rows = std::vector<LatentRow>;
+    return runExperiment<Rows>(
+        args, {"latent", "trial", config.trials, config.shard, true},
+        [&](ProgressLine& progress, const std::atomic<bool>* cancel) {
+            return runLatent(
+                config,
+                [&](const LatentProgress& p) {
+                    char buf[160];
+                    std::snprintf(buf, sizeof buf,
+                                  "latent: trial %d/%d, %s: iteration %ld/%ld (Ctrl-C stops and "
+                                  "keeps finished trials)",
+                                  p.trial + 1, p.trials, p.method.c_str(), p.iteration,
+                                  p.iterations);
+                    progress.update(buf);
+                },
+                cancel);
         },
-        &g_interrupted);
-    progress.finish();
-    std::signal(SIGINT, previous);
-    if (rows.empty() && g_interrupted.load()) {
-        std::fprintf(stderr, "latent: interrupted before any trial finished; '%s' not written\n",
-                     args.text("out", "").c_str());
-        return 130;
-    }
-    std::ostringstream csv;
-    io::writeLatentCsv(csv, rows);
-    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
-    out.commit();
-    printSummary(config, rows, g_interrupted.load());
-    return g_interrupted.load() ? 130 : 0;
+        [](std::ostream& csv, Rows& rows) { io::writeLatentCsv(csv, rows); },
+        [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
 }
 
 } // namespace fa::cli

@@ -1,6 +1,6 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
-#include "app/cli/ProgressLine.h"
+#include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
@@ -20,11 +20,6 @@
 
 namespace fa::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void onInterrupt(int) {
-    g_interrupted = true;
-} // lock-free store only
 
 NeuralConfig parseConfig(const ArgParser& args) {
     NeuralConfig c;
@@ -124,8 +119,7 @@ void checkNeuralArguments(int argc, char** argv) {
 int runNeuralCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, kOptions);
     const NeuralConfig config = parseConfig(args);
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
+    requireOutput(args);
     refuseOutputOverDataset(args, "boston", false);
     // Bad files, an empty test part and too few rows for the folds are named before the run.
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
@@ -133,41 +127,31 @@ int runNeuralCommand(int argc, char** argv) {
     if (config.folds > first.Xtrain.rows())
         throw std::invalid_argument("--folds " + std::to_string(config.folds) + " exceeds the " +
                                     std::to_string(first.Xtrain.rows()) + " training rows");
-    // Ctrl-C is ours before the output's temporary exists: a SIGINT in between would end the
-    // program through the temporaries' handler instead of keeping the finished splits.
-    g_interrupted = false;
-    const auto previous = std::signal(SIGINT, onInterrupt);
-    io::AtomicFile out(args.text("out", ""));
-    ProgressLine progress;
-    auto rows = runNeural(
-        config, {},
-        [&](const NeuralProgress& p) {
-            char buf[160];
-            std::snprintf(buf, sizeof buf,
-                          "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps finished splits)",
-                          p.split + 1, p.splits, p.method.c_str(), p.stage.c_str());
-            progress.update(buf);
+    using Rows = std::vector<NeuralRow>;
+    return runExperiment<Rows>(
+        args, {"neural", "split", config.splits, config.shard, true},
+        [&](ProgressLine& progress, const std::atomic<bool>* cancel) {
+            return runNeural(
+                config, {},
+                [&](const NeuralProgress& p) {
+                    char buf[160];
+                    std::snprintf(
+                        buf, sizeof buf,
+                        "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps finished splits)",
+                        p.split + 1, p.splits, p.method.c_str(), p.stage.c_str());
+                    progress.update(buf);
+                },
+                cancel);
         },
-        &g_interrupted);
-    progress.finish();
-    std::signal(SIGINT, previous);
-    if (rows.empty() && g_interrupted.load()) {
-        // Nothing finished: an existing file at --out is worth more than a header.
-        std::fprintf(stderr, "neural: interrupted before any split finished; '%s' not written\n",
-                     args.text("out", "").c_str());
-        return 130;
-    }
-    // Finite but absurd (an NMLL of 5.8e22 after --lr 10) is not ok either.
-    for (NeuralRow& row : rows)
-        if (row.status == csvWord(FitStatus::Running) &&
-            (!(std::abs(row.nmll) <= kDivergedBeyond) || !std::isfinite(row.rmse)))
-            row.status = csvWord(FitStatus::Diverged);
-    std::ostringstream csv;
-    io::writeNeuralCsv(csv, rows);
-    out.stream() << outputCsv(args, csv.str(), config.shard, config.splits);
-    out.commit();
-    printSummary(config, rows, g_interrupted.load());
-    return g_interrupted.load() ? 130 : 0;
+        [](std::ostream& csv, Rows& rows) {
+            // Finite but absurd (an NMLL of 5.8e22 after --lr 10) is not ok either.
+            for (NeuralRow& row : rows)
+                if (row.status == csvWord(FitStatus::Running) &&
+                    (!(std::abs(row.nmll) <= kDivergedBeyond) || !std::isfinite(row.rmse)))
+                    row.status = csvWord(FitStatus::Diverged);
+            io::writeNeuralCsv(csv, rows);
+        },
+        [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
 }
 
 } // namespace fa::cli

@@ -1,7 +1,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ExperimentRunner.h"
 #include "app/cli/PosteriorArgs.h"
-#include "app/cli/ProgressLine.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
@@ -197,8 +197,7 @@ void checkPosteriorArguments(int argc, char** argv) {
 int runPosteriorCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, kOptions);
     const PosteriorConfig config = parseConfig(args);
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
+    requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(config.setup.dataset));
     // Data, prior and shapes are checked before the long run (bad CSV cells are named here).
     const PosteriorProblem first =
@@ -206,27 +205,28 @@ int runPosteriorCommand(int argc, char** argv) {
     if (config.run.latent >= first.dim())
         throw std::invalid_argument("--latent K must satisfy 1 <= K < D = " +
                                     std::to_string(first.dim()));
-    io::AtomicFile out(args.text("out", ""));
-    ProgressLine progress;
-    auto rows = runPosterior(config, [&](const PosteriorProgress& p) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld", p.trial + 1,
-                      p.trials, p.method.c_str(), p.epoch, p.epochs);
-        progress.update(buf);
-    });
-    progress.finish();
-    // Finite but absurd (a relative distance of 5e127 after rates of 10 and no clipping) is
-    // not ok either.
-    for (PosteriorRow& row : rows)
-        if (row.status == csvWord(FitStatus::Running) &&
-            (row.score.relMeanDist > kDivergedBeyond || row.score.relCovDist > kDivergedBeyond))
-            row.status = csvWord(FitStatus::Diverged);
-    std::ostringstream csv;
-    io::writePosteriorCsv(csv, rows);
-    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
-    out.commit();
-    printSummary(config, first, rows);
-    return 0;
+    using Rows = std::vector<PosteriorRow>;
+    return runExperiment<Rows>(
+        args, {"posterior", "trial", config.trials, config.shard, false},
+        [&](ProgressLine& progress, const std::atomic<bool>*) {
+            return runPosterior(config, [&](const PosteriorProgress& p) {
+                char buf[160];
+                std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld",
+                              p.trial + 1, p.trials, p.method.c_str(), p.epoch, p.epochs);
+                progress.update(buf);
+            });
+        },
+        [](std::ostream& csv, Rows& rows) {
+            // Finite but absurd (a relative distance of 5e127 after rates of 10 and no
+            // clipping) is not ok either.
+            for (PosteriorRow& row : rows)
+                if (row.status == csvWord(FitStatus::Running) &&
+                    (row.score.relMeanDist > kDivergedBeyond ||
+                     row.score.relCovDist > kDivergedBeyond))
+                    row.status = csvWord(FitStatus::Diverged);
+            io::writePosteriorCsv(csv, rows);
+        },
+        [&](const Rows& rows, bool) { printSummary(config, first, rows); });
 }
 
 } // namespace fa::cli

@@ -3,7 +3,7 @@
 // checkpoint epoch) with the ELBOs, the importance-weighted log-likelihood and the two gaps.
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
-#include "app/cli/ProgressLine.h"
+#include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
@@ -25,11 +25,6 @@
 
 namespace fa::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void onVaeInterrupt(int) {
-    g_interrupted = true;
-} // lock-free store only
 
 const char* const kSummary =
     "Nonlinear factor analysis by variational EM, the VAE and the linear VAE beside PPCA's closed "
@@ -205,8 +200,7 @@ void checkVaeArguments(int argc, char** argv) {
 int runVaeCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, kOptions);
     const VaeConfig config = parseConfig(args);
-    if (!args.has("out"))
-        throw std::invalid_argument("--out FILE.csv is required");
+    requireOutput(args);
     refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(config.data.dataset));
     // Bad files and shapes are named before the output exists: every trial's data (a split may
     // leave a constant column) is built once, and the first trial's fitters.
@@ -243,38 +237,28 @@ int runVaeCommand(int argc, char** argv) {
             else
                 (void)ppcaClosedForm(data.rows.train, config.fit.latent); // refuses σ² = 0
     }
-    g_interrupted = false;
-    const auto previous = std::signal(SIGINT, onVaeInterrupt);
-    io::AtomicFile out(args.text("out", ""));
-    ProgressLine progress;
-    const auto rows = markDiverged(runVae(
-        config,
-        [&](const VaeProgress& p) {
-            // Scoring is reported before each of its passes, so the throttled line moves on
-            // to it however soon after the epoch's line it starts.
-            char buf[200];
-            std::snprintf(buf, sizeof buf,
-                          "vae: trial %d/%d, %s: %s%ld/%ld (Ctrl-C stops and keeps finished "
-                          "trials)",
-                          p.trial + 1, p.trials, p.method.c_str(),
-                          p.scoring ? "scoring held-out rows after epoch " : "epoch ", p.epoch,
-                          p.epochs);
-            progress.update(buf);
+    using Rows = std::vector<VaeRow>;
+    return runExperiment<Rows>(
+        args, {"vae", "trial", config.trials, config.shard, true},
+        [&](ProgressLine& progress, const std::atomic<bool>* cancel) {
+            return markDiverged(runVae(
+                config,
+                [&](const VaeProgress& p) {
+                    // Scoring is reported before each of its passes, so the throttled line
+                    // moves on to it however soon after the epoch's line it starts.
+                    char buf[200];
+                    std::snprintf(buf, sizeof buf,
+                                  "vae: trial %d/%d, %s: %s%ld/%ld (Ctrl-C stops and keeps "
+                                  "finished trials)",
+                                  p.trial + 1, p.trials, p.method.c_str(),
+                                  p.scoring ? "scoring held-out rows after epoch " : "epoch ",
+                                  p.epoch, p.epochs);
+                    progress.update(buf);
+                },
+                cancel));
         },
-        &g_interrupted));
-    progress.finish();
-    std::signal(SIGINT, previous);
-    if (rows.empty() && g_interrupted.load()) {
-        std::fprintf(stderr, "vae: interrupted before any trial finished; '%s' not written\n",
-                     args.text("out", "").c_str());
-        return 130;
-    }
-    std::ostringstream csv;
-    io::writeVaeCsv(csv, rows);
-    out.stream() << outputCsv(args, csv.str(), config.shard, config.trials);
-    out.commit();
-    printSummary(config, rows, g_interrupted.load());
-    return g_interrupted.load() ? 130 : 0;
+        [](std::ostream& csv, Rows& rows) { io::writeVaeCsv(csv, rows); },
+        [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
 }
 
 } // namespace fa::cli
