@@ -25,8 +25,8 @@
 #include <cmath>
 
 LatentPage::LatentPage(QWidget* parent)
-    : LabPage(parent), m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
-      m_means(new LatentMeansView) {
+    : LabPageOf(parent), m_loglik(new LoglikView), m_plane(new DataPlaneView),
+      m_trace(new TraceView), m_means(new LatentMeansView) {
     m_dataset = new QComboBox;
     for (const auto& [key, label] :
          std::vector<std::pair<QString, QString>>{{"synthetic", "Generated (truth known)"},
@@ -198,11 +198,9 @@ LatentPage::LatentPage(QWidget* parent)
     });
     onFieldChanged(m_fields.field("iterations"), this, [this](double iterations) {
         if (!m_quiet) // a longer or shorter run, from where it stands
-            changeRun(
-                [length = static_cast<long>(iterations)](fa::LiveRun& run) {
-                    static_cast<fa::LatentLive&>(run).setLength(length);
-                },
-                Lasting::Yes);
+            change([length = static_cast<long>(iterations)](
+                       fa::LatentLive& run) { run.setLength(length); },
+                   Lasting::Yes);
     });
     connect(m_zoom, &QCheckBox::toggled, this, [this](bool on) {
         m_loglik->setWindow(on ? 10 : 0);
@@ -216,11 +214,7 @@ LatentPage::LatentPage(QWidget* parent)
         });
     connect(m_traceEntry, &QComboBox::currentIndexChanged, this, [this](int entry) {
         if (!m_quiet && entry >= 0)
-            changeRun(
-                [entry](fa::LiveRun& run) {
-                    static_cast<fa::LatentLive&>(run).setTraceEntry(entry);
-                },
-                Lasting::Yes);
+            change([entry](fa::LatentLive& run) { run.setTraceEntry(entry); }, Lasting::Yes);
     });
     modelChanged();
 }
@@ -255,35 +249,19 @@ void LatentPage::modelChanged() {
 
 void LatentPage::reset() {
     setSpeed(m_speed->value());
-    startRun([config = config()]() mutable {
-        if (!config.loader)
-            config.loader = fa::io::tableLoader();
-        return std::make_unique<fa::LatentLive>(config);
-    });
+    fa::LatentLiveConfig c = config();
+    if (!c.loader)
+        c.loader = fa::io::tableLoader();
+    start(c);
 }
 
 long LatentPage::stepSize() const {
     return m_step->value();
 }
 
-void LatentPage::runFailed(const QString& why) {
-    LabPage::runFailed(why);
-    // The controls show the run that goes on: the refused value is put back, as a field does
-    // with a number outside its range (the status bar says what was refused and why).
-    fa::LatentLiveConfig running;
-    bool any = false;
-    inspectRun([&](const fa::LiveRun* run) {
-        if (run) {
-            running = static_cast<const fa::LatentLive*>(run)->config();
-            any = true;
-        }
-    });
-    if (any) {
-        setConfig(running);
-        m_shownColumns.clear();
-        m_shownEntries.clear();
-        redrawNow();
-    }
+void LatentPage::configRestored() {
+    m_shownColumns.clear();
+    m_shownEntries.clear();
 }
 
 void LatentPage::resetView() {
@@ -296,8 +274,7 @@ void LatentPage::resetView() {
 
 void LatentPage::applyView(QComboBox* changed) {
     const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
-    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::LatentLive&>(run).setView(x, y); },
-              Lasting::Yes);
+    change([x, y](fa::LatentLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 
 void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
@@ -337,8 +314,7 @@ void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
     m_quiet = false;
 }
 
-void LatentPage::showSnapshot(const fa::LabSnapshot& snapshot) {
-    const auto& s = static_cast<const fa::LatentLiveSnapshot&>(snapshot);
+void LatentPage::show(const fa::LatentLiveSnapshot& s) {
     fillViewChoices(s);
     m_loglik->show(s);
     m_plane->show(s);

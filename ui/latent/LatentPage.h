@@ -6,12 +6,10 @@
 // loadings (the mixture: points by component), Gibbs traces, and E[z | x].
 #include "core/latent/LatentLive.h"
 #include "core/latent/LatentParams.h"
-#include "ui/common/LabPage.h"
+#include "ui/common/LabPageOf.h"
 #include "ui/common/ParamFields.h"
 
 #include <optional>
-
-using LatentSnapshotPtr = std::shared_ptr<const fa::LatentLiveSnapshot>;
 
 class QCheckBox;
 class QComboBox;
@@ -23,18 +21,14 @@ class DataPlaneView;
 class TraceView;
 class LatentMeansView;
 
-class LatentPage : public LabPage {
+class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     Q_OBJECT
   public:
     explicit LatentPage(QWidget* parent = nullptr);
 
     /// The run the controls describe (data set, model, methods, sizes, seeds, view).
     fa::LatentLiveConfig config() const;
-    /// Sets every control from a configuration (sessions, tests); no run starts.
-    void setConfig(const fa::LatentLiveConfig& config);
-    LatentSnapshotPtr latestSnapshot() const {
-        return std::static_pointer_cast<const fa::LatentLiveSnapshot>(latestLabSnapshot());
-    }
+    void setConfig(const fa::LatentLiveConfig& config) override;
     LoglikView* loglikView() const { return m_loglik; }
     DataPlaneView* dataView() const { return m_plane; }
     TraceView* traceView() const { return m_trace; }
@@ -49,16 +43,15 @@ class LatentPage : public LabPage {
     bool exportCurves(const QString& csvPath) override; ///< the latent command's columns
     QString curvesFileName() const override { return "latent.csv"; }
     bool offersCsv() const override { return true; }
-    void openCsvDialog() override;
-    bool openCsv(const QString& path);
+    bool openCsv(const QString& path) override;
 
   public slots:
     void reset() override;
 
   protected:
-    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    void show(const fa::LatentLiveSnapshot& s) override;
     long stepSize() const override;
-    void runFailed(const QString& why) override;
+    void configRestored() override;
 
   private:
     static constexpr int kBuiltinSets = 5; ///< synthetic and the four UCI sets, first in the list

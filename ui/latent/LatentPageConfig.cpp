@@ -40,17 +40,10 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     m_quiet = true;
     m_mixtureSizes.reset(); // the sizes are the configuration's own now
     const QString dataset = QString::fromStdString(c.data.dataset);
-    int index = m_dataset->findData(dataset);
-    if (index < 0) {
-        const QString label = "CSV: " + dataset.section('/', -1);
-        if (m_dataset->count() > kBuiltinSets)
-            m_dataset->setItemText(kBuiltinSets, label),
-                m_dataset->setItemData(kBuiltinSets, dataset);
-        else
-            m_dataset->addItem(label, dataset);
-        index = kBuiltinSets;
-    }
-    m_dataset->setCurrentIndex(index);
+    if (const int index = m_dataset->findData(dataset); index >= 0)
+        m_dataset->setCurrentIndex(index);
+    else
+        showCsvChoice(m_dataset, kBuiltinSets, dataset);
     m_model->setCurrentIndex(
         m_model->findData(QString::fromStdString(fa::latentModelName(c.data.model))));
     for (const auto& [m, box] : m_methods)

@@ -32,23 +32,11 @@ bool LatentPage::openCsv(const QString& path) {
                          .arg(missing),
                      10000);
     }
-    const QString label = "CSV: " + QFileInfo(path).fileName();
-    if (m_dataset->count() > kBuiltinSets)
-        m_dataset->setItemText(kBuiltinSets, label), m_dataset->setItemData(kBuiltinSets, path);
-    else
-        m_dataset->addItem(label, path);
-    m_dataset->setCurrentIndex(kBuiltinSets);
+    showCsvChoice(m_dataset, kBuiltinSets, path);
     m_quiet = false;
     resetView();
     modelChanged();
     return true;
-}
-
-void LatentPage::openCsvDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
-    if (!path.isEmpty() && !openCsv(path))
-        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
 }
 
 bool LatentPage::exportCurves(const QString& path) {
@@ -56,49 +44,13 @@ bool LatentPage::exportCurves(const QString& path) {
 }
 
 bool LatentPage::openSession(const QString& path) {
-    fa::io::LatentSession s;
-    try {
-        s = fa::io::loadLatentSession(path);
-        s.config.loader = fa::io::tableLoader();
-        const fa::LatentLive probe(s.config); // data and parameters checked before any change
-    } catch (const std::exception& e) {
-        fail("Cannot open the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    setConfig(s.config);
-    m_speed->setValue(static_cast<int>(s.speed));
-    m_sessionPosition = s.iterations;
-    startRun([config = s.config]() { return std::make_unique<fa::LatentLive>(config); },
-             Start::Paused);
-    setSpeed(s.speed);
-    if (s.iterations > 0)
-        runUntil(s.iterations);
-    emit message(QString("Opened %1 (replaying %2 iterations)")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(s.iterations),
-                 8000);
-    return true;
+    return openSessionFile(
+        path, fa::io::loadLatentSession,
+        [](fa::LatentLiveConfig& c) { c.loader = fa::io::tableLoader(); },
+        &fa::io::LatentSession::iterations, m_speed, "iterations");
 }
 
 bool LatentPage::saveSession(const QString& path) {
-    const LatentSnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot save the session", "there is no run (its parameters were refused)");
-        return false;
-    }
-    fa::io::LatentSession s;
-    s.speed = m_speed->value();
-    s.iterations = latest->iteration;
-    try {
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                s.config = static_cast<const fa::LatentLive*>(run)->config();
-        });
-        fa::io::saveLatentSession(path, s);
-    } catch (const std::exception& e) {
-        fail("Cannot save the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return saveSessionFile(path, fa::io::saveLatentSession, &fa::io::LatentSession::iterations,
+                           m_speed);
 }

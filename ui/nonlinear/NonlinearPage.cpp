@@ -19,8 +19,8 @@
 #include <cmath>
 
 NonlinearPage::NonlinearPage(QWidget* parent)
-    : LabPage(parent), m_elbo(new ElboView), m_gaps(new GapView), m_latentView(new LatentSpaceView),
-      m_data(new DataSpaceView) {
+    : LabPageOf(parent), m_elbo(new ElboView), m_gaps(new GapView),
+      m_latentView(new LatentSpaceView), m_data(new DataSpaceView) {
     m_dataset = new QComboBox;
     for (const auto& [key, label] : std::vector<std::pair<QString, QString>>{
              {"nonlinear-synthetic", "Random network's manifold"},
@@ -166,9 +166,9 @@ NonlinearPage::NonlinearPage(QWidget* parent)
             [this] { m_noiseVariance->setEnabled(m_noise->currentData() == "fixed"); });
     onFieldChanged(m_fields.field("epochs"), this, [this](double epochs) {
         if (!m_quiet) // a longer or shorter run, from where it stands
-            changeRun([length = static_cast<long>(epochs)](
-                          fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setLength(length); },
-                      Lasting::Yes);
+            change(
+                [length = static_cast<long>(epochs)](fa::VaeLive& run) { run.setLength(length); },
+                Lasting::Yes);
     });
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     for (QComboBox* box : {m_viewX, m_viewY})
@@ -178,15 +178,12 @@ NonlinearPage::NonlinearPage(QWidget* parent)
         });
     connect(m_viewMethod, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_quiet && index >= 0)
-            changeRun(
-                [index](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setViewMethod(index); },
-                Lasting::Yes);
+            change([index](fa::VaeLive& run) { run.setViewMethod(index); }, Lasting::Yes);
     });
     connect(m_colourBy, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_quiet && index >= 0)
-            changeRun([column = index - 1](
-                          fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setColourBy(column); },
-                      Lasting::Yes);
+            change([column = index - 1](fa::VaeLive& run) { run.setColourBy(column); },
+                   Lasting::Yes);
     });
     m_noiseVariance->setEnabled(false);
     dataChanged();
@@ -211,34 +208,19 @@ void NonlinearPage::dataChanged() {
 
 void NonlinearPage::reset() {
     setSpeed(m_speed->value());
-    startRun([config = config()]() mutable {
-        if (!config.loader)
-            config.loader = fa::io::tableLoader();
-        return std::make_unique<fa::VaeLive>(config);
-    });
+    fa::VaeLiveConfig c = config();
+    if (!c.loader)
+        c.loader = fa::io::tableLoader();
+    start(c);
 }
 
 long NonlinearPage::stepSize() const {
     return m_step->value();
 }
 
-void NonlinearPage::runFailed(const QString& why) {
-    LabPage::runFailed(why);
-    // The controls show the run that goes on: the refused value is put back.
-    fa::VaeLiveConfig running;
-    bool any = false;
-    inspectRun([&](const fa::LiveRun* run) {
-        if (run) {
-            running = static_cast<const fa::VaeLive*>(run)->config();
-            any = true;
-        }
-    });
-    if (any) {
-        setConfig(running);
-        m_shownColumns.clear();
-        m_shownMethods.clear();
-        redrawNow();
-    }
+void NonlinearPage::configRestored() {
+    m_shownColumns.clear();
+    m_shownMethods.clear();
 }
 
 void NonlinearPage::resetView() {
@@ -251,12 +233,10 @@ void NonlinearPage::resetView() {
 
 void NonlinearPage::applyView(QComboBox* changed) {
     const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
-    changeRun([x, y](fa::LiveRun& run) { static_cast<fa::VaeLive&>(run).setView(x, y); },
-              Lasting::Yes);
+    change([x, y](fa::VaeLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 
-void NonlinearPage::showSnapshot(const fa::LabSnapshot& snapshot) {
-    const auto& s = static_cast<const fa::VaeLiveSnapshot&>(snapshot);
+void NonlinearPage::show(const fa::VaeLiveSnapshot& s) {
     fillChoices(s);
     m_elbo->show(s);
     m_gaps->show(s);

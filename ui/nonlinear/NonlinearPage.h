@@ -6,10 +6,8 @@
 // latent space and the data space with reconstructions, samples and the decoded latent grid.
 #include "core/vae/VaeLive.h"
 #include "core/vae/VaeParams.h"
-#include "ui/common/LabPage.h"
+#include "ui/common/LabPageOf.h"
 #include "ui/common/ParamFields.h"
-
-using VaeSnapshotPtr = std::shared_ptr<const fa::VaeLiveSnapshot>;
 
 class QCheckBox;
 class QComboBox;
@@ -21,18 +19,14 @@ class GapView;
 class LatentSpaceView;
 class DataSpaceView;
 
-class NonlinearPage : public LabPage {
+class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     Q_OBJECT
   public:
     explicit NonlinearPage(QWidget* parent = nullptr);
 
     /// The run the controls describe.
     fa::VaeLiveConfig config() const;
-    /// Sets every control from a configuration (sessions, tests); no run starts.
-    void setConfig(const fa::VaeLiveConfig& config);
-    VaeSnapshotPtr latestSnapshot() const {
-        return std::static_pointer_cast<const fa::VaeLiveSnapshot>(latestLabSnapshot());
-    }
+    void setConfig(const fa::VaeLiveConfig& config) override;
     ElboView* elboView() const { return m_elbo; }
     GapView* gapView() const { return m_gaps; }
     LatentSpaceView* latentView() const { return m_latentView; }
@@ -47,16 +41,15 @@ class NonlinearPage : public LabPage {
     bool exportCurves(const QString& csvPath) override; ///< the vae command's columns
     QString curvesFileName() const override { return "vae.csv"; }
     bool offersCsv() const override { return true; }
-    void openCsvDialog() override;
-    bool openCsv(const QString& path);
+    bool openCsv(const QString& path) override;
 
   public slots:
     void reset() override;
 
   protected:
-    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    void show(const fa::VaeLiveSnapshot& s) override;
     long stepSize() const override;
-    void runFailed(const QString& why) override;
+    void configRestored() override;
 
   private:
     static constexpr int kBuiltinSets = 9; ///< generated and UCI sets, first in the list

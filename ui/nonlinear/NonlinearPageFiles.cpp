@@ -54,17 +54,10 @@ fa::VaeLiveConfig NonlinearPage::config() const {
 void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
     m_quiet = true;
     const QString dataset = QString::fromStdString(c.data.dataset);
-    int index = m_dataset->findData(dataset);
-    if (index < 0) {
-        const QString label = "CSV: " + dataset.section('/', -1);
-        if (m_dataset->count() > kBuiltinSets)
-            m_dataset->setItemText(kBuiltinSets, label),
-                m_dataset->setItemData(kBuiltinSets, dataset);
-        else
-            m_dataset->addItem(label, dataset);
-        index = kBuiltinSets;
-    }
-    m_dataset->setCurrentIndex(index);
+    if (const int index = m_dataset->findData(dataset); index >= 0)
+        m_dataset->setCurrentIndex(index);
+    else
+        showCsvChoice(m_dataset, kBuiltinSets, dataset);
     for (const auto& [m, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
     m_fields.show(c);
@@ -77,7 +70,7 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
         m_noise->findData(QString::fromStdString(fa::noiseKindName(c.fit.noise))));
     m_linearNoise = c.fit.linearNoise;
     m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
-    const bool generated = index < 5;
+    const bool generated = fa::isGeneratedVaeSet(c.data.dataset);
     m_dim->setEnabled(generated);
     m_samples->setEnabled(generated);
     m_trueLatent->setEnabled(dataset == "synthetic" || dataset == "nonlinear-synthetic");
@@ -150,23 +143,11 @@ bool NonlinearPage::openCsv(const QString& path) {
         return false;
     }
     m_quiet = true;
-    const QString label = "CSV: " + QFileInfo(path).fileName();
-    if (m_dataset->count() > kBuiltinSets)
-        m_dataset->setItemText(kBuiltinSets, label), m_dataset->setItemData(kBuiltinSets, path);
-    else
-        m_dataset->addItem(label, path);
-    m_dataset->setCurrentIndex(kBuiltinSets);
+    showCsvChoice(m_dataset, kBuiltinSets, path);
     m_quiet = false;
     resetView();
     dataChanged();
     return true;
-}
-
-void NonlinearPage::openCsvDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
-    if (!path.isEmpty() && !openCsv(path))
-        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
 }
 
 bool NonlinearPage::exportCurves(const QString& path) {
@@ -174,49 +155,12 @@ bool NonlinearPage::exportCurves(const QString& path) {
 }
 
 bool NonlinearPage::openSession(const QString& path) {
-    fa::io::VaeSession s;
-    try {
-        s = fa::io::loadVaeSession(path);
-        s.config.loader = fa::io::tableLoader();
-        const fa::VaeLive probe(s.config); // data and parameters checked before any change
-    } catch (const std::exception& e) {
-        fail("Cannot open the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    setConfig(s.config);
-    m_speed->setValue(static_cast<int>(s.speed));
-    m_sessionPosition = s.epochs;
-    startRun([config = s.config]() { return std::make_unique<fa::VaeLive>(config); },
-             Start::Paused);
-    setSpeed(s.speed);
-    if (s.epochs > 0)
-        runUntil(s.epochs);
-    emit message(QString("Opened %1 (replaying %2 epochs)")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(s.epochs),
-                 8000);
-    return true;
+    return openSessionFile(
+        path, fa::io::loadVaeSession,
+        [](fa::VaeLiveConfig& c) { c.loader = fa::io::tableLoader(); }, &fa::io::VaeSession::epochs,
+        m_speed, "epochs");
 }
 
 bool NonlinearPage::saveSession(const QString& path) {
-    const VaeSnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot save the session", "there is no run (its parameters were refused)");
-        return false;
-    }
-    fa::io::VaeSession s;
-    s.speed = m_speed->value();
-    s.epochs = latest->epoch;
-    try {
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                s.config = static_cast<const fa::VaeLive*>(run)->config();
-        });
-        fa::io::saveVaeSession(path, s);
-    } catch (const std::exception& e) {
-        fail("Cannot save the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return saveSessionFile(path, fa::io::saveVaeSession, &fa::io::VaeSession::epochs, m_speed);
 }

@@ -1,0 +1,134 @@
+#pragma once
+// A lab's page typed by its run (issue 26 item 2): the base a page derives from instead of
+// LabPage when it has a typed run (Run, with Run(config) and config()) and snapshot. It owns what
+// every such page did by hand with casts: the typed latest snapshot and drawing, typed live
+// changes, starting a run from a configuration, putting the fields back after a refused one,
+// Ctrl+E of the run's rows, File → Open and Save of a session {config, speed, position}, and
+// Open CSV's dialog. The page keeps its controls, views and layout.
+#include "ui/common/LabPage.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+
+/// Shows `path` as the data set after the `builtin` built-in entries of a data-set box (one CSV
+/// entry, "CSV: name", reused by the next file) and selects it.
+void showCsvChoice(QComboBox* datasets, int builtin, const QString& path);
+
+template <class Run, class Snapshot> class LabPageOf : public LabPage {
+  public:
+    using Config = std::decay_t<decltype(std::declval<const Run&>().config())>;
+    using SnapshotPtr = std::shared_ptr<const Snapshot>;
+    using LabPage::LabPage;
+
+    SnapshotPtr latestSnapshot() const {
+        return std::static_pointer_cast<const Snapshot>(latestLabSnapshot());
+    }
+    /// Sets every control from a configuration (sessions, a refused change, tests); no run
+    /// starts.
+    virtual void setConfig(const Config& config) = 0;
+    /// Uses a CSV file as the page's data (Open CSV…); false and a message if refused.
+    virtual bool openCsv(const QString&) { return false; }
+    void openCsvDialog() override {
+        const QString path =
+            QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
+        if (!path.isEmpty() && !openCsv(path))
+            QMessageBox::warning(this, "Open CSV",
+                                 m_lastError + "\n\nThe current run is unchanged.");
+    }
+
+  protected:
+    /// Draws the lab's snapshot (called at most ~30 times a second while in view).
+    virtual void show(const Snapshot& snapshot) = 0;
+    /// After a refused configuration the controls were set back to the running one.
+    virtual void configRestored() {}
+
+    void start(const Config& config, Start how = Start::KeepPlaying) {
+        startRun([config] { return std::make_unique<Run>(config); }, how);
+    }
+    /// A live change of the typed run (see LabPage::changeRun).
+    template <class F> void change(F f, Lasting lasting = Lasting::No) {
+        changeRun([f = std::move(f)](fa::LiveRun& run) { f(static_cast<Run&>(run)); }, lasting);
+    }
+    /// The configuration of the run that goes on, with its live changes (none without a run).
+    std::optional<Config> runningConfig() const {
+        std::optional<Config> config;
+        inspectRun([&](const fa::LiveRun* run) {
+            if (run)
+                config = static_cast<const Run*>(run)->config();
+        });
+        return config;
+    }
+    void runFailed(const QString& why) override {
+        LabPage::runFailed(why);
+        // The controls show the run that goes on: the refused value is put back, as a field
+        // does with a number outside its range (the status bar says what and why).
+        if (const auto running = runningConfig()) {
+            setConfig(*running);
+            configRestored();
+            redrawNow();
+        }
+    }
+    /// File → Open of a session {config, speed, position}: read and checked by building a run
+    /// (`prepare` sets what a file does not hold, the data loader) before anything changes;
+    /// then the controls, the speed box and a paused run replaying to the saved position.
+    template <class Session, class Load, class Prepare>
+    bool openSessionFile(const QString& path, Load load, Prepare prepare, long Session::*position,
+                         QSpinBox* speed, const QString& units) {
+        Session s;
+        try {
+            s = load(path);
+            prepare(s.config);
+            const Run probe(s.config);
+        } catch (const std::exception& e) {
+            fail("Cannot open the session", QString::fromUtf8(e.what()));
+            return false;
+        }
+        setConfig(s.config);
+        speed->setValue(static_cast<int>(s.speed));
+        m_sessionPosition = s.*position;
+        start(s.config, Start::Paused);
+        setSpeed(s.speed);
+        if (s.*position > 0)
+            runUntil(s.*position);
+        emit message(QString("Opened %1 (replaying %2 %3)")
+                         .arg(QDir::toNativeSeparators(path))
+                         .arg(s.*position)
+                         .arg(units),
+                     8000);
+        return true;
+    }
+    /// File → Save of the running run's configuration, the speed and the position reached.
+    template <class Session, class Save>
+    bool saveSessionFile(const QString& path, Save save, long Session::*position,
+                         const QSpinBox* speed) {
+        const SnapshotPtr latest = latestSnapshot();
+        if (!latest) {
+            fail("Cannot save the session", "there is no run (its parameters were refused)");
+            return false;
+        }
+        Session s;
+        s.speed = speed->value();
+        s.*position = latest->position;
+        try {
+            if (const auto running = runningConfig())
+                s.config = *running;
+            save(path, s);
+        } catch (const std::exception& e) {
+            fail("Cannot save the session", QString::fromUtf8(e.what()));
+            return false;
+        }
+        emit message("Saved " + QDir::toNativeSeparators(path), 5000);
+        return true;
+    }
+
+  private:
+    void showSnapshot(const fa::LabSnapshot& snapshot) final {
+        show(static_cast<const Snapshot&>(snapshot));
+    }
+};
