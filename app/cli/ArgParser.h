@@ -68,23 +68,36 @@ template <class Config> std::vector<OptionHelp> optionHelp(const Schema<Config>&
     return lines;
 }
 
-/// The known options of a command: its schema's flags and the others it names.
-template <class Config>
-std::set<std::string> optionNames(const std::vector<OptionHelp>& others,
-                                  const Schema<Config>& schema) {
+/// The known options of a command: the flags its --help lists.
+inline std::set<std::string> optionNames(const std::vector<OptionHelp>& options) {
     std::set<std::string> names;
-    for (const OptionHelp& o : others)
+    for (const OptionHelp& o : options)
         names.insert(o.flag);
-    for (const Param<Config>& p : schema)
-        if (!p.flag.empty())
-            names.insert(p.flag);
     return names;
 }
 
 /// "usage: faexplorer-cli NAME [options]", the summary, then one aligned, wrapped entry per
-/// option (the schema's first, in its order).
+/// option.
 std::string commandHelp(const std::string& name, const std::string& summary,
                         const std::vector<OptionHelp>& options);
+
+/// An experiment command's options: --out, its own, those of every experiment command with
+/// bundled data and trials (--data-dir, --threads, --shard), then its schema's.
+template <class Config>
+std::vector<OptionHelp> experimentOptions(const std::vector<OptionHelp>& own,
+                                          const Schema<Config>& schema) {
+    std::vector<OptionHelp> all{
+        {"out", "", "The CSV to write (required; replaced only when the run ends)."}};
+    all.insert(all.end(), own.begin(), own.end());
+    all.push_back(
+        {"data-dir", "", "Where the bundled data sets are (default: beside the program)."});
+    all.push_back(
+        {"threads", "0", "Trials side by side; 0: every core (the output does not depend on it)."});
+    all.push_back({"shard", "", "i/n: only the i-th of n slices of the trials (see merge)."});
+    for (const OptionHelp& o : optionHelp(schema))
+        all.push_back(o);
+    return all;
+}
 
 /// --threads N for the experiment commands: 0 or absent = every core.
 int threadsOption(const ArgParser& args);

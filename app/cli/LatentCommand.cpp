@@ -30,9 +30,9 @@ const char* const kSummary =
     "held-out rows, the ELBO where one applies and, on generated data, the distance to the true "
     "covariance.";
 
-const std::vector<OptionHelp>& otherOptions() {
+/// The options of this command alone (experimentOptions adds the shared ones).
+const std::vector<OptionHelp>& ownOptions() {
     static const std::vector<OptionHelp> o{
-        {"out", "", "The CSV to write (required; replaced only when the run ends)."},
         {"dataset", "synthetic", "synthetic, boston, concrete, energy, yacht or PATH.csv."},
         {"model", "fa", "fa, ppca or mppca (a mixture of PPCA)."},
         {"method", "em",
@@ -40,14 +40,11 @@ const std::vector<OptionHelp>& otherOptions() {
          "em."},
         {"prior", "none", "FA's batch EM: none (maximum likelihood), jeffreys or conjugate (MAP)."},
         {"missing", "refuse", "refuse, or em: a CSV's empty cells are missing values (PPCA's EM)."},
-        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
-        {"data-dir", "", "Where the bundled data sets are (default: beside the program)."},
-        {"threads", "0", "Trials side by side; 0: every core (the output does not depend on it)."},
-        {"shard", "", "i/n: only the i-th of n slices of the trials (see merge)."}};
+        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."}};
     return o;
 }
 
-const std::set<std::string> kOptions = optionNames(otherOptions(), latentParams());
+const std::set<std::string> kOptions = optionNames(experimentOptions(ownOptions(), latentParams()));
 
 LatentConfig parseConfig(const ArgParser& args) {
     LatentConfig c;
@@ -175,12 +172,10 @@ void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, boo
 } // namespace
 
 std::string latentHelp() {
-    std::vector<OptionHelp> all = otherOptions();
-    for (OptionHelp o : optionHelp(latentParams())) {
+    std::vector<OptionHelp> all = experimentOptions(ownOptions(), latentParams());
+    for (OptionHelp& o : all)
         if (o.flag == "burn-in")
             o.value = "ITERATIONS/2";
-        all.push_back(o);
-    }
     return commandHelp("latent", kSummary, all) +
            "\n--model mppca starts from --latent 1 --dim 3 --true-latent 1.\n";
 }

@@ -31,9 +31,9 @@ const char* const kSummary =
     "form, on generated, bundled or CSV data: one row per (trial, method, checkpoint epoch) with "
     "the ELBOs, the importance-weighted log-likelihood and the two gaps.";
 
-const std::vector<OptionHelp>& otherOptions() {
+/// The options of this command alone (experimentOptions adds the shared ones).
+const std::vector<OptionHelp>& ownOptions() {
     static const std::vector<OptionHelp> o{
-        {"out", "", "The CSV to write (required; replaced only when the run ends)."},
         {"dataset", "nonlinear-synthetic",
          "nonlinear-synthetic, synthetic (PPCA), two-moons, swiss-roll, pinwheel, boston, "
          "concrete, energy, yacht or PATH.csv."},
@@ -44,14 +44,11 @@ const std::vector<OptionHelp>& otherOptions() {
         {"activation", "tanh", "tanh or relu."},
         {"noise", "diagonal", "The decoder's noise for vem and vae: diagonal, isotropic or fixed."},
         {"linear-noise", "isotropic", "The linear VAE's noise (fixed when --noise is fixed)."},
-        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
-        {"data-dir", "", "Where the bundled data sets are (default: beside the program)."},
-        {"threads", "0", "Trials side by side; 0: every core (the output does not depend on it)."},
-        {"shard", "", "i/n: only the i-th of n slices of the trials (see merge)."}};
+        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."}};
     return o;
 }
 
-const std::set<std::string> kOptions = optionNames(otherOptions(), vaeParams());
+const std::set<std::string> kOptions = optionNames(experimentOptions(ownOptions(), vaeParams()));
 
 VaeConfig parseConfig(const ArgParser& args) {
     VaeConfig c;
@@ -187,10 +184,7 @@ std::vector<VaeRow> markDiverged(std::vector<VaeRow> rows) {
 } // namespace
 
 std::string vaeHelp() {
-    std::vector<OptionHelp> all = otherOptions();
-    for (const OptionHelp& o : optionHelp(vaeParams()))
-        all.push_back(o);
-    return commandHelp("vae", kSummary, all);
+    return commandHelp("vae", kSummary, experimentOptions(ownOptions(), vaeParams()));
 }
 
 void checkVaeArguments(int argc, char** argv) {
