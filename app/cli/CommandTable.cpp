@@ -63,16 +63,6 @@ constexpr char kPosteriorBench[] = "posterior-bench",
                    "Exact posterior per UCI set and whole synthetic VIFA/SGD runs, timed.",
                kPosteriorBenchOptions[] = "  --repeats 200 --run-repeats 5 --out "
                                           "posterior-bench.csv\n";
-constexpr char kNeural[] = "neural",
-               kNeuralSummary[] =
-                   "VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits.",
-               kNeuralOptions[] =
-                   "  --dataset boston|concrete|energy|yacht|PATH.csv --target COLUMN\n"
-                   "  --method vifa-gauss|vifa-laplace|vippca-gauss|vippca-laplace (comma list)\n"
-                   "  --hidden 50 | 50,50 --splits 20 --epochs 120 --search-trials 10 --folds 5\n"
-                   "  --seed 0 --latent 1 --batch 10 --samples 4 --lr 0.01 --optimizer adam\n"
-                   "  --max-grad-norm 10 --predictive-samples 100 --train-fraction 0.9\n"
-                   "  --init report|scaled --threads 2 --shard i/n --out neural.csv\n";
 constexpr char kLatentBench[] = "latent-bench",
                kLatentBenchSummary[] =
                    "Batch FA EM, Gibbs sweeps, mixture of PPCA, PPCA, VAE and vEM fits, timed.",
@@ -91,8 +81,8 @@ const std::vector<Command>& commands() {
         {kPosteriorBench, kPosteriorBenchSummary,
          listed<kPosteriorBench, kPosteriorBenchSummary, kPosteriorBenchOptions>,
          runPosteriorBenchCommand},
-        {kNeural, kNeuralSummary, listed<kNeural, kNeuralSummary, kNeuralOptions>,
-         runNeuralCommand},
+        {"neural", "VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits.",
+         neuralHelp, runNeuralCommand},
         {"latent", "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data.",
          latentHelp, runLatentCommand},
         {"vae", "Nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA.", vaeHelp,

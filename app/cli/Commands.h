@@ -18,6 +18,7 @@ const std::vector<Command>& commands();
 
 std::string vaeHelp();
 std::string latentHelp();
+std::string neuralHelp();
 std::string mergeHelp();
 
 int runFaSweepCommand(int argc, char** argv);

@@ -7,6 +7,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
+#include "core/neural/NeuralParams.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/neural/PublishedNeural.h"
 
@@ -40,17 +41,8 @@ NeuralConfig parseConfig(const ArgParser& args) {
             throw std::invalid_argument("--hidden: every layer needs between 1 and 100000 units");
         c.fit.hidden.push_back(static_cast<int>(h));
     }
-    c.splits = args.integerIn("splits", 20, 1, 1000);
-    c.fit.epochs = args.integerIn("epochs", 120, 1, 10'000'000);
-    c.searchTrials = args.integerIn("search-trials", 10, 1, 100000);
-    c.folds = args.integerIn("folds", 5, 2, 100);
-    // K, M, L and the learning rate in the neural lab's ranges (ui/neural/NeuralPage.cpp).
-    c.fit.latent = args.integerIn("latent", 1, 1, 100);
-    c.fit.batch = args.integerIn("batch", 10, 1, 100'000);
-    c.fit.samples = args.integerIn("samples", 4, 1, 1000);
-    c.fit.predictiveSamples = args.integerIn("predictive-samples", 100, 1, 100000);
+    readParams(args, neuralParams(), c); // the window's ranges too (core/neural/NeuralParams.h)
     c.threads = args.integerIn("threads", 2, 1, 256);
-    c.fit.learningRate = args.realIn("lr", 0.01, 1e-6, 1.0);
     const std::string opt = args.text("optimizer", "adam");
     if (opt != "sgd" && opt != "adam")
         throw std::invalid_argument("--optimizer must be sgd or adam");
@@ -65,10 +57,6 @@ NeuralConfig parseConfig(const ArgParser& args) {
     c.trainFraction = args.real("train-fraction", 0.9);
     if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
         throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");
-    const long seed = args.integer("seed", 0);
-    if (seed < 0)
-        throw std::invalid_argument("--seed must not be negative");
-    c.seed = static_cast<std::uint64_t>(seed);
     c.shard = shardOption(args, c.splits, "splits");
     return c;
 }
@@ -103,14 +91,43 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
     }
 }
 
-const std::set<std::string> kOptions{
-    "dataset",   "target",        "data-dir",           "method",  "hidden",
-    "splits",    "epochs",        "search-trials",      "folds",   "latent",
-    "batch",     "samples",       "predictive-samples", "threads", "lr",
-    "optimizer", "max-grad-norm", "train-fraction",     "init",    "seed",
-    "out",       "shard"};
+const char* const kSummary =
+    "VIFA / VIPPCA over a small network's weights (the report's protocol): per split a random "
+    "search of the prior and noise precisions by cross-validation, a fit, and the test NMLL and "
+    "RMSE; one row per (split, method).";
+
+/// The options of this command alone (experimentOptions adds the shared ones).
+const std::vector<OptionHelp>& ownOptions() {
+    static const std::vector<OptionHelp> o{
+        {"dataset", "boston", "boston, concrete, energy, yacht or PATH.csv."},
+        {"target", "", "A CSV's target column (default: the last)."},
+        {"method", "vifa-gauss",
+         "Comma list of vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace."},
+        {"hidden", "50", "The network's hidden layers: 50 or 50,50 (each 1 to 100000 units)."},
+        {"optimizer", "adam", "adam or sgd."},
+        {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
+        {"train-fraction", "0.9", "Share of the rows each split trains on (strictly 0 to 1)."},
+        {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."}};
+    return o;
+}
+
+std::vector<OptionHelp> allOptions() {
+    std::vector<OptionHelp> all = experimentOptions(ownOptions(), neuralParams());
+    for (OptionHelp& o : all)
+        if (o.flag == "threads")
+            o = {"threads", "2", "The search's candidates side by side (1 to 256)."};
+        else if (o.flag == "shard")
+            o.help = "i/n: only the i-th of n slices of the splits (see merge).";
+    return all;
+}
+
+const std::set<std::string> kOptions = optionNames(allOptions());
 
 } // namespace
+
+std::string neuralHelp() {
+    return commandHelp("neural", kSummary, allOptions());
+}
 
 void checkNeuralArguments(int argc, char** argv) {
     (void)parseConfig(ArgParser(argc, argv, 2, kOptions));

@@ -1,4 +1,5 @@
 #include "core/neural/NeuralLive.h"
+#include "core/neural/NeuralParams.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +12,7 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
     if (config.methods.empty())
         throw std::invalid_argument("choose at least one method");
     checkRunLength(config.fit.epochs);
+    checkParams(neuralLiveParams(), config);
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
     m_split = neuralSplit(data, config.trainFraction, config.seed, config.split);
     if (m_split.Xtest.rows() < 1)

@@ -16,7 +16,7 @@ struct NeuralLiveConfig {
     DatasetLoader loader; ///< fa::io::datasetLoader
     std::vector<NeuralMethod> methods{NeuralMethod::VifaGauss, NeuralMethod::VippcaGauss};
     NeuralFitOptions fit;
-    NeuralHyper hyper;
+    NeuralHyper hyper{1.0, 25.0, 0.05}; ///< the window's: β = 25 is a noise sd of 0.2 target sd
     int split = 0;
     double trainFraction = 0.9;
     std::uint64_t seed = 0;

@@ -1,4 +1,5 @@
 #include "core/neural/NeuralRegression.h"
+#include "core/neural/NeuralParams.h"
 
 #include "core/lab/Methods.h"
 #include "core/math/Rng.h"
@@ -284,6 +285,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
         throw std::invalid_argument("need at least one split and one method");
     if (!(config.trainFraction > 0.0 && config.trainFraction < 1.0))
         throw std::invalid_argument("the training fraction must lie strictly between 0 and 1");
+    checkParams(neuralParams(), config);
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
     const std::string dataset = data.name;
     std::vector<NeuralRow> out;

@@ -266,12 +266,13 @@ class TestNeural : public QObject {
     }
 
     // A tuner's fold is scored with the same S draws (no stage of its own: the line says
-    // "tuning"). At 10⁷ draws of 2,001 weights per fold (over half a minute each) a cancel raised
-    // 0.3 s in, well after the millisecond fits, ends the run within a draw and drops the split.
+    // "tuning"). At 10⁵ draws of 2,001 weights per fold (the most a configuration takes, about
+    // 0.3 s a fold, folds × trials of them) a cancel raised 0.3 s in, well after the millisecond
+    // fits, ends the run within a draw and drops the split.
     void aCancelWhileValidatingAFoldStopsTheTuner() {
         NeuralConfig c = smallRun(8); // two rows per fold: the draws' matrix stays small
         c.fit.hidden = {500};
-        c.fit.predictiveSamples = 10'000'000;
+        c.fit.predictiveSamples = 100'000; // the most the configuration takes (NeuralParams.h)
         std::atomic<bool> cancel{false};
         QStringList stages;
         const auto start = std::chrono::steady_clock::now();

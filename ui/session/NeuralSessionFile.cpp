@@ -1,5 +1,6 @@
 #include "ui/session/NeuralSessionFile.h"
 
+#include "core/neural/NeuralParams.h"
 #include "ui/session/JsonFields.h"
 
 #include <QJsonArray>
@@ -23,27 +24,22 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
         methods.append(QString::fromStdString(neuralMethodName(m)));
     for (const int units : c.fit.hidden)
         hidden.append(units);
-    const QJsonObject root{
+    QJsonObject root{
         {"format", kSessionFormat},
         {"version", kSessionVersion},
         {"mode", "neural"},
-        {"data", QJsonObject{{"dataset", QString::fromStdString(c.dataset)},
-                             {"split", c.split},
-                             {"seed", QString::number(c.seed)}}},
+        {"data",
+         QJsonObject{
+             {"dataset", QString::fromStdString(c.dataset)},
+         }},
         {"run", QJsonObject{{"methods", methods},
                             {"hidden", hidden},
-                            {"latent", c.fit.latent},
-                            {"batch", c.fit.batch},
-                            {"samples", c.fit.samples},
-                            {"learningRate", c.fit.learningRate},
                             {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
                             {"init", c.fit.reportInit ? "report" : "scaled"},
                             {"length", c.fit.epochs}}},
-        {"hyper", QJsonObject{{"priorPrecision", c.hyper.priorPrecision},
-                              {"noisePrecision", c.hyper.noisePrecision},
-                              {"sigma", c.hyper.sigma}}},
         {"speed", s.speed},
         {"epochs", static_cast<double>(s.epochs)}};
+    writeParams(root, neuralLiveParams(), c);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -57,8 +53,7 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     c.dataset = text(data, "data", "dataset").toStdString();
     if (c.dataset.empty())
         fail("'data.dataset' must name a data set or a CSV file");
-    c.split = static_cast<int>(whole(data, "data", "split", 0, 1000));
-    c.seed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 9'007'199'254'740'991LL));
+    readParams(root, neuralLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
     const QJsonValue methods = require(run, "run", "methods");
@@ -84,10 +79,6 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
         c.fit.hidden.push_back(50);
     }
     NeuralFitOptions& f = c.fit;
-    f.latent = static_cast<int>(whole(run, "run", "latent", 1, 1000));
-    f.batch = static_cast<int>(whole(run, "run", "batch", 1, 1'000'000));
-    f.samples = static_cast<int>(whole(run, "run", "samples", 1, 10000));
-    f.learningRate = realIn(run, "run", "learningRate", 1e-6, 1);
     const QString optimizer = text(run, "run", "optimizer");
     if (optimizer != "sgd" && optimizer != "adam")
         fail("'run.optimizer' must be sgd or adam");
@@ -97,10 +88,6 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
         fail("'run.init' must be report or scaled");
     f.reportInit = init == "report";
 
-    const QJsonObject hyper = object(root, "hyper");
-    c.hyper.priorPrecision = realIn(hyper, "hyper", "priorPrecision", 1e-6, 1e6);
-    c.hyper.noisePrecision = realIn(hyper, "hyper", "noisePrecision", 1e-6, 1e6);
-    c.hyper.sigma = realIn(hyper, "hyper", "sigma", 1e-8, 100);
     s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 20.0;
     s.epochs = root.contains("epochs")
                    ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))

@@ -1,0 +1,85 @@
+#include "core/neural/NeuralParams.h"
+
+namespace fa {
+
+namespace {
+constexpr ParamKind W = ParamKind::Whole, R = ParamKind::Real;
+} // namespace
+
+const Schema<NeuralFitOptions>& neuralFitParams() {
+    static const Schema<NeuralFitOptions> s = withDefaults<NeuralFitOptions>(
+        {field({"latent", "run.latent", "latent K", W, 1, 100, "Latent dimension K of q."},
+               &NeuralFitOptions::latent),
+         field({"batch", "run.batch", "batch M", W, 1, 1e5, "Mini-batch size M."},
+               &NeuralFitOptions::batch),
+         field({"samples", "run.samples", "samples L", W, 1, 1000,
+                "L: gradients averaged per update."},
+               &NeuralFitOptions::samples),
+         field({"lr", "run.learningRate", "learning rate", R, 1e-6, 1,
+                "Learning rate (c, F and log ψ alike), Adam by default as the report's code."},
+               &NeuralFitOptions::learningRate),
+         field({"epochs", "", "run length", W, 1, static_cast<double>(kMaxRunLength),
+                "Epochs of each fit (the live run stops there, finished; a change takes effect "
+                "at once, without a restart)."},
+               &NeuralFitOptions::epochs)});
+    return s;
+}
+
+const Schema<NeuralConfig>& neuralParams() {
+    static const Schema<NeuralConfig> s = [] {
+        Schema<NeuralConfig> v;
+        appendNested(v, neuralFitParams(), &NeuralConfig::fit);
+        appendNested(v,
+                     Schema<NeuralFitOptions>{
+                         field({"predictive-samples", "", "predictive draws", W, 1, 1e5,
+                                "Networks drawn from q for the test predictive (NMLL and RMSE)."},
+                               &NeuralFitOptions::predictiveSamples)},
+                     &NeuralConfig::fit);
+        v.push_back(field(
+            {"splits", "", "splits", W, 1, 1000, "Seeded train/test splits (the report: 20)."},
+            &NeuralConfig::splits));
+        v.push_back(field({"search-trials", "", "search trials", W, 1, 1e5,
+                           "Random-search trials per split and method (prior and noise "
+                           "precision)."},
+                          &NeuralConfig::searchTrials));
+        v.push_back(
+            field({"folds", "", "folds", W, 2, 100, "Folds of the search's cross-validation."},
+                  &NeuralConfig::folds));
+        v.push_back(field({"seed", "", "seed", W, 0, kMaxSeed,
+                           "Seed of the splits, the initial weights and the draws."},
+                          &NeuralConfig::seed));
+        return withDefaults(std::move(v));
+    }();
+    return s;
+}
+
+const Schema<NeuralLiveConfig>& neuralLiveParams() {
+    static const Schema<NeuralLiveConfig> s = [] {
+        Schema<NeuralLiveConfig> v;
+        appendNested(v, neuralFitParams(), &NeuralLiveConfig::fit);
+        appendNested(
+            v,
+            Schema<NeuralHyper>{
+                field({"", "hyper.priorPrecision", "prior precision", R, 1e-6, 1e6,
+                       "Prior precision α (Laplace: rate √(2α), the same variance). The "
+                       "splits table tunes it."},
+                      &NeuralHyper::priorPrecision),
+                field({"", "hyper.noisePrecision", "noise precision", R, 1e-6, 1e6,
+                       "Noise precision β of the standardised target (25: noise sd = 0.2 "
+                       "target sd)."},
+                      &NeuralHyper::noisePrecision),
+                field({"", "hyper.sigma", "VIPPCA σ", R, 1e-8, 100, "VIPPCA's fixed variance σ."},
+                      &NeuralHyper::sigma)},
+            &NeuralLiveConfig::hyper);
+        v.push_back(field(
+            {"", "data.split", "split", W, 0, 1000, "Which seeded 90/10 split the live run uses."},
+            &NeuralLiveConfig::split));
+        v.push_back(field({"seed", "data.seed", "seed", W, 0, kMaxSeed,
+                           "Seed of the splits, the initial weights and the draws."},
+                          &NeuralLiveConfig::seed));
+        return withDefaults(std::move(v));
+    }();
+    return s;
+}
+
+} // namespace fa

@@ -1,0 +1,18 @@
+#pragma once
+// The neural lab's parameters, described once (core/lab/Params.h): the fit's options shared by
+// faexplorer-cli neural (NeuralConfig) and the window's live run (NeuralLiveConfig), what each
+// adds (the CLI: splits, the search, the predictive draws; the window: the prior, the noise,
+// VIPPCA's σ and the split it shows). The live run's length is the fit's epochs.
+#include "core/lab/Params.h"
+#include "core/neural/NeuralLive.h"
+#include "core/neural/NeuralRegression.h"
+
+namespace fa {
+
+const Schema<NeuralFitOptions>& neuralFitParams();
+/// faexplorer-cli neural.
+const Schema<NeuralConfig>& neuralParams();
+/// The window's run.
+const Schema<NeuralLiveConfig>& neuralLiveParams();
+
+} // namespace fa
