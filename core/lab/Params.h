@@ -82,6 +82,15 @@ const Param<Config>& paramByFlag(const Schema<Config>& s, const std::string& fla
     throw std::logic_error("no parameter --" + flag);
 }
 
+/// The parameter with this CLI flag or, for one the CLI does not take, this session key.
+template <class Config>
+const Param<Config>& paramByKey(const Schema<Config>& s, const std::string& key) {
+    for (const Param<Config>& p : s)
+        if (p.flag == key || (p.flag.empty() && p.session == key))
+            return p;
+    throw std::logic_error("no parameter " + key);
+}
+
 /// Throws std::invalid_argument ("latent K must be between 1 and 100; it is 0") for the first
 /// value outside its range: the core's validation of a configuration.
 template <class Config> void checkParams(const Schema<Config>& s, const Config& c) {

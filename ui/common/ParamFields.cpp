@@ -11,7 +11,7 @@ QAbstractSpinBox* paramField(const fa::ParamInfo& p, double value) {
         box = intBox(static_cast<int>(p.lo), static_cast<int>(p.hi), static_cast<int>(value), tip);
     else
         box = realBox(p.lo, p.hi, value, p.kind == fa::ParamKind::Whole ? 0 : 6, tip);
-    box->setObjectName(QString::fromStdString(p.flag));
+    box->setObjectName(QString::fromStdString(p.flag.empty() ? p.session : p.flag));
     box->setAccessibleName(QString::fromStdString(p.label));
     return box;
 }

@@ -12,7 +12,8 @@
 #include <vector>
 
 /// A field (IntSpinBox or RealSpinBox, ui/common/FormWidgets.h) for one parameter, showing
-/// `value`; its objectName is the parameter's CLI flag, its accessible name its label.
+/// `value`; its objectName is the parameter's CLI flag (else its session key), its accessible
+/// name its label.
 QAbstractSpinBox* paramField(const fa::ParamInfo& p, double value);
 double fieldValue(const QAbstractSpinBox* box);
 void setFieldValue(QAbstractSpinBox* box, double value);
@@ -23,12 +24,13 @@ template <class Config> class ParamFields {
   public:
     explicit ParamFields(const fa::Schema<Config>& schema) : m_schema(schema) {}
 
-    /// The field of the parameter with this CLI flag, made on first use showing the default.
-    QAbstractSpinBox* field(const std::string& flag) {
-        for (const auto& [p, box] : m_made)
-            if (p->flag == flag)
+    /// The field of the parameter with this CLI flag (or, for one the CLI does not take, this
+    /// session key), made on first use showing the default.
+    QAbstractSpinBox* field(const std::string& key) {
+        const fa::Param<Config>& p = fa::paramByKey(m_schema, key);
+        for (const auto& [made, box] : m_made)
+            if (made == &p)
                 return box;
-        const fa::Param<Config>& p = fa::paramByFlag(m_schema, flag);
         QAbstractSpinBox* box = paramField(p, p.fallback);
         m_made.emplace_back(&p, box);
         return box;
