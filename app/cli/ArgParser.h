@@ -68,6 +68,11 @@ template <class Config> std::vector<OptionHelp> optionHelp(const Schema<Config>&
     return lines;
 }
 
+/// --data-dir, for the commands that read bundled data sets.
+inline OptionHelp dataDirOption() {
+    return {"data-dir", "", "Where the bundled data sets are (default: beside the program)."};
+}
+
 /// The known options of a command: the flags its --help lists.
 inline std::set<std::string> optionNames(const std::vector<OptionHelp>& options) {
     std::set<std::string> names;
@@ -82,15 +87,13 @@ std::string commandHelp(const std::string& name, const std::string& summary,
                         const std::vector<OptionHelp>& options);
 
 /// An experiment command's options: --out, its own, those of every experiment command with
-/// bundled data and trials (--data-dir, --threads, --shard), then its schema's.
+/// trials (--threads, --shard), then its schema's.
 template <class Config>
 std::vector<OptionHelp> experimentOptions(const std::vector<OptionHelp>& own,
                                           const Schema<Config>& schema) {
     std::vector<OptionHelp> all{
         {"out", "", "The CSV to write (required; replaced only when the run ends)."}};
     all.insert(all.end(), own.begin(), own.end());
-    all.push_back(
-        {"data-dir", "", "Where the bundled data sets are (default: beside the program)."});
     all.push_back(
         {"threads", "0", "Trials side by side; 0: every core (the output does not depend on it)."});
     all.push_back({"shard", "", "i/n: only the i-th of n slices of the trials (see merge)."});

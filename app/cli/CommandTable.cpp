@@ -13,13 +13,6 @@ template <const char* Name, const char* Summary, const char* Options> std::strin
            "\n\noptions:\n" + Options;
 }
 
-constexpr char kSweep[] = "fa-sweep",
-               kSweepSummary[] = "Fit generated FA models with batch FA, online EM and online SGA.",
-               kSweepOptions[] =
-                   "  --dim 100 --latent 10 --spectrum 1:10 --samples 100,1000,10000,100000\n"
-                   "  --trials 10 --seed 0 --algorithms batch,em,sga --lr 0.001 --warmup 100\n"
-                   "  --generator exact|haar --batch-svd randomized|exact --out results.csv\n"
-                   "  --threads N --shard i/n\n";
 constexpr char kBench[] = "bench", kBenchSummary[] = "Throughput and metric cost per dimension.",
                kBenchOptions[] =
                    "  --dim 100,1000,10000,100000,1000000 --latent 10 --min-seconds 1\n"
@@ -72,7 +65,8 @@ constexpr char kLatentBench[] = "latent-bench",
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table{
-        {kSweep, kSweepSummary, listed<kSweep, kSweepSummary, kSweepOptions>, runFaSweepCommand},
+        {"fa-sweep", "Fit generated FA models with batch FA, online EM and online SGA.",
+         faSweepHelp, runFaSweepCommand},
         {kBench, kBenchSummary, listed<kBench, kBenchSummary, kBenchOptions>, runBenchCommand},
         {kPosterior, kPosteriorSummary, listed<kPosterior, kPosteriorSummary, kPosteriorOptions>,
          runPosteriorCommand},

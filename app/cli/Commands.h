@@ -17,6 +17,7 @@ struct Command {
 const std::vector<Command>& commands();
 
 std::string vaeHelp();
+std::string faSweepHelp();
 std::string latentHelp();
 std::string neuralHelp();
 std::string mergeHelp();

@@ -1,6 +1,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
 #include "app/cli/ExperimentRunner.h"
+#include "core/explorer/ExplorerParams.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
 #include "core/lab/Methods.h"
@@ -19,14 +20,12 @@ namespace {
 
 FaSweepConfig parseConfig(const ArgParser& args) {
     FaSweepConfig c;
-    const long dim = args.integer("dim", 100), latent = args.integer("latent", 10);
-    if (dim < 2 || dim > 100'000'000)
-        throw std::invalid_argument("--dim must be between 2 and 100000000");
-    if (latent < 1 || latent >= dim)
+    readParams(args, faSweepParams(),
+               c); // the window's ranges too (core/explorer/ExplorerParams.h)
+    const int dim = c.generator.dim, latent = c.generator.latent;
+    if (latent >= dim)
         throw std::invalid_argument("--latent K must satisfy 1 <= K < D (got K = " +
                                     std::to_string(latent) + ", D = " + std::to_string(dim) + ")");
-    c.generator.dim = static_cast<int>(dim);
-    c.generator.latent = static_cast<int>(latent);
     const auto [lo, hi] = args.range("spectrum", {1.0, 10.0});
     if (!(lo > 0.0))
         throw std::invalid_argument("--spectrum: the lower bound must be positive");
@@ -46,14 +45,6 @@ FaSweepConfig parseConfig(const ArgParser& args) {
     std::sort(c.checkpoints.begin(), c.checkpoints.end());
     c.checkpoints.erase(std::unique(c.checkpoints.begin(), c.checkpoints.end()),
                         c.checkpoints.end());
-    const long trials = args.integer("trials", 10);
-    if (trials < 1 || trials > 100000)
-        throw std::invalid_argument("--trials must be between 1 and 100000");
-    c.trials = static_cast<int>(trials);
-    const long seed = args.integer("seed", 0);
-    if (seed < 0)
-        throw std::invalid_argument("--seed must not be negative");
-    c.seed = static_cast<std::uint64_t>(seed);
     c.threads = threadsOption(args);
     c.shard = shardOption(args, c.trials);
     c.runBatch = c.runEm = c.runSga = false;
@@ -65,12 +56,6 @@ FaSweepConfig parseConfig(const ArgParser& args) {
         c.runEm = c.runEm || a == "em";
         c.runSga = c.runSga || a == "sga";
     }
-    c.learningRate = args.real("lr", 0.001);
-    if (!(c.learningRate > 0.0))
-        throw std::invalid_argument("--lr must be positive");
-    c.warmup = args.integer("warmup", 100);
-    if (c.warmup < 0)
-        throw std::invalid_argument("--warmup must not be negative");
     const std::string svd = args.text("batch-svd", "randomized");
     if (svd != "randomized" && svd != "exact")
         throw std::invalid_argument("--batch-svd must be randomized or exact (got '" + svd + "')");
@@ -111,11 +96,29 @@ void printSummary(const FaSweepConfig& c, const std::vector<FaSweepRow>& rows) {
         }
 }
 
-const std::set<std::string> kOptions{"dim",       "latent",     "spectrum", "samples", "trials",
-                                     "seed",      "algorithms", "lr",       "warmup",  "generator",
-                                     "batch-svd", "out",        "shard",    "threads"};
+const char* const kSummary =
+    "Fit generated FA models with batch FA, online EM and online SGA (the thesis's sweep): one row "
+    "per (trial, algorithm, sample count T) with the distances to the true covariance.";
+
+/// The options of this command alone (experimentOptions adds the shared ones).
+const std::vector<OptionHelp>& ownOptions() {
+    static const std::vector<OptionHelp> o{
+        {"samples", "100,1000,10000,100000", "Comma list of the sample counts T to score at."},
+        {"spectrum", "1:10", "The generator's range a:b of s² (within 0.0001 to 1e9)."},
+        {"generator", "exact", "exact (D up to 2000) or haar."},
+        {"algorithms", "batch,em,sga", "Comma list of batch, em, sga."},
+        {"batch-svd", "randomized", "Batch FA's SVD: randomized (scikit-learn's) or exact."}};
+    return o;
+}
+
+const std::set<std::string> kOptions =
+    optionNames(experimentOptions(ownOptions(), faSweepParams()));
 
 } // namespace
+
+std::string faSweepHelp() {
+    return commandHelp("fa-sweep", kSummary, experimentOptions(ownOptions(), faSweepParams()));
+}
 
 void checkFaSweepArguments(int argc, char** argv) {
     (void)parseConfig(ArgParser(argc, argv, 2, kOptions));

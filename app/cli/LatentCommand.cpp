@@ -40,7 +40,8 @@ const std::vector<OptionHelp>& ownOptions() {
          "em."},
         {"prior", "none", "FA's batch EM: none (maximum likelihood), jeffreys or conjugate (MAP)."},
         {"missing", "refuse", "refuse, or em: a CSV's empty cells are missing values (PPCA's EM)."},
-        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."}};
+        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
+        dataDirOption()};
     return o;
 }
 

@@ -107,7 +107,8 @@ const std::vector<OptionHelp>& ownOptions() {
         {"optimizer", "adam", "adam or sgd."},
         {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
         {"train-fraction", "0.9", "Share of the rows each split trains on (strictly 0 to 1)."},
-        {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."}};
+        {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."},
+        dataDirOption()};
     return o;
 }
 

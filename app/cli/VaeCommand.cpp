@@ -44,7 +44,8 @@ const std::vector<OptionHelp>& ownOptions() {
         {"activation", "tanh", "tanh or relu."},
         {"noise", "diagonal", "The decoder's noise for vem and vae: diagonal, isotropic or fixed."},
         {"linear-noise", "isotropic", "The linear VAE's noise (fixed when --noise is fixed)."},
-        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."}};
+        {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
+        dataDirOption()};
     return o;
 }
 

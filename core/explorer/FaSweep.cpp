@@ -1,4 +1,5 @@
 #include "core/explorer/FaSweep.h"
+#include "core/explorer/ExplorerParams.h"
 
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
@@ -17,6 +18,7 @@
 namespace fa {
 
 void validate(const FaSweepConfig& config) {
+    checkParams(faSweepParams(), config);
     validate(config.generator);
     if (config.checkpoints.empty())
         throw std::invalid_argument("at least one sample count is needed");

@@ -1,4 +1,5 @@
 #include "core/explorer/LiveExplorer.h"
+#include "core/explorer/ExplorerParams.h"
 
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
@@ -43,6 +44,7 @@ std::vector<long> logSpacedCheckpoints(long total, int pointsPerDecade) {
 }
 
 void validate(const ExplorerConfig& c) {
+    checkParams(explorerParams(), c);
     validate(c.generator);
     if (c.fitLatent < 1 || c.fitLatent >= c.generator.dim)
         throw std::invalid_argument("fitted K must satisfy 1 <= K < D");

@@ -2,6 +2,8 @@
 
 #include "ui/common/FormWidgets.h"
 
+#include <memory>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -11,9 +13,9 @@
 #include <QVBoxLayout>
 
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
-    m_dim = intBox(2, 1000000, 100, "Observation dimension D of the true model θ = F h + c + ε.");
-    // Ranges are the session reader's: a session's values are shown as they run, never clamped.
-    m_latent = intBox(1, 1000000, 10, "True latent dimension K: F is D × K, covariance F Fᵀ + Ψ.");
+    // D, K, the seed, the fitted K, η, the warm-up and the length: core/explorer/ExplorerParams.h
+    // (the CLI's and the sessions' ranges too: a session's values are shown, never clamped).
+    m_dim = m_fields.field("dim");
     m_specLo = realBox(fa::kSpectrumMin, fa::kSpectrumMax, 1.0, 4,
                        "Spectrum lower bound a: each row of F is scaled by s, s² ~ U(a, b).");
     m_specHi = realBox(fa::kSpectrumMin, fa::kSpectrumMax, 10.0, 4,
@@ -24,10 +26,6 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_generator->setToolTip(
         "exact: top-K eigenvectors of A Aᵀ (D ≤ 2000). haar: the same distribution of frames "
         "from the QR of a D × K Gaussian matrix.");
-    // Whole numbers up to 2^53 - 1 (what a session holds exactly), hence a real-valued field.
-    m_seed = realBox(0, 9007199254740991.0, 0, 0,
-                     "Seed of the model, the samples and the initial F (trial 0 of fa-sweep).");
-    m_fitLatent = intBox(1, 1000000, 10, "K of the fitted models; may differ from the true K.");
 
     m_em = new QCheckBox("online EM");
     m_em->setChecked(true);
@@ -42,30 +40,26 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_batch->setChecked(true);
     m_batch->setToolTip("scikit-learn's SVD-based FactorAnalysis refitted on the first T samples "
                         "at T = 100, 1000, …");
-    m_lr = realBox(fa::kLearningRateMin, fa::kLearningRateMax, 0.001, 7,
-                   "SGA learning rate η (thesis: 0.001). Takes effect immediately.");
-    m_lr->setSingleStep(0.0005);
-    m_warmup = intBox(0, 1000000000, 100,
-                      "Warm-up: for the first observations only running averages update.");
-    m_total = intBox(1, 1000000000, 100000, "Samples in the run.");
+    m_lr = m_fields.field("lr");
+    qobject_cast<QDoubleSpinBox*>(m_lr)->setSingleStep(0.0005);
 
     auto* model = new QGroupBox("True model");
     auto* mf = new QFormLayout(model);
     mf->addRow("D", m_dim);
-    mf->addRow("K", m_latent);
+    mf->addRow("K", m_fields.field("latent"));
     mf->addRow("spectrum a", m_specLo);
     mf->addRow("spectrum b", m_specHi);
     mf->addRow("generator", m_generator);
-    mf->addRow("seed", m_seed);
+    mf->addRow("seed", m_fields.field("seed"));
     auto* fitting = new QGroupBox("Fitting");
     auto* ff = new QFormLayout(fitting);
     ff->addRow(m_em);
     ff->addRow(m_sga);
     ff->addRow(m_batch);
-    ff->addRow("fitted K", m_fitLatent);
+    ff->addRow("fitted K", m_fields.field("fitting.fitLatent"));
     ff->addRow("learning rate", m_lr);
-    ff->addRow("warm-up", m_warmup);
-    ff->addRow("samples", m_total);
+    ff->addRow("warm-up", m_fields.field("warmup"));
+    ff->addRow("samples", m_fields.field("fitting.totalSamples"));
     m_speed = intBox(0, 10000000, 0,
                      "Observations per second while playing; 0 runs as fast as the CPU allows.\n"
                      "Slow speeds (1–50) let you watch single observations move the fits.");
@@ -93,23 +87,24 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(fitting);
     layout->addWidget(view);
 
-    for (QSpinBox* b : {m_dim, m_latent, m_fitLatent, m_warmup, m_total})
-        connect(b, &QSpinBox::valueChanged, this, &ControlPanel::structureChanged);
-    for (QDoubleSpinBox* b : {m_specLo, m_specHi, m_seed})
+    for (QAbstractSpinBox* b : m_fields.fields())
+        if (b != m_lr)
+            onFieldChanged(b, this, [this](double) { emit structureChanged(); });
+    for (QDoubleSpinBox* b : {m_specLo, m_specHi})
         connect(b, &QDoubleSpinBox::valueChanged, this, &ControlPanel::structureChanged);
     for (QCheckBox* b : {m_em, m_sga, m_batch})
         connect(b, &QCheckBox::toggled, this, &ControlPanel::structureChanged);
     connect(m_generator, &QComboBox::currentIndexChanged, this, &ControlPanel::structureChanged);
-    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &ControlPanel::learningRateChanged);
+    onFieldChanged(m_lr, this, [this](double eta) { emit learningRateChanged(eta); });
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { emit speedChanged(v); });
     for (QSpinBox* b : {m_coordI, m_coordJ, m_block})
         connect(b, &QSpinBox::valueChanged, this, &ControlPanel::viewChanged);
-    auto fitCoordinates = [this](int D) { // the 2D view's coordinates follow D
-        m_coordI->setMaximum(D);
-        m_coordJ->setMaximum(D);
+    auto fitCoordinates = [this](double D) { // the 2D view's coordinates follow D
+        m_coordI->setMaximum(static_cast<int>(D));
+        m_coordJ->setMaximum(static_cast<int>(D));
     };
-    connect(m_dim, &QSpinBox::valueChanged, this, fitCoordinates);
-    fitCoordinates(m_dim->value());
+    onFieldChanged(m_dim, this, fitCoordinates);
+    fitCoordinates(fieldValue(m_dim));
 }
 
 fa::ViewOptions ControlPanel::viewOptions() const {
@@ -142,43 +137,31 @@ long ControlPanel::stepCount() const {
 
 fa::ExplorerConfig ControlPanel::config() const {
     fa::ExplorerConfig c;
-    c.generator.dim = m_dim->value();
-    c.generator.latent = m_latent->value();
+    m_fields.read(c);
     c.generator.spectrumLo = m_specLo->value();
     c.generator.spectrumHi = m_specHi->value();
     c.generator.kind = m_generator->currentData().toString() == "haar" ? fa::GeneratorKind::Haar
                                                                        : fa::GeneratorKind::Exact;
-    c.seed = static_cast<std::uint64_t>(m_seed->value());
-    c.fitLatent = m_fitLatent->value();
     c.runEm = m_em->isChecked();
     c.runSga = m_sga->isChecked();
     c.runBatch = m_batch->isChecked();
-    c.learningRate = m_lr->value();
-    c.warmup = m_warmup->value();
-    c.totalSamples = m_total->value();
     return c;
 }
 
 void ControlPanel::setConfig(const fa::ExplorerConfig& c) {
-    const QSignalBlocker blockers[] = {
-        QSignalBlocker(m_dim),       QSignalBlocker(m_latent),    QSignalBlocker(m_specLo),
-        QSignalBlocker(m_specHi),    QSignalBlocker(m_generator), QSignalBlocker(m_seed),
-        QSignalBlocker(m_fitLatent), QSignalBlocker(m_em),        QSignalBlocker(m_sga),
-        QSignalBlocker(m_batch),     QSignalBlocker(m_lr),        QSignalBlocker(m_warmup),
-        QSignalBlocker(m_total)};
-    m_dim->setValue(c.generator.dim);
+    std::vector<std::unique_ptr<QSignalBlocker>> blockers;
+    for (QObject* o :
+         std::initializer_list<QObject*>{m_specLo, m_specHi, m_generator, m_em, m_sga, m_batch})
+        blockers.push_back(std::make_unique<QSignalBlocker>(o));
+    for (QObject* o : m_fields.fields())
+        blockers.push_back(std::make_unique<QSignalBlocker>(o));
+    m_fields.show(c);
     m_coordI->setMaximum(c.generator.dim);
     m_coordJ->setMaximum(c.generator.dim);
-    m_latent->setValue(c.generator.latent);
     m_specLo->setValue(c.generator.spectrumLo);
     m_specHi->setValue(c.generator.spectrumHi);
     m_generator->setCurrentIndex(c.generator.kind == fa::GeneratorKind::Haar ? 1 : 0);
-    m_seed->setValue(static_cast<double>(c.seed));
-    m_fitLatent->setValue(c.fitLatent);
     m_em->setChecked(c.runEm);
     m_sga->setChecked(c.runSga);
     m_batch->setChecked(c.runBatch);
-    m_lr->setValue(c.learningRate);
-    m_warmup->setValue(static_cast<int>(c.warmup));
-    m_total->setValue(static_cast<int>(c.totalSamples));
 }

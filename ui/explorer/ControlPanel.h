@@ -1,6 +1,8 @@
 #pragma once
 // The model and fitting parameters of a live run, with tooltips that give each one's meaning.
+#include "core/explorer/ExplorerParams.h"
 #include "core/explorer/LiveExplorer.h"
+#include "ui/common/ParamFields.h"
 
 #include <QWidget>
 
@@ -28,10 +30,10 @@ class ControlPanel : public QWidget {
     void viewChanged();                     ///< 2D coordinates or block size; acts live
 
   private:
-    QSpinBox *m_dim, *m_latent, *m_fitLatent, *m_warmup, *m_total;
-    QDoubleSpinBox* m_seed;
+    ParamFields<fa::ExplorerConfig> m_fields{fa::explorerParams()}; ///< ExplorerParams.h
+    QAbstractSpinBox *m_dim, *m_lr;
     QSpinBox *m_speed, *m_stepN, *m_coordI, *m_coordJ, *m_block;
-    QDoubleSpinBox *m_specLo, *m_specHi, *m_lr;
+    QDoubleSpinBox *m_specLo, *m_specHi;
     QComboBox* m_generator;
     QCheckBox *m_em, *m_sga, *m_batch;
 };

@@ -1,5 +1,6 @@
 #include "ui/session/SessionFile.h"
 
+#include "core/explorer/ExplorerParams.h"
 #include "ui/session/JsonFields.h"
 
 #include <QFile>
@@ -86,18 +87,11 @@ QString sessionMode(const QString& path) {
 
 QByteArray sessionToJson(const Session& s) {
     const ExplorerConfig& c = s.config;
-    QJsonObject model{{"dim", c.generator.dim},
-                      {"latent", c.generator.latent},
-                      {"spectrum", QJsonArray{c.generator.spectrumLo, c.generator.spectrumHi}},
-                      {"generator", QString::fromStdString(generatorName(c.generator.kind))},
-                      {"seed", QString::number(c.seed)}};
-    QJsonObject fitting{{"fitLatent", c.fitLatent},
-                        {"em", c.runEm},
+    QJsonObject model{{"spectrum", QJsonArray{c.generator.spectrumLo, c.generator.spectrumHi}},
+                      {"generator", QString::fromStdString(generatorName(c.generator.kind))}};
+    QJsonObject fitting{{"em", c.runEm},
                         {"sga", c.runSga},
                         {"batch", c.runBatch},
-                        {"learningRate", c.learningRate},
-                        {"warmup", static_cast<double>(c.warmup)},
-                        {"totalSamples", static_cast<double>(c.totalSamples)},
                         {"pointsPerDecade", c.pointsPerDecade}};
     QJsonArray changes;
     for (const auto& [at, eta] : c.learningRateChanges)
@@ -111,6 +105,7 @@ QByteArray sessionToJson(const Session& s) {
                      {"mode", "explorer"},       {"model", model},
                      {"fitting", fitting},       {"view", view},
                      {"speed", s.speed},         {"samples", static_cast<double>(s.samples)}};
+    writeParams(root, explorerParams(), c);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -123,8 +118,7 @@ Session sessionFromJson(const QByteArray& json) {
     Session s;
     ExplorerConfig& c = s.config;
     const QJsonObject model = object(root, "model");
-    c.generator.dim = static_cast<int>(whole(model, "model", "dim", 2, 1'000'000));
-    c.generator.latent = static_cast<int>(whole(model, "model", "latent", 1, 1'000'000));
+    readParams(root, explorerParams(), c); // the ranges of the CLI, the fields and the core
     const QJsonValue spectrum = require(model, "model", "spectrum");
     const QJsonArray range = spectrum.toArray();
     if (!spectrum.isArray() || range.size() != 2 || !range[0].isDouble() || !range[1].isDouble())
@@ -138,16 +132,11 @@ Session sessionFromJson(const QByteArray& json) {
         c.generator.kind = GeneratorKind::Haar;
     else
         fail("'model.generator' must be \"exact\" or \"haar\"");
-    c.seed = static_cast<std::uint64_t>(whole(model, "model", "seed", 0, 9'007'199'254'740'991LL));
 
     const QJsonObject fitting = object(root, "fitting");
-    c.fitLatent = static_cast<int>(whole(fitting, "fitting", "fitLatent", 1, 1'000'000));
     c.runEm = flag(fitting, "fitting", "em");
     c.runSga = flag(fitting, "fitting", "sga");
     c.runBatch = flag(fitting, "fitting", "batch");
-    c.learningRate = real(fitting, "fitting", "learningRate");
-    c.warmup = static_cast<long>(whole(fitting, "fitting", "warmup", 0, 1'000'000'000));
-    c.totalSamples = static_cast<long>(whole(fitting, "fitting", "totalSamples", 1, 1'000'000'000));
     c.pointsPerDecade =
         fitting.contains("pointsPerDecade")
             ? static_cast<int>(whole(fitting, "fitting", "pointsPerDecade", 1, 1000))
