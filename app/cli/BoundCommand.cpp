@@ -33,8 +33,8 @@ int runBoundCommand(int argc, char** argv) {
         throw std::invalid_argument("--seed must not be negative");
     requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(setup.dataset));
-    const PosteriorProblem p =
-        preparePosteriorProblem(setup, deriveSeed(static_cast<std::uint64_t>(seed), 0));
+    const PosteriorProblem p = preparePosteriorProblem(
+        setup, deriveSeed(static_cast<std::uint64_t>(seed), SeedStream::FirstTrial));
     if (p.target != TargetKind::Linear)
         throw std::invalid_argument(
             "vi-bound needs linear regression (its evidence is closed form)");

@@ -201,7 +201,7 @@ int runLatentCommand(int argc, char** argv) {
             spec.splitSeed = deriveSeed(config.seed, static_cast<std::uint64_t>(trial));
             (void)makeLatentData(spec, config.loader);
         }
-        spec.splitSeed = deriveSeed(config.seed, 0);
+        spec.splitSeed = deriveSeed(config.seed, SeedStream::FirstTrial);
         const LatentData data = makeLatentData(spec, config.loader);
         if (!data.leftOut.empty()) {
             std::string names;

@@ -201,7 +201,7 @@ int runPosteriorCommand(int argc, char** argv) {
     refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(config.setup.dataset));
     // Data, prior and shapes are checked before the long run (bad CSV cells are named here).
     const PosteriorProblem first =
-        preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
+        preparePosteriorProblem(config.setup, deriveSeed(config.seed, SeedStream::FirstTrial));
     if (config.run.latent >= first.dim())
         throw std::invalid_argument("--latent K must satisfy 1 <= K < D = " +
                                     std::to_string(first.dim()));

@@ -207,7 +207,7 @@ int runVaeCommand(int argc, char** argv) {
             spec.splitSeed = deriveSeed(config.seed, static_cast<std::uint64_t>(trial));
             (void)makeVaeData(spec, config.loader);
         }
-        spec.splitSeed = deriveSeed(config.seed, 0);
+        spec.splitSeed = deriveSeed(config.seed, SeedStream::FirstTrial);
         const VaeData data = makeVaeData(spec, config.loader);
         if (!data.rows.leftOut.empty()) {
             std::string names;

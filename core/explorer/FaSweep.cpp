@@ -78,7 +78,8 @@ FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial,
 
 TrialSeeds trialSeeds(std::uint64_t seed, int trial) {
     const std::uint64_t t = deriveSeed(seed, static_cast<std::uint64_t>(trial));
-    return {deriveSeed(t, 1), deriveSeed(t, 2), deriveSeed(t, 3), deriveSeed(t, 4)};
+    return {deriveSeed(t, SeedStream::SweepModel), deriveSeed(t, SeedStream::SweepSamples),
+            deriveSeed(t, SeedStream::SweepInit), deriveSeed(t, SeedStream::SweepBatch)};
 }
 
 namespace {

@@ -31,7 +31,7 @@ Matrix generatedRows(const LatentDataSpec& spec, LatentData& data) {
     data.trueMean = truth.c;
     data.trueCovariance = truth.denseCovariance();
     FASampler sampler(truth);
-    Rng rng(deriveSeed(spec.splitSeed, 1));
+    Rng rng(deriveSeed(spec.splitSeed, SeedStream::LatentSyntheticRows));
     Matrix X(s.samples, s.dim);
     Vector row(s.dim);
     for (int i = 0; i < s.samples; ++i) {
@@ -73,7 +73,7 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
     order.resize(static_cast<std::size_t>(n));
     for (Eigen::Index i = 0; i < n; ++i)
         order[static_cast<std::size_t>(i)] = i;
-    Rng rng(deriveSeed(splitSeed, 2));
+    Rng rng(deriveSeed(splitSeed, SeedStream::SplitOrder));
     shuffle(order, rng);
     const auto nTest = static_cast<Eigen::Index>(std::llround(testFraction * double(n)));
     const Eigen::Index nTrain = n - nTest;

@@ -53,7 +53,8 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
         for (std::size_t mi = 0; mi < c.methods.size(); ++mi) {
             const LatentMethod method = c.methods[mi];
             LatentFitOptions options = c.fit;
-            options.seed = deriveSeed(c.seed, 1000 + static_cast<std::uint64_t>(trial) * 64 + mi);
+            options.seed = deriveSeed(c.seed, SeedStream::LatentMethodBase,
+                                      static_cast<std::uint64_t>(trial) * 64 + mi);
             LatentRow base;
             base.dataset = data.name;
             base.model = latentModelName(spec.model);

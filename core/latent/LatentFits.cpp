@@ -185,14 +185,15 @@ class OnlineFit final : public LatentFit {
   public:
     OnlineFit(const Matrix& rows, LatentMethod method, const LatentFitOptions& o)
         : m_rows(rows), m_samples(rows.transpose()), m_watch(columnVariances(rows)),
-          m_order(static_cast<std::size_t>(rows.rows())), m_rng(deriveSeed(o.seed, 1)) {
+          m_order(static_cast<std::size_t>(rows.rows())),
+          m_rng(deriveSeed(o.seed, SeedStream::OnlineRowOrder)) {
         if (o.latent < 1 || o.latent >= rows.cols())
             throw std::invalid_argument("the latent dimension K must satisfy 1 <= K < D");
         checkLearningRate(o.learningRate);
         OnlineOptions opt;
         opt.latent = o.latent;
         opt.learningRate = o.learningRate;
-        opt.initSeed = deriveSeed(o.seed, 2);
+        opt.initSeed = deriveSeed(o.seed, SeedStream::OnlineStart);
         if (method == LatentMethod::OnlineEm)
             m_fit = std::make_unique<OnlineEM>(rows.cols(), opt);
         else

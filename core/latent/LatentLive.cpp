@@ -40,7 +40,7 @@ LatentLive::LatentLive(const LatentLiveConfig& config) : m_config(config) {
 
     for (std::size_t i = 0; i < config.methods.size(); ++i) {
         LatentFitOptions options = config.fit;
-        options.seed = deriveSeed(config.fit.seed, 1000 + i);
+        options.seed = deriveSeed(config.fit.seed, SeedStream::LatentMethodBase, i);
         const auto start = std::chrono::steady_clock::now();
         m_fits.push_back(makeLatentFit(config.data.model, config.methods[i], X, options));
         m_seconds.push_back(

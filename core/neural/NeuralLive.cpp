@@ -68,8 +68,8 @@ void NeuralLive::record() {
         const NeuralMethod method = m_config.methods[k];
         if (fit.diverged())
             continue;
-        const std::uint64_t seed =
-            deriveSeed(m_config.seed, 5000 + static_cast<std::uint64_t>(m_epoch));
+        const std::uint64_t seed = deriveSeed(m_config.seed, SeedStream::NeuralLiveCurveBase,
+                                              static_cast<std::uint64_t>(m_epoch));
         const Predictive train = fit.evaluate(m_split.Xtrain, m_trainY, m_split.yMean,
                                               m_split.yScale, m_config.curveSamples, seed);
         const Predictive test = fit.evaluate(m_split.Xtest, m_testY, m_split.yMean, m_split.yScale,

@@ -157,7 +157,8 @@ NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method,
     // factors and noise, rather than the linear-regression start (c = 0, psi = 1), under which
     // every sampled network is wildly scaled.
     FAModel start = m_vifa->model();
-    start.c = MlpLikelihood::initialWeights(shape, deriveSeed(seed, 7));
+    start.c =
+        MlpLikelihood::initialWeights(shape, deriveSeed(seed, SeedStream::NeuralNetworkStart));
     start.F *= 0.1;
     start.psi.setConstant(v.ppca ? hyper.sigma : 0.01);
     m_vifa->setState(start);
@@ -198,7 +199,8 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                 X << rows(train.Xtrain, 0, lo), rows(train.Xtrain, hi, n - hi);
                 y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
                 NeuralFit fit(X, y, method, candidates[c], options,
-                              deriveSeed(seed, 1000 + c * 100 + static_cast<std::size_t>(f)));
+                              deriveSeed(seed, SeedStream::NeuralTuningFitBase,
+                                         c * 100 + static_cast<std::size_t>(f)));
                 for (int e = 0; e < options.epochs && !fit.diverged(); ++e) {
                     if (cancel && cancel->load())
                         return; // an epoch at most after Ctrl-C, however long the fit
@@ -211,7 +213,8 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                 // Validation NMLL on the standardised scale: the same ranking as the original one.
                 const Predictive p = fit.evaluate(
                     rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo), 0.0, 1.0,
-                    options.predictiveSamples, deriveSeed(seed, 99), ScoringPoll{cancel, {}});
+                    options.predictiveSamples, deriveSeed(seed, SeedStream::NeuralValidationDraws),
+                    ScoringPoll{cancel, {}});
                 if (cancel && cancel->load())
                     return; // a draw at most after Ctrl-C, however many draws
                 total += p.nmll / folds;
@@ -298,16 +301,17 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
             const auto start = std::chrono::steady_clock::now();
             if (progress)
                 progress({s, config.splits, name, "tuning"});
-            const std::uint64_t seed =
-                deriveSeed(deriveSeed(config.seed, 1000 + static_cast<std::uint64_t>(s)),
-                           static_cast<std::uint64_t>(method));
+            const std::uint64_t seed = deriveSeed(
+                deriveSeed(config.seed, SeedStream::NeuralSplitBase, static_cast<std::uint64_t>(s)),
+                static_cast<std::uint64_t>(method));
             const TuneResult tuned = tuneNeural(p, method, config.fit, config.searchTrials,
                                                 config.folds, seed, config.threads, cancel);
             if (cancel && cancel->load())
                 return out;
             if (progress)
                 progress({s, config.splits, name, "final fit"});
-            NeuralFit fit(p.Xtrain, p.ytrain, method, tuned.best, config.fit, deriveSeed(seed, 1));
+            NeuralFit fit(p.Xtrain, p.ytrain, method, tuned.best, config.fit,
+                          deriveSeed(seed, SeedStream::NeuralFinalFit));
             for (int e = 0; e < config.fit.epochs && !fit.diverged(); ++e) {
                 if (cancel && cancel->load())
                     return out; // the unfinished split gives no row
@@ -332,7 +336,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                     cancel, progress, {s, config.splits, name, "evaluating on the test rows"});
                 const Predictive pr =
                     fit.evaluate(p.Xtest, yTest, p.yMean, p.yScale, config.fit.predictiveSamples,
-                                 deriveSeed(seed, 2), poll);
+                                 deriveSeed(seed, SeedStream::NeuralTestDraws), poll);
                 if (poll.cancelled())
                     return out; // the unfinished split gives no row
                 row.nmll = pr.nmll;

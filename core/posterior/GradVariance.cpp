@@ -46,11 +46,11 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
         if (s < 1)
             throw std::invalid_argument("every sample count S must be at least 1");
     const PosteriorProblem problem =
-        preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0));
+        preparePosteriorProblem(config.setup, deriveSeed(config.seed, SeedStream::FirstTrial));
     const auto likelihood = makeLikelihood(problem.target, problem.data.Xtrain, problem.data.ytrain,
                                            problem.hyper.beta);
     const VifaOptions& v = config.run.vifa;
-    const std::uint64_t fitSeed = deriveSeed(config.seed, posterior_streams::VifaStream);
+    const std::uint64_t fitSeed = deriveSeed(config.seed, SeedStream::PosteriorVi);
     Studied fit;
     const bool full = m == PosteriorMethod::ViFull;
     if (full || m == PosteriorMethod::ViMeanField) {
@@ -101,7 +101,7 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
             const int S = config.samples[si];
             if (e == GradientEstimator::ScoreBaseline && S < 2)
                 continue; // no leave-one-out baseline from one draw: no row
-            Rng rng(deriveSeed(config.seed, 1000 + 64 * ei + si));
+            Rng rng(deriveSeed(config.seed, SeedStream::GradVarianceCellBase, 64 * ei + si));
             const auto start = std::chrono::steady_clock::now();
             std::vector<Vector> means, scales;
             for (int t = 0; t < config.trials; ++t) {

@@ -27,8 +27,6 @@ constexpr MethodName kMethods[] = {
     {PosteriorMethod::ViFull, "vi-full"},       {PosteriorMethod::ViMeanField, "vi-meanfield"},
 };
 
-using namespace posterior_streams;
-
 } // namespace
 
 std::string methodName(PosteriorMethod method) {
@@ -86,14 +84,14 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
     if (sgd) {
         SgdOptions s = options.sgd;
         s.lambda = options.lambdaOverride.value_or(problem.hyper.alpha / problem.hyper.beta);
-        s.seed = deriveSeed(seed, SgdStream);
+        s.seed = deriveSeed(seed, SeedStream::PosteriorSgd);
         m_sgd = std::make_unique<SgdTrainer>(problem.data.Xtrain, problem.data.ytrain, s);
     }
     OnlineOptions fit;
     fit.latent = options.latent;
     fit.warmup = options.faWarmup;
     fit.learningRate = options.sgaLearningRate;
-    fit.initSeed = deriveSeed(seed, FitterStream);
+    fit.initSeed = deriveSeed(seed, SeedStream::PosteriorFitter);
     for (const PosteriorMethod method : methods) {
         std::unique_ptr<StreamFit> stream;
         switch (method) {
@@ -117,7 +115,7 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
             g.optimiser = options.vifa.optimiser;
             g.lrC = options.vifa.lrC, g.lrF = options.vifa.lrF, g.lrGamma = options.vifa.lrGamma;
             g.maxGradNorm = options.vifa.maxGradNorm;
-            g.seed = deriveSeed(seed, VifaStream);
+            g.seed = deriveSeed(seed, SeedStream::PosteriorVi);
             auto vi = std::make_unique<GaussianVi>(*m_likelihood, g);
             if (!m_compared) {
                 m_compared = vi.get();
@@ -144,7 +142,7 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
                 method == PosteriorMethod::VifaLaplace ? PriorKind::Laplace : PriorKind::Gaussian;
             v.ppca = method == PosteriorMethod::Vippca;
             v.sigma = options.vippcaSigma;
-            v.seed = deriveSeed(seed, VifaStream);
+            v.seed = deriveSeed(seed, SeedStream::PosteriorVi);
             v.estimator = options.estimator;
             auto vifa = std::make_unique<Vifa>(*m_likelihood, v);
             m_epochFits.push_back(vifa.get());

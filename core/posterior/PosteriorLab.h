@@ -44,12 +44,6 @@ bool isSgdMethod(PosteriorMethod method);
 /// The prior a method's posterior has: Laplace for vifa-laplace, Gaussian for the rest.
 PriorKind methodPrior(PosteriorMethod method);
 
-/// Fixed stream numbers under a trial's seed: the data, the SGD trajectory and the VI draws do
-/// not depend on which other methods run beside them.
-namespace posterior_streams {
-enum : std::uint64_t { DataStream = 1, SgdStream = 2, FitterStream = 3, VifaStream = 4 };
-}
-
 /// Which data and which prior. "Auto" choices: synthetic data keeps every row for training,
 /// has no bias column and uses the recipe's alpha and beta; real data gets a bias column, a
 /// 50/50 split and alpha, beta by evidence maximisation.

@@ -26,10 +26,10 @@ bool positiveDefinite(const Eigen::Matrix2d& S) {
 } // namespace
 
 PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
-    : m_config(config),
-      m_problem(preparePosteriorProblem(config.setup, deriveSeed(config.seed, 0))) {
+    : m_config(config), m_problem(preparePosteriorProblem(
+                            config.setup, deriveSeed(config.seed, SeedStream::FirstTrial))) {
     m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods,
-                                               deriveSeed(config.seed, 0));
+                                               deriveSeed(config.seed, SeedStream::FirstTrial));
     checkRunLength(config.length);
     m_lr = config.run.sgd.learningRate;
     m_lambda = config.run.lambdaOverride.value_or(m_problem.hyper.alpha / m_problem.hyper.beta);
@@ -133,7 +133,8 @@ void PosteriorLive::renewStudy() const {
             try {
                 auto study = std::make_shared<GradientStudy>(
                     studyGradients(m_problem, m_config.run, *vi, e.model, m_coordI, m_coordJ, 60,
-                                   deriveSeed(m_config.seed, 5000 + std::uint64_t(epoch()))));
+                                   deriveSeed(m_config.seed, SeedStream::PosteriorLiveStudyBase,
+                                              std::uint64_t(epoch()))));
                 study->epoch = epoch();
                 m_study = std::move(study);
             } catch (const std::invalid_argument&) { // q no longer proper: keep the last study

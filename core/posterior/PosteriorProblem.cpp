@@ -10,8 +10,6 @@
 namespace fa {
 namespace {
 
-using namespace posterior_streams;
-
 constexpr int kGridCells = 400;
 
 // The MAP of logistic regression by Newton's method and the Laplace approximation's covariance
@@ -84,7 +82,8 @@ const GridPosterior* PosteriorProblem::gridFor(PosteriorMethod method) const {
 }
 
 PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint64_t dataSeed) {
-    const auto generated = generatedTarget(setup.dataset, deriveSeed(dataSeed, DataStream));
+    const auto generated =
+        generatedTarget(setup.dataset, deriveSeed(dataSeed, SeedStream::PosteriorData));
     const bool synthetic = setup.dataset == "synthetic" || generated;
     RegressionData raw;
     if (synthetic && !setup.target.empty())
@@ -94,7 +93,7 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
     if (generated)
         raw = generated->data;
     else if (synthetic)
-        raw = syntheticRegression(setup.synthetic, deriveSeed(dataSeed, DataStream));
+        raw = syntheticRegression(setup.synthetic, deriveSeed(dataSeed, SeedStream::PosteriorData));
     else if (setup.loader)
         raw = setup.loader(setup.dataset, setup.target);
     else
@@ -104,7 +103,7 @@ PosteriorProblem preparePosteriorProblem(const PosteriorSetup& setup, std::uint6
     prep.standardise = !synthetic;
     prep.bias = setup.bias.value_or(!synthetic);
     prep.trainFraction = setup.trainFraction > 0.0 ? setup.trainFraction : (synthetic ? 1.0 : 0.5);
-    prep.splitSeed = deriveSeed(dataSeed, DataStream);
+    prep.splitSeed = deriveSeed(dataSeed, SeedStream::PosteriorData);
     if (generated && (prep.bias || prep.trainFraction < 1.0))
         throw std::invalid_argument(setup.dataset +
                                     ": a generated target keeps its two parameters and every "

@@ -37,7 +37,8 @@ std::string positionNameOf(const std::string& dataset) {
 
 /// Generated rows and each row's position.
 Matrix generate(const VaeDataSpec& s, Vector& position) {
-    Rng model(deriveSeed(s.modelSeed, 31)), rng(deriveSeed(s.splitSeed, 32));
+    Rng model(deriveSeed(s.modelSeed, SeedStream::VaeTrueModel));
+    Rng rng(deriveSeed(s.splitSeed, SeedStream::VaeGeneratedRows));
     const int n = s.samples;
     position.resize(n);
     if (s.dataset == "nonlinear-synthetic") {

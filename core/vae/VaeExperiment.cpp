@@ -38,7 +38,7 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
     if (testRows.rows() == 0 || poll.cancelled())
         return s;
     const Matrix X = testRows.transpose();
-    const Rng elboRng(deriveSeed(seed, 1));
+    const Rng elboRng(deriveSeed(seed, SeedStream::VaeTestElboDraws));
     double encoderElbo = kNaN;
     if (fit.amortised()) {
         fit.encode(X, M, L);
@@ -142,7 +142,7 @@ std::vector<VaeRow> runVaeTrial(const VaeConfig& c, int trial,
                 continue;
             }
             VaeOptions options = c.fit;
-            options.seed = deriveSeed(trialSeed, 100 + index);
+            options.seed = deriveSeed(trialSeed, SeedStream::VaeMethodBase, index);
             auto fit = makeVaeFit(method, data.rows.train, options);
             row.hidden = fit->model().shape.name();
             double seconds = 0.0;
@@ -175,8 +175,9 @@ std::vector<VaeRow> runVaeTrial(const VaeConfig& c, int trial,
                     poll.tick = [&] {
                         progress({trial, c.trials, row.method, epoch, c.epochs, true});
                     };
-                const VaeScores s = scoreVaeFit(*fit, data.rows.test, c.eval,
-                                                deriveSeed(trialSeed, 200 + index), nullptr, poll);
+                const VaeScores s = scoreVaeFit(
+                    *fit, data.rows.test, c.eval,
+                    deriveSeed(trialSeed, SeedStream::VaeScoringBase, index), nullptr, poll);
                 if (poll.cancelled())
                     return {};
                 row.trainElbo = s.trainElbo;

@@ -98,7 +98,8 @@ class Vae final : public VaeFit {
     Vae(const ConstMatrixRef& rows, const VaeOptions& options)
         : VaeFit(rows, options, options.noise), m_pass(m_model.shape),
           m_encoder(encoderShape(options, m_X.rows())) {
-        m_phi = Mlp::initialWeights(m_encoder.shape(), deriveSeed(options.seed, 11));
+        m_phi = Mlp::initialWeights(m_encoder.shape(),
+                                    deriveSeed(options.seed, SeedStream::EncoderStart));
         // The ℓ head starts at 0 (q's variances 1): zero weights and biases.
         const Eigen::Index k = options.latent, top = m_encoder.shape().hidden.empty()
                                                          ? m_X.rows()
@@ -229,14 +230,16 @@ void validate(const VaeOptions& o) {
 }
 
 VaeFit::VaeFit(const ConstMatrixRef& trainRows, const VaeOptions& options, NoiseKind noise)
-    : m_options(options), m_X(trainRows.transpose()), m_rng(deriveSeed(options.seed, 12)) {
+    : m_options(options), m_X(trainRows.transpose()),
+      m_rng(deriveSeed(options.seed, SeedStream::VaeTrainingDraws)) {
     validate(options);
     if (!m_X.allFinite())
         throw std::invalid_argument("the rows must be finite (no missing values)");
     if (options.latent >= m_X.rows())
         throw std::invalid_argument("the latent dimension K must be smaller than D");
     m_model = initialNlfaModel(options.latent, options.hidden, options.activation, noise,
-                               options.fixedVariance, m_X, deriveSeed(options.seed, 10));
+                               options.fixedVariance, m_X,
+                               deriveSeed(options.seed, SeedStream::DecoderStart));
     m_order.resize(static_cast<std::size_t>(m_X.cols()));
     for (Eigen::Index i = 0; i < m_X.cols(); ++i)
         m_order[static_cast<std::size_t>(i)] = i;

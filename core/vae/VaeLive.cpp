@@ -28,7 +28,7 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
     checkParams(vaeLiveParams(), m_config);
     if (m_config.scoreEvery < 1 || m_config.maxPoints < 1)
         throw std::invalid_argument("scoring needs at least one epoch and one row");
-    const std::uint64_t trialSeed = deriveSeed(m_config.data.modelSeed, 0);
+    const std::uint64_t trialSeed = deriveSeed(m_config.data.modelSeed, SeedStream::FirstTrial);
     VaeDataSpec spec = m_config.data;
     spec.splitSeed = trialSeed; // trial 0 of `faexplorer-cli vae --seed S`
     m_data = makeVaeData(spec, m_config.loader);
@@ -48,7 +48,7 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
         auto f = std::make_unique<Fitted>();
         f->method = method;
         const auto index = static_cast<std::uint64_t>(method);
-        f->scoreSeed = deriveSeed(trialSeed, 200 + index);
+        f->scoreSeed = deriveSeed(trialSeed, SeedStream::VaeScoringBase, index);
         if (method == VaeMethod::Ppca) {
             m_ppca = ppcaClosedForm(train, m_config.fit.latent);
             m_hasPpca = true;
@@ -69,7 +69,7 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
             f->rows.push_back(row);
         } else {
             VaeOptions options = m_config.fit;
-            options.seed = deriveSeed(trialSeed, 100 + index);
+            options.seed = deriveSeed(trialSeed, SeedStream::VaeMethodBase, index);
             f->fit = makeVaeFit(method, train, options);
         }
         m_fits.push_back(std::move(f));

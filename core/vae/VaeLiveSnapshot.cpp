@@ -63,7 +63,8 @@ VaeLiveSnapshot VaeLive::snapshot() const {
     ElboPass pass(model.shape);
     if (M.cols() == m_shown.cols())
         s.reconstructions = project(pass.decode(model, M), m_plane, m_planeMean);
-    Rng rng(deriveSeed(m_config.data.modelSeed, 41)); // the same draws every frame
+    Rng rng(deriveSeed(m_config.data.modelSeed,
+                       SeedStream::VaeLiveDraws)); // the same draws every frame
     const Matrix Z = rng.normalMatrix(k, 300);
     Matrix X = pass.decode(model, Z);
     for (Eigen::Index d = 0; d < X.rows(); ++d)

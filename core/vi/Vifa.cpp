@@ -44,7 +44,7 @@ Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
         throw std::invalid_argument(
             "VIFA: the latent dimension K must be below the parameter count D");
     m_c = Vector::Zero(dim);
-    Rng initRng(deriveSeed(options.seed, 1));
+    Rng initRng(deriveSeed(options.seed, SeedStream::VifaStartFrame));
     m_F = randomOrthonormalFrame(dim, std::min<Eigen::Index>(options.latent, dim), initRng);
     m_psi = Vector::Constant(dim, options.ppca ? options.sigma : 1.0);
     m_gamma = m_psi.array().log();

@@ -204,7 +204,7 @@ class TestPosterior : public QObject {
                 1e-12 * ea[0].model.c.norm()); // SWAG: same running mean
         SgdOptions s = o.sgd;
         s.lambda = p.hyper.alpha / p.hyper.beta;
-        s.seed = deriveSeed(21, 2);
+        s.seed = deriveSeed(21, SeedStream::PosteriorSgd);
         SgdTrainer sgd(p.data.Xtrain, p.data.ytrain, s);
         Vector sum = Vector::Zero(2);
         long count = 0;

@@ -19,13 +19,14 @@ struct Reference {
     fa::Vector mean;
     fa::Matrix cov;
 };
-/// The recipe's generator with the data stream of trial seed deriveSeed(0, 0)
+/// The recipe's generator with the data stream of trial 0's seed
 /// (core/posterior/PosteriorProblem.cpp).
 inline Reference syntheticPosterior(int rows) {
     fa::SyntheticRecipe r;
     r.samples = rows;
     const fa::RegressionData d =
-        fa::syntheticRegression(r, fa::deriveSeed(fa::deriveSeed(0, 0), 1));
+        fa::syntheticRegression(r, fa::deriveSeed(fa::deriveSeed(0, fa::SeedStream::FirstTrial),
+                                                  fa::SeedStream::PosteriorData));
     fa::Matrix A = r.beta * d.X.transpose() * d.X + r.alpha * fa::Matrix::Identity(2, 2);
     const fa::Vector b = r.beta * d.X.transpose() * d.y;
     return {A.inverse() * b, A.inverse()};

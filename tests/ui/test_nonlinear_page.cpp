@@ -66,7 +66,7 @@ class TestNonlinearPage : public QObject {
         QVERIFY(runTo(page, 10));
         // PPCA refitted here on the same split (trial 0: split seed derived from the seed).
         fa::VaeDataSpec spec = linearConfig().data;
-        spec.splitSeed = fa::deriveSeed(3, 0);
+        spec.splitSeed = fa::deriveSeed(3, fa::SeedStream::FirstTrial);
         const fa::VaeData data = fa::makeVaeData(spec, {});
         const fa::PpcaModel ppca = fa::ppcaClosedForm(data.rows.train, 2);
         const double heldOut = fa::ppcaLoglikPerRow(ppca, data.rows.test);
@@ -116,7 +116,7 @@ class TestNonlinearPage : public QObject {
         page.reset();
         QVERIFY(runTo(page, 3));
         fa::VaeDataSpec spec = c.data;
-        spec.splitSeed = fa::deriveSeed(0, 0);
+        spec.splitSeed = fa::deriveSeed(0, fa::SeedStream::FirstTrial);
         const fa::VaeData data = fa::makeVaeData(spec, {});
         const double lo = data.testPosition.minCoeff(), hi = data.testPosition.maxCoeff();
         // K = 1: each point is (z, position); bin b holds positions in the b-th eighth.

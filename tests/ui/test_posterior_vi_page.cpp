@@ -57,8 +57,9 @@ class TestPosteriorViPage : public QObject {
         QTRY_VERIFY(page.contourView()->contour("exact", 0)->count() > 20);
         const QLineSeries* laplace = page.contourView()->contour("exact-laplace", 1);
         QVERIFY(laplace && laplace->count() > 20);
-        const auto t =
-            fa::generatedTarget("bimodal-synthetic", fa::deriveSeed(fa::deriveSeed(0, 0), 1));
+        const auto t = fa::generatedTarget(
+            "bimodal-synthetic", fa::deriveSeed(fa::deriveSeed(0, fa::SeedStream::FirstTrial),
+                                                fa::SeedStream::PosteriorData));
         QVERIFY(t.has_value());
         const fa::Vector x = t->data.X.col(0), y = t->data.y;
         const double alpha = 1.0, beta = 4.0, pi = std::numbers::pi;

@@ -243,7 +243,7 @@ class TestSession : public QObject {
         QCOMPARE(t.config.data.dataset, c.data.dataset);
         QCOMPARE(t.config.methods, c.methods);
         QCOMPARE(t.config.fit.seed, std::uint64_t(123456789));
-        QCOMPARE(t.config.data.splitSeed, fa::deriveSeed(123456789, 0));
+        QCOMPARE(t.config.data.splitSeed, fa::deriveSeed(123456789, fa::SeedStream::FirstTrial));
         QCOMPARE(t.config.viewX, 2);
         QCOMPARE(t.iterations, 321L);
         QCOMPARE(t.config.fit.prior, fa::FaPrior::Conjugate);

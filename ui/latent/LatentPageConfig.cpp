@@ -23,7 +23,7 @@ fa::LatentLiveConfig LatentPage::config() const {
             c.methods.push_back(m);
     m_fields.read(c);
     // The same numbers as trial 0 of `faexplorer-cli latent --seed S` with these settings.
-    d.splitSeed = fa::deriveSeed(d.modelSeed, 0);
+    d.splitSeed = fa::deriveSeed(d.modelSeed, fa::SeedStream::FirstTrial);
     c.fit.seed = d.modelSeed;
     c.fit.prior = fa::parseFaPrior(m_prior->currentData().toString().toStdString());
     d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();

@@ -52,7 +52,7 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
     }
     d.allowMissing = flag(data, "data", "missing");
     readParams(root, latentLiveParams(), c); // the ranges of the CLI, the fields and the core
-    d.splitSeed = deriveSeed(d.modelSeed, 0);
+    d.splitSeed = deriveSeed(d.modelSeed, SeedStream::FirstTrial);
 
     const QJsonObject run = object(root, "run");
     const QJsonValue methods = require(run, "run", "methods");
