@@ -12,6 +12,19 @@
 
 namespace fa {
 
+/// Bounds on ℓ = log σ², the log-variance of a row's q(z | x) = N(m, diag e^ℓ): the latent
+/// posterior's, never the decoder noise's (γ has its own floor, NlfaModel::gammaFloor). ℓ is
+/// exponentiated (variances e^ℓ, draws z = m + e^{ℓ/2} ε), so both ends are bounded: above, q's
+/// standard deviations stay below e^5 ≈ 150 (the prior's are 1); below, e^ℓ stays a normal
+/// positive number however hard Adam pushes ℓ down on a sharp posterior. The ceiling is one;
+/// the floors are two, as docs/maths/nonlinear.md gives them: an encoder's ℓ (the VAE's network
+/// output, §4, and the linear VAE's ℓ, §7) stops at −15, a free per-row q's (vEM's E step, §3,
+/// and scoring's q*, §6) at −20. One floor would change the results wherever a floor binds, so
+/// both stay.
+constexpr double kQLogVarMax = 10.0;
+constexpr double kEncoderLogVarMin = -15.0; ///< the VAE's and the linear VAE's ℓ
+constexpr double kRowQLogVarMin = -20.0;    ///< vEM's per-row ℓ_n and scoring's q*
+
 enum class NoiseKind { Diagonal, Isotropic, Fixed };
 std::string noiseKindName(NoiseKind kind); ///< "diagonal", "isotropic", "fixed"
 /// Throws std::invalid_argument naming the choices.

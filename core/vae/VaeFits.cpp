@@ -70,7 +70,7 @@ class Vem final : public VaeFit {
                           Eigen::Map<const Vector>(gl.data(), size),
                           Eigen::Map<Vector>(mom[2].data(), size),
                           Eigen::Map<Vector>(mom[3].data(), size), m_options.eLr, t);
-            L = L.cwiseMax(-20.0).cwiseMin(10.0);
+            L = L.cwiseMax(kRowQLogVarMin).cwiseMin(kQLogVarMax);
         }
         scatterColumns(M, m_index, m_M);
         scatterColumns(L, m_index, m_L);
@@ -92,7 +92,7 @@ class Vem final : public VaeFit {
 };
 
 /// The VAE (docs/maths/nonlinear.md §4): encoder g(x; φ) with outputs [μ(x); ℓ(x)], ℓ clamped to
-/// [−15, 10].
+/// [kEncoderLogVarMin, kQLogVarMax] = [−15, 10].
 class Vae final : public VaeFit {
   public:
     Vae(const ConstMatrixRef& rows, const VaeOptions& options)
@@ -117,7 +117,7 @@ class Vae final : public VaeFit {
         const Matrix& h = net.forward(m_phi, X);
         const Eigen::Index k = m_model.latent();
         M = h.topRows(k);
-        logVar = h.bottomRows(k).cwiseMax(kVaeLogVarMin).cwiseMin(kVaeLogVarMax);
+        logVar = h.bottomRows(k).cwiseMax(kEncoderLogVarMin).cwiseMin(kQLogVarMax);
     }
     void trainPosterior(Matrix& M, Matrix& logVar) const override { encode(m_X, M, logVar); }
 
@@ -185,7 +185,7 @@ class LinearVae final : public VaeFit {
         ascend(m_flat, grad * inv, m_state[4], m_state[5], m_options.lr);
         m_enc.V = Eigen::Map<const Matrix>(m_flat.data(), k, d);
         m_enc.a = m_flat.segment(k * d, k);
-        m_enc.logVar = m_flat.tail(k).cwiseMax(kVaeLogVarMin).cwiseMin(kVaeLogVarMax);
+        m_enc.logVar = m_flat.tail(k).cwiseMax(kEncoderLogVarMin).cwiseMin(kQLogVarMax);
     }
 
     LinearEncoder m_enc;

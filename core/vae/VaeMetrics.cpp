@@ -95,7 +95,7 @@ void optimiseQ(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X, 
                       Eigen::Map<const Vector>(g.mean.data(), size), mM, vM, rate, t);
         optimiserStep(OptimiserKind::Adam, Eigen::Map<Vector>(logVar.data(), size),
                       Eigen::Map<const Vector>(g.logVar.data(), size), mL, vL, rate, t);
-        logVar = logVar.cwiseMax(-20.0).cwiseMin(10.0);
+        logVar = logVar.cwiseMax(kRowQLogVarMin).cwiseMin(kQLogVarMax);
     }
 }
 

@@ -13,16 +13,16 @@ double vaeBatchElbo(Mlp& encoder, ElboPass& pass, const NlfaModel& model, const 
     const Matrix& h = encoder.forward(phi, X);
     const Matrix M = h.topRows(k);
     const Matrix raw = h.bottomRows(k);
-    const Matrix L = raw.cwiseMax(kVaeLogVarMin).cwiseMin(kVaeLogVarMax);
+    const Matrix L = raw.cwiseMax(kEncoderLogVarMin).cwiseMin(kQLogVarMax);
     Eigen::RowVectorXd values(b);
     pass.run(model, X, M, L, eps, values, g);
     if (g && gPhi) {
         Matrix dh(2 * k, b);
         dh.topRows(k) = g->mean;
-        dh.bottomRows(k) =
-            g->logVar.cwiseProduct(((raw.array() > kVaeLogVarMin) && (raw.array() < kVaeLogVarMax))
-                                       .cast<double>()
-                                       .matrix());
+        dh.bottomRows(k) = g->logVar.cwiseProduct(
+            ((raw.array() > kEncoderLogVarMin) && (raw.array() < kQLogVarMax))
+                .cast<double>()
+                .matrix());
         gPhi->resize(phi.size());
         encoder.backward(phi, dh, *gPhi);
     }

@@ -6,9 +6,6 @@
 
 namespace fa {
 
-/// The encoder's clamp of ℓ = log σ² (docs/maths/nonlinear.md §4).
-constexpr double kVaeLogVarMin = -15.0, kVaeLogVarMax = 10.0;
-
 /// Σ_n L_n of the VAE for the columns of X: q(z | x_n) = N(μ(x_n), diag e^{ℓ(x_n)}) from
 /// encoder(x; φ) = [μ; ℓ] (ℓ clamped), z_n = μ + e^{ℓ/2} ⊙ ε_n. With g, the gradients to θ, γ
 /// (g->theta, g->gamma) and φ (gPhi), summed over the columns; where ℓ is clamped its gradient is
