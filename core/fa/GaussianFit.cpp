@@ -14,6 +14,10 @@ std::string statusName(FitStatus status) {
         return "skipped";
     case FitStatus::Failed:
         return "failed";
+    case FitStatus::PsiFloor:
+        return "at the psi floor";
+    case FitStatus::NotConverged:
+        return "not converged";
     }
     return "?";
 }
@@ -30,6 +34,10 @@ std::string csvWord(FitStatus status) {
         return "skipped";
     case FitStatus::Failed:
         return "failed";
+    case FitStatus::PsiFloor:
+        return "psi-floor";
+    case FitStatus::NotConverged:
+        return "not-converged";
     }
     return "?";
 }

@@ -8,15 +8,18 @@
 
 namespace fa {
 
-/// Where a fit stands. WarmUp: only running averages move yet; Running: fitting; Diverged:
-/// NaN or Inf appeared; Skipped: deliberately not run (batch FA beyond its size limit);
-/// Failed: the fit refused its input or was cancelled.
-enum class FitStatus { WarmUp, Running, Diverged, Skipped, Failed };
+/// Where a fit stands. WarmUp: only running averages move yet; Running: fitting (or finished
+/// well: "ok" in a CSV); Diverged: NaN or Inf appeared; Skipped: deliberately not run (batch FA
+/// beyond its size limit); Failed: the fit refused its input or was cancelled. The latent lab's
+/// fits add PsiFloor: some ψ_d sits at its floor (a Heywood case), and NotConverged: the last
+/// iteration came before the convergence test passed.
+enum class FitStatus { WarmUp, Running, Diverged, Skipped, Failed, PsiFloor, NotConverged };
 
-/// For people (status bars, tooltips): "warm-up", "running", "diverged", "skipped", "failed".
+/// For people (status bars, tooltips): "warm-up", "running", "diverged", "skipped", "failed",
+/// "at the psi floor", "not converged".
 std::string statusName(FitStatus status);
 /// For CSV files, a contract other programs read: "warmup", "ok", "diverged", "skipped",
-/// "failed".
+/// "failed", "psi-floor", "not-converged".
 std::string csvWord(FitStatus status);
 
 class GaussianFit {

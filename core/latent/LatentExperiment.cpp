@@ -80,7 +80,7 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
                     row.relCovDist = relativeCovarianceDistance(cov, data.trueCovariance);
                 }
                 row.seconds = fitting;
-                row.status = latentStatusWord(fit->status(last));
+                row.status = csvWord(fit->status(last));
                 for (const Eigen::Index d : fit->flooredColumns())
                     row.floored.push_back(data.columns[static_cast<std::size_t>(d)]);
                 trialRows.push_back(std::move(row));

@@ -62,12 +62,12 @@ class FaEmFit final : public LatentFit {
     }
     double elboPerRow() const override { return m_elbo; }
     void moments(Vector& mean, Matrix& cov) const override { faMoments(m_em.model(), mean, cov); }
-    LatentStatus status(bool last) const override {
+    FitStatus status(bool last) const override {
         if (m_em.diverged())
-            return LatentStatus::Diverged;
+            return FitStatus::Diverged;
         if (!m_em.heywood().empty())
-            return LatentStatus::PsiFloor;
-        return last && !m_em.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
+            return FitStatus::PsiFloor;
+        return last && !m_em.converged() ? FitStatus::NotConverged : FitStatus::Running;
     }
     std::vector<Eigen::Index> flooredColumns() const override { return m_em.heywood(); }
     std::optional<FAModel> faModel() const override { return m_em.model(); }
@@ -98,18 +98,18 @@ class GibbsFit final : public LatentFit {
         mean = m_gibbs.meanMean();
         cov = m_gibbs.meanCovariance();
     }
-    LatentStatus status(bool last) const override {
+    FitStatus status(bool last) const override {
         if (m_gibbs.diverged())
-            return LatentStatus::Diverged;
+            return FitStatus::Diverged;
         if (!last)
-            return LatentStatus::Ok;
+            return FitStatus::Running;
         // Converged when every tracked entry of C has split-R̂ <= 1.01 (BDA3's flag).
         if (m_gibbs.kept() < 4)
-            return LatentStatus::NotConverged;
+            return FitStatus::NotConverged;
         for (const GibbsEntrySummary& s : m_gibbs.summary())
             if (!(s.rhat <= 1.01))
-                return LatentStatus::NotConverged;
-        return LatentStatus::Ok;
+                return FitStatus::NotConverged;
+        return FitStatus::Running;
     }
     const FaGibbs* gibbs() const override { return &m_gibbs; }
 
@@ -160,12 +160,12 @@ class SvdFit final : public LatentFit {
         return faLoglikPerRow(m_result.model, rows);
     }
     void moments(Vector& mean, Matrix& cov) const override { faMoments(m_result.model, mean, cov); }
-    LatentStatus status(bool last) const override {
+    FitStatus status(bool last) const override {
         if (!m_result.model.F.allFinite() || !m_result.model.psi.allFinite())
-            return LatentStatus::Diverged;
+            return FitStatus::Diverged;
         if (!m_watch.columns().empty())
-            return LatentStatus::PsiFloor;
-        return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
+            return FitStatus::PsiFloor;
+        return last && !m_converged ? FitStatus::NotConverged : FitStatus::Running;
     }
     std::optional<FAModel> faModel() const override { return m_result.model; }
     std::vector<Eigen::Index> flooredColumns() const override { return m_watch.columns(); }
@@ -214,12 +214,12 @@ class OnlineFit final : public LatentFit {
         return faLoglikPerRow(m_fit->model(), rows);
     }
     void moments(Vector& mean, Matrix& cov) const override { faMoments(m_fit->model(), mean, cov); }
-    LatentStatus status(bool) const override {
+    FitStatus status(bool) const override {
         if (m_fit->status() == FitStatus::Diverged)
-            return LatentStatus::Diverged;
+            return FitStatus::Diverged;
         if (!m_watch.columns().empty()) // the shared rule (the fitter's own clamp is 1e-8)
-            return LatentStatus::PsiFloor;
-        return LatentStatus::Ok; // a stochastic fit has no convergence test
+            return FitStatus::PsiFloor;
+        return FitStatus::Running; // a stochastic fit has no convergence test
     }
     std::vector<Eigen::Index> flooredColumns() const override { return m_watch.columns(); }
     std::optional<FAModel> faModel() const override { return m_fit->model(); }
@@ -248,10 +248,10 @@ class PpcaFit final : public LatentFit {
         return ppcaLoglikPerRow(m_em.ppca(), rows);
     }
     void moments(Vector& mean, Matrix& cov) const override { faMoments(m_em.model(), mean, cov); }
-    LatentStatus status(bool last) const override {
+    FitStatus status(bool last) const override {
         if (m_em.diverged())
-            return LatentStatus::Diverged;
-        return last && !m_converged ? LatentStatus::NotConverged : LatentStatus::Ok;
+            return FitStatus::Diverged;
+        return last && !m_converged ? FitStatus::NotConverged : FitStatus::Running;
     }
     std::optional<FAModel> faModel() const override { return m_em.model(); }
 
@@ -280,7 +280,7 @@ class ClosedFormFit final : public LatentFit {
         return ppcaLoglikPerRow(m_model, rows);
     }
     void moments(Vector& mean, Matrix& cov) const override { faMoments(m_model.asFa(), mean, cov); }
-    LatentStatus status(bool) const override { return LatentStatus::Ok; }
+    FitStatus status(bool) const override { return FitStatus::Running; }
     std::optional<FAModel> faModel() const override { return m_model.asFa(); }
 
   private:
@@ -298,12 +298,12 @@ class MppcaFit final : public LatentFit {
         return m_mix.loglikPerRow(rows);
     }
     void moments(Vector& mean, Matrix& cov) const override { m_mix.moments(mean, cov); }
-    LatentStatus status(bool last) const override {
+    FitStatus status(bool last) const override {
         if (m_mix.diverged())
-            return LatentStatus::Diverged;
+            return FitStatus::Diverged;
         if (m_mix.floored())
-            return LatentStatus::PsiFloor;
-        return last && !m_mix.converged() ? LatentStatus::NotConverged : LatentStatus::Ok;
+            return FitStatus::PsiFloor;
+        return last && !m_mix.converged() ? FitStatus::NotConverged : FitStatus::Running;
     }
     const Mppca* mixture() const override { return &m_mix; }
 

@@ -4,6 +4,7 @@
 // SVD iteration (scikit-learn's algorithm) and online EM / SGA making passes over the rows;
 // PPCA by its closed form and by EM (with missing values); the mixture of PPCA by EM.
 #include "core/fa/FAModel.h"
+#include "core/fa/GaussianFit.h"
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/LatentData.h"
 #include "core/math/Types.h"
@@ -40,11 +41,6 @@ struct LatentFitOptions {
 std::string faPriorName(FaPrior prior);
 FaPrior parseFaPrior(const std::string& name);
 
-/// The status words of the latent CLI's CSV (a contract): ok, psi-floor, diverged,
-/// not-converged.
-enum class LatentStatus { Ok, PsiFloor, Diverged, NotConverged };
-std::string latentStatusWord(LatentStatus status);
-
 class FaGibbs;
 class Mppca;
 
@@ -65,8 +61,9 @@ class LatentFit {
     virtual double elboPerRow() const;
     /// The model's mean and covariance (D x D), for the distance to a generated truth.
     virtual void moments(Vector& mean, Matrix& covariance) const = 0;
-    /// Where the fit stands; converged() is asked only of the last checkpoint.
-    virtual LatentStatus status(bool last) const = 0;
+    /// Where the fit stands: Running (csvWord "ok"), PsiFloor, Diverged or NotConverged, the
+    /// last asked only of the last checkpoint.
+    virtual FitStatus status(bool last) const = 0;
 
     // For the window's views (nothing D x D): the FA form (c, F, Ψ) where the fit has one (not
     // Gibbs, whose summary is the posterior mean of C, nor the mixture), the sampler, the

@@ -94,7 +94,7 @@ void LatentLive::record() {
             row.relCovDist = relativeCovarianceDistance(cov, m_data.trueCovariance);
         }
         row.seconds = m_seconds[i];
-        row.status = latentStatusWord(fit.status(last));
+        row.status = csvWord(fit.status(last));
         for (const Eigen::Index d : fit.flooredColumns())
             row.floored.push_back(m_data.columns[static_cast<std::size_t>(d)]);
         if (!fit.iterative() && !m_rows[i].empty())

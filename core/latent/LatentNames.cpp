@@ -52,20 +52,6 @@ bool modelOffers(LatentModel model, LatentMethod method) {
     return false;
 }
 
-std::string latentStatusWord(LatentStatus status) {
-    switch (status) {
-    case LatentStatus::Ok:
-        return "ok";
-    case LatentStatus::PsiFloor:
-        return "psi-floor";
-    case LatentStatus::Diverged:
-        return "diverged";
-    case LatentStatus::NotConverged:
-        return "not-converged";
-    }
-    return "?";
-}
-
 std::string faPriorName(FaPrior prior) {
     switch (prior) {
     case FaPrior::None:
