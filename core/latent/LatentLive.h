@@ -104,6 +104,11 @@ class LatentLive : public LiveRun {
 
   private:
     void record();
+    // The parts of snapshot() (core/latent/LatentLiveSnapshot.cpp).
+    LatentLiveSnapshot::Method methodSnapshot(std::size_t i, const Matrix& shown,
+                                              LatentLiveSnapshot& s) const;
+    void traceSnapshot(const FaGibbs& g, const LatentFit* emFit, LatentLiveSnapshot& s) const;
+    void diagnostics(const FaGibbs& g, LatentLiveSnapshot::Trace& t) const;
 
     LatentLiveConfig m_config;
     LatentData m_data;

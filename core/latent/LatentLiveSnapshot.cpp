@@ -30,6 +30,123 @@ Marginal2 project(const Matrix& P, const Vector& shift, const Vector& c, const M
 
 } // namespace
 
+LatentLiveSnapshot::Method LatentLive::methodSnapshot(std::size_t i, const Matrix& shown,
+                                                      LatentLiveSnapshot& s) const {
+    const LatentFit& fit = *m_fits[i];
+    LatentLiveSnapshot::Method m;
+    m.method = m_config.methods[i];
+    m.status = m_rows[i].empty() ? "ok" : m_rows[i].back().status;
+    for (const LatentRow& r : m_rows[i])
+        m.curve.push_back({r.iteration, r.loglik, r.heldout});
+    m.staircase = m_staircases[i];
+    if (const auto fa = fit.faModel()) {
+        m.marginal = project(m_plane, m_planeMean, fa->c, fa->F, fa->psi);
+        // Loadings in canonical rotation (F is identified only up to rotation and sign), so
+        // every fit's arrows are comparable.
+        const Matrix PF = m_plane.transpose() * canonicalLoadings(fa->F, fa->psi);
+        for (Eigen::Index k = 0; k < PF.cols(); ++k)
+            m.arrows.emplace_back(PF(0, k), PF(1, k));
+        m.valid = usable(m.marginal);
+    } else if (const FaGibbs* g = fit.gibbs()) {
+        const Matrix C = g->meanCovariance();
+        m.marginal.mean = m_plane.transpose() * (g->meanMean() - m_planeMean);
+        m.marginal.cov = m_plane.transpose() * C * m_plane;
+        m.valid = usable(m.marginal);
+    } else if (const Mppca* mix = fit.mixture()) {
+        for (const MppcaComponent& c : mix->components()) {
+            LatentLiveSnapshot::Component comp;
+            comp.weight = c.weight;
+            comp.marginal = project(m_plane, m_planeMean, c.ppca.mu, c.ppca.W,
+                                    Vector::Constant(m_data.train.cols(), c.ppca.sigma2));
+            m.components.push_back(comp);
+        }
+        if (s.labels.empty() && shown.rows() > 0) {
+            const Matrix r = mix->responsibilities(shown);
+            for (Eigen::Index n = 0; n < r.rows(); ++n) {
+                Eigen::Index best = 0;
+                r.row(n).maxCoeff(&best);
+                s.labels.push_back(static_cast<int>(best));
+            }
+        }
+    }
+    return m;
+}
+
+void LatentLive::diagnostics(const FaGibbs& g, LatentLiveSnapshot::Trace& t) const {
+    t.maxRhat = t.minEss = kNaN;
+    if (g.kept() < 4)
+        return;
+    DiagnosticsCache& cache = m_diagnostics;
+    if (g.kept() < cache.kept || cache.kept < 0 ||
+        g.kept() >= cache.kept + std::max(10L, cache.kept / 10)) {
+        cache.kept = g.kept();
+        cache.maxRhat = 0.0;
+        cache.minEss = INFINITY;
+        std::vector<std::vector<double>> chains(static_cast<std::size_t>(g.options().chains));
+        for (std::size_t e = 0; e < g.tracked().size(); ++e) {
+            for (int ch = 0; ch < g.options().chains; ++ch)
+                chains[static_cast<std::size_t>(ch)] = g.trace(ch, e);
+            cache.maxRhat = std::max(cache.maxRhat, splitRhat(chains));
+            cache.minEss = std::min(cache.minEss, effectiveSampleSize(chains));
+        }
+    }
+    t.maxRhat = cache.maxRhat;
+    t.minEss = cache.minEss;
+}
+
+void LatentLive::traceSnapshot(const FaGibbs& g, const LatentFit* emFit,
+                               LatentLiveSnapshot& s) const {
+    auto& t = s.trace;
+    t.present = true;
+    t.entries = static_cast<int>(g.tracked().size());
+    const auto label = [&](Eigen::Index i, Eigen::Index j) {
+        return "C(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+               "): " + m_data.columns[static_cast<std::size_t>(i)] + " × " +
+               m_data.columns[static_cast<std::size_t>(j)];
+    };
+    for (const auto& [i, j] : g.tracked())
+        t.entryLabels.push_back(label(i, j));
+    const std::size_t entry =
+        static_cast<std::size_t>(std::clamp(m_config.traceEntry, 0, std::max(0, t.entries - 1)));
+    const auto [r, c] = g.tracked()[entry];
+    t.label = label(r, c);
+    t.keptPerChain = g.kept();
+    t.burnIn = g.options().burnIn;
+    t.sweeps = g.sweeps();
+    const std::size_t n = static_cast<std::size_t>(g.kept());
+    const std::size_t stride =
+        std::max<std::size_t>(1, n / static_cast<std::size_t>(std::max(1, m_config.maxTrace)));
+    for (int ch = 0; ch < g.options().chains; ++ch) {
+        std::vector<double> thinned;
+        const auto& draws = g.trace(ch, entry);
+        for (std::size_t d = 0; d < draws.size(); d += stride)
+            thinned.push_back(draws[d]);
+        t.chains.push_back(std::move(thinned));
+    }
+    // The running posterior mean: over every chain's first d kept draws.
+    double total = 0.0;
+    for (std::size_t d = 0; d < n; ++d) {
+        for (int ch = 0; ch < g.options().chains; ++ch)
+            total += g.trace(ch, entry)[d];
+        if (d % stride == 0)
+            t.runningMean.push_back(
+                total / static_cast<double>((d + 1) * static_cast<std::size_t>(t.chains.size())));
+    }
+    const GibbsEntrySummary sum = g.summarise(entry);
+    t.mean = sum.mean, t.lower = sum.lower, t.upper = sum.upper;
+    t.rhat = sum.rhat, t.ess = sum.ess;
+    t.emValue = kNaN;
+    if (emFit) {
+        const FAModel fa = *emFit->faModel();
+        t.emValue = fa.F.row(r).dot(fa.F.row(c)) + (r == c ? fa.psi(r) : 0.0);
+        t.emMethod = s.latentMethod;
+    }
+    diagnostics(g, t);
+    if (g.sweeps() <= g.options().burnIn)
+        s.status += "   (Gibbs burn-in " + std::to_string(g.sweeps()) + "/" +
+                    std::to_string(g.options().burnIn) + ")";
+}
+
 LatentLiveSnapshot LatentLive::snapshot() const {
     LatentLiveSnapshot s;
     s.position = m_iteration;
@@ -58,47 +175,12 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         s.points.emplace_back(projected(i, 0), projected(i, 1));
 
     std::string status;
-    const LatentFit* emFit = nullptr;
+    const LatentFit* emFit = nullptr; // batch EM's when it runs, else the first FA-shaped fit
     for (std::size_t i = 0; i < m_fits.size(); ++i) {
-        const LatentFit& fit = *m_fits[i];
-        LatentLiveSnapshot::Method m;
-        m.method = m_config.methods[i];
-        m.status = m_rows[i].empty() ? "ok" : m_rows[i].back().status;
-        for (const LatentRow& r : m_rows[i])
-            m.curve.push_back({r.iteration, r.loglik, r.heldout});
-        m.staircase = m_staircases[i];
-        if (const auto fa = fit.faModel()) {
-            m.marginal = project(m_plane, m_planeMean, fa->c, fa->F, fa->psi);
-            // Loadings in canonical rotation (F is identified only up to rotation and sign), so
-            // every fit's arrows are comparable.
-            const Matrix PF = m_plane.transpose() * canonicalLoadings(fa->F, fa->psi);
-            for (Eigen::Index k = 0; k < PF.cols(); ++k)
-                m.arrows.emplace_back(PF(0, k), PF(1, k));
-            m.valid = usable(m.marginal);
-            if (m.method == LatentMethod::Em || !emFit)
-                emFit = &fit; // batch EM's when it runs, else the first FA-shaped fit
-        } else if (const FaGibbs* g = fit.gibbs()) {
-            const Matrix C = g->meanCovariance();
-            m.marginal.mean = m_plane.transpose() * (g->meanMean() - m_planeMean);
-            m.marginal.cov = m_plane.transpose() * C * m_plane;
-            m.valid = usable(m.marginal);
-        } else if (const Mppca* mix = fit.mixture()) {
-            for (const MppcaComponent& c : mix->components()) {
-                LatentLiveSnapshot::Component comp;
-                comp.weight = c.weight;
-                comp.marginal = project(m_plane, m_planeMean, c.ppca.mu, c.ppca.W,
-                                        Vector::Constant(X.cols(), c.ppca.sigma2));
-                m.components.push_back(comp);
-            }
-            if (s.labels.empty() && shown.rows() > 0) {
-                const Matrix r = mix->responsibilities(shown);
-                for (Eigen::Index n = 0; n < r.rows(); ++n) {
-                    Eigen::Index best = 0;
-                    r.row(n).maxCoeff(&best);
-                    s.labels.push_back(static_cast<int>(best));
-                }
-            }
-        }
+        LatentLiveSnapshot::Method m = methodSnapshot(i, shown, s);
+        const bool faShaped = !m.arrows.empty(); // a FA model's loadings (K >= 1 arrows)
+        if (faShaped && (m.method == LatentMethod::Em || !emFit))
+            emFit = m_fits[i].get();
         status += (status.empty() ? "" : "   ") + latentMethodName(m.method) + ": " + m.status;
         s.methods.push_back(std::move(m));
     }
@@ -116,81 +198,12 @@ LatentLiveSnapshot LatentLive::snapshot() const {
             s.latentMeans.emplace_back(Z(n, 0), k > 1 ? Z(n, 1) : 0.0);
     }
 
-    // The Gibbs traces of one entry of C, its summary, and the worst entries.
-    for (const auto& fit : m_fits) {
-        const FaGibbs* g = fit->gibbs();
-        if (!g)
-            continue;
-        auto& t = s.trace;
-        t.present = true;
-        t.entries = static_cast<int>(g->tracked().size());
-        for (const auto& [i, j] : g->tracked())
-            t.entryLabels.push_back("C(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
-                                    "): " + m_data.columns[static_cast<std::size_t>(i)] + " × " +
-                                    m_data.columns[static_cast<std::size_t>(j)]);
-        const std::size_t entry = static_cast<std::size_t>(
-            std::clamp(m_config.traceEntry, 0, std::max(0, t.entries - 1)));
-        const auto [r, c] = g->tracked()[entry];
-        t.label = "C(" + std::to_string(r + 1) + ", " + std::to_string(c + 1) +
-                  "): " + m_data.columns[static_cast<std::size_t>(r)] + " × " +
-                  m_data.columns[static_cast<std::size_t>(c)];
-        t.keptPerChain = g->kept();
-        t.burnIn = g->options().burnIn;
-        t.sweeps = g->sweeps();
-        const std::size_t n = static_cast<std::size_t>(g->kept());
-        const std::size_t stride =
-            std::max<std::size_t>(1, n / static_cast<std::size_t>(std::max(1, m_config.maxTrace)));
-        for (int ch = 0; ch < g->options().chains; ++ch) {
-            std::vector<double> thinned;
-            const auto& draws = g->trace(ch, entry);
-            for (std::size_t d = 0; d < draws.size(); d += stride)
-                thinned.push_back(draws[d]);
-            t.chains.push_back(std::move(thinned));
+    // The Gibbs traces of one entry of C, its summary, and the worst entries (the first sampler).
+    for (const auto& fit : m_fits)
+        if (const FaGibbs* g = fit->gibbs()) {
+            traceSnapshot(*g, emFit, s);
+            break;
         }
-        // The running posterior mean: over every chain's first d kept draws.
-        double total = 0.0;
-        for (std::size_t d = 0; d < n; ++d) {
-            for (int ch = 0; ch < g->options().chains; ++ch)
-                total += g->trace(ch, entry)[d];
-            if (d % stride == 0)
-                t.runningMean.push_back(
-                    total /
-                    static_cast<double>((d + 1) * static_cast<std::size_t>(t.chains.size())));
-        }
-        const GibbsEntrySummary sum = g->summarise(entry);
-        t.mean = sum.mean, t.lower = sum.lower, t.upper = sum.upper;
-        t.rhat = sum.rhat, t.ess = sum.ess;
-        t.emValue = kNaN;
-        if (emFit) {
-            const FAModel fa = *emFit->faModel();
-            t.emValue = fa.F.row(r).dot(fa.F.row(c)) + (r == c ? fa.psi(r) : 0.0);
-            t.emMethod = s.latentMethod;
-        }
-        t.maxRhat = t.minEss = kNaN;
-        if (g->kept() >= 4) {
-            DiagnosticsCache& cache = m_diagnostics;
-            if (g->kept() < cache.kept || cache.kept < 0 ||
-                g->kept() >= cache.kept + std::max(10L, cache.kept / 10)) {
-                cache.kept = g->kept();
-                cache.maxRhat = 0.0;
-                cache.minEss = INFINITY;
-                std::vector<std::vector<double>> chains(
-                    static_cast<std::size_t>(g->options().chains));
-                for (std::size_t e = 0; e < g->tracked().size(); ++e) {
-                    for (int ch = 0; ch < g->options().chains; ++ch)
-                        chains[static_cast<std::size_t>(ch)] = g->trace(ch, e);
-                    cache.maxRhat = std::max(cache.maxRhat, splitRhat(chains));
-                    cache.minEss = std::min(cache.minEss, effectiveSampleSize(chains));
-                }
-            }
-            t.maxRhat = cache.maxRhat;
-            t.minEss = cache.minEss;
-        }
-        if (g->sweeps() <= g->options().burnIn)
-            s.status += "   (Gibbs burn-in " + std::to_string(g->sweeps()) + "/" +
-                        std::to_string(g->options().burnIn) + ")";
-        break;
-    }
     return s;
 }
 
