@@ -212,7 +212,9 @@ class TestNeuralPage : public QObject {
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write(R"({"format": "faexplorer-session", "version": 1, "mode": "neural",
                       "data": {"dataset": "yacht", "split": 0, "seed": 0},
-                      "run": {"methods": ["vifa-gauss"], "hidden": [30]}})");
+                      "run": {"methods": ["vifa-gauss"], "hidden": [30], "latent": 1,
+                              "batch": 10, "samples": 4, "learningRate": 0.01},
+                      "hyper": {"priorPrecision": 1, "noisePrecision": 25, "sigma": 0.05}})");
         bad.close();
         QVERIFY(!w.openSession(bad.fileName()));
         QVERIFY2(w.lastError().contains("run.hidden"), qPrintable(w.lastError()));

@@ -40,6 +40,9 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
         {"speed", s.speed},
         {"epochs", static_cast<double>(s.epochs)}};
     writeParams(root, neuralLiveParams(), c);
+    QJsonObject data = root.value("data").toObject(); // seeds as text, as sessions always had
+    data.insert("seed", QString::number(c.seed));
+    root.insert("data", data);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

@@ -106,6 +106,9 @@ QByteArray sessionToJson(const Session& s) {
                      {"fitting", fitting},       {"view", view},
                      {"speed", s.speed},         {"samples", static_cast<double>(s.samples)}};
     writeParams(root, explorerParams(), c);
+    QJsonObject withSeed = root.value("model").toObject(); // seeds as text, as they always were
+    withSeed.insert("seed", QString::number(c.seed));
+    root.insert("model", withSeed);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
