@@ -230,7 +230,8 @@ int main(int argc, char** argv) {
         }
         setBackgroundThreads(n);
     }
-    const QString modeName = parser.isSet(mode) ? parser.value(mode) : "explorer";
+    // Without --mode, the registry's first lab.
+    const QString modeName = parser.isSet(mode) ? parser.value(mode) : labRegistry().front().id;
     QStringList ids;
     for (const LabEntry& lab : labRegistry())
         ids << lab.id;
@@ -289,7 +290,7 @@ int main(int argc, char** argv) {
         return app.exec();
 
     LabPage* page = window.currentPage();
-    const bool samples = window.currentLab() == "explorer";
+    const bool samples = page->countsSamples();
     const QCommandLineOption& afterOption = samples ? after : afterEpochs;
     bool ok = true;
     // A recording of a preset or session at its start runs to the run's end (its length).
@@ -297,13 +298,10 @@ int main(int argc, char** argv) {
         parser.isSet(record) && !parser.isSet(afterOption) && page->sessionPosition() <= 0
             ? runLength(page)
             : 0;
-    const long target = parser.isSet(afterOption)         ? parser.value(afterOption).toLong(&ok)
-                        : page->sessionPosition() > 0     ? page->sessionPosition()
-                        : length > 0                      ? length
-                        : samples                         ? 20000
-                        : window.currentLab() == "neural" ? 60
-                        : window.currentLab() == "latent" ? 300
-                                                          : 2000;
+    const long target = parser.isSet(afterOption)     ? parser.value(afterOption).toLong(&ok)
+                        : page->sessionPosition() > 0 ? page->sessionPosition()
+                        : length > 0                  ? length
+                                                      : page->defaultLength();
     if (!ok || target < 0) {
         std::fprintf(stderr, "faexplorer: --%s needs a non-negative whole number\n",
                      qPrintable(afterOption.names().first()));
@@ -329,17 +327,11 @@ int main(int argc, char** argv) {
     QObject::connect(page, &LabPage::reached, &app, [&](long reached) {
         QTimer::singleShot(300, &app, [&, reached] { // let the last frame paint
             const LabStats s = page->stats();
-            const bool iterations = window.currentLab() == "latent";
-            std::printf("faexplorer: %s at %s %ld; %ld %s in %.2f s of playing: %.0f per second\n",
-                        qPrintable(window.currentLab()),
-                        samples      ? "sample"
-                        : iterations ? "iteration"
-                                     : "epoch",
-                        reached, s.unitsWhilePlaying,
-                        samples      ? "samples"
-                        : iterations ? "iterations"
-                                     : "epochs",
-                        s.runSeconds, s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
+            const QString unit = page->unitName();
+            std::printf("faexplorer: %s at %s %ld; %ld %ss in %.2f s of playing: %.0f per second\n",
+                        qPrintable(window.currentLab()), qPrintable(unit), reached,
+                        s.unitsWhilePlaying, qPrintable(unit), s.runSeconds,
+                        s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
             QString why;
             if (!widget_export::savePng(&window, path, pixels, &why)) {
                 std::fprintf(stderr, "faexplorer: cannot write the screenshot: %s\n",

@@ -13,6 +13,7 @@
 #include <ostream>
 
 class QSettings;
+class QSpinBox;
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -56,6 +57,24 @@ class LabPage : public QWidget {
     /// Parameters remembered between launches (QSettings, under the page's own group).
     virtual void saveSettings(QSettings& settings) const;
     virtual void restoreSettings(QSettings& settings);
+
+    // What the shell (the window, the view tools, faexplorer's --screenshot and --record) asks
+    // of a lab instead of its id. The defaults are an epoch lab's; a page that differs says so.
+    /// The unit its run advances by, singular ("epoch"; the explorer's "sample", the latent
+    /// lab's "iteration"); the plural adds an s.
+    virtual QString unitName() const { return "epoch"; }
+    /// Whether it counts observations: faexplorer's --after-samples sets its position, where
+    /// the other labs take --after-epochs.
+    virtual bool countsSamples() const { return false; }
+    /// How far --screenshot or --record runs when neither a session nor --after-… says.
+    virtual long defaultLength() const { return 2000; }
+    /// Whether a recording spaces its frames logarithmically when no preset says (the
+    /// explorer's runs, whose errors change over orders of magnitude of samples).
+    virtual bool recordsOnLogScale() const { return false; }
+    /// The page's speed field, which the toolbar's speed box mirrors (nullptr: none).
+    virtual QSpinBox* speedBox() const { return nullptr; }
+    /// The column of parameters presentation mode hides (nullptr: none).
+    virtual QWidget* parameterColumn() const { return nullptr; }
 
     /// For recordings: the same run again from its start (its parameters, seeds and live
     /// changes), whether background work (a batch refit) is still out, and a redraw now.

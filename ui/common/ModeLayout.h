@@ -11,7 +11,10 @@
 #include <QWidget>
 #include <initializer_list>
 
-inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* views) {
+/// column, if given, is set to the parameter column (what LabPage::parameterColumn() returns and
+/// presentation mode hides).
+inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* views,
+                             QWidget** column = nullptr) {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -27,5 +30,7 @@ inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* vi
     split->addWidget(scroll);
     split->addWidget(views);
     split->setStretchFactor(1, 1);
+    if (column)
+        *column = scroll;
     return split;
 }

@@ -22,6 +22,8 @@ class ControlPanel : public QWidget {
     double speed() const; ///< observations per second; 0 = as fast as possible
     void setSpeed(double obsPerSecond);
     long stepCount() const; ///< observations per Step
+    /// The speed field (the toolbar's speed box mirrors it; ExplorerPage::speedBox).
+    QSpinBox* speedBox() const { return m_speed; }
 
   signals:
     void structureChanged();                ///< anything that needs a reset

@@ -34,7 +34,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     letSpaceThrough(m_trials->trialsBox()); // Space is Play / Pause there too
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({m_controls, m_stepPanel}, m_tabs));
+    layout->addWidget(modeLayout({m_controls, m_stepPanel}, m_tabs, &m_parameters));
 
     connect(m_controls, &ControlPanel::structureChanged, this, &ExplorerPage::reset);
     connect(m_controls, &ControlPanel::learningRateChanged, this,
@@ -122,6 +122,10 @@ QStringList ExplorerPage::statusTexts() const {
             texts[1] = QString("%1 obs/s").arg(stats().unitsPerSecond, 0, 'f', 0);
     }
     return texts;
+}
+
+QSpinBox* ExplorerPage::speedBox() const {
+    return m_controls->speedBox();
 }
 
 std::vector<std::pair<QString, QWidget*>> ExplorerPage::charts() const {

@@ -44,6 +44,12 @@ class ExplorerPage : public LabPage {
     bool exportJob(const QString& csvPath) override; ///< finished trials, fa-sweep columns
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
+    QString unitName() const override { return "sample"; }
+    bool countsSamples() const override { return true; }
+    long defaultLength() const override { return 20000; }
+    bool recordsOnLogScale() const override { return true; }
+    QSpinBox* speedBox() const override;
+    QWidget* parameterColumn() const override { return m_parameters; }
 
   public slots:
     void reset() override;
@@ -70,6 +76,7 @@ class ExplorerPage : public LabPage {
     StepPanel* m_stepPanel;
     TrialsPanel* m_trials;
     QTabWidget* m_tabs;
+    QWidget* m_parameters = nullptr;         ///< the controls and the step panel
     fa::ExplorerConfig m_pending, m_applied; ///< asked for; last that started
     bool m_pendingPick = false, m_showRunView = false, m_viewRestored = false;
 };

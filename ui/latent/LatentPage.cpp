@@ -137,7 +137,7 @@ LatentPage::LatentPage(QWidget* parent)
     grid->addWidget(m_summary, 2, 0, 1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods, run}, views));
+    layout->addWidget(modeLayout({form, methods, run}, views, &m_parameters));
 
     connect(open, &QPushButton::clicked, this, &LatentPage::openCsvDialog);
     auto restart = [this] {
@@ -253,6 +253,10 @@ void LatentPage::reset() {
     if (!c.loader)
         c.loader = fa::io::tableLoader();
     start(c);
+}
+
+QSpinBox* LatentPage::speedBox() const {
+    return m_speed;
 }
 
 long LatentPage::stepSize() const {

@@ -43,6 +43,10 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     bool exportCurves(const QString& csvPath) override; ///< the latent command's columns
     QString curvesFileName() const override { return "latent.csv"; }
     bool offersCsv() const override { return true; }
+    QString unitName() const override { return "iteration"; }
+    long defaultLength() const override { return 300; }
+    QSpinBox* speedBox() const override;
+    QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
   public slots:
@@ -66,6 +70,7 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
     QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples;
     IntSpinBox *m_speed, *m_step;
+    QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QLabel* m_summary;
     LoglikView* m_loglik;
     DataPlaneView* m_plane;

@@ -165,7 +165,7 @@ NeuralPage::NeuralPage(QWidget* parent)
     m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods}, m_tabs));
+    layout->addWidget(modeLayout({form, methods}, m_tabs, &m_parameters));
 
     connect(m_splitsPanel, &NeuralSplitsPanel::runRequested, this, &NeuralPage::runSplits);
     connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);

@@ -59,6 +59,9 @@ class NeuralPage : public LabPage {
     void restoreSettings(QSettings& settings) override;
     bool offersCsv() const override { return true; }
     void openCsvDialog() override;
+    long defaultLength() const override { return 60; }
+    QSpinBox* speedBox() const override { return m_speed; }
+    QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path);
 
   public slots:
@@ -85,6 +88,7 @@ class NeuralPage : public LabPage {
     std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;
     QDoubleSpinBox *m_prior, *m_noise, *m_sigma, *m_lr;
     QSpinBox *m_latent, *m_batch, *m_L, *m_split, *m_seed, *m_speed, *m_step, *m_length;
+    QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QChartView *m_nmllChart, *m_rmseChart, *m_predChart;
     QValueAxis *m_nmllX, *m_rmseX, *m_predX, *m_predY, *m_nmllY, *m_rmseY;
     QScatterSeries* m_truth;

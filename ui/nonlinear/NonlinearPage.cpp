@@ -134,7 +134,7 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     grid->addWidget(m_summary, 2, 0, 1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods, model, run}, views));
+    layout->addWidget(modeLayout({form, methods, model, run}, views, &m_parameters));
 
     connect(open, &QPushButton::clicked, this, &NonlinearPage::openCsvDialog);
     auto restart = [this] {
@@ -212,6 +212,10 @@ void NonlinearPage::reset() {
     if (!c.loader)
         c.loader = fa::io::tableLoader();
     start(c);
+}
+
+QSpinBox* NonlinearPage::speedBox() const {
+    return m_speed;
 }
 
 long NonlinearPage::stepSize() const {

@@ -41,6 +41,8 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     bool exportCurves(const QString& csvPath) override; ///< the vae command's columns
     QString curvesFileName() const override { return "vae.csv"; }
     bool offersCsv() const override { return true; }
+    QSpinBox* speedBox() const override;
+    QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
   public slots:
@@ -62,6 +64,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     std::vector<std::pair<fa::VaeMethod, QCheckBox*>> m_methods;
     ParamFields<fa::VaeLiveConfig> m_fields{fa::vaeLiveParams()}; ///< core/vae/VaeParams.h
     IntSpinBox *m_layers, *m_units, *m_speed, *m_step;
+    QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QAbstractSpinBox *m_dim, *m_trueLatent, *m_samples, *m_dataNoise, *m_noiseVariance;
     QLabel* m_summary;
     ElboView* m_elbo;

@@ -31,6 +31,8 @@ class PosteriorControls : public QWidget {
     double speed() const;
     void setSpeed(double epochsPerSecond); ///< emits nothing
     void setCoordinates(int i, int j);     ///< 0-based; emits nothing
+    /// The speed field (the toolbar's speed box mirrors it; PosteriorPage::speedBox).
+    QSpinBox* speedBox() const { return m_speed; }
     /// Shows the run's alpha, beta, lambda and learning rate; sliders follow without emitting.
     void showRun(const fa::PosteriorLiveSnapshot& snapshot);
     QSlider* learningRateSlider() const { return m_lrSlider; }

@@ -64,7 +64,7 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     m_tabs->addTab(m_bound, "α, β through the bound");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({m_controls}, m_tabs));
+    layout->addWidget(modeLayout({m_controls}, m_tabs, &m_parameters));
 
     connect(m_controls, &PosteriorControls::structureChanged, this, &PosteriorPage::reset);
     connect(m_controls, &PosteriorControls::openCsvRequested, this, &PosteriorPage::openCsvDialog);
@@ -90,6 +90,10 @@ PosteriorCurveChart* PosteriorPage::curveChart(int metric) const {
 
 ComparisonScatter* PosteriorPage::comparison(int quantity) const {
     return m_scatters.at(static_cast<std::size_t>(quantity));
+}
+
+QSpinBox* PosteriorPage::speedBox() const {
+    return m_controls->speedBox();
 }
 
 std::vector<std::pair<QString, QWidget*>> PosteriorPage::charts() const {

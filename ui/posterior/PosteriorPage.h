@@ -46,6 +46,8 @@ class PosteriorPage : public LabPage {
     bool exportCurves(const QString& csvPath) override; ///< the posterior command's columns
     QString curvesFileName() const override { return "posterior-curves.csv"; }
     bool offersCsv() const override { return true; }
+    QSpinBox* speedBox() const override;
+    QWidget* parameterColumn() const override { return m_parameters; }
 
   public slots:
     void reset() override;
@@ -69,6 +71,7 @@ class PosteriorPage : public LabPage {
     std::vector<PosteriorCurveChart*> m_curves;
     std::vector<ComparisonScatter*> m_scatters;
     QTabWidget* m_tabs;
+    QWidget* m_parameters = nullptr; ///< the controls' column
     GradientPanel* m_gradients = nullptr;
     BoundChart* m_bound = nullptr;
     fa::PosteriorLiveConfig m_pending, m_applied; ///< asked for; last that started

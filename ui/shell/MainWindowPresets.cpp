@@ -2,6 +2,7 @@
 // recording of the lab in view takes from it (the frames' scale, the caption above each frame).
 #include "ui/shell/MainWindow.h"
 
+#include "ui/common/LabPage.h"
 #include "ui/session/PresetFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/shell/PresetCaption.h"
@@ -66,8 +67,9 @@ RecordOptions MainWindow::recordingDefaults() const {
     RecordOptions options;
     const fa::io::Preset& preset = m_caption->preset();
     const bool ours = !preset.name.isEmpty() && preset.lab == currentLab();
-    options.logarithmic = ours && !preset.recordingScale.isEmpty() ? preset.recordingScale == "log"
-                                                                   : currentLab() == "explorer";
+    options.logarithmic = ours && !preset.recordingScale.isEmpty()
+                              ? preset.recordingScale == "log"
+                              : currentPage()->recordsOnLogScale();
     if (ours && m_caption->isVisible())
         options.header = m_caption;
     return options;
