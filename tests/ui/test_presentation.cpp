@@ -18,7 +18,6 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTextBrowser>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChartView>
@@ -132,9 +131,8 @@ class TestPresentation : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTest::qWait(200); // layouts and the first snapshot
         QCOMPARE(window.size(), QSize(1280, 800));
-        auto* split =
-            window.currentPage()->findChild<QSplitter*>(QString(), Qt::FindDirectChildrenOnly);
-        QVERIFY(split && !split->widget(0)->isVisible()); // the parameters are hidden
+        QWidget* parameters = window.currentPage()->parameterColumn();
+        QVERIFY(parameters && !parameters->isVisible()); // the parameters are hidden
         const QStringList out = beyond(&window);
         QVERIFY2(out.isEmpty(), qPrintable(out.mid(0, 6).join("\n")));
         // No tick label of any axis reads "…" (issue 25): thinned ticks, never truncated labels.
@@ -148,7 +146,7 @@ class TestPresentation : public QObject {
         QStringList cut = cutText(window.currentPage());
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join("\n")));
         window.viewControls()->setPresenting(false);
-        QVERIFY(split->widget(0)->isVisible());
+        QVERIFY(parameters->isVisible());
         // With the parameter column back (narrower charts), before the run starts too. The
         // charts fit their text again after the resize, a round of layout at a time: give
         // them up to 3 s of a loaded machine.
@@ -297,7 +295,7 @@ class TestPresentation : public QObject {
         MainWindow window;
         for (const LabEntry& lab : labRegistry()) {
             QVERIFY(window.setCurrentLab(lab.id));
-            auto* field = window.currentPage()->findChild<QSpinBox*>("speed");
+            QSpinBox* field = window.currentPage()->speedBox();
             QVERIFY2(field, qPrintable(lab.id));
             QSpinBox* box = window.viewControls()->speedBox();
             QCOMPARE(box->value(), field->value());

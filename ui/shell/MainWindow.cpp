@@ -91,8 +91,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(statusBar(), &QStatusBar::messageChanged, this,
             [this](const QString& text) { m_statusLabel->setVisible(text.isEmpty()); });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showStatus);
-    connect(m_tabs, &QTabWidget::currentChanged, m_view, &ViewControls::follow);
-    m_view->follow();
+    connect(m_tabs, &QTabWidget::currentChanged, m_view, [this] { m_view->follow(currentPage()); });
+    m_view->follow(currentPage());
     showStatus();
 }
 
@@ -192,7 +192,7 @@ void MainWindow::buildMenus() {
         currentPage()->openCsvDialog();
     });
 
-    m_view = new ViewControls(this, menuBar()->addMenu("&View"), m_toolBar);
+    m_view = new ViewControls({this, m_pages, m_caption}, menuBar()->addMenu("&View"), m_toolBar);
     buildPresetMenu();
 
     QMenu* help = menuBar()->addMenu("&Help");

@@ -5,7 +5,6 @@
 #include "ui/common/LabPage.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/Presentation.h"
-#include "ui/shell/MainWindow.h"
 #include "ui/shell/PresetCaption.h"
 
 #include <QAction>
@@ -15,14 +14,15 @@
 #include <QMenu>
 #include <QSettings>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
 #include <algorithm>
+#include <utility>
 
-ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
-    : QObject(window), m_window(window), m_speed(new QSpinBox) {
+ViewControls::ViewControls(Host host, QMenu* view, QToolBar* bar)
+    : QObject(host.window), m_window(host.window), m_pages(std::move(host.pages)),
+      m_caption(host.caption), m_speed(new QSpinBox) {
     view->setToolTipsVisible(true);
     m_present = view->addAction("&Presentation mode", QKeySequence(Qt::Key_F11), this,
                                 [this](bool on) { setPresenting(on); });
@@ -89,7 +89,7 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
     connect(refresh, &QTimer::timeout, this, &ViewControls::touchUp);
     refresh->start();
     // and before a picture is taken at a position (--screenshot, a recording's frame)
-    for (LabPage* page : m_window->pages())
+    for (LabPage* page : m_pages)
         connect(page, &LabPage::reached, this, &ViewControls::touchUp);
 
     QSettings s;
@@ -102,9 +102,9 @@ ViewControls::ViewControls(MainWindow* window, QMenu* view, QToolBar* bar)
 void ViewControls::setPresenting(bool on, bool fullScreen) {
     m_presenting = on;
     m_present->setChecked(on);
-    for (LabPage* page : m_window->pages())
-        if (auto* split = page->findChild<QSplitter*>(QString(), Qt::FindDirectChildrenOnly))
-            split->widget(0)->setVisible(!on); // the parameter column
+    for (LabPage* page : m_pages)
+        if (QWidget* column = page->parameterColumn())
+            column->setVisible(!on);
     if (on && fullScreen) {
         m_wasMaximized = m_window->isMaximized();
         m_window->showFullScreen();
@@ -132,12 +132,12 @@ void ViewControls::applyZoom() {
         // The preset's caption grows with the rest; beyond 125 % it keeps the height its five
         // lines had there and scrolls, or its lines would push the explorer's and the neural
         // lab's charts off a 1280 x 800 projector (tested at 200 %).
-        if (auto* caption = m_window->findChild<PresetCaption*>("presetCaption")) {
-            caption->setFont(font);
+        if (m_caption) {
+            m_caption->setFont(font);
             QFont at125 = font;
             at125.setPointSizeF(basePointSize * 1.25);
-            caption->setMaxTextHeight(m_zoom > 1.25 ? qRound(5 * QFontMetricsF(at125).lineSpacing())
-                                                    : 0);
+            m_caption->setMaxTextHeight(
+                m_zoom > 1.25 ? qRound(5 * QFontMetricsF(at125).lineSpacing()) : 0);
         }
     }
     presentation::scaleChartFonts(m_window, m_zoom);
@@ -160,7 +160,7 @@ void ViewControls::setDark(bool on, bool remember) {
     QApplication::setPalette(on ? presentation::darkPalette()
                                 : QApplication::style()->standardPalette());
     presentation::applyDarkTheme(m_window, on);
-    for (LabPage* page : m_window->pages())
+    for (LabPage* page : m_pages)
         page->redrawNow(); // colours a page sets on every frame (SeriesChart) follow now
     if (remember)
         QSettings().setValue("view/dark", on);
@@ -180,10 +180,9 @@ void ViewControls::syncSpeed() {
     }
 }
 
-void ViewControls::follow() {
+void ViewControls::follow(LabPage* page) {
     disconnect(m_pageSpeedLink);
-    LabPage* page = m_window->currentPage();
-    m_pageSpeed = page ? page->findChild<QSpinBox*>("speed") : nullptr;
+    m_pageSpeed = page ? page->speedBox() : nullptr;
     m_speed->setEnabled(m_pageSpeed != nullptr);
     if (m_pageSpeed) {
         const QSignalBlocker block(m_speed);

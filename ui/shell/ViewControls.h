@@ -3,12 +3,14 @@
 // (F11: full screen, the parameter column of every lab hidden), a zoom of text and charts
 // (100–200 %), a colour-blind-safe palette, a high-contrast dark theme, the export width. The speed
 // box mirrors the speed field of the lab in view, so the pace stays at hand with the parameters
-// hidden.
+// hidden. It knows the window only as a widget, the labs only as LabPages (their speed field and
+// parameter column) and the preset caption it is handed; MainWindow owns it.
 #include <QObject>
 #include <QPointer>
 #include <vector>
 
-class MainWindow;
+class LabPage;
+class PresetCaption;
 class QAction;
 class QMenu;
 class QSpinBox;
@@ -17,7 +19,14 @@ class QToolBar;
 class ViewControls : public QObject {
     Q_OBJECT
   public:
-    ViewControls(MainWindow* window, QMenu* view, QToolBar* bar);
+    /// What the tools act on: the window (full screen, every chart in it), every lab's page and
+    /// the preset's caption above the pages (zoomed with the rest).
+    struct Host {
+        QWidget* window;
+        std::vector<LabPage*> pages;
+        PresetCaption* caption;
+    };
+    ViewControls(Host host, QMenu* view, QToolBar* bar);
 
     bool presenting() const { return m_presenting; }
     /// fullScreen false: the parameters hidden in the window as it is (pictures of the mode).
@@ -33,9 +42,9 @@ class ViewControls : public QObject {
     int exportWidth() const { return m_exportWidth; }
     void setExportWidth(int pixels);
     QSpinBox* speedBox() const { return m_speed; }
-    /// The lab in view changed: the speed box follows its speed field; zoom and palette reach
-    /// charts drawn since.
-    void follow();
+    /// The lab in view changed to page: the speed box follows its speed field; zoom and palette
+    /// reach charts drawn since.
+    void follow(LabPage* page);
     /// The speed field changed without a signal (a session opened): the box shows it again.
     void syncSpeed();
 
@@ -44,7 +53,9 @@ class ViewControls : public QObject {
     /// The zoom, round ticks, fitted text and theme brought to charts and series made since.
     void touchUp();
 
-    MainWindow* m_window;
+    QWidget* m_window;
+    std::vector<LabPage*> m_pages;
+    PresetCaption* m_caption;
     QAction *m_present, *m_colourBlindAction, *m_darkAction;
     std::vector<QAction*> m_zoomActions, m_widthActions;
     QSpinBox* m_speed;
