@@ -11,8 +11,15 @@ struct ViewHelp {
     QString title, quantity, good, bad;
 };
 
-/// Every entry of a lab (explorer, posterior, neural, latent, nonlinear); empty for others.
+/// Every entry of the lab with this id (its registry entry's help, ui/shell/Labs.cpp); empty
+/// for an unknown id.
 const std::vector<ViewHelp>& viewHelp(const QString& lab);
+/// Each lab's entries, which the lab registry hands out.
+const std::vector<ViewHelp>& explorerViewHelp();
+const std::vector<ViewHelp>& posteriorViewHelp();
+const std::vector<ViewHelp>& neuralViewHelp();
+const std::vector<ViewHelp>& latentViewHelp();
+const std::vector<ViewHelp>& nonlinearViewHelp();
 /// The lab's entries as one HTML page.
 QString viewHelpHtml(const QString& lab, const QString& labTitle);
 
