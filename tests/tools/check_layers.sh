@@ -2,6 +2,9 @@
 # The layering the folders promise, checked on the sources and on the built CLI:
 #  - core/ (the engine and its file library) includes no Qt header and nothing from ui/ or app/;
 #  - ui/ includes nothing from app/;
+#  - the shell knows no lab: no lab id in quotes in app/gui or ui/shell outside the registry
+#    (ui/shell/Labs.cpp), no widget found by object name there (LabPage hands them over), and
+#    the view tools do not include the window that owns them;
 #  - the CLI, which links only core/ and core/io/, loads no Qt library;
 #  - no source file is over 400 lines.
 # Usage: check_layers.sh SOURCE_DIR CLI_BINARY
@@ -17,6 +20,13 @@ hits=$(grep -rnE '^\s*#\s*include\s*"(ui|app)/' "$src/core" --include='*.h' --in
 [ -n "$hits" ] && complain "the engine includes from ui/ or app/:"$'\n'"$hits"
 hits=$(grep -rnE '^\s*#\s*include\s*"app/' "$src/ui" --include='*.h' --include='*.cpp')
 [ -n "$hits" ] && complain "ui/ includes from app/:"$'\n'"$hits"
+hits=$(grep -rnE '"(explorer|posterior|neural|latent|nonlinear)"' "$src/app/gui" "$src/ui/shell" \
+       --include='*.h' --include='*.cpp' | grep -vF "$src/ui/shell/Labs.cpp:")
+[ -n "$hits" ] && complain "a lab id outside the lab registry (ask the page, ui/common/LabPage.h):"$'\n'"$hits"
+hits=$(grep -rnE 'findChild<[^>]*>\(\s*"' "$src/app/gui" "$src/ui/shell" --include='*.h' --include='*.cpp')
+[ -n "$hits" ] && complain "a widget found by object name in the shell (LabPage hands it over):"$'\n'"$hits"
+hits=$(grep -nE '^\s*#\s*include\s*"ui/shell/MainWindow\.h"' "$src"/ui/shell/ViewControls.*)
+[ -n "$hits" ] && complain "the view tools include the window that owns them (ViewControls::Host):"$'\n'"$hits"
 hits=$(grep -rnE '^\s*#\s*include\s*"[A-Za-z]+\.h"' "$src/core" "$src/ui" "$src/app" --include='*.h' --include='*.cpp')
 [ -n "$hits" ] && complain "an include without its folder:"$'\n'"$hits"
 
@@ -30,5 +40,5 @@ big=$(find "$src/core" "$src/ui" "$src/app" "$src/tests" -name '*.cpp' -o -name 
       awk '$2 != "total" && $1 > 400 {print "  " $2 " (" $1 " lines)"}')
 [ -n "$big" ] && complain "source files over 400 lines:"$'\n'"$big"
 
-[ $fail -eq 0 ] && echo "check_layers: core is Qt-free, no include reaches up a layer, the CLI loads no Qt, no file over 400 lines"
+[ $fail -eq 0 ] && echo "check_layers: core is Qt-free, no include reaches up a layer, the shell compares no lab id, the CLI loads no Qt, no file over 400 lines"
 exit $fail
