@@ -4,6 +4,7 @@
 // PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen), saves the whole window
 // once the lab in view has run --after-samples N (explorer) or --after-epochs N (the epoch
 // labs), prints where it stopped and the throughput, and exits.
+#include "app/gui/GuiOptions.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/FileChecks.h"
 #include "ui/common/BackgroundThreads.h"
@@ -110,6 +111,203 @@ int recordRun(MainWindow& window, const QString& path, long until, const QString
     QApplication::exec();
     return code;
 }
+/// A picture or recording written over the session or preset it shows would replace it (the
+/// same path, or a symbolic or hard link to the same file): said, and true.
+bool overwritesAnInput(const QCommandLineParser& parser, const GuiOptions& o,
+                       const QStringList& inputs) {
+    for (const QCommandLineOption* output : {&o.screenshot, &o.record})
+        for (const QString& input : inputs)
+            if (parser.isSet(*output) &&
+                fa::io::sameFile(QFile::encodeName(parser.value(*output)).toStdString(),
+                                 QFile::encodeName(input).toStdString())) {
+                std::fprintf(
+                    stderr,
+                    "faexplorer: the output '%s' of --%s is also the session or preset it shows "
+                    "('%s'): writing it would replace the session; choose another file\n",
+                    qPrintable(parser.value(*output)), qPrintable(output->names().first()),
+                    qPrintable(input));
+                return true;
+            }
+    return false;
+}
+
+/// An output that cannot be written (write-protected, a folder, no such folder) is named
+/// before the run, not after it: the temporary opened here is removed at once.
+bool outputsWritable(const QCommandLineParser& parser, const GuiOptions& o) {
+    for (const QCommandLineOption* output : {&o.screenshot, &o.record})
+        if (parser.isSet(*output)) {
+            try {
+                fa::io::AtomicFile probe(QFile::encodeName(parser.value(*output)).toStdString());
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "faexplorer: --%s: %s\n", qPrintable(output->names().first()),
+                             e.what());
+                return false;
+            }
+        }
+    return true;
+}
+
+/// --threads applied; false (said why) when out of range.
+bool applyThreads(const QCommandLineParser& parser, const GuiOptions& o) {
+    if (parser.isSet(o.threads)) {
+        bool ok = false;
+        const int n = parser.value(o.threads).toInt(&ok);
+        if (!ok || n < 1 || n > 1024) {
+            std::fprintf(stderr, "faexplorer: --threads must be between 1 and 1024\n");
+            return false;
+        }
+        setBackgroundThreads(n);
+    }
+    return true;
+}
+
+/// --mode, else the registry's first lab; empty (said why) for an id the registry lacks.
+QString modeOption(const QCommandLineParser& parser, const GuiOptions& o) {
+    const QString modeName = parser.isSet(o.mode) ? parser.value(o.mode) : labRegistry().front().id;
+    QStringList ids;
+    for (const LabEntry& lab : labRegistry())
+        ids << lab.id;
+    if (!ids.contains(modeName)) {
+        std::fprintf(stderr, "faexplorer: --mode must be one of %s\n", qPrintable(ids.join(", ")));
+        return {};
+    }
+    return modeName;
+}
+
+/// The window's size, lab, zoom, palette and theme as the options ask, shown (in presentation
+/// mode if asked); false (said why) for a bad --zoom.
+bool setUpWindow(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o,
+                 const QString& modeName, bool headless) {
+    // Roomy by default, but never larger than the screen (a 1280 x 800 projector); screenshots
+    // keep one size whatever the screen, so the README's pictures stay comparable.
+    QSize size(1480, 860);
+    if (!headless && window.screen())
+        size = size.boundedTo(window.screen()->availableGeometry().size());
+    else if (headless && parser.isSet(o.present))
+        size = QSize(1280, 800); // a picture of presentation mode: a projector's screen
+    window.resize(size);
+    window.setCurrentLab(modeName);
+    if (parser.isSet(o.zoom)) {
+        bool ok = false;
+        const int percent = parser.value(o.zoom).toInt(&ok);
+        if (!ok || percent < 100 || percent > 200) {
+            std::fprintf(stderr, "faexplorer: --zoom must be between 100 and 200\n");
+            return false;
+        }
+        window.viewControls()->setZoom(percent / 100.0, false); // this launch only
+    } else if (headless) {
+        window.viewControls()->setZoom(1.0, false); // pictures never depend on saved settings
+    }
+    if (parser.isSet(o.colourBlind) || headless)
+        window.viewControls()->setColourBlind(parser.isSet(o.colourBlind), false);
+    if (parser.isSet(o.dark) || headless)
+        window.viewControls()->setDark(parser.isSet(o.dark), false);
+    window.show();
+    if (parser.isSet(o.present))
+        window.viewControls()->setPresenting(true, !headless);
+    return true;
+}
+
+/// Opens --preset or --session (session: nullptr when none was given); false (said why) when
+/// the options conflict, or one cannot be opened for a picture or a recording.
+bool openInputs(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o,
+                const QString* session, bool headless) {
+    if (parser.isSet(o.screenshot) && parser.isSet(o.record)) {
+        std::fprintf(stderr, "faexplorer: give --screenshot or --record, not both\n");
+        return false;
+    }
+    if (session && parser.isSet(o.preset)) {
+        std::fprintf(stderr, "faexplorer: give --session or --preset, not both\n");
+        return false;
+    }
+    if (parser.isSet(o.preset) && !window.openPreset(parser.value(o.preset))) {
+        std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
+        if (headless)
+            return false;
+    }
+    if (session && !window.openSession(*session)) {
+        std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
+        if (headless)
+            return false;
+    }
+    return true;
+}
+
+/// --screenshot: the page runs until target, the window is saved, and the run is reported.
+int takeScreenshot(MainWindow& window, const QString& path, long target, int pixels) {
+    LabPage* page = window.currentPage();
+    int code = 0;
+    QObject::connect(page, &LabPage::reached, qApp, [&](long reached) {
+        QTimer::singleShot(300, qApp, [&, reached] { // let the last frame paint
+            const LabStats s = page->stats();
+            const QString unit = page->unitName();
+            std::printf("faexplorer: %s at %s %ld; %ld %ss in %.2f s of playing: %.0f per second\n",
+                        qPrintable(window.currentLab()), qPrintable(unit), reached,
+                        s.unitsWhilePlaying, qPrintable(unit), s.runSeconds,
+                        s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
+            QString why;
+            if (!widget_export::savePng(&window, path, pixels, &why)) {
+                std::fprintf(stderr, "faexplorer: cannot write the screenshot: %s\n",
+                             qPrintable(why));
+                code = 1;
+            }
+            qApp->quit();
+        });
+    });
+    // A run that cannot start or stops on an error ends the screenshot with its reason.
+    QObject::connect(page, &LabPage::runError, qApp, [&](const QString& why) {
+        std::fprintf(stderr, "faexplorer: the run stopped before %s %ld: %s\n",
+                     page->countsSamples() ? "sample" : "epoch", target, qPrintable(why));
+        code = 1;
+        qApp->quit();
+    });
+    // A target before the session's own position: the session's replay may already be past
+    // it, so the run starts again from the session's start and stops exactly there.
+    if (page->sessionPosition() > target)
+        page->restart();
+    QTimer::singleShot(0, &window, [&] { page->runUntil(target); });
+    QApplication::exec();
+    return code;
+}
+
+/// --screenshot or --record of the lab in view, at --after-samples (a lab counting samples) or
+/// --after-epochs, else the session's position, the run's length (a recording) or the page's
+/// default length.
+int takePicture(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o) {
+    LabPage* page = window.currentPage();
+    const QCommandLineOption& afterOption = page->countsSamples() ? o.after : o.afterEpochs;
+    bool ok = true;
+    // A recording of a preset or session at its start runs to the run's end (its length).
+    const long length =
+        parser.isSet(o.record) && !parser.isSet(afterOption) && page->sessionPosition() <= 0
+            ? runLength(page)
+            : 0;
+    const long target = parser.isSet(afterOption)     ? parser.value(afterOption).toLong(&ok)
+                        : page->sessionPosition() > 0 ? page->sessionPosition()
+                        : length > 0                  ? length
+                                                      : page->defaultLength();
+    if (!ok || target < 0) {
+        std::fprintf(stderr, "faexplorer: --%s needs a non-negative whole number\n",
+                     qPrintable(afterOption.names().first()));
+        return 2;
+    }
+    int pixels = 0;
+    if (parser.isSet(o.width)) {
+        pixels = parser.value(o.width).toInt(&ok);
+        if (!ok || pixels < 16 || pixels > 16384) {
+            std::fprintf(stderr, "faexplorer: --width must be between 16 and 16384 pixels\n");
+            return 2;
+        }
+    }
+    if (parser.isSet(o.record) && pixels > 4096) {
+        std::fprintf(stderr, "faexplorer: a recording's --width must be at most 4096 pixels\n");
+        return 2;
+    }
+    if (parser.isSet(o.record))
+        return recordRun(window, parser.value(o.record), target,
+                         parser.isSet(o.frames) ? parser.value(o.frames) : QString("60"), pixels);
+    return takeScreenshot(window, parser.value(o.screenshot), target, pixels);
+}
 } // namespace
 
 int main(int argc, char** argv) {
@@ -125,234 +323,31 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Explore online factor analysis live.");
     parser.addHelpOption();
-    const QCommandLineOption screenshot(
-        "screenshot", "Save a screenshot of the window to PATH and exit.", "PATH");
-    const QCommandLineOption after(
-        "after-samples",
-        "With --screenshot: samples to run first (default: the session's, else 20000).", "N");
-    const QCommandLineOption width(
-        "width",
-        "With --screenshot: the picture's width in pixels (the window painted again at that "
-        "size, e.g. 1920 or 3840 for slides; default: as on screen).",
-        "PIXELS");
-    const QCommandLineOption record(
-        "record",
-        "Record the run as an animated GIF at PATH and exit: the run from its start, a frame at "
-        "each of --frames positions up to --after-samples / --after-epochs (default: the "
-        "session's position, else as --screenshot).",
-        "PATH");
-    const QCommandLineOption frames("frames", "With --record: the number of frames (default 60).",
-                                    "N");
-    const QCommandLineOption present(
-        "presentation", "Start in presentation mode (full screen, parameters hidden; F11).");
-    const QCommandLineOption zoom("zoom", "Text and charts at PERCENT (100 to 200).", "PERCENT");
-    const QCommandLineOption colourBlind("colour-blind",
-                                         "Draw the methods in a colour-blind-safe palette.");
-    const QCommandLineOption session("session", "Open this session (JSON) and replay it.", "FILE");
-    const QCommandLineOption preset(
-        "preset", "Open this preset (a figure of the seeds or a lesson; see --list-presets).",
-        "NAME");
-    const QCommandLineOption listPresetsOption(
-        "list-presets", "Print the presets, one a line: name, lab, title (tab-separated).");
-    const QCommandLineOption mode(
-        "mode", "Start in this mode: explorer (default), posterior, neural, latent or nonlinear.",
-        "MODE");
-    const QCommandLineOption afterEpochs(
-        "after-epochs",
-        "With --screenshot in an epoch lab: epochs (latent lab: iterations) to run first "
-        "(default: the session's, else 2000; neural 60; latent 300).",
-        "N");
-    const QCommandLineOption threads(
-        "threads",
-        "Threads for background jobs (the explorer's trials, the neural lab's search); default: "
-        "every core.",
-        "N");
-    parser.addOption(threads);
-    parser.addOption(mode);
-    parser.addOption(afterEpochs);
-    parser.addOption(session);
-    parser.addOption(preset);
-    parser.addOption(width);
-    parser.addOption(record);
-    parser.addOption(present);
-    parser.addOption(zoom);
-    parser.addOption(colourBlind);
-    const QCommandLineOption dark("dark", "Use the high-contrast dark theme (white on black).");
-    parser.addOption(dark);
-    parser.addOption(frames);
-    parser.addOption(listPresetsOption);
-    parser.addOption(screenshot);
-    parser.addOption(after);
+    const GuiOptions o;
+    o.addTo(parser);
     parser.process(app);
 
-    // A picture or recording written over the session or preset it shows would replace it (the
-    // same path, or a symbolic or hard link to the same file).
     QStringList inputs;
     if (sessionGiven)
         inputs << sessionFile;
-    if (parser.isSet(preset))
-        inputs << QDir(fa::io::presetDirectory()).filePath(parser.value(preset) + ".json");
-    for (const QCommandLineOption* output : {&screenshot, &record})
-        for (const QString& input : inputs)
-            if (parser.isSet(*output) &&
-                fa::io::sameFile(QFile::encodeName(parser.value(*output)).toStdString(),
-                                 QFile::encodeName(input).toStdString())) {
-                std::fprintf(
-                    stderr,
-                    "faexplorer: the output '%s' of --%s is also the session or preset it shows "
-                    "('%s'): writing it would replace the session; choose another file\n",
-                    qPrintable(parser.value(*output)), qPrintable(output->names().first()),
-                    qPrintable(input));
-                return 2;
-            }
+    if (parser.isSet(o.preset))
+        inputs << QDir(fa::io::presetDirectory()).filePath(parser.value(o.preset) + ".json");
+    if (overwritesAnInput(parser, o, inputs))
+        return 2;
     // A recording ended by SIGINT, SIGTERM or SIGHUP leaves no temporary GIF behind (and the
     // file at its path as it was).
     fa::io::removeTemporariesOnSignals();
-    // An output that cannot be written (write-protected, a folder, no such folder) is named
-    // before the run, not after it: the temporary opened here is removed at once.
-    for (const QCommandLineOption* output : {&screenshot, &record})
-        if (parser.isSet(*output)) {
-            try {
-                fa::io::AtomicFile probe(QFile::encodeName(parser.value(*output)).toStdString());
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "faexplorer: --%s: %s\n", qPrintable(output->names().first()),
-                             e.what());
-                return 2;
-            }
-        }
-
-    if (parser.isSet(threads)) {
-        bool ok = false;
-        const int n = parser.value(threads).toInt(&ok);
-        if (!ok || n < 1 || n > 1024) {
-            std::fprintf(stderr, "faexplorer: --threads must be between 1 and 1024\n");
-            return 2;
-        }
-        setBackgroundThreads(n);
-    }
-    // Without --mode, the registry's first lab.
-    const QString modeName = parser.isSet(mode) ? parser.value(mode) : labRegistry().front().id;
-    QStringList ids;
-    for (const LabEntry& lab : labRegistry())
-        ids << lab.id;
-    if (!ids.contains(modeName)) {
-        std::fprintf(stderr, "faexplorer: --mode must be one of %s\n", qPrintable(ids.join(", ")));
+    if (!outputsWritable(parser, o) || !applyThreads(parser, o))
         return 2;
-    }
-    const bool headless = parser.isSet(screenshot) || parser.isSet(record);
+    const QString modeName = modeOption(parser, o);
+    if (modeName.isEmpty())
+        return 2;
+    const bool headless = parser.isSet(o.screenshot) || parser.isSet(o.record);
     MainWindow window;
-    // Roomy by default, but never larger than the screen (a 1280 x 800 projector); screenshots
-    // keep one size whatever the screen, so the README's pictures stay comparable.
-    QSize size(1480, 860);
-    if (!headless && window.screen())
-        size = size.boundedTo(window.screen()->availableGeometry().size());
-    else if (headless && parser.isSet(present))
-        size = QSize(1280, 800); // a picture of presentation mode: a projector's screen
-    window.resize(size);
-    window.setCurrentLab(modeName);
-    if (parser.isSet(zoom)) {
-        bool ok = false;
-        const int percent = parser.value(zoom).toInt(&ok);
-        if (!ok || percent < 100 || percent > 200) {
-            std::fprintf(stderr, "faexplorer: --zoom must be between 100 and 200\n");
-            return 2;
-        }
-        window.viewControls()->setZoom(percent / 100.0, false); // this launch only
-    } else if (headless) {
-        window.viewControls()->setZoom(1.0, false); // pictures never depend on saved settings
-    }
-    if (parser.isSet(colourBlind) || headless)
-        window.viewControls()->setColourBlind(parser.isSet(colourBlind), false);
-    if (parser.isSet(dark) || headless)
-        window.viewControls()->setDark(parser.isSet(dark), false);
-    window.show();
-    if (parser.isSet(present))
-        window.viewControls()->setPresenting(true, !headless);
-    if (parser.isSet(screenshot) && parser.isSet(record)) {
-        std::fprintf(stderr, "faexplorer: give --screenshot or --record, not both\n");
+    if (!setUpWindow(window, parser, o, modeName, headless) ||
+        !openInputs(window, parser, o, sessionGiven ? &sessionFile : nullptr, headless))
         return 2;
-    }
-    if (sessionGiven && parser.isSet(preset)) {
-        std::fprintf(stderr, "faexplorer: give --session or --preset, not both\n");
-        return 2;
-    }
-    if (parser.isSet(preset) && !window.openPreset(parser.value(preset))) {
-        std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
-        if (headless)
-            return 2;
-    }
-    if (sessionGiven && !window.openSession(sessionFile)) {
-        std::fprintf(stderr, "faexplorer: %s\n", qPrintable(window.lastError()));
-        if (headless)
-            return 2;
-    }
     if (!headless)
-        return app.exec();
-
-    LabPage* page = window.currentPage();
-    const bool samples = page->countsSamples();
-    const QCommandLineOption& afterOption = samples ? after : afterEpochs;
-    bool ok = true;
-    // A recording of a preset or session at its start runs to the run's end (its length).
-    const long length =
-        parser.isSet(record) && !parser.isSet(afterOption) && page->sessionPosition() <= 0
-            ? runLength(page)
-            : 0;
-    const long target = parser.isSet(afterOption)     ? parser.value(afterOption).toLong(&ok)
-                        : page->sessionPosition() > 0 ? page->sessionPosition()
-                        : length > 0                  ? length
-                                                      : page->defaultLength();
-    if (!ok || target < 0) {
-        std::fprintf(stderr, "faexplorer: --%s needs a non-negative whole number\n",
-                     qPrintable(afterOption.names().first()));
-        return 2;
-    }
-    int pixels = 0;
-    if (parser.isSet(width)) {
-        pixels = parser.value(width).toInt(&ok);
-        if (!ok || pixels < 16 || pixels > 16384) {
-            std::fprintf(stderr, "faexplorer: --width must be between 16 and 16384 pixels\n");
-            return 2;
-        }
-    }
-    if (parser.isSet(record) && pixels > 4096) {
-        std::fprintf(stderr, "faexplorer: a recording's --width must be at most 4096 pixels\n");
-        return 2;
-    }
-    if (parser.isSet(record))
-        return recordRun(window, parser.value(record), target,
-                         parser.isSet(frames) ? parser.value(frames) : QString("60"), pixels);
-    const QString path = parser.value(screenshot);
-    int code = 0;
-    QObject::connect(page, &LabPage::reached, &app, [&](long reached) {
-        QTimer::singleShot(300, &app, [&, reached] { // let the last frame paint
-            const LabStats s = page->stats();
-            const QString unit = page->unitName();
-            std::printf("faexplorer: %s at %s %ld; %ld %ss in %.2f s of playing: %.0f per second\n",
-                        qPrintable(window.currentLab()), qPrintable(unit), reached,
-                        s.unitsWhilePlaying, qPrintable(unit), s.runSeconds,
-                        s.runSeconds > 0 ? s.unitsWhilePlaying / s.runSeconds : 0.0);
-            QString why;
-            if (!widget_export::savePng(&window, path, pixels, &why)) {
-                std::fprintf(stderr, "faexplorer: cannot write the screenshot: %s\n",
-                             qPrintable(why));
-                code = 1;
-            }
-            app.quit();
-        });
-    });
-    // A run that cannot start or stops on an error ends the screenshot with its reason.
-    QObject::connect(page, &LabPage::runError, &app, [&](const QString& why) {
-        std::fprintf(stderr, "faexplorer: the run stopped before %s %ld: %s\n",
-                     samples ? "sample" : "epoch", target, qPrintable(why));
-        code = 1;
-        app.quit();
-    });
-    // A target before the session's own position: the session's replay may already be past
-    // it, so the run starts again from the session's start and stops exactly there.
-    if (page->sessionPosition() > target)
-        page->restart();
-    QTimer::singleShot(0, &window, [&] { page->runUntil(target); });
-    app.exec();
-    return code;
+        return QApplication::exec();
+    return takePicture(window, parser, o);
 }
