@@ -194,7 +194,10 @@ void MainWindow::buildMenus() {
 
     m_view = new ViewControls({this, m_pages, m_caption}, menuBar()->addMenu("&View"), m_toolBar);
     buildPresetMenu();
+    buildHelpMenu();
+}
 
+void MainWindow::buildHelpMenu() {
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction(
             "&What am I looking at?", QKeySequence::HelpContents, this,

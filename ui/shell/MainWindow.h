@@ -61,6 +61,7 @@ class MainWindow : public QMainWindow {
   private:
     void buildMenus();
     void buildPresetMenu();
+    void buildHelpMenu();
     void showStatus();
     bool report(bool ok); ///< takes lastError from the page in view when !ok
     void saveFileDialog(const QString& title, const QString& name,
