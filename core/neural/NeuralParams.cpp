@@ -19,8 +19,8 @@ const Schema<NeuralFitOptions>& neuralFitParams() {
                 "Learning rate (c, F and log ψ alike), Adam by default as the report's code."},
                &NeuralFitOptions::learningRate),
          field({"epochs", "", "run length", W, 1, static_cast<double>(kMaxRunLength),
-                "Epochs of each fit (the live run stops there, finished; a change takes effect "
-                "at once, without a restart)."},
+                "Epochs in the run (the report's 120; each fit's in the CLI): it stops there, "
+                "finished; a change takes effect at once, without a restart."},
                &NeuralFitOptions::epochs)});
     return s;
 }

@@ -219,7 +219,8 @@ class TestNeuralPage : public QObject {
         QVERIFY(!w.openSession(bad.fileName()));
         QVERIFY2(w.lastError().contains("run.hidden"), qPrintable(w.lastError()));
         QCOMPARE(page->config().fit.latent, 2);
-        // A value the fields cannot hold (a seed past their 10^9) is refused, nothing changes.
+        // A seed past 2^31 is held by the seed field as it is (the fields' ranges are the
+        // sessions'); one past 2^53 - 1, which a session cannot hold exactly, is refused.
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QByteArray json = file.readAll();
@@ -230,10 +231,15 @@ class TestNeuralPage : public QObject {
         QVERIFY(big.open(QIODevice::WriteOnly));
         big.write(json);
         big.close();
+        QVERIFY2(w.openSession(big.fileName()), qPrintable(w.lastError()));
+        QCOMPARE(page->config().seed, std::uint64_t{4000000000});
+        json.replace("\"seed\": \"4000000000\"", "\"seed\": \"9007199254740992\"");
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(json);
+        big.close();
         QVERIFY(!w.openSession(big.fileName()));
-        QVERIFY2(w.lastError().contains("outside the neural lab's fields"),
-                 qPrintable(w.lastError()));
-        QCOMPARE(page->config().seed, std::uint64_t{11});
+        QVERIFY2(w.lastError().contains("data.seed"), qPrintable(w.lastError()));
+        QCOMPARE(page->config().seed, std::uint64_t{4000000000});
     }
 
     void theSplitsSettingsStayCompact() {

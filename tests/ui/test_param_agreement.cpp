@@ -9,11 +9,14 @@
 #include "app/cli/Commands.h"
 #include "core/explorer/ExplorerParams.h"
 #include "core/latent/LatentParams.h"
+#include "core/neural/NeuralParams.h"
 #include "core/vae/VaeParams.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/latent/LatentPage.h"
+#include "ui/neural/NeuralPage.h"
 #include "ui/nonlinear/NonlinearPage.h"
 #include "ui/session/LatentSessionFile.h"
+#include "ui/session/NeuralSessionFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/session/VaeSessionFile.h"
 
@@ -178,6 +181,15 @@ class TestParamAgreement : public QObject {
                       }
                   });
         QCOMPARE(compared, 5 * static_cast<int>(fa::explorerParams().size()));
+    }
+
+    void neuralLab() {
+        NeuralPage page;
+        const int compared =
+            agree(fa::neuralLiveParams(), fa::neuralParams(), fa::cli::checkNeuralArguments, page,
+                  fa::io::neuralSessionToJson, fa::io::neuralSessionFromJson,
+                  [](const std::string&, fa::NeuralLiveConfig&, QStringList&) {});
+        QCOMPARE(compared, 5 * static_cast<int>(fa::neuralLiveParams().size()));
     }
 
     void latentLab() {

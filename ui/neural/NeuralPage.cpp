@@ -80,15 +80,6 @@ NeuralPage::NeuralPage(QWidget* parent)
         ml->addWidget(box);
         m_methods.emplace_back(m, box);
     }
-    m_prior = realBox(
-        1e-4, 1e4, 1.0, 4,
-        "Prior precision α (Laplace: rate √(2α), the same variance). The splits table tunes it.");
-    m_noise =
-        realBox(1e-3, 1e6, 25.0, 3,
-                "Noise precision β of the standardised target (25: noise sd = 0.2 target sd).");
-    m_sigma = realBox(1e-6, 10, 0.05, 4, "VIPPCA's fixed variance σ.");
-    m_lr = realBox(1e-6, 1, 0.01, 5,
-                   "Learning rate (c, F and log ψ alike), Adam by default as the report's code.");
     m_optimiser = new QComboBox;
     m_optimiser->addItem("Adam", "adam");
     m_optimiser->addItem("SGD", "sgd");
@@ -100,37 +91,31 @@ NeuralPage::NeuralPage(QWidget* parent)
                        "network then stays near the prior and predicts the mean (report Table 3), "
                        "VIPPCA's fixed small σ "
                        "avoids that. Starting at a network-scaled point removes VIFA's failure.");
-    m_latent = intBox(1, 100, 1, "Latent dimension K of q.");
-    m_batch = intBox(1, 100000, 10, "Mini-batch size M.");
-    m_L = intBox(1, 1000, 4, "L: gradients averaged per update.");
-    m_split = intBox(0, 1000, 0, "Which seeded 90/10 split the live run uses.");
-    m_seed = intBox(0, 1000000000, 0, "Seed of the splits, the initial weights and the draws.");
     m_speed = intBox(0, 100000, 20, "Epochs per second while playing; 0 = as fast as possible.");
     m_speed->setSpecialValueText("as fast as possible");
     m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
     m_speed->setSuffix(" epochs/s");
     m_step = intBox(1, 100000, 5, "Epochs per Step (→).");
-    m_length = intBox(1, static_cast<int>(fa::kMaxRunLength), 120,
-                      "Epochs in the run (the report's 120): it stops there, finished. A change "
-                      "takes effect at once, without a restart.");
-    m_length->setSuffix(" epochs");
+    // The numbers of core/neural/NeuralParams.h: their ranges, defaults and tooltips.
+    m_length = m_fields.field("epochs");
+    qobject_cast<QSpinBox*>(m_length)->setSuffix(" epochs");
 
     auto* form = new QGroupBox("Network and training");
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
     f->addRow(open);
     f->addRow("network", m_hidden);
-    f->addRow("prior precision", m_prior);
-    f->addRow("noise precision", m_noise);
-    f->addRow("VIPPCA σ", m_sigma);
-    f->addRow("learning rate", m_lr);
+    f->addRow("prior precision", m_fields.field("hyper.priorPrecision"));
+    f->addRow("noise precision", m_fields.field("hyper.noisePrecision"));
+    f->addRow("VIPPCA σ", m_fields.field("hyper.sigma"));
+    f->addRow("learning rate", m_fields.field("lr"));
     f->addRow("optimiser", m_optimiser);
     f->addRow("start of q", m_init);
-    f->addRow("latent K", m_latent);
-    f->addRow("batch M", m_batch);
-    f->addRow("samples L", m_L);
-    f->addRow("split", m_split);
-    f->addRow("seed", m_seed);
+    f->addRow("latent K", m_fields.field("latent"));
+    f->addRow("batch M", m_fields.field("batch"));
+    f->addRow("samples L", m_fields.field("samples"));
+    f->addRow("split", m_fields.field("data.split"));
+    f->addRow("seed", m_fields.field("seed"));
     f->addRow("speed", m_speed);
     f->addRow("step", m_step);
     f->addRow("run length", m_length);
@@ -181,15 +166,16 @@ NeuralPage::NeuralPage(QWidget* parent)
     connect(m_init, &QComboBox::currentIndexChanged, this, restart);
     for (const auto& [m, box] : m_methods)
         connect(box, &QCheckBox::toggled, this, restart);
-    for (QDoubleSpinBox* b : {m_prior, m_noise, m_sigma, m_lr})
-        connect(b, &QDoubleSpinBox::valueChanged, this, restart);
-    for (QSpinBox* b : {m_latent, m_batch, m_L, m_split, m_seed})
-        connect(b, &QSpinBox::valueChanged, this, restart);
+    for (QAbstractSpinBox* b : m_fields.fields())
+        if (b != m_length)
+            onFieldChanged(b, this, [restart](double) { restart(); });
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
-    connect(m_length, &QSpinBox::valueChanged, this, [this](int epochs) {
+    onFieldChanged(m_length, this, [this](double epochs) {
         if (!m_quiet)
             changeRun(
-                [epochs](fa::LiveRun& run) { static_cast<fa::NeuralLive&>(run).setLength(epochs); },
+                [epochs = static_cast<long>(epochs)](fa::LiveRun& run) {
+                    static_cast<fa::NeuralLive&>(run).setLength(epochs);
+                },
                 Lasting::Yes);
     });
     reset();
@@ -361,7 +347,7 @@ bool NeuralPage::exportCurves(const QString& path) {
         fail("Cannot export", "there is no run");
         return false;
     }
-    const int split = m_split->value();
+    const int split = static_cast<int>(fieldValue(m_fields.field("data.split")));
     return writeCsv(path, "the curves",
                     [&](std::ostream& out) { fa::io::writeNeuralCurveCsv(out, *snapshot, split); });
 }

@@ -5,7 +5,9 @@
 // protocol (tuning, 90/10 splits) in the background, filling a mean +- SE table beside the
 // published figures.
 #include "core/neural/NeuralLive.h"
+#include "core/neural/NeuralParams.h"
 #include "ui/common/LabPage.h"
+#include "ui/common/ParamFields.h"
 
 using NeuralSnapshotPtr = std::shared_ptr<const fa::NeuralLiveSnapshot>;
 
@@ -86,8 +88,9 @@ class NeuralPage : public LabPage {
 
     QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
     std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;
-    QDoubleSpinBox *m_prior, *m_noise, *m_sigma, *m_lr;
-    QSpinBox *m_latent, *m_batch, *m_L, *m_split, *m_seed, *m_speed, *m_step, *m_length;
+    ParamFields<fa::NeuralLiveConfig> m_fields{fa::neuralLiveParams()}; ///< NeuralParams.h
+    QAbstractSpinBox* m_length;
+    QSpinBox *m_speed, *m_step;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QChartView *m_nmllChart, *m_rmseChart, *m_predChart;
     QValueAxis *m_nmllX, *m_rmseX, *m_predX, *m_predY, *m_nmllY, *m_rmseY;

@@ -26,19 +26,10 @@ fa::NeuralLiveConfig NeuralPage::config() const {
             c.methods.push_back(m);
     c.fit.hidden = m_hidden->currentData().toString() == "50,50" ? std::vector<int>{50, 50}
                                                                  : std::vector<int>{50};
-    c.fit.latent = m_latent->value();
-    c.fit.batch = m_batch->value();
-    c.fit.samples = m_L->value();
-    c.fit.epochs = m_length->value();
-    c.fit.learningRate = m_lr->value();
+    m_fields.read(c);
     c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
                                                                      : fa::OptimiserKind::Adam;
     c.fit.reportInit = m_init->currentData().toString() == "report";
-    c.hyper.priorPrecision = m_prior->value();
-    c.hyper.noisePrecision = m_noise->value();
-    c.hyper.sigma = m_sigma->value();
-    c.split = m_split->value();
-    c.seed = static_cast<std::uint64_t>(m_seed->value());
     return c;
 }
 
@@ -69,19 +60,10 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     for (const auto& [m, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
     m_hidden->setCurrentIndex(m_hidden->findData(c.fit.hidden.size() > 1 ? "50,50" : "50"));
-    m_latent->setValue(c.fit.latent);
-    m_batch->setValue(c.fit.batch);
-    m_L->setValue(c.fit.samples);
-    m_length->setValue(c.fit.epochs);
-    m_lr->setValue(c.fit.learningRate);
+    m_fields.show(c);
     m_optimiser->setCurrentIndex(
         m_optimiser->findData(c.fit.optimiser == fa::OptimiserKind::Sgd ? "sgd" : "adam"));
     m_init->setCurrentIndex(m_init->findData(c.fit.reportInit ? "report" : "scaled"));
-    m_prior->setValue(c.hyper.priorPrecision);
-    m_noise->setValue(c.hyper.noisePrecision);
-    m_sigma->setValue(c.hyper.sigma);
-    m_split->setValue(c.split);
-    m_seed->setValue(static_cast<int>(c.seed));
     m_quiet = false;
 }
 
@@ -95,26 +77,9 @@ bool NeuralPage::openSession(const QString& path) {
         fail("Cannot open the session", QString::fromUtf8(e.what()));
         return false;
     }
-    const fa::NeuralLiveConfig before = config();
+    // The fields hold every value a session may (their ranges are the session reader's,
+    // core/neural/NeuralParams.h), so the run starts from exactly the saved configuration.
     setConfig(s.config);
-    // The run starts from the fields: a value they cannot hold (a seed past 10^9, a learning rate
-    // below their precision) would replay another run than the one saved, so it is refused.
-    const fa::NeuralLiveConfig shown = config();
-    const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); };
-    if (shown.seed != s.config.seed || shown.split != s.config.split ||
-        shown.fit.latent != s.config.fit.latent || shown.fit.batch != s.config.fit.batch ||
-        shown.fit.samples != s.config.fit.samples ||
-        !same(shown.fit.learningRate, s.config.fit.learningRate) ||
-        !same(shown.hyper.priorPrecision, s.config.hyper.priorPrecision) ||
-        !same(shown.hyper.noisePrecision, s.config.hyper.noisePrecision) ||
-        !same(shown.hyper.sigma, s.config.hyper.sigma) || shown.methods != s.config.methods ||
-        shown.fit.hidden != s.config.fit.hidden || shown.dataset != s.config.dataset) {
-        setConfig(before);
-        fail("Cannot open the session",
-             "a value lies outside the neural lab's fields (their ranges and digits); nothing "
-             "was changed");
-        return false;
-    }
     m_speed->setValue(static_cast<int>(s.speed));
     m_sessionPosition = s.epochs;
     start(Start::Paused);
