@@ -16,6 +16,27 @@ std::vector<Eigen::Vector2d> project(const Matrix& columns, const Matrix& plane,
     return out;
 }
 
+/// The decoded latent grid: per latent axis (two at most) g lines over [−2.5, 2.5]² of 4 g
+/// points each, decoded and projected onto the data plane.
+decltype(VaeLiveSnapshot::grid) decodedGrid(const NlfaModel& model, ElboPass& pass, int g,
+                                            const Matrix& plane, const Vector& planeMean) {
+    decltype(VaeLiveSnapshot::grid) grid;
+    const int k = model.latent();
+    const int fine = 4 * g; // points along each grid line
+    auto at = [](int i, int n) { return -2.5 + 5.0 * i / (n - 1); };
+    for (int axis = 0; axis < std::min(k, 2); ++axis)
+        for (int level = 0; level < (k == 1 ? 1 : g); ++level) {
+            Matrix Zl = Matrix::Zero(k, fine);
+            for (int i = 0; i < fine; ++i) {
+                Zl(axis, i) = at(i, fine);
+                if (k > 1)
+                    Zl(1 - axis, i) = at(level, g);
+            }
+            grid.push_back(project(pass.decode(model, Zl), plane, planeMean));
+        }
+    return grid;
+}
+
 } // namespace
 
 VaeLiveSnapshot VaeLive::snapshot() const {
@@ -70,19 +91,7 @@ VaeLiveSnapshot VaeLive::snapshot() const {
     for (Eigen::Index d = 0; d < X.rows(); ++d)
         X.row(d) += std::exp(0.5 * model.logPsi(d)) * rng.normalMatrix(1, X.cols());
     s.samples = project(X, m_plane, m_planeMean);
-    const int g = std::max(2, m_config.gridSize);
-    const int fine = 4 * g; // points along each grid line
-    auto at = [](int i, int n) { return -2.5 + 5.0 * i / (n - 1); };
-    for (int axis = 0; axis < std::min(k, 2); ++axis)
-        for (int level = 0; level < (k == 1 ? 1 : g); ++level) {
-            Matrix Zl = Matrix::Zero(k, fine);
-            for (int i = 0; i < fine; ++i) {
-                Zl(axis, i) = at(i, fine);
-                if (k > 1)
-                    Zl(1 - axis, i) = at(level, g);
-            }
-            s.grid.push_back(project(pass.decode(model, Zl), m_plane, m_planeMean));
-        }
+    s.grid = decodedGrid(model, pass, std::max(2, m_config.gridSize), m_plane, m_planeMean);
 
     // The latent space.
     s.hasPosition = m_shownColour.size() > 0;

@@ -145,7 +145,38 @@ void ContourView::showScene(const ContourScene& scene) {
     fitTitle(chart(), m_title, width());
     m_x->setTitleText(scene.xLabel);
     m_y->setTitleText(scene.yLabel);
+    drawCloud(scene);
+    for (auto& [name, pool] : m_contours)
+        for (QLineSeries* s : pool)
+            s->clear(); // a model no longer present (diverged) disappears
+    Extent all, reference;
+    std::vector<std::pair<std::string, QRectF>> extents; // each ellipse model's outer box
+    for (const auto& model : scene.models) {
+        auto& pool = seriesFor(model.name);
+        if (!model.valid)
+            continue;
+        if (model.curves)
+            drawCurves(*model.curves, pool, all);
+        else
+            extents.emplace_back(model.name, drawEllipses(model.marginal, pool, all));
+        if (model.name == scene.reference)
+            reference = all;
+    }
+    showPresent(scene);
+    if (!(reference.x1 > reference.x0) || !(reference.y1 > reference.y0))
+        return;
+    fitAxes(all, reference);
+    // A fit still far from the reference (VIFA's mean travelling in from 0) is beyond the axes:
+    // its legend entry says so rather than the fit silently missing from the picture.
+    const QRectF view(QPointF(m_x->min(), m_y->min()), QPointF(m_x->max(), m_y->max()));
+    for (const auto& [name, box] : extents) {
+        const QString base = m_shortNames ? legendName(name) : displayName(name);
+        const bool away = !box.isNull() && !view.intersects(box);
+        m_contours[name].front()->setName(away ? base + " (off the plot)" : base);
+    }
+}
 
+void ContourView::drawCloud(const ContourScene& scene) {
     QList<QPointF> cloud;
     cloud.reserve(static_cast<qsizetype>(scene.cloud.size()));
     for (const auto& p : scene.cloud)
@@ -156,71 +187,56 @@ void ContourView::showScene(const ContourScene& scene) {
                            : QList<QPointF>{});
     for (QLegendMarker* marker : chart()->legend()->markers(m_stepped))
         marker->setVisible(scene.stepped.has_value());
+}
 
-    // Axes: the reference's outer ellipse, widened to hold the estimates but never beyond four
-    // times its size, so a wild early estimate cannot shrink the picture to a dot.
-    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-    double tx0 = 0, tx1 = 0, ty0 = 0, ty1 = 0;
-    for (auto& [name, pool] : m_contours)
-        for (QLineSeries* s : pool)
-            s->clear(); // a model no longer present (diverged) disappears
-    std::vector<std::pair<std::string, QRectF>> extents; // each ellipse model's outer box
-    for (const auto& model : scene.models) {
-        auto& pool = seriesFor(model.name);
-        if (!model.valid)
-            continue;
-        if (model.curves) { // a grid's contours: one series per polyline, extras unnamed
-            std::size_t extra = m_levels.size();
-            for (std::size_t level = 0; level < model.curves->size(); ++level)
-                for (std::size_t k = 0; k < (*model.curves)[level].size(); ++k) {
-                    QList<QPointF> line;
-                    for (const auto& p : (*model.curves)[level][k]) {
-                        line.append(QPointF(p.x(), p.y()));
-                        if (level + 1 == model.curves->size()) {
-                            x0 = std::min(x0, p.x()), x1 = std::max(x1, p.x());
-                            y0 = std::min(y0, p.y()), y1 = std::max(y1, p.y());
-                        }
-                    }
-                    if (k == 0) {
-                        pool[level]->replace(line);
-                        continue;
-                    }
-                    if (extra == pool.size()) {
-                        auto* s = new QLineSeries;
-                        s->setPen(pool[level]->pen());
-                        chart()->addSeries(s);
-                        s->attachAxis(m_x);
-                        s->attachAxis(m_y);
-                        for (QLegendMarker* m : chart()->legend()->markers(s))
-                            m->setVisible(false);
-                        pool.push_back(s);
-                    }
-                    pool[extra++]->replace(line);
-                }
-            if (model.name == scene.reference)
-                tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
-            continue;
-        }
-        QRectF box;
-        for (std::size_t level = 0; level < m_levels.size(); ++level) {
+void ContourView::drawCurves(const fa::ExactContours& curves, std::vector<QLineSeries*>& pool,
+                             Extent& all) {
+    // A grid's contours: one series per polyline, extras unnamed.
+    std::size_t extra = m_levels.size();
+    for (std::size_t level = 0; level < curves.size(); ++level)
+        for (std::size_t k = 0; k < curves[level].size(); ++k) {
             QList<QPointF> line;
-            for (const auto& p : fa::massEllipse(model.marginal, m_levels[level])) {
+            for (const auto& p : curves[level][k]) {
                 line.append(QPointF(p.x(), p.y()));
-                if (level + 1 == m_levels.size()) {
-                    x0 = std::min(x0, p.x());
-                    x1 = std::max(x1, p.x());
-                    y0 = std::min(y0, p.y());
-                    y1 = std::max(y1, p.y());
-                    box |= QRectF(p.x(), p.y(), 1e-300, 1e-300);
-                }
+                if (level + 1 == curves.size())
+                    all.add(p.x(), p.y());
             }
-            pool[level]->replace(line);
+            if (k == 0) {
+                pool[level]->replace(line);
+                continue;
+            }
+            if (extra == pool.size()) {
+                auto* s = new QLineSeries;
+                s->setPen(pool[level]->pen());
+                chart()->addSeries(s);
+                s->attachAxis(m_x);
+                s->attachAxis(m_y);
+                for (QLegendMarker* m : chart()->legend()->markers(s))
+                    m->setVisible(false);
+                pool.push_back(s);
+            }
+            pool[extra++]->replace(line);
         }
-        extents.emplace_back(model.name, box);
-        if (model.name == scene.reference) {
-            tx0 = x0, tx1 = x1, ty0 = y0, ty1 = y1;
+}
+
+QRectF ContourView::drawEllipses(const fa::Marginal2& marginal, std::vector<QLineSeries*>& pool,
+                                 Extent& all) {
+    QRectF box;
+    for (std::size_t level = 0; level < m_levels.size(); ++level) {
+        QList<QPointF> line;
+        for (const auto& p : fa::massEllipse(marginal, m_levels[level])) {
+            line.append(QPointF(p.x(), p.y()));
+            if (level + 1 == m_levels.size()) {
+                all.add(p.x(), p.y());
+                box |= QRectF(p.x(), p.y(), 1e-300, 1e-300);
+            }
         }
+        pool[level]->replace(line);
     }
+    return box;
+}
+
+void ContourView::showPresent(const ContourScene& scene) {
     // Models not in this frame (a method switched off) leave the picture and the legend, as does
     // an empty cloud; one legend entry per model (its first series).
     for (auto& [name, pool] : m_contours) {
@@ -233,15 +249,19 @@ void ContourView::showScene(const ContourScene& scene) {
                 marker->setVisible(present && k == 0);
         }
     }
-    m_points->setVisible(!cloud.isEmpty());
+    const bool cloud = !scene.cloud.empty();
+    m_points->setVisible(cloud);
     for (QLegendMarker* marker : chart()->legend()->markers(m_points))
-        marker->setVisible(!cloud.isEmpty());
-    if (!(tx1 > tx0) || !(ty1 > ty0))
-        return;
-    const double cx = (tx0 + tx1) / 2, cy = (ty0 + ty1) / 2, hx = (tx1 - tx0) * 2,
-                 hy = (ty1 - ty0) * 2;
-    x0 = std::max(x0, cx - hx), x1 = std::min(x1, cx + hx);
-    y0 = std::max(y0, cy - hy), y1 = std::min(y1, cy + hy);
+        marker->setVisible(cloud);
+}
+
+void ContourView::fitAxes(Extent all, const Extent& reference) {
+    // Axes: the reference's outer ellipse, widened to hold the estimates but never beyond four
+    // times its size, so a wild early estimate cannot shrink the picture to a dot.
+    const double cx = (reference.x0 + reference.x1) / 2, cy = (reference.y0 + reference.y1) / 2,
+                 hx = (reference.x1 - reference.x0) * 2, hy = (reference.y1 - reference.y0) * 2;
+    const double x0 = std::max(all.x0, cx - hx), x1 = std::min(all.x1, cx + hx);
+    const double y0 = std::max(all.y0, cy - hy), y1 = std::min(all.y1, cy + hy);
     double px = 0.08 * (x1 - x0), py = 0.08 * (y1 - y0);
     // Round ticks, as many as the plot holds (its size from the last layout, else a guess).
     const QRectF plot = chart()->plotArea();
@@ -260,12 +280,4 @@ void ContourView::showScene(const ContourScene& scene) {
     }
     setRoundTicks(m_x, x0 - px, x1 + px, w, 45);
     setRoundTicks(m_y, y0 - py, y1 + py, h, 40);
-    // A fit still far from the reference (VIFA's mean travelling in from 0) is beyond the axes:
-    // its legend entry says so rather than the fit silently missing from the picture.
-    const QRectF view(QPointF(m_x->min(), m_y->min()), QPointF(m_x->max(), m_y->max()));
-    for (const auto& [name, box] : extents) {
-        const QString base = m_shortNames ? legendName(name) : displayName(name);
-        const bool away = !box.isNull() && !view.intersects(box);
-        m_contours[name].front()->setName(away ? base + " (off the plot)" : base);
-    }
 }

@@ -4,7 +4,10 @@
 #include "core/explorer/LiveExplorer.h"
 #include "core/posterior/PosteriorLive.h"
 
+#include <QRectF>
 #include <QtCharts/QChartView>
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -47,6 +50,20 @@ class ContourView : public QChartView {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    /// The box the drawn outer contours span.
+    struct Extent {
+        double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+        void add(double x, double y) {
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+        }
+    };
+    // showScene's steps.
+    void drawCloud(const ContourScene& scene);
+    void drawCurves(const fa::ExactContours& curves, std::vector<QLineSeries*>& pool, Extent& all);
+    QRectF drawEllipses(const fa::Marginal2& marginal, std::vector<QLineSeries*>& pool,
+                        Extent& all);
+    void showPresent(const ContourScene& scene);
+    void fitAxes(Extent all, const Extent& reference);
     std::vector<QLineSeries*>& seriesFor(const std::string& model);
     /// The legend goes below the plot when its entries fit in one row there, else to the right
     /// (one entry a line), so no name is cut short in a narrow view (a projector's 1280 x 800).

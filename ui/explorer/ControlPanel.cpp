@@ -13,6 +13,14 @@
 #include <QVBoxLayout>
 
 ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(modelBox());
+    layout->addWidget(fittingBox());
+    layout->addWidget(viewBox());
+    connectControls();
+}
+
+QGroupBox* ControlPanel::modelBox() {
     // D, K, the seed, the fitted K, η, the warm-up and the length: core/explorer/ExplorerParams.h
     // (the CLI's and the sessions' ranges too: a session's values are shown, never clamped).
     m_dim = m_fields.field("dim");
@@ -27,6 +35,18 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
         "exact: top-K eigenvectors of A Aᵀ (D ≤ 2000). haar: the same distribution of frames "
         "from the QR of a D × K Gaussian matrix.");
 
+    auto* model = new QGroupBox("True model");
+    auto* mf = new QFormLayout(model);
+    mf->addRow("D", m_dim);
+    mf->addRow("K", m_fields.field("latent"));
+    mf->addRow("spectrum a", m_specLo);
+    mf->addRow("spectrum b", m_specHi);
+    mf->addRow("generator", m_generator);
+    mf->addRow("seed", m_fields.field("seed"));
+    return model;
+}
+
+QGroupBox* ControlPanel::fittingBox() {
     m_em = new QCheckBox("online EM");
     m_em->setChecked(true);
     m_em->setToolTip(
@@ -43,14 +63,6 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     m_lr = m_fields.field("lr");
     qobject_cast<QDoubleSpinBox*>(m_lr)->setSingleStep(0.0005);
 
-    auto* model = new QGroupBox("True model");
-    auto* mf = new QFormLayout(model);
-    mf->addRow("D", m_dim);
-    mf->addRow("K", m_fields.field("latent"));
-    mf->addRow("spectrum a", m_specLo);
-    mf->addRow("spectrum b", m_specHi);
-    mf->addRow("generator", m_generator);
-    mf->addRow("seed", m_fields.field("seed"));
     auto* fitting = new QGroupBox("Fitting");
     auto* ff = new QFormLayout(fitting);
     ff->addRow(m_em);
@@ -60,6 +72,10 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     ff->addRow("learning rate", m_lr);
     ff->addRow("warm-up", m_fields.field("warmup"));
     ff->addRow("samples", m_fields.field("fitting.totalSamples"));
+    return fitting;
+}
+
+QGroupBox* ControlPanel::viewBox() {
     m_speed = intBox(0, 10000000, 0,
                      "Observations per second while playing; 0 runs as fast as the CPU allows.\n"
                      "Slow speeds (1–50) let you watch single observations move the fits.");
@@ -81,12 +97,10 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
     vf->addRow("2D view x", m_coordI);
     vf->addRow("2D view y", m_coordJ);
     vf->addRow("heat-map block", m_block);
+    return view;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(model);
-    layout->addWidget(fitting);
-    layout->addWidget(view);
-
+void ControlPanel::connectControls() {
     for (QAbstractSpinBox* b : m_fields.fields())
         if (b != m_lr)
             onFieldChanged(b, this, [this](double) { emit structureChanged(); });

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QGroupBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
@@ -32,6 +33,11 @@ class ControlPanel : public QWidget {
     void viewChanged();                     ///< 2D coordinates or block size; acts live
 
   private:
+    // The constructor's steps: the three groups of fields, then their connections.
+    QGroupBox* modelBox();
+    QGroupBox* fittingBox();
+    QGroupBox* viewBox();
+    void connectControls();
     ParamFields<fa::ExplorerConfig> m_fields{fa::explorerParams()}; ///< ExplorerParams.h
     QAbstractSpinBox *m_dim, *m_lr;
     QSpinBox *m_speed, *m_stepN, *m_coordI, *m_coordJ, *m_block;

@@ -27,6 +27,14 @@
 LatentPage::LatentPage(QWidget* parent)
     : LabPageOf(parent), m_loglik(new LoglikView), m_plane(new DataPlaneView),
       m_trace(new TraceView), m_means(new LatentMeansView) {
+    makeControls();
+    auto* open = new QPushButton("Open CSV…");
+    layOut(open, makeMethods());
+    connectControls(open);
+    modelChanged();
+}
+
+void LatentPage::makeControls() {
     m_dataset = new QComboBox;
     for (const auto& [key, label] :
          std::vector<std::pair<QString, QString>>{{"synthetic", "Generated (truth known)"},
@@ -39,7 +47,6 @@ LatentPage::LatentPage(QWidget* parent)
                           "mixture: linear pieces in 2–3 D). Real data: every column z-scored "
                           "with the fitting rows' statistics. Open CSV… (Ctrl+Shift+O) uses any "
                           "CSV of numbers.");
-    auto* open = new QPushButton("Open CSV…");
     m_model = new QComboBox;
     m_model->addItem("Factor analysis (FA)", "fa");
     m_model->addItem("Probabilistic PCA", "ppca");
@@ -54,22 +61,6 @@ LatentPage::LatentPage(QWidget* parent)
                         "N + 2; the conjugate normal-inverse-χ² prior (ν₀ = 1, τ₀² = 0.1 of each "
                         "column's variance, λ₀ = 1) shrinks F and keeps every ψ away from 0 "
                         "(no Heywood case).");
-    auto* methods = new QGroupBox("Methods");
-    auto* ml = new QVBoxLayout(methods);
-    for (const auto m : fa::allLatentMethods()) {
-        const std::string id = fa::latentMethodName(m);
-        auto* box = new QCheckBox(displayName(id, fa::Lab::Latent));
-        QPalette pal = box->palette();
-        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
-        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
-        pal.setColor(QPalette::Disabled, QPalette::WindowText, QColor(160, 160, 160));
-        box->setPalette(pal);
-        box->setToolTip(methodTip(id, fa::Lab::Latent));
-        box->setChecked(m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
-                        m == fa::LatentMethod::Svd);
-        ml->addWidget(box);
-        m_methods.emplace_back(m, box);
-    }
     // The parameters of core/latent/LatentParams.h: their ranges, defaults and tooltips.
     m_latent = m_fields.field("latent");
     m_components = m_fields.field("components");
@@ -97,7 +88,29 @@ LatentPage::LatentPage(QWidget* parent)
     m_traceEntry = new QComboBox;
     m_traceEntry->setToolTip("The entry of C = F Fᵀ + Ψ whose Gibbs draws are shown (F itself "
                              "is identified only up to rotation).");
+}
 
+QGroupBox* LatentPage::makeMethods() {
+    auto* methods = new QGroupBox("Methods");
+    auto* ml = new QVBoxLayout(methods);
+    for (const auto m : fa::allLatentMethods()) {
+        const std::string id = fa::latentMethodName(m);
+        auto* box = new QCheckBox(displayName(id, fa::Lab::Latent));
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
+        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
+        pal.setColor(QPalette::Disabled, QPalette::WindowText, QColor(160, 160, 160));
+        box->setPalette(pal);
+        box->setToolTip(methodTip(id, fa::Lab::Latent));
+        box->setChecked(m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
+                        m == fa::LatentMethod::Svd);
+        ml->addWidget(box);
+        m_methods.emplace_back(m, box);
+    }
+    return methods;
+}
+
+void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     auto* form = new QGroupBox("Data and model");
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
@@ -138,7 +151,9 @@ LatentPage::LatentPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({form, methods, run}, views, &m_parameters));
+}
 
+void LatentPage::connectControls(QPushButton* open) {
     connect(open, &QPushButton::clicked, this, &LatentPage::openCsvDialog);
     auto restart = [this] {
         if (!m_quiet)
@@ -150,39 +165,7 @@ LatentPage::LatentPage(QWidget* parent)
         resetView(); // another data set has other columns
         modelChanged();
     });
-    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_quiet)
-            return;
-        m_quiet = true; // the model's usual methods and sizes
-        const QString model = m_model->currentData().toString();
-        for (const auto& [m, box] : m_methods)
-            box->setChecked(
-                model == "fa"     ? (m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
-                                 m == fa::LatentMethod::Svd)
-                : model == "ppca" ? (m == fa::LatentMethod::Em || m == fa::LatentMethod::ClosedForm)
-                                  : m == fa::LatentMethod::Em);
-        // The mixture's lab data are lines in 3-D (K = 1); the other models get their sizes back.
-        const bool toMixture = model == "mppca", fromMixture = m_mixtureSizes.has_value();
-        if (toMixture && !fromMixture) {
-            m_mixtureSizes = {static_cast<int>(fieldValue(m_latent)),
-                              static_cast<int>(fieldValue(m_dim)),
-                              static_cast<int>(fieldValue(m_trueLatent))};
-            setFieldValue(m_latent, 1);
-            setFieldValue(m_dim, 3);
-            setFieldValue(m_trueLatent, 1);
-            emit message("Mixture of PPCA: K = 1 and generated lines in 3-D (D = 3, true K = 1); "
-                         "FA and PPCA get their sizes back",
-                         8000);
-        } else if (!toMixture && fromMixture) {
-            setFieldValue(m_latent, m_mixtureSizes->latent);
-            setFieldValue(m_dim, m_mixtureSizes->dim);
-            setFieldValue(m_trueLatent, m_mixtureSizes->trueLatent);
-            m_mixtureSizes.reset();
-        }
-        m_quiet = false;
-        resetView();
-        modelChanged();
-    });
+    connect(m_model, &QComboBox::currentIndexChanged, this, &LatentPage::modelSwitched);
     for (const auto& [m, box] : m_methods)
         connect(box, &QCheckBox::toggled, this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
@@ -216,6 +199,40 @@ LatentPage::LatentPage(QWidget* parent)
         if (!m_quiet && entry >= 0)
             change([entry](fa::LatentLive& run) { run.setTraceEntry(entry); }, Lasting::Yes);
     });
+}
+
+/// Another model: its usual methods, and the mixture's sizes (lines in 3-D) or the others' back.
+void LatentPage::modelSwitched() {
+    if (m_quiet)
+        return;
+    m_quiet = true; // the model's usual methods and sizes
+    const QString model = m_model->currentData().toString();
+    for (const auto& [m, box] : m_methods)
+        box->setChecked(model == "fa" ? (m == fa::LatentMethod::Em ||
+                                         m == fa::LatentMethod::Gibbs || m == fa::LatentMethod::Svd)
+                        : model == "ppca"
+                            ? (m == fa::LatentMethod::Em || m == fa::LatentMethod::ClosedForm)
+                            : m == fa::LatentMethod::Em);
+    // The mixture's lab data are lines in 3-D (K = 1); the other models get their sizes back.
+    const bool toMixture = model == "mppca", fromMixture = m_mixtureSizes.has_value();
+    if (toMixture && !fromMixture) {
+        m_mixtureSizes = {static_cast<int>(fieldValue(m_latent)),
+                          static_cast<int>(fieldValue(m_dim)),
+                          static_cast<int>(fieldValue(m_trueLatent))};
+        setFieldValue(m_latent, 1);
+        setFieldValue(m_dim, 3);
+        setFieldValue(m_trueLatent, 1);
+        emit message("Mixture of PPCA: K = 1 and generated lines in 3-D (D = 3, true K = 1); "
+                     "FA and PPCA get their sizes back",
+                     8000);
+    } else if (!toMixture && fromMixture) {
+        setFieldValue(m_latent, m_mixtureSizes->latent);
+        setFieldValue(m_dim, m_mixtureSizes->dim);
+        setFieldValue(m_trueLatent, m_mixtureSizes->trueLatent);
+        m_mixtureSizes.reset();
+    }
+    m_quiet = false;
+    resetView();
     modelChanged();
 }
 

@@ -12,6 +12,8 @@
 #include <optional>
 
 class QCheckBox;
+class QGroupBox;
+class QPushButton;
 class QComboBox;
 class QLabel;
 class IntSpinBox;
@@ -59,6 +61,12 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
 
   private:
     static constexpr int kBuiltinSets = 5; ///< synthetic and the four UCI sets, first in the list
+    // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
+    void makeControls();
+    QGroupBox* makeMethods();
+    void layOut(QPushButton* open, QGroupBox* methods);
+    void connectControls(QPushButton* open);
+    void modelSwitched();
     void modelChanged();
     void fillViewChoices(const fa::LatentLiveSnapshot& s);
     void applyView(QComboBox* changed);

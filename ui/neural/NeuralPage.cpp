@@ -50,6 +50,13 @@ QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const 
 
 NeuralPage::NeuralPage(QWidget* parent)
     : LabPage(parent), m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
+    makeControls();
+    auto* open = new QPushButton("Open CSV…");
+    layOut(open, makeMethods());
+    connectControls(open);
+}
+
+void NeuralPage::makeControls() {
     m_dataset = new QComboBox;
     for (const auto& [key, label] :
          std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
@@ -61,25 +68,11 @@ NeuralPage::NeuralPage(QWidget* parent)
         "UCI set (standardised with the training part's statistics; no bias column: the network "
         "has its own biases). Open CSV… (Ctrl+Shift+O in this mode) uses any CSV's last column as "
         "target.");
-    auto* open = new QPushButton("Open CSV…");
     m_hidden = new QComboBox;
     m_hidden->addItem("1 × 50 ReLU (small)", "50");
     m_hidden->addItem("2 × 50 ReLU (large)", "50,50");
     m_hidden->setToolTip(
         "The report's SmallNN and LargeNN; VIFA overfits the large one, VIPPCA repairs it.");
-    auto* methods = new QGroupBox("Methods");
-    auto* ml = new QVBoxLayout(methods);
-    for (const auto m : fa::allNeuralMethods()) {
-        const std::string id = fa::neuralMethodName(m);
-        auto* box = new QCheckBox(displayName(id));
-        box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
-        QPalette pal = box->palette();
-        pal.setColor(QPalette::WindowText, colourFor(id));
-        box->setPalette(pal);
-        box->setToolTip(methodTip(id));
-        ml->addWidget(box);
-        m_methods.emplace_back(m, box);
-    }
     m_optimiser = new QComboBox;
     m_optimiser->addItem("Adam", "adam");
     m_optimiser->addItem("SGD", "sgd");
@@ -99,7 +92,26 @@ NeuralPage::NeuralPage(QWidget* parent)
     // The numbers of core/neural/NeuralParams.h: their ranges, defaults and tooltips.
     m_length = m_fields.field("epochs");
     qobject_cast<QSpinBox*>(m_length)->setSuffix(" epochs");
+}
 
+QGroupBox* NeuralPage::makeMethods() {
+    auto* methods = new QGroupBox("Methods");
+    auto* ml = new QVBoxLayout(methods);
+    for (const auto m : fa::allNeuralMethods()) {
+        const std::string id = fa::neuralMethodName(m);
+        auto* box = new QCheckBox(displayName(id));
+        box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::WindowText, colourFor(id));
+        box->setPalette(pal);
+        box->setToolTip(methodTip(id));
+        ml->addWidget(box);
+        m_methods.emplace_back(m, box);
+    }
+    return methods;
+}
+
+void NeuralPage::layOut(QPushButton* open, QGroupBox* methods) {
     auto* form = new QGroupBox("Network and training");
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
@@ -151,7 +163,9 @@ NeuralPage::NeuralPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({form, methods}, m_tabs, &m_parameters));
+}
 
+void NeuralPage::connectControls(QPushButton* open) {
     connect(m_splitsPanel, &NeuralSplitsPanel::runRequested, this, &NeuralPage::runSplits);
     connect(m_splitsPanel, &NeuralSplitsPanel::finished, this, &NeuralPage::splitsDone);
     connect(m_splitsPanel, &NeuralSplitsPanel::message, this, &NeuralPage::message);

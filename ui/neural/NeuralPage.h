@@ -12,6 +12,8 @@
 using NeuralSnapshotPtr = std::shared_ptr<const fa::NeuralLiveSnapshot>;
 
 class QCheckBox;
+class QGroupBox;
+class QPushButton;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -79,6 +81,11 @@ class NeuralPage : public LabPage {
     long stepSize() const override;
 
   private:
+    // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
+    void makeControls();
+    QGroupBox* makeMethods();
+    void layOut(QPushButton* open, QGroupBox* methods);
+    void connectControls(QPushButton* open);
     void start(Start how); ///< a run from the fields
     /// A bundled set by key, else a CSV path as the fifth entry ("CSV: name").
     void selectDataset(const QString& dataset);

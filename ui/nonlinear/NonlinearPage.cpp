@@ -21,6 +21,13 @@
 NonlinearPage::NonlinearPage(QWidget* parent)
     : LabPageOf(parent), m_elbo(new ElboView), m_gaps(new GapView),
       m_latentView(new LatentSpaceView), m_data(new DataSpaceView) {
+    makeControls();
+    auto* open = new QPushButton("Open CSV…");
+    layOut(open, makeMethods());
+    connectControls(open);
+}
+
+void NonlinearPage::makeControls() {
     m_dataset = new QComboBox;
     for (const auto& [key, label] : std::vector<std::pair<QString, QString>>{
              {"nonlinear-synthetic", "Random network's manifold"},
@@ -39,22 +46,6 @@ NonlinearPage::NonlinearPage(QWidget* parent)
         "orthonormal frame; PPCA from the explorer's generator. Noise: the data noise's "
         "standard deviation. Real data: z-scored with the fitting rows' statistics. Open CSV… "
         "(Ctrl+Shift+O) uses any CSV of numbers.");
-    auto* open = new QPushButton("Open CSV…");
-    auto* methods = new QGroupBox("Methods");
-    auto* ml = new QVBoxLayout(methods);
-    for (const fa::VaeMethod m :
-         {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::LinearVae, fa::VaeMethod::Ppca}) {
-        const std::string id = fa::vaeMethodName(m);
-        auto* box = new QCheckBox(displayName(id, fa::Lab::Nonlinear));
-        QPalette pal = box->palette();
-        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
-        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
-        box->setPalette(pal);
-        box->setToolTip(methodTip(id, fa::Lab::Nonlinear));
-        box->setChecked(m != fa::VaeMethod::LinearVae);
-        ml->addWidget(box);
-        m_methods.emplace_back(m, box);
-    }
     m_layers = intBox(0, 3, 1,
                       "Hidden layers of the decoder (and of the VAE's encoder); 0: a linear "
                       "decoder, i.e. FA / PPCA.");
@@ -90,7 +81,28 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     m_viewY = new QComboBox;
     m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
     m_viewY->setToolTip("The data view's vertical axis (with the principal axes: the second).");
+}
 
+QGroupBox* NonlinearPage::makeMethods() {
+    auto* methods = new QGroupBox("Methods");
+    auto* ml = new QVBoxLayout(methods);
+    for (const fa::VaeMethod m :
+         {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::LinearVae, fa::VaeMethod::Ppca}) {
+        const std::string id = fa::vaeMethodName(m);
+        auto* box = new QCheckBox(displayName(id, fa::Lab::Nonlinear));
+        QPalette pal = box->palette();
+        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
+        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
+        box->setPalette(pal);
+        box->setToolTip(methodTip(id, fa::Lab::Nonlinear));
+        box->setChecked(m != fa::VaeMethod::LinearVae);
+        ml->addWidget(box);
+        m_methods.emplace_back(m, box);
+    }
+    return methods;
+}
+
+void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     auto* form = new QGroupBox("Data");
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
@@ -135,7 +147,9 @@ NonlinearPage::NonlinearPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(modeLayout({form, methods, model, run}, views, &m_parameters));
+}
 
+void NonlinearPage::connectControls(QPushButton* open) {
     connect(open, &QPushButton::clicked, this, &NonlinearPage::openCsvDialog);
     auto restart = [this] {
         if (!m_quiet)

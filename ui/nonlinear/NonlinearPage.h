@@ -10,6 +10,8 @@
 #include "ui/common/ParamFields.h"
 
 class QCheckBox;
+class QGroupBox;
+class QPushButton;
 class QComboBox;
 class QLabel;
 class IntSpinBox;
@@ -55,6 +57,11 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
 
   private:
     static constexpr int kBuiltinSets = 9; ///< generated and UCI sets, first in the list
+    // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
+    void makeControls();
+    QGroupBox* makeMethods();
+    void layOut(QPushButton* open, QGroupBox* methods);
+    void connectControls(QPushButton* open);
     void dataChanged();
     void fillChoices(const fa::VaeLiveSnapshot& s);
     void applyView(QComboBox* changed);

@@ -65,14 +65,10 @@ QByteArray posteriorSessionToJson(const PosteriorSession& s) {
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
-    const QJsonObject root = sessionRoot(json);
-    if (root.value("mode").toString() != "posterior")
-        fail("this is not a posterior-lab session (\"mode\" is not \"posterior\")");
-    PosteriorSession s;
-    PosteriorLiveConfig& c = s.config;
+namespace {
+/// The data section: the set, the target, the split, the hyperparameters, the seed.
+void readData(const QJsonObject& data, PosteriorLiveConfig& c) {
     PosteriorSetup& d = c.setup;
-    const QJsonObject data = object(root, "data");
     d.dataset = text(data, "data", "dataset").toStdString();
     if (d.dataset.empty())
         fail("'data.dataset' must name a data set or a CSV file");
@@ -97,8 +93,10 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         d.beta = realIn(data, "data", "beta", kPrecisionMin, kPrecisionMax);
     }
     c.seed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 9'007'199'254'740'991LL));
+}
 
-    const QJsonObject run = object(root, "run");
+/// The run section's methods and options, checked as VIFA checks them.
+void readRun(const QJsonObject& run, PosteriorLiveConfig& c) {
     const QJsonValue methods = require(run, "run", "methods");
     if (!methods.isArray() || methods.toArray().isEmpty())
         fail("'run.methods' must be a non-empty list");
@@ -147,6 +145,10 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     } catch (const std::invalid_argument& e) {
         fail(QString("the session's parameters are refused: %1").arg(e.what()));
     }
+}
+
+/// The live changes of the SGD learning rate and λ, in epoch order.
+void readChanges(const QJsonObject& run, PosteriorLiveConfig& c) {
     if (run.contains("changes")) {
         const QJsonValue v = run.value("changes");
         if (!v.isArray())
@@ -163,6 +165,19 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
             c.changes.push_back({last, a[1].toDouble(), a[2].toDouble()});
         }
     }
+}
+} // namespace
+
+PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
+    const QJsonObject root = sessionRoot(json);
+    if (root.value("mode").toString() != "posterior")
+        fail("this is not a posterior-lab session (\"mode\" is not \"posterior\")");
+    PosteriorSession s;
+    PosteriorLiveConfig& c = s.config;
+    readData(object(root, "data"), c);
+    const QJsonObject run = object(root, "run");
+    readRun(run, c);
+    readChanges(run, c);
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         s.coordI = static_cast<int>(whole(view, "view", "coordI", 1, 100000)) - 1;
