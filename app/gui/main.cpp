@@ -257,7 +257,7 @@ int takeScreenshot(MainWindow& window, const QString& path, long target, int pix
     // A run that cannot start or stops on an error ends the screenshot with its reason.
     QObject::connect(page, &LabPage::runError, qApp, [&](const QString& why) {
         std::fprintf(stderr, "faexplorer: the run stopped before %s %ld: %s\n",
-                     page->countsSamples() ? "sample" : "epoch", target, qPrintable(why));
+                     qPrintable(page->unitName()), target, qPrintable(why));
         code = 1;
         qApp->quit();
     });
