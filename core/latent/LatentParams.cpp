@@ -7,14 +7,6 @@ namespace fa {
 namespace {
 constexpr ParamKind W = ParamKind::Whole, R = ParamKind::Real;
 
-/// A parameter of the generated data's spec, seen from the data spec.
-Param<LatentDataSpec> synthetic(ParamInfo info, int SyntheticLatentSpec::*member) {
-    Param<LatentDataSpec> p;
-    static_cast<ParamInfo&>(p) = std::move(info);
-    p.get = [member](const LatentDataSpec& d) { return static_cast<double>(d.synthetic.*member); };
-    p.set = [member](LatentDataSpec& d, double v) { d.synthetic.*member = static_cast<int>(v); };
-    return p;
-}
 } // namespace
 
 const Schema<LatentFitOptions>& latentFitParams() {
@@ -38,20 +30,27 @@ const Schema<LatentFitOptions>& latentFitParams() {
 }
 
 const Schema<LatentDataSpec>& latentDataParams() {
-    static const Schema<LatentDataSpec> s = withDefaults<LatentDataSpec>(
-        {field({"test-fraction", "data.testFraction", "held out", R, 0, 0.9,
-                "Share of the rows held out for the held-out log-likelihood (0: none)."},
-               &LatentDataSpec::testFraction),
-         synthetic(
-             {"dim", "data.dim", "generated D", W, 2, 2000, "Generated data: the dimension D."},
-             &SyntheticLatentSpec::dim),
-         synthetic({"true-latent", "data.trueLatent", "true K", W, 1, 1999,
-                    "Generated data: the true latent dimension, below D (per piece for the "
-                    "mixture)."},
-                   &SyntheticLatentSpec::trueLatent),
-         synthetic(
-             {"samples", "data.rows", "rows", W, 2, 1e7, "Generated data: rows before the split."},
-             &SyntheticLatentSpec::samples)});
+    static const Schema<LatentDataSpec> s = [] {
+        Schema<LatentDataSpec> v{
+            field({"test-fraction", "data.testFraction", "held out", R, 0, 0.9,
+                   "Share of the rows held out for the held-out log-likelihood (0: none)."},
+                  &LatentDataSpec::testFraction)};
+        appendNested(
+            v,
+            Schema<SyntheticLatentSpec>{
+                field({"dim", "data.dim", "generated D", W, 2, 2000,
+                       "Generated data: the dimension D."},
+                      &SyntheticLatentSpec::dim),
+                field({"true-latent", "data.trueLatent", "true K", W, 1, 1999,
+                       "Generated data: the true latent dimension, below D (per piece for the "
+                       "mixture)."},
+                      &SyntheticLatentSpec::trueLatent),
+                field({"samples", "data.rows", "rows", W, 2, 1e7,
+                       "Generated data: rows before the split."},
+                      &SyntheticLatentSpec::samples)},
+            &LatentDataSpec::synthetic);
+        return withDefaults(std::move(v));
+    }();
     return s;
 }
 
@@ -70,17 +69,14 @@ const Schema<LatentConfig>& latentParams() {
         v.push_back(field({"seed", "", "seed", W, 0, kMaxSeed,
                            "Seed of the split, the generated data and every start."},
                           &LatentConfig::seed));
-        Param<LatentConfig> noise;
-        static_cast<ParamInfo&>(noise) = {"noise",
-                                          "",
-                                          "mixture noise",
-                                          R,
-                                          1e-8,
-                                          1e6,
-                                          "Generated mixture (--model mppca): σ² of every piece."};
-        noise.get = [](const LatentConfig& c) { return c.data.synthetic.mixtureNoise; };
-        noise.set = [](LatentConfig& c, double x) { c.data.synthetic.mixtureNoise = x; };
-        v.push_back(std::move(noise));
+        Schema<LatentDataSpec> noise; // the CLI's alone: the generated mixture's σ²
+        appendNested(noise,
+                     Schema<SyntheticLatentSpec>{
+                         field({"noise", "", "mixture noise", R, 1e-8, 1e6,
+                                "Generated mixture (--model mppca): σ² of every piece."},
+                               &SyntheticLatentSpec::mixtureNoise)},
+                     &LatentDataSpec::synthetic);
+        appendNested(v, noise, &LatentConfig::data);
         return withDefaults(std::move(v));
     }();
     return s;
