@@ -351,6 +351,7 @@ void LiveExplorer::waitForBatch() {
 ExplorerSnapshot LiveExplorer::snapshot() const {
     const State& s = *m_state;
     ExplorerSnapshot snap;
+    snap.config = m_config;
     snap.samples = m_samples;
     snap.totalSamples = m_config.totalSamples;
     snap.dim = m_config.generator.dim;

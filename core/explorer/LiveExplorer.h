@@ -80,7 +80,7 @@ struct StepTrace {
 };
 
 /// Immutable value handed from the worker to the views.
-struct ExplorerSnapshot : LabSnapshot {
+struct ExplorerSnapshot : LabSnapshotOf<ExplorerConfig> {
     long samples = 0;
     long totalSamples = 0;
     long dim = 0;

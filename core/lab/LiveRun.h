@@ -28,6 +28,11 @@ struct LabSnapshot {
     std::string status; ///< each fitter's state, for the status bar ("EM: running   SGA: warm-up")
 };
 
+/// A lab's snapshot with the configuration of the run it was taken from, live changes included:
+/// what the window saves as a session, or puts back in its fields after a refused change,
+/// without asking the worker (which may be in the middle of a long epoch).
+template <class Config> struct LabSnapshotOf : LabSnapshot { Config config; };
+
 class LiveRun {
   public:
     virtual ~LiveRun() = default;

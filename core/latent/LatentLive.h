@@ -37,7 +37,7 @@ struct LatentCurvePoint {
     double loglik = 0.0, heldout = 0.0; ///< per row; heldout NaN when nothing is held out
 };
 
-struct LatentLiveSnapshot : LabSnapshot {
+struct LatentLiveSnapshot : LabSnapshotOf<LatentLiveConfig> {
     std::string dataset, model;
     std::vector<std::string> columns, leftOut;
     long iteration = 0;
@@ -59,6 +59,7 @@ struct LatentLiveSnapshot : LabSnapshot {
         std::vector<Component> components;   ///< the mixture's
     };
     std::vector<Method> methods;
+    std::vector<LatentRow> rows; ///< the recorded iterations in the CLI's columns (rows())
 
     std::string xLabel, yLabel;
     std::vector<Eigen::Vector2d> points; ///< fitting rows in the view plane (complete rows only)

@@ -149,6 +149,8 @@ void LatentLive::traceSnapshot(const FaGibbs& g, const LatentFit* emFit,
 
 LatentLiveSnapshot LatentLive::snapshot() const {
     LatentLiveSnapshot s;
+    s.config = m_config;
+    s.rows = rows();
     s.position = m_iteration;
     s.length = m_config.length;
     s.iteration = m_iteration;

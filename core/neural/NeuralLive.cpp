@@ -81,6 +81,7 @@ void NeuralLive::record() {
 
 NeuralLiveSnapshot NeuralLive::snapshot() const {
     NeuralLiveSnapshot s;
+    s.config = m_config;
     s.epoch = m_epoch;
     s.dataset = m_config.dataset;
     MlpShape shape;

@@ -28,7 +28,7 @@ struct NeuralCurvePoint {
     double trainNmll = 0.0, trainRmse = 0.0, testNmll = 0.0, testRmse = 0.0;
 };
 
-struct NeuralLiveSnapshot : LabSnapshot {
+struct NeuralLiveSnapshot : LabSnapshotOf<NeuralLiveConfig> {
     long epoch = 0;
     std::string dataset, hidden;
     Eigen::Index parameters = 0, trainRows = 0, testRows = 0;

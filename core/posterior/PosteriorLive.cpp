@@ -240,6 +240,7 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
         throw std::invalid_argument("choose two different parameters between 1 and " +
                                     std::to_string(dim));
     PosteriorLiveSnapshot s;
+    s.config = m_config;
     s.epoch = m_trial->epoch();
     s.dataset = m_problem.dataset;
     s.parameterNames = m_problem.data.parameterNames;
@@ -289,6 +290,7 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
     for (const Vector& theta : m_trial->recentIterates())
         s.iterates.emplace_back(theta(i), theta(j));
     s.curves = m_curves;
+    s.rows = rows();
     s.sgdLearningRate = m_lr;
     s.lambda = m_lambda;
     s.changes = m_config.changes; // the curves mark where each took effect

@@ -44,7 +44,7 @@ struct PosteriorCurvePoint {
 /// view's coordinates; each level one or more polylines.
 using ExactContours = std::array<std::vector<Polyline2>, 3>;
 
-struct PosteriorLiveSnapshot : LabSnapshot {
+struct PosteriorLiveSnapshot : LabSnapshotOf<PosteriorLiveConfig> {
     long epoch = 0;
     std::string dataset;
     std::vector<std::string> parameterNames;
@@ -70,6 +70,7 @@ struct PosteriorLiveSnapshot : LabSnapshot {
     std::vector<Approximation> approximations;
     std::vector<Eigen::Vector2d> iterates; ///< recent SGD iterates in (coordI, coordJ)
     std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> curves;
+    std::vector<PosteriorRow> rows; ///< the curves in the CLI's columns (PosteriorLive::rows)
     double sgdLearningRate = 0.0, lambda = 0.0;
     std::vector<PosteriorLiveConfig::Change> changes; ///< live changes so far, in epoch order
     /// The gradient panel's study of the first full or mean-field VI fit (labSnapshot only,

@@ -38,7 +38,7 @@ struct VaeCurvePoint {
     double testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0, approximationGap = 0.0;
 };
 
-struct VaeLiveSnapshot : LabSnapshot {
+struct VaeLiveSnapshot : LabSnapshotOf<VaeLiveConfig> {
     std::string dataset;
     std::vector<std::string> columns, leftOut;
     long epoch = 0;
@@ -51,7 +51,8 @@ struct VaeLiveSnapshot : LabSnapshot {
         VaeCurvePoint last; ///< the latest scored point (epoch 0: none yet)
     };
     std::vector<Method> methods;
-    std::string viewMethod; ///< the method id the two views show
+    std::vector<VaeRow> rows; ///< the scored epochs in the CLI's columns (VaeLive::rows)
+    std::string viewMethod;   ///< the method id the two views show
     // Data plane: the shown rows, and the view method's reconstructions of them (f at q's mean),
     // samples from its model and its decoded latent grid (lines along each latent axis).
     std::string xLabel, yLabel;

@@ -41,6 +41,8 @@ decltype(VaeLiveSnapshot::grid) decodedGrid(const NlfaModel& model, ElboPass& pa
 
 VaeLiveSnapshot VaeLive::snapshot() const {
     VaeLiveSnapshot s;
+    s.config = m_config;
+    s.rows = rows();
     s.position = m_epoch;
     s.length = m_config.length;
     s.dataset = m_data.rows.name;

@@ -57,15 +57,6 @@ LabWorker::Factory counting(long id, long length = 0, long failAt = -1) {
     };
 }
 
-/// The smallest page: what LabPage adds to the worker (here, inspectRun's error hand-back).
-class BarePage : public LabPage {
-  public:
-    void reset() override {}
-    void showSnapshot(const fa::LabSnapshot&) override {}
-    std::vector<std::pair<QString, QWidget*>> charts() const override { return {}; }
-    using LabPage::inspectRun;
-};
-
 } // namespace
 
 class TestLabWorker : public QObject {
@@ -260,23 +251,6 @@ class TestLabWorker : public QObject {
         QCOMPARE(m_failed, QStringList{"not enough memory for this run"});
         QCOMPARE(m_halted.size(), qsizetype(1));
         QVERIFY(m_halted.first().contains("could not start"));
-    }
-
-    void anErrorReadingTheRunReachesTheCaller() {
-        // std::bad_alloc while copying a run's rows on the worker's thread (an export of a long
-        // run) comes back to the page's thread, where the export reports it; it never escapes
-        // the worker's event loop (which ends the program).
-        BarePage page;
-        bool threw = false;
-        try {
-            page.inspectRun([](const fa::LiveRun*) { throw std::bad_alloc(); });
-        } catch (const std::bad_alloc&) {
-            threw = true;
-        }
-        QVERIFY(threw);
-        int seen = 0;
-        page.inspectRun([&](const fa::LiveRun* run) { seen = run ? 2 : 1; });
-        QCOMPARE(seen, 1); // the worker still answers (no run yet)
     }
 
     void aRefusedChangeLeavesTheRun() {

@@ -90,24 +90,6 @@ void LabPage::setSpeed(double unitsPerSecond) {
     post([unitsPerSecond](LabWorker& w) { w.setSpeed(unitsPerSecond); });
 }
 
-void LabPage::inspectRun(const std::function<void(const fa::LiveRun*)>& f) const {
-    // What f throws (std::bad_alloc copying a long run's rows) must not escape the worker's
-    // event loop, which would end the program: it is rethrown here, on the caller's thread.
-    std::exception_ptr error;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker, &f, &error] {
-            try {
-                w->inspect(f);
-            } catch (...) {
-                error = std::current_exception();
-            }
-        },
-        Qt::BlockingQueuedConnection);
-    if (error)
-        std::rethrow_exception(error);
-}
-
 void LabPage::togglePlay() {
     if (m_stats.running)
         post([](LabWorker& w) { w.pause(); });
@@ -181,12 +163,6 @@ void LabPage::redraw() {
     if (!m_dirty || !m_latest || (window()->isVisible() && !isVisible()))
         return; // a page on a hidden tab is drawn when it is shown again
     redrawNow();
-}
-
-bool LabPage::backgroundPending() const {
-    bool pending = false;
-    inspectRun([&](const fa::LiveRun* run) { pending = run && run->backgroundPending(); });
-    return pending;
 }
 
 void LabPage::redrawNow() {

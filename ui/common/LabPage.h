@@ -83,7 +83,8 @@ class LabPage : public QWidget {
     bool finished() const;
     /// "running", "finished" (at its length; Play does not move it) or "paused".
     QString playState() const;
-    bool backgroundPending() const;
+    /// Whether background work (a batch refit) was still out at the latest snapshot.
+    bool backgroundPending() const { return m_stats.backgroundPending; }
     void redrawNow();
 
   public slots:
@@ -116,9 +117,6 @@ class LabPage : public QWidget {
     void changeRun(LabWorker::Change change, Lasting lasting = Lasting::No);
     void restartRun(Start how = Start::Paused); ///< a fresh run from the last factory that worked
     void setSpeed(double unitsPerSecond);
-    /// Runs f on the worker thread with the run (nullptr when none) and waits for it.
-    /// Runs f on the worker's thread and waits; rethrows here what f threw.
-    void inspectRun(const std::function<void(const fa::LiveRun*)>& f) const;
     /// Draws a snapshot (called by the redraw timer, at most ~30 times a second, when visible).
     virtual void showSnapshot(const fa::LabSnapshot& snapshot) = 0;
     virtual long stepSize() const { return 1; }
@@ -130,22 +128,6 @@ class LabPage : public QWidget {
     /// any exception (from write too) reports "Cannot export <what>" with the reason.
     bool writeCsv(const QString& path, const QString& what,
                   const std::function<void(std::ostream&)>& write);
-    /// Ctrl+E for a run that keeps its CSV rows (Run::rows(), read on the worker's thread):
-    /// refused without a run, else written by write(out, rows) through writeCsv.
-    template <class Run, class Write> bool exportRunRows(const QString& path, Write write) {
-        if (!latestLabSnapshot()) {
-            fail("Cannot export", "there is no run");
-            return false;
-        }
-        return writeCsv(path, "the curves", [&](std::ostream& out) {
-            std::decay_t<decltype(std::declval<const Run&>().rows())> rows;
-            inspectRun([&](const fa::LiveRun* run) {
-                if (run)
-                    rows = static_cast<const Run*>(run)->rows();
-            });
-            write(out, rows);
-        });
-    }
     /// Calls f on the worker thread (queued; compiler-checked, no method names).
     template <class F> void post(F&& f) {
         QMetaObject::invokeMethod(

@@ -55,14 +55,23 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     template <class F> void change(F f, Lasting lasting = Lasting::No) {
         changeRun([f = std::move(f)](fa::LiveRun& run) { f(static_cast<Run&>(run)); }, lasting);
     }
-    /// The configuration of the run that goes on, with its live changes (none without a run).
+    /// The configuration of the run that goes on, with its live changes (none without a run),
+    /// as its latest snapshot carries it: the worker is never asked (it may be in the middle of
+    /// a long epoch).
     std::optional<Config> runningConfig() const {
-        std::optional<Config> config;
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                config = static_cast<const Run*>(run)->config();
-        });
-        return config;
+        if (const SnapshotPtr latest = latestSnapshot())
+            return latest->config;
+        return std::nullopt;
+    }
+    /// Ctrl+E of the rows the latest snapshot carries (the CLI's columns), written by
+    /// write(out, rows); refused without a run.
+    template <class Write> bool exportRows(const QString& path, Write write) {
+        const SnapshotPtr latest = latestSnapshot();
+        if (!latest) {
+            fail("Cannot export", "there is no run");
+            return false;
+        }
+        return writeCsv(path, "the curves", [&](std::ostream& out) { write(out, latest->rows); });
     }
     void runFailed(const QString& why) override {
         LabPage::runFailed(why);
@@ -115,9 +124,8 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
         Session s;
         s.speed = speed->value();
         s.*position = latest->position;
+        s.config = latest->config;
         try {
-            if (const auto running = runningConfig())
-                s.config = *running;
             save(path, s);
         } catch (const std::exception& e) {
             fail("Cannot save the session", QString::fromUtf8(e.what()));

@@ -223,6 +223,7 @@ void LabWorker::publish(bool force) {
     stats.unitsPerSecond = m_rate;
     stats.runSeconds = m_runSeconds + (m_running ? m_playClock.elapsed() / 1000.0 : 0.0);
     stats.unitsWhilePlaying = m_playedUnits + (m_running ? m_run->position() - m_playBase : 0);
+    stats.backgroundPending = m_run->backgroundPending();
     emit statsChanged(stats);
     if (!m_running && m_run->backgroundPending() && !m_poll.isActive())
         m_poll.start();

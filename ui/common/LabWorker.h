@@ -19,9 +19,10 @@ Q_DECLARE_METATYPE(LabSnapshotPtr)
 struct LabStats {
     bool running = false;
     long position = 0, length = 0;
-    double unitsPerSecond = 0.0; ///< over the last half second of playing
-    double runSeconds = 0.0;     ///< time spent playing in this run
-    long unitsWhilePlaying = 0;  ///< units done while playing (not stepping)
+    double unitsPerSecond = 0.0;    ///< over the last half second of playing
+    double runSeconds = 0.0;        ///< time spent playing in this run
+    long unitsWhilePlaying = 0;     ///< units done while playing (not stepping)
+    bool backgroundPending = false; ///< background work (a batch refit) still out
 };
 Q_DECLARE_METATYPE(LabStats)
 
@@ -48,8 +49,6 @@ class LabWorker : public QObject {
     /// A live change (learning rate, view, ...). If it throws, refused() says why, nothing changed.
     /// A lasting one (the run's length, the view) is kept for restart(): the fields show it.
     void apply(const Change& change, bool lasting = false);
-    /// Runs f on the run (nullptr when there is none), e.g. to read rows for an export.
-    void inspect(const std::function<void(const fa::LiveRun*)>& f) const { f(m_run.get()); }
 
   signals:
     void started(); ///< a configure() succeeded: the new run is in place, paused at 0

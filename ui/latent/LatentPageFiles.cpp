@@ -40,7 +40,7 @@ bool LatentPage::openCsv(const QString& path) {
 }
 
 bool LatentPage::exportCurves(const QString& path) {
-    return exportRunRows<fa::LatentLive>(path, fa::io::writeLatentCsv);
+    return exportRows(path, fa::io::writeLatentCsv);
 }
 
 bool LatentPage::openSession(const QString& path) {

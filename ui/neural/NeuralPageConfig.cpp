@@ -93,17 +93,15 @@ bool NeuralPage::openSession(const QString& path) {
 }
 
 bool NeuralPage::saveSession(const QString& path) {
-    if (!latestLabSnapshot()) {
+    const NeuralSnapshotPtr latest = latestSnapshot();
+    if (!latest) {
         fail("Cannot save the session", "there is no run (its parameters were refused)");
         return false;
     }
     fa::io::NeuralSession s;
     s.speed = m_speed->value();
-    s.epochs = latestLabSnapshot()->position;
-    inspectRun([&](const fa::LiveRun* run) {
-        if (run)
-            s.config = static_cast<const fa::NeuralLive*>(run)->config();
-    });
+    s.epochs = latest->position;
+    s.config = latest->config; // the running configuration, live changes included
     try {
         fa::io::saveNeuralSession(path, s);
     } catch (const fa::io::SessionError& e) {

@@ -151,7 +151,7 @@ bool NonlinearPage::openCsv(const QString& path) {
 }
 
 bool NonlinearPage::exportCurves(const QString& path) {
-    return exportRunRows<fa::VaeLive>(path, fa::io::writeVaeCsv);
+    return exportRows(path, fa::io::writeVaeCsv);
 }
 
 bool NonlinearPage::openSession(const QString& path) {

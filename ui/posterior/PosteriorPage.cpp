@@ -246,11 +246,8 @@ bool PosteriorPage::saveSession(const QString& path) {
     s.coordJ = latest->coordJ;
     s.speed = m_controls->speed();
     s.epochs = latest->epoch;
+    s.config = latest->config; // the running configuration, live changes included
     try {
-        inspectRun([&](const fa::LiveRun* run) {
-            if (run)
-                s.config = static_cast<const fa::PosteriorLive*>(run)->config();
-        });
         fa::io::savePosteriorSession(path, s);
     } catch (const fa::io::SessionError& e) {
         fail("Cannot save the session", QString::fromUtf8(e.what()));
@@ -293,5 +290,11 @@ void PosteriorPage::restoreSettings(QSettings& settings) {
 }
 
 bool PosteriorPage::exportCurves(const QString& path) {
-    return exportRunRows<fa::PosteriorLive>(path, fa::io::writePosteriorCsv);
+    const PosteriorSnapshotPtr latest = latestSnapshot();
+    if (!latest) {
+        fail("Cannot export", "there is no run");
+        return false;
+    }
+    return writeCsv(path, "the curves",
+                    [&](std::ostream& out) { fa::io::writePosteriorCsv(out, latest->rows); });
 }

@@ -1,0 +1,113 @@
+// What a typed page (LabPageOf) reads of a running lab, it reads from the latest snapshot: a
+// worker inside a long unit (an epoch of a large network) is never waited for by the window.
+#include "core/lab/LiveRun.h"
+#include "ui/common/LabPageOf.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+#include <atomic>
+#include <ostream>
+#include <vector>
+
+namespace {
+
+/// A run whose first unit waits at a gate (an epoch of a large network): the page must answer
+/// without the worker while it waits.
+struct GatedConfig {
+    int tag = 0;
+};
+struct GatedSnapshot : fa::LabSnapshotOf<GatedConfig> {
+    std::vector<int> rows;
+};
+struct Gate {
+    std::atomic<bool> open{false}, inside{false}, timedOut{false};
+};
+class GatedRun : public fa::LiveRun {
+  public:
+    GatedRun(const GatedConfig& config, Gate* gate) : m_config(config), m_gate(gate) {}
+    long advance(long) override {
+        m_gate->inside = true;
+        QElapsedTimer waited;
+        waited.start();
+        while (!m_gate->open && !(m_gate->timedOut = waited.elapsed() > 20000))
+            QThread::msleep(1);
+        m_gate->inside = false;
+        m_rows.push_back(int(++m_position));
+        return 1;
+    }
+    long position() const override { return m_position; }
+    std::string unit() const override { return "epochs"; }
+    std::shared_ptr<const fa::LabSnapshot> labSnapshot() const override {
+        auto s = std::make_shared<GatedSnapshot>();
+        s->position = m_position;
+        s->config = m_config;
+        s->rows = m_rows;
+        return s;
+    }
+    const GatedConfig& config() const { return m_config; }
+
+  private:
+    GatedConfig m_config;
+    Gate* m_gate;
+    long m_position = 0;
+    std::vector<int> m_rows;
+};
+
+class GatedPage : public LabPageOf<GatedRun, GatedSnapshot> {
+  public:
+    explicit GatedPage(Gate* gate) : m_gate(gate) {}
+    void reset() override {}
+    void setConfig(const GatedConfig&) override {}
+    void show(const GatedSnapshot&) override {}
+    std::vector<std::pair<QString, QWidget*>> charts() const override { return {}; }
+    void begin(const GatedConfig& config) {
+        startRun([config, gate = m_gate] { return std::make_unique<GatedRun>(config, gate); },
+                 Start::Paused);
+    }
+    using LabPageOf::exportRows;
+    using LabPageOf::runningConfig;
+
+  private:
+    Gate* m_gate;
+};
+
+} // namespace
+
+class TestLabPageOf : public QObject {
+    Q_OBJECT
+  private slots:
+    void thePageNeverWaitsForTheWorker() {
+        // While the worker is inside a long unit, what the window reads of the run (its
+        // configuration for a session or a refused change, its rows for Ctrl+E, whether
+        // background work is out) comes from the latest snapshot: each answer arrives while
+        // the unit still waits at its gate (before, this waited out the unit).
+        Gate gate;
+        GatedPage page(&gate);
+        page.begin(GatedConfig{7});
+        QTRY_VERIFY(page.latestSnapshot());
+        page.runUntil(2);
+        QTRY_VERIFY(gate.inside);
+        const auto config = page.runningConfig();
+        QVERIFY(config && config->tag == 7);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("rows.csv");
+        QVERIFY(page.exportRows(csv, [](std::ostream& out, const std::vector<int>& rows) {
+            out << "rows " << rows.size() << "\n";
+        }));
+        QVERIFY(!page.backgroundPending());
+        QVERIFY(gate.inside && !gate.timedOut); // still waiting: nothing above waited for it
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("rows 0\n")); // the snapshot's rows, at 0
+        QSignalSpy reached(&page, &LabPage::reached);
+        gate.open = true;
+        QVERIFY(reached.wait(10000));
+        QCOMPARE(page.latestSnapshot()->rows, (std::vector<int>{1, 2}));
+    }
+};
+
+QTEST_MAIN(TestLabPageOf)
+#include "test_lab_page_of.moc"
