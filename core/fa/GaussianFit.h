@@ -3,6 +3,7 @@
 // N(c, F F^T + Psi): online EM and SGA (on samples or SGD iterates), batch FA, VIFA / VIPPCA
 // and SWAG are siblings behind it, and one status type says where any of them stands.
 #include "core/fa/FAModel.h"
+#include "core/math/Abandon.h"
 
 #include <string>
 
@@ -32,8 +33,9 @@ class GaussianFit {
 };
 
 /// A fit that runs by passes over a data set: VIFA, VIPPCA, full-covariance and mean-field VI.
-class EpochFit : public GaussianFit {
+class EpochFit : public GaussianFit, public Abandonable {
   public:
+    /// One pass over the data; an abandoned fit stops at the next mini-batch.
     virtual void runEpoch() = 0;
 };
 

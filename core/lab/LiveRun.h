@@ -4,6 +4,7 @@
 // say where it stands. A run is built from its lab's configuration (which throws
 // std::invalid_argument for bad values); "reset" is building a fresh one from the same
 // configuration, which the worker does. Qt-free, single-threaded: one thread owns a run.
+#include <atomic>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -52,6 +53,18 @@ class LiveRun {
     /// and start what is queued, never blocking.
     virtual void poll() {}
     virtual bool backgroundPending() const { return false; }
+    /// Called from any thread when the run is about to be thrown away (the window closes): a
+    /// unit in progress ends at its next mini-batch and advance returns; what it leaves is
+    /// never shown. Only ever raised before destruction, so it never changes a shown number.
+    void abandon() { m_abandoned.store(true); }
+
+  protected:
+    /// The flag abandon() raises, for the run's fits to watch (Abandonable::abandonOn).
+    const std::atomic<bool>* abandonFlag() const { return &m_abandoned; }
+    bool abandoned() const { return m_abandoned.load(std::memory_order_relaxed); }
+
+  private:
+    std::atomic<bool> m_abandoned{false};
 };
 
 } // namespace fa

@@ -55,6 +55,8 @@ long LatentLive::advance(long n) {
     long done = 0;
     while (done < n && m_iteration < m_config.length) {
         for (std::size_t i = 0; i < m_fits.size(); ++i) {
+            if (abandoned()) // the window closed: an EM or Gibbs pass is not cut, the next
+                return done; // fit's is not begun
             const auto start = std::chrono::steady_clock::now();
             m_fits[i]->iterate();
             m_seconds[i] +=

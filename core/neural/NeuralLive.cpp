@@ -27,6 +27,8 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
         m_fits.push_back(
             std::make_unique<NeuralFit>(m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
                                         deriveSeed(config.seed, static_cast<std::uint64_t>(m))));
+    for (const auto& fit : m_fits)
+        fit->abandonOn(abandonFlag());
     record();
 }
 
@@ -36,6 +38,8 @@ long NeuralLive::advance(long epochs) {
         for (auto& fit : m_fits)
             if (!fit->diverged())
                 fit->runEpoch();
+        if (abandoned()) // the window closed mid-epoch: nothing more is shown
+            return e;
         ++m_epoch;
         record();
     }

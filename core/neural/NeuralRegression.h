@@ -76,6 +76,7 @@ class NeuralFit final : public GaussianFit {
     NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method, const NeuralHyper& hyper,
               const NeuralFitOptions& options, std::uint64_t seed);
     void runEpoch() { m_vifa->runEpoch(); }
+    void abandonOn(const std::atomic<bool>* flag) { m_vifa->abandonOn(flag); }
     long epoch() const { return m_vifa->epoch(); }
     FitStatus status() const override { return m_vifa->status(); }
     FAModel model() const override { return m_vifa->model(); }

@@ -157,6 +157,15 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
 
 PosteriorTrial::~PosteriorTrial() = default;
 
+void PosteriorTrial::abandonOn(const std::atomic<bool>* flag) {
+    for (EpochFit* fit : m_epochFits)
+        fit->abandonOn(flag);
+    for (const auto& shadow : m_shadows)
+        shadow->abandonOn(flag);
+    if (m_sgd)
+        m_sgd->abandonOn(flag);
+}
+
 void PosteriorTrial::runEpoch() {
     for (EpochFit* fit : m_epochFits)
         fit->runEpoch();

@@ -134,6 +134,9 @@ class PosteriorTrial {
     ~PosteriorTrial();
 
     void runEpoch();
+    /// Every fit of the trial (VI, its shadows, SGD) stops at its next mini-batch once flag is
+    /// raised (core/math/Abandon.h).
+    void abandonOn(const std::atomic<bool>* flag);
     long epoch() const { return m_epoch; }
 
     struct Estimate {

@@ -30,6 +30,7 @@ PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
                             config.setup, deriveSeed(config.seed, SeedStream::FirstTrial))) {
     m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods,
                                                deriveSeed(config.seed, SeedStream::FirstTrial));
+    m_trial->abandonOn(abandonFlag());
     checkRunLength(config.length);
     m_lr = config.run.sgd.learningRate;
     m_lambda = config.run.lambdaOverride.value_or(m_problem.hyper.alpha / m_problem.hyper.beta);
@@ -87,6 +88,8 @@ long PosteriorLive::advance(long epochs) {
         applyChangesAt(m_trial->epoch());
         const auto start = std::chrono::steady_clock::now();
         m_trial->runEpoch();
+        if (abandoned()) // the window closed mid-epoch: nothing more is shown
+            return e;
         m_seconds +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (m_trial->epoch() % m_stride == 0)

@@ -251,7 +251,7 @@ void VaeFit::epoch() {
     shuffle(m_order, m_rng);
     const std::size_t n = m_order.size();
     const auto size = static_cast<std::size_t>(m_options.batch);
-    for (std::size_t start = 0; start < n; start += size) {
+    for (std::size_t start = 0; start < n && !abandoned(); start += size) {
         const std::size_t end = std::min(n, start + size);
         m_index.assign(m_order.begin() + static_cast<std::ptrdiff_t>(start),
                        m_order.begin() + static_cast<std::ptrdiff_t>(end));

@@ -6,6 +6,7 @@
 // noise σ²I: the closed-form ELBO, so its gradients are exact). Each makes one pass over the
 // training rows per epoch in shuffled mini-batches; the decoder is an NlfaModel. Deterministic
 // given the seed.
+#include "core/math/Abandon.h"
 #include "core/math/Rng.h"
 #include "core/vae/NlfaModel.h"
 
@@ -37,7 +38,7 @@ struct VaeOptions {
 /// Throws std::invalid_argument naming the first bad option.
 void validate(const VaeOptions& options);
 
-class VaeFit {
+class VaeFit : public Abandonable {
   public:
     virtual ~VaeFit() = default;
     /// One pass over the training rows in shuffled mini-batches.

@@ -71,6 +71,7 @@ VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
             VaeOptions options = m_config.fit;
             options.seed = deriveSeed(trialSeed, SeedStream::VaeMethodBase, index);
             f->fit = makeVaeFit(method, train, options);
+            f->fit->abandonOn(abandonFlag());
         }
         m_fits.push_back(std::move(f));
     }
@@ -91,6 +92,8 @@ long VaeLive::advance(long epochs) {
                 f->fit->epoch();
                 f->seconds += std::chrono::duration<double>(Clock::now() - start).count();
             }
+        if (abandoned()) // the window closed mid-epoch: nothing more is shown
+            return done;
         ++m_epoch;
         ++done;
         record();

@@ -287,7 +287,7 @@ void GaussianVi::runEpoch() {
     const auto n = static_cast<Eigen::Index>(m_order.size());
     shuffle(m_order, m_rng);
     const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
-    for (Eigen::Index start = 0; start + m <= n && !m_diverged; start += m) {
+    for (Eigen::Index start = 0; start + m <= n && !m_diverged && !abandoned(); start += m) {
         draw(m_rng,
              std::span<const Eigen::Index>(m_order.data() + start, static_cast<std::size_t>(m)),
              m_draws, m_pending);

@@ -41,7 +41,7 @@ void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
     const auto n = static_cast<Eigen::Index>(m_order.size());
     shuffle(m_order, m_rng);
     const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
-    for (Eigen::Index start = 0; start + m <= n; start += m) {
+    for (Eigen::Index start = 0; start + m <= n && !abandoned(); start += m) {
         m_grad = (2.0 * m_options.lambda / static_cast<double>(n)) * m_theta;
         for (Eigen::Index k = start; k < start + m; ++k) {
             const Eigen::Index row = m_order[static_cast<std::size_t>(k)];

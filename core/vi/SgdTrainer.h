@@ -5,6 +5,7 @@
 // (2/M) sum_batch x (theta^T x - y) + (2 lambda / N) theta. Its iterates feed the online FA
 // fitters and SWAG.
 #include "core/fa/GaussianFit.h"
+#include "core/math/Abandon.h"
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
 
@@ -20,7 +21,7 @@ struct SgdOptions {
     std::uint64_t seed = 0;
 };
 
-class SgdTrainer {
+class SgdTrainer : public Abandonable {
   public:
     /// theta starts at N(0, 0.01 I) drawn from seed (a different start per trial).
     SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& options);

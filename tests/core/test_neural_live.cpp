@@ -8,6 +8,7 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
 
@@ -139,6 +140,28 @@ class TestNeuralLive : public QObject {
         NeuralLive other(c);
         other.advance(2);
         QVERIFY(other.snapshot().methods[0].mean != sa.methods[0].mean);
+    }
+
+    void anAbandonedEpochStopsAtItsFirstMiniBatch() {
+        // The window closing mid-epoch (LiveRun::abandon, from another thread): the run counts
+        // no epoch, and a network's fit watching the flag takes no step (one not abandoned
+        // moves).
+        const NeuralLiveConfig c = smallConfig();
+        NeuralLive dropped(c);
+        dropped.abandon();
+        QCOMPARE(dropped.advance(1), 0L);
+        QCOMPARE(dropped.position(), 0L);
+        const RegressionData data = c.loader("yacht", "");
+        NeuralFit fit(data.X.topRows(100), data.y.head(100), NeuralMethod::VifaGauss, c.hyper,
+                      c.fit, 1);
+        const FAModel before = fit.model();
+        std::atomic<bool> flag{true};
+        fit.abandonOn(&flag);
+        fit.runEpoch();
+        QCOMPARE(fit.model().c, before.c);
+        flag = false;
+        fit.runEpoch();
+        QVERIFY(fit.model().c != before.c);
     }
 
     void badConfigsAreRefused() {

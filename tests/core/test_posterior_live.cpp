@@ -73,6 +73,21 @@ class TestPosteriorLive : public QObject {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, live.setLength(0));
     }
 
+    void anAbandonedEpochStopsAtItsFirstMiniBatch() {
+        // LiveRun::abandon (the window closing mid-epoch): VIFA and the SGD iterates stop at
+        // their next mini-batch and advance counts no epoch; a run not abandoned moves.
+        PosteriorLive kept(smallConfig()), dropped(smallConfig());
+        const auto before = dropped.snapshot(0, 1);
+        dropped.abandon();
+        QCOMPARE(dropped.advance(1), 0L);
+        QCOMPARE(kept.advance(1), 1L);
+        const auto cut = dropped.snapshot(0, 1), moved = kept.snapshot(0, 1);
+        QCOMPARE(cut.approximations[0].mean, before.approximations[0].mean); // VIFA: no step
+        QVERIFY(moved.approximations[0].mean != before.approximations[0].mean);
+        QCOMPARE(cut.iterates.size(), before.iterates.size()); // SGD: no step either
+        QVERIFY(moved.iterates.size() > before.iterates.size());
+    }
+
     void advanceMovesByEpochs() {
         PosteriorLive live(smallConfig());
         LiveRun& run = live;

@@ -2,12 +2,14 @@
 // importance-weighted estimate approaching the exact log-likelihood; the optimal diagonal q and
 // the approximation gap's closed form; the linear VAE reaching PPCA's closed-form maximum; the
 // two gaps non-negative within Monte Carlo error; the generated manifolds' geometry; a cancel
-// stopping a trial's scoring within one pass, and a scoring poll that changes no number.
+// stopping a trial's scoring within one pass, and a scoring poll that changes no number; an
+// abandoned live run stopping at its first mini-batch.
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/Ppca.h"
 #include "core/math/Rng.h"
 #include "core/vae/VaeData.h"
 #include "core/vae/VaeExperiment.h"
+#include "core/vae/VaeLive.h"
 #include "core/vae/VaeMetrics.h"
 #include "tests/support/NonlinearFaSupport.h"
 
@@ -249,6 +251,21 @@ class TestVaeFits : public QObject {
                                        {plain.minEss, polled.minEss}})
                 QVERIFY((a == b) || (std::isnan(a) && std::isnan(b)));
         }
+    }
+
+    void anAbandonedEpochStopsAtItsFirstMiniBatch() {
+        // LiveRun::abandon (the window closing mid-epoch): the VAE stops at its next
+        // mini-batch and the epoch is not counted; a run not abandoned moves its encoder.
+        VaeLiveConfig c;
+        c.methods = {VaeMethod::Vae};
+        VaeLive kept(c), dropped(c);
+        const auto before = dropped.snapshot();
+        dropped.abandon();
+        QCOMPARE(dropped.advance(1), 0L);
+        QCOMPARE(kept.advance(1), 1L);
+        QVERIFY(!before.latentMeans.empty());
+        QCOMPARE(dropped.snapshot().latentMeans, before.latentMeans); // no step taken
+        QVERIFY(kept.snapshot().latentMeans != before.latentMeans);
     }
 
     void manifoldsHaveTheirGeometry() {

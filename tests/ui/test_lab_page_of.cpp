@@ -1,5 +1,6 @@
 // What a typed page (LabPageOf) reads of a running lab, it reads from the latest snapshot: a
-// worker inside a long unit (an epoch of a large network) is never waited for by the window.
+// worker inside a long unit (an epoch of a large network) is never waited for by the window,
+// and closing the page cuts such a unit instead of waiting it out.
 #include "core/lab/LiveRun.h"
 #include "ui/common/LabPageOf.h"
 
@@ -23,7 +24,7 @@ struct GatedSnapshot : fa::LabSnapshotOf<GatedConfig> {
     std::vector<int> rows;
 };
 struct Gate {
-    std::atomic<bool> open{false}, inside{false}, timedOut{false};
+    std::atomic<bool> open{false}, inside{false}, timedOut{false}, cut{false};
 };
 class GatedRun : public fa::LiveRun {
   public:
@@ -32,8 +33,14 @@ class GatedRun : public fa::LiveRun {
         m_gate->inside = true;
         QElapsedTimer waited;
         waited.start();
-        while (!m_gate->open && !(m_gate->timedOut = waited.elapsed() > 20000))
+        while (!m_gate->open && !(m_gate->timedOut = waited.elapsed() > 20000)) {
+            if (abandoned()) { // one "mini-batch" of the unit: the page is going
+                m_gate->inside = false;
+                m_gate->cut = true;
+                return 0;
+            }
             QThread::msleep(1);
+        }
         m_gate->inside = false;
         m_rows.push_back(int(++m_position));
         return 1;
@@ -106,6 +113,19 @@ class TestLabPageOf : public QObject {
         gate.open = true;
         QVERIFY(reached.wait(10000));
         QCOMPARE(page.latestSnapshot()->rows, (std::vector<int>{1, 2}));
+    }
+
+    void closingThePageCutsALongUnit() {
+        // The window closing while a unit runs: the page's destructor abandons the run, which
+        // ends at its next piece; the destructor does not wait the unit out (before, it did).
+        Gate gate;
+        auto* page = new GatedPage(&gate);
+        page->begin(GatedConfig{1});
+        QTRY_VERIFY(page->latestSnapshot());
+        page->runUntil(2);
+        QTRY_VERIFY(gate.inside);
+        delete page;
+        QVERIFY(gate.cut && !gate.timedOut && !gate.open);
     }
 };
 

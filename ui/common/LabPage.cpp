@@ -55,7 +55,9 @@ LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
 }
 
 LabPage::~LabPage() {
-    m_thread.quit(); // the worker's event loop ends after the current ~10 ms slice
+    // The run ends at its next mini-batch (a long epoch is cut), then the worker's event loop.
+    m_worker->abandon();
+    m_thread.quit();
     m_thread.wait();
 }
 

@@ -35,7 +35,13 @@ void LabWorker::configure(const Factory& make, bool keepPlaying) {
     const bool wasPlaying = m_running && m_stopAt < 0;
     stopRunning();
     m_stopAt = -1;
-    m_run = std::move(run); // the old run (and any background work of it) ends here
+    {
+        const std::lock_guard<std::mutex> lock(m_runLock);
+        if (m_abandoned)
+            run->abandon();
+        std::swap(m_run, run);
+    }
+    run.reset(); // the old run (and any background work of it) ends here
     m_factory = make;
     m_lasting.clear(); // a new factory is made from the fields, which hold them
     m_rate = m_runSeconds = 0.0;
@@ -138,7 +144,18 @@ void LabWorker::apply(const Change& change, bool lasting) {
     publish(true);
 }
 
+void LabWorker::abandon() {
+    const std::lock_guard<std::mutex> lock(m_runLock);
+    m_abandoned = true;
+    if (m_run)
+        m_run->abandon();
+}
+
 void LabWorker::tick() {
+    if (m_abandoned) {
+        m_tick.stop();
+        return;
+    }
     long budget = std::numeric_limits<long>::max();
     if (m_speed > 0.0 && m_stopAt < 0) // stay on the line position = base + speed * t
         budget = m_speedBase + static_cast<long>(m_speed * m_speedClock.elapsed() / 1000.0) -
@@ -152,7 +169,7 @@ void LabWorker::tick() {
             QElapsedTimer call;
             call.start();
             const long done = m_run->advance(std::min(m_chunk, budget));
-            if (done == 0)
+            if (done == 0 || m_abandoned)
                 break;
             budget -= done;
             // About a millisecond a call: long enough to amortise the loop, short enough that
@@ -169,6 +186,8 @@ void LabWorker::tick() {
         emit halted(describe(e));
         return;
     }
+    if (m_abandoned) // the page is going: the cut unit is neither shown nor counted
+        return;
     if (m_rateClock.elapsed() >= 500) {
         m_rate = (m_run->position() - m_rateBase) * 1000.0 / m_rateClock.elapsed();
         m_rateBase = m_run->position();

@@ -8,8 +8,10 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 using LabSnapshotPtr = std::shared_ptr<const fa::LabSnapshot>;
@@ -50,6 +52,10 @@ class LabWorker : public QObject {
     /// A lasting one (the run's length, the view) is kept for restart(): the fields show it.
     void apply(const Change& change, bool lasting = false);
 
+    /// Called from any thread (the page's destructor): the run is about to be thrown away, so
+    /// a unit in progress ends at its next mini-batch (fa::LiveRun::abandon) and no more start.
+    void abandon();
+
   signals:
     void started(); ///< a configure() succeeded: the new run is in place, paused at 0
     void snapshotReady(LabSnapshotPtr snapshot);
@@ -70,7 +76,9 @@ class LabWorker : public QObject {
     void stopRunning();
     void resetClocks();
 
-    std::unique_ptr<fa::LiveRun> m_run;
+    std::unique_ptr<fa::LiveRun> m_run; ///< replaced only with m_runLock held (abandon reads it)
+    std::mutex m_runLock;
+    std::atomic<bool> m_abandoned{false};
     Factory m_factory;
     std::vector<Change> m_lasting; ///< lasting changes since m_factory
     QTimer m_tick, m_poll;
