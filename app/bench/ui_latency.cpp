@@ -5,10 +5,14 @@
 // With "trials" as second argument, the trials panel runs 10 trials of the same run meanwhile
 // (batch refits of seconds each), so (3) includes cancelling them. With "nonlinear" as the only
 // argument it plays the nonlinear-FA lab flat out instead (a VAE, one 50-unit layer, 10,000
-// fitting rows in 10 D) and also counts how often the ELBO chart repaints per second.
-// Prints one line per figure. Timing lives here, not in the tests.
+// fitting rows in 10 D) and also counts how often the ELBO chart repaints per second. With
+// "close" it plays a lab whose single epoch takes seconds (the neural lab's 2 × 2000 network with
+// 40 draws per gradient, a VAE of 1000 units on 80,000 rows), closes the window 1.5 s into that
+// first epoch and times the close and destruction. Prints one line per figure. Timing lives here,
+// not in the tests.
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/ExplorerPage.h"
+#include "ui/neural/NeuralPage.h"
 #include "ui/nonlinear/NonlinearPage.h"
 #include "ui/nonlinear/NonlinearViews.h"
 #include "ui/shell/MainWindow.h"
@@ -94,12 +98,53 @@ int nonlinearBench(QApplication& app) {
     return app.exec();
 }
 
+/// Plays the window's current lab from reset, closes it `after` ms later and times the close.
+void closeMidEpoch(QApplication& app, MainWindow* w, const char* what, int after = 1500) {
+    w->resize(1280, 800);
+    w->show();
+    w->currentPage()->reset();
+    w->currentPage()->togglePlay();
+    QTimer::singleShot(after, [&] {
+        const long position = w->currentPage()->stats().position;
+        QElapsedTimer t;
+        t.start();
+        w->close();
+        delete w;
+        std::printf("%s: closed %d ms into the run at epoch %ld (0: mid-way through the first): "
+                    "close + destroy %.1f ms\n",
+                    what, after, position, t.nsecsElapsed() / 1e6);
+        app.quit();
+    });
+    app.exec();
+}
+
+int closeBench(QApplication& app) {
+    auto* w = new MainWindow;
+    w->setCurrentLab("neural");
+    fa::NeuralLiveConfig n = w->page<NeuralPage>()->config();
+    n.fit.hidden = {2000, 2000};
+    n.fit.samples = 40;
+    w->page<NeuralPage>()->setConfig(n);
+    closeMidEpoch(app, w, "neural, 2 x 2000 units, L = 40, on yacht");
+    w = new MainWindow;
+    w->setCurrentLab("nonlinear");
+    fa::VaeLiveConfig v = w->page<NonlinearPage>()->config();
+    v.data.samples = 100000;
+    v.methods = {fa::VaeMethod::Vae};
+    v.fit.hidden = {1000};
+    w->page<NonlinearPage>()->setConfig(v);
+    closeMidEpoch(app, w, "nonlinear, a VAE of 1000 units on 80,000 rows");
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     if (argc > 1 && std::string(argv[1]) == "nonlinear")
         return nonlinearBench(app);
+    if (argc > 1 && std::string(argv[1]) == "close")
+        return closeBench(app);
     const int dim = argc > 1 ? std::atoi(argv[1]) : 1000;
     const bool withTrials = argc > 2 && std::string(argv[2]) == "trials";
     auto* w = new MainWindow;

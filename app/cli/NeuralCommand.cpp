@@ -35,12 +35,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
                                         methodChoices(Lab::Neural) + ")");
         c.methods.push_back(*m);
     }
-    c.fit.hidden.clear();
-    for (const long h : args.integerList("hidden", {50})) {
-        if (h < 1 || h > 100000)
-            throw std::invalid_argument("--hidden: every layer needs between 1 and 100000 units");
-        c.fit.hidden.push_back(static_cast<int>(h));
-    }
+    c.fit.hidden = hiddenLayers(args.integerList("hidden", {50}), "--hidden");
     readParams(args, neuralParams(), c); // the window's ranges too (core/neural/NeuralParams.h)
     c.threads = args.integerIn("threads", 2, 1, 256);
     const std::string opt = args.text("optimizer", "adam");

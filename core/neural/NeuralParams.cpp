@@ -2,6 +2,19 @@
 
 namespace fa {
 
+std::vector<int> hiddenLayers(const std::vector<long>& units, const std::string& name) {
+    if (units.empty())
+        throw std::invalid_argument(name + ": no layer");
+    std::vector<int> out;
+    for (const long h : units) {
+        if (h < 1 || h > kMaxNeuralUnits)
+            throw std::invalid_argument(name + ": every layer needs between 1 and " +
+                                        std::to_string(kMaxNeuralUnits) + " units");
+        out.push_back(static_cast<int>(h));
+    }
+    return out;
+}
+
 namespace {
 constexpr ParamKind W = ParamKind::Whole, R = ParamKind::Real;
 } // namespace

@@ -15,4 +15,10 @@ const Schema<NeuralConfig>& neuralParams();
 /// The window's run.
 const Schema<NeuralLiveConfig>& neuralLiveParams();
 
+/// The hidden layers, one rule for the CLI's --hidden, sessions' run.hidden and the window: at
+/// least one layer, each of 1 to kMaxNeuralUnits units. Throws std::invalid_argument
+/// "<name>: every layer needs between 1 and 100000 units" (or "<name>: no layer").
+inline constexpr long kMaxNeuralUnits = 100000;
+std::vector<int> hiddenLayers(const std::vector<long>& units, const std::string& name);
+
 } // namespace fa

@@ -212,7 +212,7 @@ class TestNeuralPage : public QObject {
         QVERIFY(bad.open(QIODevice::WriteOnly));
         bad.write(R"({"format": "faexplorer-session", "version": 1, "mode": "neural",
                       "data": {"dataset": "yacht", "split": 0, "seed": 0},
-                      "run": {"methods": ["vifa-gauss"], "hidden": [30], "latent": 1,
+                      "run": {"methods": ["vifa-gauss"], "hidden": [0], "latent": 1,
                               "batch": 10, "samples": 4, "learningRate": 0.01},
                       "hyper": {"priorPrecision": 1, "noisePrecision": 25, "sigma": 0.05}})");
         bad.close();
@@ -266,7 +266,7 @@ class TestNeuralPage : public QObject {
             auto* page = w.page<NeuralPage>();
             fa::NeuralLiveConfig c = page->config();
             c.dataset = "concrete";
-            c.fit.hidden = {50, 50};
+            c.fit.hidden = {120, 30}; // a shape the CLI takes, not one of the two presets
             c.hyper.sigma = 0.02;
             page->setConfig(c);
             w.close(); // saves the settings, as quitting does
@@ -274,7 +274,7 @@ class TestNeuralPage : public QObject {
         MainWindow again;
         const fa::NeuralLiveConfig c = again.page<NeuralPage>()->config();
         QCOMPARE(QString::fromStdString(c.dataset), QString("concrete"));
-        QCOMPARE(c.fit.hidden.size(), std::size_t{2});
+        QCOMPARE(c.fit.hidden, (std::vector<int>{120, 30})); // kept, not the nearest preset
         QCOMPARE(c.hyper.sigma, 0.02);
         QSettings().clear();
     }

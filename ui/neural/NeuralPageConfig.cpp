@@ -24,8 +24,9 @@ fa::NeuralLiveConfig NeuralPage::config() const {
     for (const auto& [m, box] : m_methods)
         if (box->isChecked())
             c.methods.push_back(m);
-    c.fit.hidden = m_hidden->currentData().toString() == "50,50" ? std::vector<int>{50, 50}
-                                                                 : std::vector<int>{50};
+    c.fit.hidden.clear();
+    for (const QString& units : m_hidden->currentData().toString().split(','))
+        c.fit.hidden.push_back(units.toInt());
     m_fields.read(c);
     c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
                                                                      : fa::OptimiserKind::Adam;
@@ -59,7 +60,18 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     selectDataset(QString::fromStdString(c.dataset));
     for (const auto& [m, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
-    m_hidden->setCurrentIndex(m_hidden->findData(c.fit.hidden.size() > 1 ? "50,50" : "50"));
+    // Any shape a session or the CLI may give (each layer 1 to 100000 units) is kept: one
+    // not offered yet becomes an entry of its own ("2 × 2000 ReLU"), never the nearest preset.
+    QStringList units;
+    for (const int h : c.fit.hidden)
+        units << QString::number(h);
+    const QString key = units.join(',');
+    if (m_hidden->findData(key) < 0)
+        m_hidden->addItem(units.size() > 1 && units.count(units.front()) == units.size()
+                              ? QString("%1 × %2 ReLU").arg(units.size()).arg(units.front())
+                              : QString("%1 ReLU").arg(units.join(" – ")),
+                          key);
+    m_hidden->setCurrentIndex(m_hidden->findData(key));
     m_fields.show(c);
     m_optimiser->setCurrentIndex(
         m_optimiser->findData(c.fit.optimiser == fa::OptimiserKind::Sgd ? "sgd" : "adam"));

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <cmath>
 #include <algorithm>
 
 namespace fa::io {
@@ -72,14 +73,18 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
         c.methods.push_back(*method);
     }
     const QJsonValue hidden = require(run, "run", "hidden");
-    const QJsonArray layers = hidden.toArray();
-    if (!hidden.isArray() || layers.isEmpty() || layers.size() > 2)
-        fail("'run.hidden' must be [50] or [50, 50] (the report's two networks)");
-    c.fit.hidden.clear();
-    for (const QJsonValue& units : layers) {
-        if (units.toDouble() != 50.0)
-            fail("'run.hidden' must be [50] or [50, 50] (the report's two networks)");
-        c.fit.hidden.push_back(50);
+    if (!hidden.isArray())
+        fail("'run.hidden' must be a list of layer sizes, e.g. [50, 50]");
+    std::vector<long> units;
+    for (const QJsonValue& layer : hidden.toArray()) {
+        const double n = layer.toDouble(-1.0);
+        units.push_back(n == std::floor(n) && n >= 0.0 && n <= double(kMaxNeuralUnits) ? long(n)
+                                                                                     : -1L);
+    }
+    try { // the CLI's --hidden rule (core/neural/NeuralParams.h)
+        c.fit.hidden = hiddenLayers(units, "'run.hidden'");
+    } catch (const std::invalid_argument& e) {
+        fail(QString::fromUtf8(e.what()));
     }
     NeuralFitOptions& f = c.fit;
     const QString optimizer = text(run, "run", "optimizer");
