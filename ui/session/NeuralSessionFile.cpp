@@ -5,8 +5,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 
 namespace fa::io {
 namespace {
@@ -79,7 +79,7 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     for (const QJsonValue& layer : hidden.toArray()) {
         const double n = layer.toDouble(-1.0);
         units.push_back(n == std::floor(n) && n >= 0.0 && n <= double(kMaxNeuralUnits) ? long(n)
-                                                                                     : -1L);
+                                                                                       : -1L);
     }
     try { // the CLI's --hidden rule (core/neural/NeuralParams.h)
         c.fit.hidden = hiddenLayers(units, "'run.hidden'");
