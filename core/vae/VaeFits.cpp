@@ -1,8 +1,8 @@
 #include "core/vae/VaeFits.h"
 #include "core/vae/VaeParams.h"
 
+#include "core/optim/Adam.h"
 #include "core/vae/VaeObjectives.h"
-#include "core/vi/Vifa.h"
 
 #include <algorithm>
 #include <array>
@@ -62,14 +62,16 @@ class Vem final : public VaeFit {
             m_pass.run(m_model, m_batch, M, L, eps, values, &m_g);
             const long t = m_epochs * m_options.eSteps + j + 1;
             const Matrix gm = -m_g.mean, gl = -m_g.logVar; // optimiserStep descends
-            optimiserStep(OptimiserKind::Adam, Eigen::Map<Vector>(M.data(), size),
-                          Eigen::Map<const Vector>(gm.data(), size),
-                          Eigen::Map<Vector>(mom[0].data(), size),
-                          Eigen::Map<Vector>(mom[1].data(), size), m_options.eLr, t);
-            optimiserStep(OptimiserKind::Adam, Eigen::Map<Vector>(L.data(), size),
-                          Eigen::Map<const Vector>(gl.data(), size),
-                          Eigen::Map<Vector>(mom[2].data(), size),
-                          Eigen::Map<Vector>(mom[3].data(), size), m_options.eLr, t);
+            optimiserStep(
+                OptimiserKind::Adam, Eigen::Map<Vector>(M.data(), size),
+                Eigen::Map<const Vector>(gm.data(), size),
+                {Eigen::Map<Vector>(mom[0].data(), size), Eigen::Map<Vector>(mom[1].data(), size)},
+                m_options.eLr, t);
+            optimiserStep(
+                OptimiserKind::Adam, Eigen::Map<Vector>(L.data(), size),
+                Eigen::Map<const Vector>(gl.data(), size),
+                {Eigen::Map<Vector>(mom[2].data(), size), Eigen::Map<Vector>(mom[3].data(), size)},
+                m_options.eLr, t);
             L = L.cwiseMax(kRowQLogVarMin).cwiseMin(kQLogVarMax);
         }
         scatterColumns(M, m_index, m_M);
@@ -269,7 +271,7 @@ void VaeFit::epoch() {
 
 void VaeFit::ascend(Eigen::Ref<Vector> param, const Vector& grad, Vector& m, Vector& v, double lr) {
     const Vector descent = -grad;
-    optimiserStep(OptimiserKind::Adam, param, descent, m, v, lr, m_updates);
+    optimiserStep(OptimiserKind::Adam, param, descent, {m, v}, lr, m_updates);
 }
 
 std::unique_ptr<VaeFit> makeVaeFit(VaeMethod method, const ConstMatrixRef& trainRows,

@@ -1,6 +1,6 @@
 #include "core/vae/VaeMetrics.h"
 
-#include "core/vi/Vifa.h"
+#include "core/optim/Adam.h"
 
 #include <algorithm>
 #include <cmath>
@@ -92,9 +92,9 @@ void optimiseQ(ElboPass& pass, const NlfaModel& model, const ConstMatrixRef& X, 
         g.mean = -g.mean; // optimiserStep descends
         g.logVar = -g.logVar;
         optimiserStep(OptimiserKind::Adam, Eigen::Map<Vector>(M.data(), size),
-                      Eigen::Map<const Vector>(g.mean.data(), size), mM, vM, rate, t);
+                      Eigen::Map<const Vector>(g.mean.data(), size), {mM, vM}, rate, t);
         optimiserStep(OptimiserKind::Adam, Eigen::Map<Vector>(logVar.data(), size),
-                      Eigen::Map<const Vector>(g.logVar.data(), size), mL, vL, rate, t);
+                      Eigen::Map<const Vector>(g.logVar.data(), size), {mL, vL}, rate, t);
         logVar = logVar.cwiseMax(kRowQLogVarMin).cwiseMin(kQLogVarMax);
     }
 }

@@ -1,6 +1,7 @@
 #include "core/vi/GaussianVi.h"
 
 #include "core/fa/ModelGenerator.h"
+#include "core/optim/Clip.h"
 #include "core/vi/VifaTerms.h"
 
 #include <cmath>
@@ -249,7 +250,7 @@ ViGradient GaussianVi::estimate(GradientEstimator estimator, int samples,
 
 void GaussianVi::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eigen::Ref<Vector> m,
                       Eigen::Ref<Vector> v, double lr) const {
-    optimiserStep(m_options.optimiser, param, grad, m, v, lr, m_adamSteps);
+    optimiserStep(m_options.optimiser, param, grad, {m, v}, lr, m_adamSteps);
 }
 
 void GaussianVi::update() {
@@ -262,14 +263,9 @@ void GaussianVi::update() {
     g.mean += exact.mean;
     g.scale += exact.scale;
     const Eigen::Index nl = scaleSize() - m_dim;
-    const auto clip = [limit = m_options.maxGradNorm](auto x) {
-        const double norm = x.norm();
-        if (limit > 0.0 && norm > limit)
-            x *= limit / norm;
-    };
-    clip(g.mean.head(m_dim));
-    clip(g.scale.head(nl));
-    clip(g.scale.tail(m_dim));
+    clipNorm(g.mean.head(m_dim), m_options.maxGradNorm);
+    clipNorm(g.scale.head(nl), m_options.maxGradNorm);
+    clipNorm(g.scale.tail(m_dim), m_options.maxGradNorm);
     step(m_m, g.mean, m_mm, m_vm, m_options.lrC);
     // Each group's Adam moments live in the matching segment of the flat moment vectors.
     Vector scale = gatherScale();

@@ -1,6 +1,7 @@
 #include "core/vi/Vifa.h"
 
 #include "core/fa/ModelGenerator.h"
+#include "core/optim/Clip.h"
 
 #include <cmath>
 #include <numbers>
@@ -209,20 +210,7 @@ void Vifa::accumulate(std::span<const Eigen::Index> batch) {
 
 void Vifa::step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eigen::Ref<Vector> m,
                 Eigen::Ref<Vector> v, double lr) const {
-    optimiserStep(m_options.optimiser, param, grad, m, v, lr, m_adamSteps);
-}
-
-void optimiserStep(OptimiserKind kind, Eigen::Ref<Vector> param, const ConstVectorRef& grad,
-                   Eigen::Ref<Vector> m, Eigen::Ref<Vector> v, double lr, long t) {
-    if (kind == OptimiserKind::Sgd) {
-        param -= lr * grad;
-        return;
-    }
-    constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
-    m = b1 * m + (1.0 - b1) * grad;
-    v = b2 * v + (1.0 - b2) * grad.cwiseAbs2();
-    const double c1 = 1.0 - std::pow(b1, double(t)), c2 = 1.0 - std::pow(b2, double(t));
-    param.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
+    optimiserStep(m_options.optimiser, param, grad, {m, v}, lr, m_adamSteps);
 }
 
 void Vifa::update() {
@@ -243,16 +231,9 @@ void Vifa::update() {
         g.c += sg.c, g.F += sg.F, g.gamma += sg.gamma;
     }
     m_sum.setZero();
-    if (m_options.maxGradNorm > 0.0) {
-        auto clip = [limit = m_options.maxGradNorm](auto& x) {
-            const double norm = x.norm();
-            if (norm > limit)
-                x *= limit / norm;
-        };
-        clip(g.c);
-        clip(g.F);
-        clip(g.gamma);
-    }
+    clipNorm(g.c, m_options.maxGradNorm);
+    clipNorm(g.F, m_options.maxGradNorm);
+    clipNorm(g.gamma, m_options.maxGradNorm);
     step(m_c, g.c, m_mc, m_vc, m_options.lrC);
     Eigen::Map<Vector> flatF(m_F.data(), m_F.size());
     const Eigen::Map<const Vector> flatGF(g.F.data(), g.F.size());

@@ -2,12 +2,13 @@
 // VIFA (report Algorithm 1): variational inference with q(theta) = N(c, F F^T + Psi), for any
 // Likelihood. Gaussian or Laplace prior; VIPPCA keeps Psi = sigma I fixed. The likelihood term
 // is reparameterised (theta = F h + c + sqrt(psi) .* z) and averaged over L mini-batches; the
-// entropy and prior terms are exact. Plain SGD (as in the report) or Adam, with separate
-// learning rates for c, F and gamma = log psi, and optional clipping of each averaged
+// entropy and prior terms are exact. Plain SGD (as in the report) or Adam (core/optim), with
+// separate learning rates for c, F and gamma = log psi, and optional clipping of each averaged
 // gradient's norm (the report's published code clips at 10).
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
 #include "core/math/Rng.h"
+#include "core/optim/Adam.h"
 #include "core/vi/Estimators.h"
 #include "core/vi/Likelihood.h"
 #include "core/vi/VifaTerms.h"
@@ -18,17 +19,12 @@
 namespace fa {
 
 enum class PriorKind { Gaussian, Laplace };
-enum class OptimiserKind { Sgd, Adam };
 std::string priorName(PriorKind prior);
 /// The rate lambda = 1/b of the Laplace prior with the variance of a Gaussian prior of precision
 /// alpha: 2 / lambda^2 = 1 / alpha, so lambda = sqrt(2 alpha). The report's §3.1 text says
 /// "sqrt(2) x precision", but its own search range ([0.141, 4.472] for precisions [0.01, 10]) is
 /// sqrt(2 alpha) (docs/maths/posterior.md §2.2).
 double laplaceRateForPrecision(double alpha);
-/// One step of -lr grad (SGD) or of Adam (beta1 0.9, beta2 0.999, eps 1e-8) with moments m, v
-/// and step count t >= 1 for the bias correction; shared by every variational fit.
-void optimiserStep(OptimiserKind kind, Eigen::Ref<Vector> param, const ConstVectorRef& grad,
-                   Eigen::Ref<Vector> m, Eigen::Ref<Vector> v, double lr, long t);
 
 struct VifaOptions {
     int latent = 1;
