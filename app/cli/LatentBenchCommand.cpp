@@ -11,8 +11,8 @@
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"
 #include "core/latent/LatentData.h"
-#include "core/latent/Mppca.h"
-#include "core/latent/Ppca.h"
+#include "core/models/Mppca.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeExperiment.h"
 
 #include <algorithm>

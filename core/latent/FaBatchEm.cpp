@@ -1,6 +1,6 @@
 #include "core/latent/FaBatchEm.h"
 
-#include "core/latent/Ppca.h"
+#include "core/models/Ppca.h"
 
 #include <algorithm>
 #include <cmath>

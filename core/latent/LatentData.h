@@ -3,7 +3,7 @@
 // of the bundled UCI sets or any CSV, split into fitting and held-out rows. Real data is
 // z-scored column by column (ddof 0) with the fitting rows' statistics, over observed cells.
 #include "core/data/NumericTable.h"
-#include "core/latent/Mppca.h"
+#include "core/models/Mppca.h"
 #include "core/math/Types.h"
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 #include "core/fa/OnlineSGA.h"
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"
-#include "core/latent/Mppca.h"
-#include "core/latent/Ppca.h"
+#include "core/models/Mppca.h"
+#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
 
 #include <cmath>

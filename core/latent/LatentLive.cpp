@@ -2,7 +2,7 @@
 #include "core/latent/LatentParams.h"
 
 #include "core/latent/FaGibbs.h"
-#include "core/latent/Mppca.h"
+#include "core/models/Mppca.h"
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
 

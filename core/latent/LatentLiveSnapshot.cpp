@@ -2,7 +2,7 @@
 #include "core/latent/FaGibbs.h"
 #include "core/latent/LatentLive.h"
 #include "core/latent/McmcDiagnostics.h"
-#include "core/latent/Mppca.h"
+#include "core/models/Mppca.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include "core/data/RegressionData.h"
 #include "core/lab/ScoringPoll.h"
 #include "core/lab/TrialRunner.h"
-#include "core/neural/Mlp.h"
+#include "core/neural/MlpLikelihood.h"
 #include "core/vi/Vifa.h"
 
 #include <atomic>

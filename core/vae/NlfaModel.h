@@ -6,7 +6,7 @@
 // (docs/maths/nonlinear.md §2): to θ and γ by backpropagating (x − f)/ψ, to q's mean and
 // log-variance through g_z = J_f(z)ᵀ[(x − f(z))/ψ]. Examples are columns (D x n, K x n); buffers
 // are reused, so a pass allocates nothing once sizes are set.
-#include "core/neural/Mlp.h"
+#include "core/models/Mlp.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 #include "core/vae/VaeParams.h"
 
 #include "core/math/Rng.h"
-#include "core/neural/Mlp.h"
+#include "core/models/Mlp.h"
 
 #include <algorithm>
 #include <cmath>

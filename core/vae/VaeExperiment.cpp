@@ -2,7 +2,7 @@
 #include "core/vae/VaeParams.h"
 
 #include "core/latent/LatentExperiment.h"
-#include "core/latent/Ppca.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeMetrics.h"
 
 #include <chrono>

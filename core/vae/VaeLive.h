@@ -8,7 +8,7 @@
 // plane (two columns or the first two principal axes) with one method's reconstructions,
 // samples and decoded latent grid. PPCA's closed form is a level.
 #include "core/lab/LiveRun.h"
-#include "core/latent/Ppca.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeExperiment.h"
 
 #include <memory>

@@ -2,7 +2,7 @@
 // Gaussian densities summed in long double, the responsibilities against Bayes' rule, one
 // component against the PPCA closed form, monotone EM that finds three generated lines, and a
 // collapsing component re-seeded with everything finite.
-#include "core/latent/Mppca.h"
+#include "core/models/Mppca.h"
 #include "tests/support/DenseReference.h"
 
 #include <QtTest>

@@ -4,7 +4,8 @@
 // cancel while the predictive's draws score the test rows or a tuner's fold, and a run that
 // reports its progress giving the same rows.
 #include "core/math/Rng.h"
-#include "core/neural/Mlp.h"
+#include "core/models/Mlp.h"
+#include "core/neural/MlpLikelihood.h"
 #include "core/neural/NeuralRegression.h"
 
 #include <QtTest>

@@ -6,8 +6,8 @@
 // steps, hard responsibilities and one M step. σ_c² is floored at 1e-6 tr(S)/D and a component
 // left with fewer than K + 2 points' weight is re-seeded at the worst-fitted point.
 // Batch work; S_c is D x D (the lab's mixtures live in 2–3 D; O(N D² + D³) per component).
-#include "core/latent/Ppca.h"
 #include "core/math/Types.h"
+#include "core/models/Ppca.h"
 
 #include <cstdint>
 #include <vector>

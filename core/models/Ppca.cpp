@@ -1,4 +1,4 @@
-#include "core/latent/Ppca.h"
+#include "core/models/Ppca.h"
 
 #include "core/math/Rng.h"
 

@@ -1,4 +1,4 @@
-#include "core/latent/Mppca.h"
+#include "core/models/Mppca.h"
 
 #include "core/math/Rng.h"
 
