@@ -10,7 +10,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"
-#include "core/latent/LatentData.h"
+#include "core/data/LatentData.h"
 #include "core/models/Mppca.h"
 #include "core/models/Ppca.h"
 #include "core/vae/VaeExperiment.h"

@@ -19,19 +19,6 @@ double secondsSince(Clock::time_point start) {
 }
 } // namespace
 
-std::vector<long> latentCheckpoints(long iterations) {
-    std::vector<long> out;
-    for (long scale = 1; scale <= iterations; scale *= 10) {
-        for (long m : {1L, 2L, 3L, 5L})
-            if (m * scale < iterations)
-                out.push_back(m * scale);
-        if (scale > iterations / 10)
-            break;
-    }
-    out.push_back(iterations);
-    return out;
-}
-
 void checkLatentConfig(const LatentConfig& c) {
     checkLatentRun(c.data.model, c.methods, c.iterations);
     checkParams(latentParams(), c);

@@ -1,9 +1,10 @@
 #pragma once
 // The latent-variable lab's experiment: every chosen way of fitting the chosen model on one data
 // set, over several trials (new split, new starts), with one row per (trial, method,
-// checkpoint iteration): the numbers `faexplorer-cli latent` writes.
+// checkpoint iteration, core/lab/Checkpoints.h): the numbers `faexplorer-cli latent` writes.
+#include "core/data/LatentData.h"
+#include "core/lab/Checkpoints.h"
 #include "core/lab/TrialRunner.h"
-#include "core/latent/LatentData.h"
 #include "core/latent/LatentFits.h"
 
 #include <atomic>
@@ -40,10 +41,6 @@ struct LatentProgress {
     std::string method;
     long iteration = 0, iterations = 0;
 };
-
-/// The iterations that get a row: 1, 2, 3, 5, then 1-2-3-5 times the powers of ten, and the
-/// last one (the closed form's single row is iteration 0).
-std::vector<long> latentCheckpoints(long iterations);
 
 /// What can be checked before data is read: each method offered by the model, sizes in range.
 /// Throws std::invalid_argument with the reason.

@@ -6,7 +6,7 @@
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
 #include "core/latent/FaBatchEm.h"
-#include "core/latent/LatentData.h"
+#include "core/data/LatentData.h"
 #include "core/math/Types.h"
 
 #include <cstdint>

@@ -29,31 +29,6 @@ const Schema<LatentFitOptions>& latentFitParams() {
     return s;
 }
 
-const Schema<LatentDataSpec>& latentDataParams() {
-    static const Schema<LatentDataSpec> s = [] {
-        Schema<LatentDataSpec> v{
-            field({"test-fraction", "data.testFraction", "held out", R, 0, 0.9,
-                   "Share of the rows held out for the held-out log-likelihood (0: none)."},
-                  &LatentDataSpec::testFraction)};
-        appendNested(
-            v,
-            Schema<SyntheticLatentSpec>{
-                field({"dim", "data.dim", "generated D", W, 2, 2000,
-                       "Generated data: the dimension D."},
-                      &SyntheticLatentSpec::dim),
-                field({"true-latent", "data.trueLatent", "true K", W, 1, 1999,
-                       "Generated data: the true latent dimension, below D (per piece for the "
-                       "mixture)."},
-                      &SyntheticLatentSpec::trueLatent),
-                field({"samples", "data.rows", "rows", W, 2, 1e7,
-                       "Generated data: rows before the split."},
-                      &SyntheticLatentSpec::samples)},
-            &LatentDataSpec::synthetic);
-        return withDefaults(std::move(v));
-    }();
-    return s;
-}
-
 const Schema<LatentConfig>& latentParams() {
     static const Schema<LatentConfig> s = [] {
         Schema<LatentConfig> v;

@@ -5,7 +5,7 @@
 // explorer's generator, PPCA the truth), the bundled UCI sets and any CSV (z-scored with the
 // fitting rows' statistics). Generated manifolds carry each row's position along the manifold,
 // for colouring the latent space.
-#include "core/latent/LatentData.h"
+#include "core/data/LatentData.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "core/vae/VaeExperiment.h"
 #include "core/vae/VaeParams.h"
 
-#include "core/latent/LatentExperiment.h"
+#include "core/lab/Checkpoints.h"
 #include "core/models/Ppca.h"
 #include "core/vae/VaeMetrics.h"
 

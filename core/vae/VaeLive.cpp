@@ -1,7 +1,6 @@
 #include "core/vae/VaeLive.h"
 #include "core/vae/VaeParams.h"
 
-#include "core/latent/LatentExperiment.h"
 #include "core/vae/VaeMetrics.h"
 
 #include <algorithm>

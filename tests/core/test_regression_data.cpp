@@ -4,7 +4,7 @@
 #include "core/data/RegressionData.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
-#include "core/latent/LatentData.h"
+#include "core/data/LatentData.h"
 
 #include <QtTest>
 

@@ -3,8 +3,9 @@
 // of the bundled UCI sets or any CSV, split into fitting and held-out rows. Real data is
 // z-scored column by column (ddof 0) with the fitting rows' statistics, over observed cells.
 #include "core/data/NumericTable.h"
-#include "core/models/Mppca.h"
+#include "core/lab/Params.h"
 #include "core/math/Types.h"
+#include "core/models/Mppca.h"
 
 #include <cstdint>
 #include <string>
@@ -58,6 +59,11 @@ struct LatentData {
 /// train-then-test order. Throws std::invalid_argument as makeLatentData.
 void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
                bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled = nullptr);
+
+/// The data's parameters, described once (core/lab/Params.h): the held-out share and the
+/// generated data's D, K and rows; the latent lab's schemas (core/latent/LatentParams.h) reuse
+/// them.
+const Schema<LatentDataSpec>& latentDataParams();
 
 /// Builds the data. Real data comes from loader (core/io's tableLoader in the programs).
 /// Throws std::invalid_argument with a reason: a missing value without allowMissing, a column

@@ -1,5 +1,4 @@
-#include "core/latent/LatentData.h"
-#include "core/latent/LatentParams.h"
+#include "core/data/LatentData.h"
 
 #include "core/data/RegressionData.h"
 #include "core/fa/ModelGenerator.h"
@@ -10,6 +9,7 @@
 
 namespace fa {
 namespace {
+constexpr ParamKind W = ParamKind::Whole, R = ParamKind::Real;
 
 /// Rows of a generated FA (or PPCA: Ψ replaced by its mean) model; fills the truth.
 Matrix generatedRows(const LatentDataSpec& spec, LatentData& data) {
@@ -111,6 +111,31 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
             data.test.col(d) = (data.test.col(d).array() - c.mean) / c.scale;
         }
     }
+}
+
+const Schema<LatentDataSpec>& latentDataParams() {
+    static const Schema<LatentDataSpec> s = [] {
+        Schema<LatentDataSpec> v{
+            field({"test-fraction", "data.testFraction", "held out", R, 0, 0.9,
+                   "Share of the rows held out for the held-out log-likelihood (0: none)."},
+                  &LatentDataSpec::testFraction)};
+        appendNested(
+            v,
+            Schema<SyntheticLatentSpec>{
+                field({"dim", "data.dim", "generated D", W, 2, 2000,
+                       "Generated data: the dimension D."},
+                      &SyntheticLatentSpec::dim),
+                field({"true-latent", "data.trueLatent", "true K", W, 1, 1999,
+                       "Generated data: the true latent dimension, below D (per piece for the "
+                       "mixture)."},
+                      &SyntheticLatentSpec::trueLatent),
+                field({"samples", "data.rows", "rows", W, 2, 1e7,
+                       "Generated data: rows before the split."},
+                      &SyntheticLatentSpec::samples)},
+            &LatentDataSpec::synthetic);
+        return withDefaults(std::move(v));
+    }();
+    return s;
 }
 
 LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader) {
