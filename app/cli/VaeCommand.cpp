@@ -9,8 +9,8 @@
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
-#include "core/models/Ppca.h"
 #include "core/math/Summary.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeExperiment.h"
 #include "core/vae/VaeParams.h"
 

@@ -5,9 +5,9 @@
 #include "core/fa/OnlineSGA.h"
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"
+#include "core/math/Rng.h"
 #include "core/models/Mppca.h"
 #include "core/models/Ppca.h"
-#include "core/math/Rng.h"
 
 #include <cmath>
 #include <limits>

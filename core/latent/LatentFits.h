@@ -3,10 +3,10 @@
 // CLI's runner and the window's live run step them alike: FA by batch EM, Gibbs sampling, the
 // SVD iteration (scikit-learn's algorithm) and online EM / SGA making passes over the rows;
 // PPCA by its closed form and by EM (with missing values); the mixture of PPCA by EM.
+#include "core/data/LatentData.h"
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
 #include "core/latent/FaBatchEm.h"
-#include "core/data/LatentData.h"
 #include "core/math/Types.h"
 
 #include <cstdint>

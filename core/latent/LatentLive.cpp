@@ -2,9 +2,9 @@
 #include "core/latent/LatentParams.h"
 
 #include "core/latent/FaGibbs.h"
-#include "core/models/Mppca.h"
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
+#include "core/models/Mppca.h"
 
 #include <algorithm>
 #include <chrono>

@@ -6,8 +6,8 @@
 // of these has a closed form — the exact ELBO, log-likelihood, optimal diagonal q and
 // approximation gap. Examples are columns (D x n, K x n).
 #include "core/lab/ScoringPoll.h"
-#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
+#include "core/models/Ppca.h"
 #include "core/vae/NlfaModel.h"
 
 namespace fa {

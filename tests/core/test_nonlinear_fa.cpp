@@ -1,8 +1,8 @@
 // The nonlinear-FA lab's objectives against independent references: the network's and every
 // objective's gradients against central finite differences; the closed-form KL and linear-decoder
 // ELBO against Monte Carlo; the linear log-likelihood against PPCA's and a dense Gaussian density.
-#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeMetrics.h"
 #include "core/vae/VaeObjectives.h"
 #include "tests/support/NonlinearFaSupport.h"

@@ -3,8 +3,8 @@
 // entries) against dense Gaussian densities of the observed coordinates, EM from a random start
 // reaching the closed form, missing-value EM equal to plain EM when nothing is missing, and
 // monotone with 10 % of the entries missing.
-#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
+#include "core/models/Ppca.h"
 #include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
 

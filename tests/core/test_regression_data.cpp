@@ -1,10 +1,10 @@
 // Regression data: the CSV loader on good and malformed files (each refusal names the row and
 // column), the bundled UCI sets against their README spot checks, standardisation and splits
 // against hand computations, and the synthetic recipe's moments.
+#include "core/data/LatentData.h"
 #include "core/data/RegressionData.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
-#include "core/data/LatentData.h"
 
 #include <QtTest>
 

@@ -5,8 +5,8 @@
 // stopping a trial's scoring within one pass, and a scoring poll that changes no number; an
 // abandoned live run stopping at its first mini-batch.
 #include "core/latent/FaBatchEm.h"
-#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeData.h"
 #include "core/vae/VaeExperiment.h"
 #include "core/vae/VaeLive.h"

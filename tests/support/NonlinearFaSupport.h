@@ -1,8 +1,8 @@
 #pragma once
 // Shared by the nonlinear-FA suites: central differences, small models, PPCA rows and the
 // closed-form PPCA as a linear decoder.
-#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
+#include "core/models/Ppca.h"
 #include "core/vae/NlfaModel.h"
 #include "tests/support/TestModels.h"
 

@@ -3,8 +3,8 @@
 // gap bars are the latest scoring, the latent view's colours follow the position along the
 // manifold, a session replays the same curves, and a refused value keeps the run.
 #include "core/io/CsvFormat.h"
-#include "core/models/Ppca.h"
 #include "core/math/Rng.h"
+#include "core/models/Ppca.h"
 #include "core/vae/VaeExperiment.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/nonlinear/NonlinearPage.h"
