@@ -3,8 +3,8 @@
 // as one PNG: one panel per CSV, mean ± standard error over trials against the samples T.
 //   faexplorer-sweep-figures --metric rel_cov|w2 --out FIG.png [--columns 3]
 //                            [--omit ALGORITHM:SPECTRUM_HI] CSV...
+#include "core/explorer/FaSweepCsv.h"
 #include "core/explorer/TrialBands.h"
-#include "core/io/CsvFormat.h"
 #include "ui/common/BandChartView.h"
 
 #include <QApplication>

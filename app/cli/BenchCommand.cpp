@@ -1,7 +1,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "core/bench/BenchCsv.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 #include "app/cli/ExperimentRunner.h"
 #include "app/cli/PosteriorArgs.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
+#include "core/posterior/PosteriorCsv.h"
 #include "core/vi/BoundHyper.h"
 
 #include <cstdio>

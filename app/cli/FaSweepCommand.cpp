@@ -2,8 +2,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ExperimentRunner.h"
 #include "core/explorer/ExplorerParams.h"
+#include "core/explorer/FaSweepCsv.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 

@@ -5,8 +5,8 @@
 #include "app/cli/ExperimentRunner.h"
 #include "app/cli/PosteriorArgs.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/posterior/GradVariance.h"
+#include "core/posterior/PosteriorCsv.h"
 
 #include <cstdio>
 #include <set>

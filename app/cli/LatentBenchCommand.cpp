@@ -4,10 +4,10 @@
 // fit ran).
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "core/bench/BenchCsv.h"
 #include "core/bench/Benchmark.h"
 #include "core/data/LatentData.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"

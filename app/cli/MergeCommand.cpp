@@ -1,7 +1,12 @@
 #include "app/cli/Commands.h"
+#include "core/explorer/FaSweepCsv.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/FileChecks.h"
 #include "core/io/ShardMerge.h"
+#include "core/latent/LatentCsv.h"
+#include "core/neural/NeuralCsv.h"
+#include "core/posterior/PosteriorCsv.h"
+#include "core/vae/VaeCsv.h"
 
 #include <cstdio>
 #include <cstring>
@@ -45,7 +50,11 @@ int runMergeCommand(int argc, char** argv) {
         inputs.push_back({path, io::readRegularFile(path, kMaxShardBytes)});
     }
     io::MergeSummary summary;
-    const std::string merged = io::mergeShards(inputs, &summary);
+    // The sharded commands' CSVs, each with the columns its trials must agree on.
+    const std::vector<io::MergeRule> rules = {io::faSweepMergeRule(), io::posteriorMergeRule(),
+                                              io::neuralMergeRule(), io::latentMergeRule(),
+                                              io::vaeMergeRule()};
+    const std::string merged = io::mergeShards(inputs, rules, &summary);
     io::AtomicFile out(outPath);
     out.stream() << merged;
     out.commit();

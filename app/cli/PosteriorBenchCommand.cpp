@@ -1,8 +1,8 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "core/bench/BenchCsv.h"
 #include "core/bench/PosteriorBench.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 
 #include <cstdio>

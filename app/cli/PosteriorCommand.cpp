@@ -3,11 +3,11 @@
 #include "app/cli/ExperimentRunner.h"
 #include "app/cli/PosteriorArgs.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
+#include "core/posterior/PosteriorCsv.h"
 
 #include <algorithm>
 #include <cmath>

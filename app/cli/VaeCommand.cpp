@@ -5,12 +5,12 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 #include "core/models/Ppca.h"
+#include "core/vae/VaeCsv.h"
 #include "core/vae/VaeExperiment.h"
 #include "core/vae/VaeParams.h"
 

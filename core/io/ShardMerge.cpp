@@ -1,7 +1,5 @@
 #include "core/io/ShardMerge.h"
 
-#include "core/io/CsvFormat.h"
-
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -62,19 +60,11 @@ std::string withoutLastCells(const std::string& line, std::size_t drop) {
     return drop == 0 || commas.size() < drop ? line : line.substr(0, commas[commas.size() - drop]);
 }
 
-/// The columns each trial of a command's CSV repeats identically (the run's settings and its
-/// checkpoints): shards of one run agree on them, shards of different runs (another --latent,
-/// --iterations, --epochs or method list) do not.
-std::vector<std::string> agreeingColumns(const std::string& header) {
-    static const std::vector<std::pair<std::string, std::vector<std::string>>> table = {
-        {kFaSweepHeader,
-         {"dim", "latent", "spectrum_lo", "spectrum_hi", "generator", "samples", "algorithm"}},
-        {kPosteriorHeader, {"dataset", "method", "latent", "epoch"}},
-        {kNeuralHeader, {"dataset", "method", "hidden"}},
-        {kLatentHeader, {"dataset", "model", "method", "latent", "components", "iteration"}},
-        {kVaeHeader, {"dataset", "method", "latent", "hidden", "epoch"}},
-    };
-    for (const auto& [h, columns] : table)
+/// The columns each trial of a command's CSV repeats identically: the rule for its header, if
+/// one is given (MergeRule).
+std::vector<std::string> agreeingColumns(const std::string& header,
+                                         const std::vector<MergeRule>& rules) {
+    for (const auto& [h, columns] : rules)
         if (h == header)
             return columns;
     return {};
@@ -306,9 +296,9 @@ void checkContiguous(const ReadShards& r, const std::map<long, std::size_t>& own
 
 /// Each trial repeats the run's settings and checkpoints: every trial must match the first.
 void checkSameRun(const std::vector<ShardText>& inputs, const ReadShards& r,
-                  const std::string& base) {
+                  const std::string& base, const std::vector<MergeRule>& rules) {
     std::vector<std::size_t> keys;
-    for (const std::string& name : agreeingColumns(base))
+    for (const std::string& name : agreeingColumns(base, rules))
         keys.push_back(static_cast<std::size_t>(std::find(r.names.begin(), r.names.end(), name) -
                                                 r.names.begin()));
     if (keys.empty())
@@ -339,7 +329,8 @@ void checkSameRun(const std::vector<ShardText>& inputs, const ReadShards& r,
 
 } // namespace
 
-std::string mergeShards(const std::vector<ShardText>& inputs, MergeSummary* summary) {
+std::string mergeShards(const std::vector<ShardText>& inputs, const std::vector<MergeRule>& rules,
+                        MergeSummary* summary) {
     if (inputs.empty())
         throw std::invalid_argument("give at least one CSV to merge");
     ReadShards r = readShards(inputs);
@@ -357,7 +348,7 @@ std::string mergeShards(const std::vector<ShardText>& inputs, MergeSummary* summ
     std::stable_sort(r.rows.begin(), r.rows.end(),
                      [](const Row& a, const Row& b) { return a.slice < b.slice; });
     const std::string base = r.sharded ? withoutLastCells(r.header, 2) : r.header;
-    checkSameRun(inputs, r, base);
+    checkSameRun(inputs, r, base, rules);
 
     std::string out = base + "\n";
     for (const Row& row : r.rows)

@@ -20,6 +20,15 @@ struct ShardText {
     std::string text; ///< the whole CSV
 };
 
+/// The columns each trial of one command's CSV repeats identically (the run's settings and its
+/// checkpoints): shards of one run agree on them, shards of different runs (another --latent,
+/// --iterations, --epochs or method list) do not. Each lab's CSV declares its own
+/// (core/latent/LatentCsv.h: latentMergeRule); merge knows no lab.
+struct MergeRule {
+    std::string header;                ///< the command's header, without the shard columns
+    std::vector<std::string> agreeing; ///< the columns every trial repeats
+};
+
 struct MergeSummary {
     std::string column; ///< "trial" or "split"
     int shards = 0, slices = 0;
@@ -30,13 +39,15 @@ struct MergeSummary {
 /// trial or split column, then rows) with the `shard` and `run_trials` columns appended.
 std::string withShardColumns(const std::string& csv, const Shard& shard, int runSlices);
 
-/// Merges the CSVs of the n shards of one run (or one unsharded CSV alone, returned as it is).
+/// Merges the CSVs of the n shards of one run (or one unsharded CSV alone, returned as it is);
+/// `rules` say which columns a known header's trials must agree on (none for another header).
 /// Throws std::invalid_argument naming the file and line for: a file cut mid-line (a row with
 /// fewer or more cells than the header, or no line end at the end), a header that differs from
 /// the first file's, no trial or split column, a slice cell that is not a whole number, files
 /// without the shard columns (more than one), shards of different runs (another n or number of
 /// trials, or a column that must agree across trials: the method, K, the checkpoints), a shard
 /// given twice or missing, or a shard whose rows are not exactly its slice's trials.
-std::string mergeShards(const std::vector<ShardText>& inputs, MergeSummary* summary = nullptr);
+std::string mergeShards(const std::vector<ShardText>& inputs, const std::vector<MergeRule>& rules,
+                        MergeSummary* summary = nullptr);
 
 } // namespace fa::io

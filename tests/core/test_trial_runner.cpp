@@ -90,13 +90,13 @@ class TestTrialRunner : public QObject {
             shards.push_back({i == 0 ? "s1.csv" : "s2.csv", io::withShardColumns(rows, {i, 2}, 3)});
         }
         io::MergeSummary s;
-        QCOMPARE(io::mergeShards({shards[1], shards[0]}, &s), whole);
+        QCOMPARE(io::mergeShards({shards[1], shards[0]}, {}, &s), whole);
         QCOMPARE(s.column, std::string("trial"));
         QCOMPARE(s.slices, 3);
         QCOMPARE(s.rows, 6L);
         auto refuses = [](const std::vector<io::ShardText>& in, const std::string& message) {
             try {
-                io::mergeShards(in);
+                io::mergeShards(in, {});
             } catch (const std::invalid_argument& e) {
                 return std::string(e.what()).find(message) != std::string::npos;
             }

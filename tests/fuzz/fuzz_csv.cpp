@@ -3,9 +3,13 @@
 // is a finding) or read into data every later step can use: at least two rows, finite cells, and a
 // standardised problem with finite entries.
 #include "core/data/RegressionData.h"
-#include "core/io/CsvFormat.h"
+#include "core/explorer/FaSweepCsv.h"
 #include "core/io/RegressionCsv.h"
 #include "core/io/ShardMerge.h"
+#include "core/latent/LatentCsv.h"
+#include "core/neural/NeuralCsv.h"
+#include "core/posterior/PosteriorCsv.h"
+#include "core/vae/VaeCsv.h"
 
 #include <cmath>
 #include <cstdint>
@@ -63,8 +67,12 @@ void loadTable(const std::string& text, bool allowMissing) {
 /// or, merged with itself split in two at any line, the whole again.
 void mergeAndSweep(const std::string& text) {
     try {
-        const std::string merged = fa::io::mergeShards({{"a.csv", text}});
-        check(fa::io::mergeShards({{"b.csv", merged}}) == merged); // merging is idempotent
+        // The rules faexplorer-cli merge uses (app/cli/MergeCommand.cpp).
+        const std::vector<fa::io::MergeRule> rules = {
+            fa::io::faSweepMergeRule(), fa::io::posteriorMergeRule(), fa::io::neuralMergeRule(),
+            fa::io::latentMergeRule(), fa::io::vaeMergeRule()};
+        const std::string merged = fa::io::mergeShards({{"a.csv", text}}, rules);
+        check(fa::io::mergeShards({{"b.csv", merged}}, rules) == merged); // merging is idempotent
     } catch (const std::invalid_argument&) {
     }
     std::istringstream in(text);

@@ -2,8 +2,8 @@
 // dense marginal (refitted here), the page's run is trial 0 of the CLI's experiment, a session
 // replays the same curves, refused values keep the run, the mixture colours its points, and a
 // CSV with empty cells switches to PPCA by EM.
-#include "core/io/CsvFormat.h"
 #include "core/latent/FaBatchEm.h"
+#include "core/latent/LatentCsv.h"
 #include "core/latent/LatentExperiment.h"
 #include "ui/latent/LatentPage.h"
 #include "ui/latent/LatentViews.h"

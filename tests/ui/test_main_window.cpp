@@ -1,7 +1,7 @@
 // The explorer window, headless: it runs a fixed number of samples in its worker, pauses, and
 // its views hold exactly the engine's numbers; Step, Reset, sessions (saved and reopened
 // reproduce the same curves), exports, trials, and refused input.
-#include "core/io/CsvFormat.h"
+#include "core/explorer/FaSweepCsv.h"
 #include "ui/common/BandChartView.h"
 #include "ui/common/ChangeMarkers.h"
 #include "ui/common/ContourView.h"

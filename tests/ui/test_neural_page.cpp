@@ -2,7 +2,6 @@
 // recomputed from the drawn means and truth), the truth is the split's test targets, the splits
 // table fills with the report's figures beside ours and exports, cancel keeps finished rows.
 #include "core/data/RegressionData.h"
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
 #include "ui/neural/NeuralPage.h"
 #include "ui/neural/NeuralSplitsPanel.h"

@@ -2,9 +2,9 @@
 // log-likelihood (refitted here), the linear VAE's rows are trial 0 of the CLI's experiment, the
 // gap bars are the latest scoring, the latent view's colours follow the position along the
 // manifold, a session replays the same curves, and a refused value keeps the run.
-#include "core/io/CsvFormat.h"
 #include "core/math/Rng.h"
 #include "core/models/Ppca.h"
+#include "core/vae/VaeCsv.h"
 #include "core/vae/VaeExperiment.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/nonlinear/NonlinearPage.h"

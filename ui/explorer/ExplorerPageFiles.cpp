@@ -1,7 +1,7 @@
 // The explorer's files: sessions (JSON), curves and trials as fa-sweep CSV.
 #include "ui/explorer/ExplorerPage.h"
 
-#include "core/io/CsvFormat.h"
+#include "core/explorer/FaSweepCsv.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/TrialsPanel.h"
 #include "ui/session/SessionFile.h"

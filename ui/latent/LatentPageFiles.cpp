@@ -1,8 +1,8 @@
 // The latent lab's files: its data from a CSV, its sessions and its curves.
 #include "ui/latent/LatentPage.h"
 
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/latent/LatentCsv.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/session/LatentSessionFile.h"
 

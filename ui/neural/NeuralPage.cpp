@@ -1,7 +1,7 @@
 #include "ui/neural/NeuralPage.h"
 
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/neural/NeuralCsv.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodStyle.h"

@@ -5,8 +5,8 @@
 #include "ui/common/BackgroundThreads.h"
 
 #include "core/io/AtomicFile.h"
-#include "core/io/CsvFormat.h"
 #include "core/math/Summary.h"
+#include "core/neural/NeuralCsv.h"
 #include "core/neural/PublishedNeural.h"
 #include "ui/common/FormWidgets.h"
 

@@ -2,8 +2,8 @@
 // data from a CSV, sessions and curves.
 #include "ui/nonlinear/NonlinearPage.h"
 
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/vae/VaeCsv.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/nonlinear/NonlinearViews.h"

@@ -1,7 +1,7 @@
 #include "ui/posterior/PosteriorPage.h"
 
-#include "core/io/CsvFormat.h"
 #include "core/io/RegressionCsv.h"
+#include "core/posterior/PosteriorCsv.h"
 #include "ui/common/ContourView.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/posterior/BoundChart.h"

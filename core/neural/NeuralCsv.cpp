@@ -1,0 +1,31 @@
+#include "core/neural/NeuralCsv.h"
+
+namespace fa::io {
+
+const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds,status";
+const char* const kNeuralCurveHeader =
+    "dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse";
+
+void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
+    out << kNeuralHeader << '\n';
+    for (const auto& r : rows) // the hidden sizes hold commas ("50,50"), so that cell is quoted
+        out << textCell(r.dataset) << ',' << r.method << ",\"" << r.hidden << "\"," << r.split
+            << ',' << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
+            << formatDouble(r.seconds) << ',' << r.status << '\n';
+}
+
+void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& s, int split) {
+    out << kNeuralCurveHeader << '\n';
+    for (const auto& m : s.methods)
+        for (const NeuralCurvePoint& p : m.curve)
+            out << textCell(s.dataset) << ',' << neuralMethodName(m.method) << ",\"" << s.hidden
+                << "\"," << split << ',' << p.epoch << ',' << formatDouble(p.trainNmll) << ','
+                << formatDouble(p.trainRmse) << ',' << formatDouble(p.testNmll) << ','
+                << formatDouble(p.testRmse) << '\n';
+}
+
+MergeRule neuralMergeRule() {
+    return {kNeuralHeader, {"dataset", "method", "hidden"}};
+}
+
+} // namespace fa::io

@@ -1,0 +1,24 @@
+#include "core/vae/VaeCsv.h"
+
+namespace fa::io {
+
+const char* const kVaeHeader =
+    "dataset,method,latent,hidden,trial,epoch,train_elbo_per_row,test_elbo_per_row,"
+    "test_iw_loglik_per_row,amortization_gap,approximation_gap,seconds,status";
+
+void writeVaeCsv(std::ostream& out, const std::vector<VaeRow>& rows) {
+    out << kVaeHeader << '\n';
+    for (const auto& r : rows)
+        out << textCell(r.dataset) << ',' << r.method << ',' << r.latent << ','
+            << quotedCell(r.hidden) << ',' << r.trial << ',' << r.epoch << ','
+            << optionalCell(r.trainElbo) << ',' << optionalCell(r.testElbo) << ','
+            << optionalCell(r.iwLoglik) << ',' << optionalCell(r.amortisationGap) << ','
+            << optionalCell(r.approximationGap) << ',' << formatDouble(r.seconds) << ',' << r.status
+            << '\n';
+}
+
+MergeRule vaeMergeRule() {
+    return {kVaeHeader, {"dataset", "method", "latent", "hidden", "epoch"}};
+}
+
+} // namespace fa::io
