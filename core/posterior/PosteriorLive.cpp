@@ -296,7 +296,6 @@ PosteriorLiveSnapshot PosteriorLive::snapshot(int coordI, int coordJ) const {
     s.rows = rows();
     s.sgdLearningRate = m_lr;
     s.lambda = m_lambda;
-    s.changes = m_config.changes; // the curves mark where each took effect
     return s;
 }
 

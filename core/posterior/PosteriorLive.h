@@ -72,7 +72,6 @@ struct PosteriorLiveSnapshot : LabSnapshotOf<PosteriorLiveConfig> {
     std::map<PosteriorMethod, std::vector<PosteriorCurvePoint>> curves;
     std::vector<PosteriorRow> rows; ///< the curves in the CLI's columns (PosteriorLive::rows)
     double sgdLearningRate = 0.0, lambda = 0.0;
-    std::vector<PosteriorLiveConfig::Change> changes; ///< live changes so far, in epoch order
     /// The gradient panel's study of the first full or mean-field VI fit (labSnapshot only,
     /// renewed at most every 2 s of wall time); null without such a fit.
     std::shared_ptr<const GradientStudy> gradients;

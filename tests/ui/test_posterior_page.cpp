@@ -152,8 +152,8 @@ class TestPosteriorPage : public QObject {
         // Each live change is marked on the curves at its epoch, with what it set.
         QTRY_COMPARE(page.curveChart(1)->changeMarkers()->count(), 2);
         const ChangeMarkers* marks = page.curveChart(1)->changeMarkers();
-        QCOMPARE(marks->line(0)->at(0).x(), double(pulled->changes[0].epoch));
-        QVERIFY(pulled->changes[0].epoch >= 60 && pulled->changes[0].epoch <= 61);
+        QCOMPARE(marks->line(0)->at(0).x(), double(pulled->config.changes[0].epoch));
+        QVERIFY(pulled->config.changes[0].epoch >= 60 && pulled->config.changes[0].epoch <= 61);
         QVERIFY2(marks->label(0).contains("η → 0.1"), qPrintable(marks->label(0)));
         QVERIFY2(marks->label(1).startsWith("λ → 3.16e+03"), qPrintable(marks->label(1)));
         QVERIFY(!marks->label(1).contains("η")); // only what changed

@@ -128,6 +128,16 @@ class LabPage : public QWidget {
     /// any exception (from write too) reports "Cannot export <what>" with the reason.
     bool writeCsv(const QString& path, const QString& what,
                   const std::function<void(std::ostream&)>& write);
+    /// Ctrl+E of rows a snapshot carries (nullptr: there is no run, refused), written by
+    /// write(out, rows) through writeCsv.
+    template <class Rows, class Write>
+    bool exportRows(const Rows* rows, const QString& path, Write write) {
+        if (!rows) {
+            fail("Cannot export", "there is no run");
+            return false;
+        }
+        return writeCsv(path, "the curves", [&](std::ostream& out) { write(out, *rows); });
+    }
     /// Calls f on the worker thread (queued; compiler-checked, no method names).
     template <class F> void post(F&& f) {
         QMetaObject::invokeMethod(

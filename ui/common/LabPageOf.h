@@ -67,11 +67,7 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     /// write(out, rows); refused without a run.
     template <class Write> bool exportRows(const QString& path, Write write) {
         const SnapshotPtr latest = latestSnapshot();
-        if (!latest) {
-            fail("Cannot export", "there is no run");
-            return false;
-        }
-        return writeCsv(path, "the curves", [&](std::ostream& out) { write(out, latest->rows); });
+        return LabPage::exportRows(latest ? &latest->rows : nullptr, path, write);
     }
     void runFailed(const QString& why) override {
         LabPage::runFailed(why);

@@ -81,7 +81,7 @@ void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot
                       1.001 * std::pow(10.0, std::ceil(std::log10(hi))));
     std::vector<std::pair<double, QString>> marks;
     const fa::PosteriorLiveConfig::Change* before = nullptr;
-    for (const auto& change : snapshot.changes) {
+    for (const auto& change : snapshot.config.changes) {
         if (change.epoch > 0) { // a change at 0 is the start, not a live one
             QStringList what;
             if (!before || change.sgdLearningRate != before->sgdLearningRate)

@@ -291,10 +291,5 @@ void PosteriorPage::restoreSettings(QSettings& settings) {
 
 bool PosteriorPage::exportCurves(const QString& path) {
     const PosteriorSnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot export", "there is no run");
-        return false;
-    }
-    return writeCsv(path, "the curves",
-                    [&](std::ostream& out) { fa::io::writePosteriorCsv(out, latest->rows); });
+    return exportRows(latest ? &latest->rows : nullptr, path, fa::io::writePosteriorCsv);
 }
