@@ -106,8 +106,8 @@ struct LiveExplorer::State {
     }
 };
 
-LiveExplorer::LiveExplorer(const ExplorerConfig& config)
-    : m_config(config), m_state(std::make_unique<State>()) {
+LiveExplorer::LiveExplorer(const ExplorerConfig& config, AbandonFlag abandon)
+    : LiveRun(std::move(abandon)), m_config(config), m_state(std::make_unique<State>()) {
     validate(config);
     State& s = *m_state;
     const TrialSeeds seeds = trialSeeds(config.seed, 0);

@@ -96,7 +96,8 @@ struct ExplorerSnapshot : LabSnapshotOf<ExplorerConfig> {
 
 class LiveExplorer : public LiveRun {
   public:
-    explicit LiveExplorer(const ExplorerConfig& config); ///< throws std::invalid_argument
+    explicit LiveExplorer(const ExplorerConfig& config,
+                          AbandonFlag abandon = {}); ///< throws std::invalid_argument
     ~LiveExplorer() override; ///< cancels a running batch refit and waits for it
 
     /// Observes up to n more samples (never past totalSamples); returns how many.

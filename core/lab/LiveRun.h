@@ -34,9 +34,20 @@ struct LabSnapshot {
 /// without asking the worker (which may be in the middle of a long epoch).
 template <class Config> struct LabSnapshotOf : LabSnapshot { Config config; };
 
+/// The flag that abandons a run: shared by the run and whoever may throw it away (the window's
+/// worker), so that it can be raised from another thread while the run is still being built.
+using AbandonFlag = std::shared_ptr<std::atomic<bool>>;
+
 class LiveRun {
   public:
+    /// `flag`: raised from another thread when the run is about to be thrown away, already while
+    /// its constructor works (the first scoring of a large network takes seconds); none: the
+    /// run's own, raised by abandon().
+    explicit LiveRun(AbandonFlag flag = {})
+        : m_abandoned(flag ? std::move(flag) : std::make_shared<std::atomic<bool>>(false)) {}
     virtual ~LiveRun() = default;
+    LiveRun(const LiveRun&) = delete;
+    LiveRun& operator=(const LiveRun&) = delete;
     /// Advances by up to n units; returns how many were done (0 once finished).
     virtual long advance(long n) = 0;
     /// A step the teaching display explains: like advance, but the run may record what its
@@ -54,17 +65,19 @@ class LiveRun {
     virtual void poll() {}
     virtual bool backgroundPending() const { return false; }
     /// Called from any thread when the run is about to be thrown away (the window closes): a
-    /// unit in progress ends at its next mini-batch and advance returns; what it leaves is
-    /// never shown. Only ever raised before destruction, so it never changes a shown number.
-    void abandon() { m_abandoned.store(true); }
+    /// unit in progress, or the scoring of the constructor, ends at its next mini-batch or
+    /// draw and returns; what it leaves is never shown. Only ever raised before destruction, so
+    /// it never changes a shown number.
+    void abandon() { m_abandoned->store(true); }
 
   protected:
-    /// The flag abandon() raises, for the run's fits to watch (Abandonable::abandonOn).
-    const std::atomic<bool>* abandonFlag() const { return &m_abandoned; }
-    bool abandoned() const { return m_abandoned.load(std::memory_order_relaxed); }
+    /// The flag abandon() raises, for the run's fits and scorings to watch
+    /// (Abandonable::abandonOn, ScoringPoll::cancel).
+    const std::atomic<bool>* abandonFlag() const { return m_abandoned.get(); }
+    bool abandoned() const { return m_abandoned->load(std::memory_order_relaxed); }
 
   private:
-    std::atomic<bool> m_abandoned{false};
+    AbandonFlag m_abandoned;
 };
 
 } // namespace fa

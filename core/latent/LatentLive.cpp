@@ -20,7 +20,8 @@ constexpr Eigen::Index kMaxDimForDistance = 300; // the distance to the truth is
 
 } // namespace
 
-LatentLive::LatentLive(const LatentLiveConfig& config) : m_config(config) {
+LatentLive::LatentLive(const LatentLiveConfig& config, AbandonFlag abandon)
+    : LiveRun(std::move(abandon)), m_config(config) {
     checkLatentRun(config.data.model, config.methods, config.length);
     checkParams(latentLiveParams(), config);
     m_data = makeLatentData(config.data, config.loader);

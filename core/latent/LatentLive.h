@@ -85,7 +85,8 @@ struct LatentLiveSnapshot : LabSnapshotOf<LatentLiveConfig> {
 
 class LatentLive : public LiveRun {
   public:
-    explicit LatentLive(const LatentLiveConfig& config); ///< throws std::invalid_argument
+    explicit LatentLive(const LatentLiveConfig& config,
+                        AbandonFlag abandon = {}); ///< throws std::invalid_argument
     long advance(long iterations) override;
     long position() const override { return m_iteration; }
     long length() const override { return m_config.length; }

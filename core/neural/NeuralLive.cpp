@@ -8,7 +8,8 @@
 
 namespace fa {
 
-NeuralLive::NeuralLive(const NeuralLiveConfig& config) : m_config(config) {
+NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
+    : LiveRun(std::move(abandon)), m_config(config) {
     if (config.methods.empty())
         throw std::invalid_argument("choose at least one method");
     checkRunLength(config.fit.epochs);
@@ -70,14 +71,20 @@ void NeuralLive::record() {
     for (std::size_t k = 0; k < m_fits.size(); ++k) {
         const NeuralFit& fit = *m_fits[k];
         const NeuralMethod method = m_config.methods[k];
+        if (abandoned()) // the window closed: what the scoring would show is never shown
+            return;
         if (fit.diverged())
             continue;
         const std::uint64_t seed = deriveSeed(m_config.seed, SeedStream::NeuralLiveCurveBase,
                                               static_cast<std::uint64_t>(m_epoch));
+        // Cut between draws by the abandon flag (a large network's scoring takes seconds).
+        const ScoringPoll poll{abandonFlag(), {}};
         const Predictive train = fit.evaluate(m_split.Xtrain, m_trainY, m_split.yMean,
-                                              m_split.yScale, m_config.curveSamples, seed);
+                                              m_split.yScale, m_config.curveSamples, seed, poll);
         const Predictive test = fit.evaluate(m_split.Xtest, m_testY, m_split.yMean, m_split.yScale,
-                                             m_config.curveSamples, seed);
+                                             m_config.curveSamples, seed, poll);
+        if (abandoned())
+            return;
         m_curves[method].push_back({m_epoch, train.nmll, train.rmse, test.nmll, test.rmse});
         m_lastTest[method] = test;
     }

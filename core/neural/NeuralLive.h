@@ -44,8 +44,9 @@ struct NeuralLiveSnapshot : LabSnapshotOf<NeuralLiveConfig> {
 
 class NeuralLive : public LiveRun {
   public:
-    explicit NeuralLive(const NeuralLiveConfig& config); ///< throws std::invalid_argument
-    long advance(long epochs) override;                  ///< up to the run's length
+    explicit NeuralLive(const NeuralLiveConfig& config,
+                        AbandonFlag abandon = {}); ///< throws std::invalid_argument
+    long advance(long epochs) override;            ///< up to the run's length
     long epoch() const { return m_epoch; }
     long position() const override { return m_epoch; }
     long length() const override { return m_config.fit.epochs; } ///< the CLI's --epochs

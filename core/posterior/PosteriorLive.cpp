@@ -25,9 +25,10 @@ bool positiveDefinite(const Eigen::Matrix2d& S) {
 
 } // namespace
 
-PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config)
-    : m_config(config), m_problem(preparePosteriorProblem(
-                            config.setup, deriveSeed(config.seed, SeedStream::FirstTrial))) {
+PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config, AbandonFlag abandon)
+    : LiveRun(std::move(abandon)), m_config(config),
+      m_problem(
+          preparePosteriorProblem(config.setup, deriveSeed(config.seed, SeedStream::FirstTrial))) {
     m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods,
                                                deriveSeed(config.seed, SeedStream::FirstTrial));
     m_trial->abandonOn(abandonFlag());

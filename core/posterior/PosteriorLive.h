@@ -92,7 +92,7 @@ class PosteriorLive : public LiveRun {
   public:
     /// Prepares the problem (loads or generates data) and the approximations; throws
     /// std::invalid_argument with a message for the user.
-    explicit PosteriorLive(const PosteriorLiveConfig& config);
+    explicit PosteriorLive(const PosteriorLiveConfig& config, AbandonFlag abandon = {});
     PosteriorLive(const PosteriorLive&) = delete; // the trial refers to m_problem
     PosteriorLive& operator=(const PosteriorLive&) = delete;
 

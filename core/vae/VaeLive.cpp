@@ -20,7 +20,8 @@ bool scoredEpoch(long epoch, long length, int every) {
 
 } // namespace
 
-VaeLive::VaeLive(const VaeLiveConfig& config) : m_config(config) {
+VaeLive::VaeLive(const VaeLiveConfig& config, AbandonFlag abandon)
+    : LiveRun(std::move(abandon)), m_config(config) {
     if (m_config.methods.empty())
         throw std::invalid_argument("choose at least one method");
     validate(m_config.fit);
@@ -106,6 +107,8 @@ void VaeLive::record() {
     const Matrix none(0, m_data.rows.test.cols());
     const Matrix& held = scored ? m_data.rows.test : none;
     for (auto& f : m_fits) {
+        if (abandoned()) // the window closed: what the scoring would show is never shown
+            return;
         if (!f->fit || f->status == "diverged")
             continue;
         VaeCurvePoint p;
@@ -115,9 +118,12 @@ void VaeLive::record() {
             f->status = "diverged";
             p.trainElbo = kNaN;
         } else {
-            const VaeScores s = scoreVaeFit(
-                *f->fit, held, m_config.eval,
-                deriveSeed(f->scoreSeed, static_cast<std::uint64_t>(m_epoch)), &f->best);
+            const VaeScores s =
+                scoreVaeFit(*f->fit, held, m_config.eval,
+                            deriveSeed(f->scoreSeed, static_cast<std::uint64_t>(m_epoch)), &f->best,
+                            ScoringPoll{abandonFlag(), {}}); // cut between passes when abandoned
+            if (abandoned())
+                return;
             p.trainElbo = s.trainElbo;
             if (scored) {
                 p.testElbo = s.testElbo;

@@ -67,7 +67,8 @@ struct VaeLiveSnapshot : LabSnapshotOf<VaeLiveConfig> {
 
 class VaeLive : public LiveRun {
   public:
-    explicit VaeLive(const VaeLiveConfig& config); ///< throws std::invalid_argument
+    explicit VaeLive(const VaeLiveConfig& config,
+                     AbandonFlag abandon = {}); ///< throws std::invalid_argument
     ~VaeLive() override;
     long advance(long epochs) override;
     long position() const override { return m_epoch; }

@@ -164,6 +164,22 @@ class TestNeuralLive : public QObject {
         QVERIFY(fit.model().c != before.c);
     }
 
+    void aRunBuiltAbandonedScoresNothing() {
+        // The window closing while the run is being built: the worker's flag, handed to the
+        // constructor, cuts its first scoring (seconds for a large network), so the run shows
+        // no curve point; built with the flag down, each method has its epoch-0 point.
+        const NeuralLiveConfig c = smallConfig();
+        const auto flag = std::make_shared<std::atomic<bool>>(true);
+        const NeuralLive cut(c, flag);
+        for (const auto& m : cut.snapshot().methods)
+            QVERIFY(m.curve.empty());
+        flag->store(false);
+        const NeuralLive kept(c, flag);
+        QCOMPARE(kept.snapshot().methods.size(), c.methods.size());
+        for (const auto& m : kept.snapshot().methods)
+            QCOMPARE(m.curve.size(), std::size_t(1));
+    }
+
     void badConfigsAreRefused() {
         NeuralLiveConfig c = smallConfig();
         c.methods.clear();

@@ -15,10 +15,11 @@
 
 namespace {
 
-/// A run whose first unit waits at a gate (an epoch of a large network): the page must answer
-/// without the worker while it waits.
+/// A run whose first unit (or, built with `gatedBuild`, its constructor: the first scoring of a
+/// large network) waits at a gate: the page must answer without the worker while it waits.
 struct GatedConfig {
     int tag = 0;
+    bool gatedBuild = false;
 };
 struct GatedSnapshot : fa::LabSnapshotOf<GatedConfig> {
     std::vector<int> rows;
@@ -28,20 +29,14 @@ struct Gate {
 };
 class GatedRun : public fa::LiveRun {
   public:
-    GatedRun(const GatedConfig& config, Gate* gate) : m_config(config), m_gate(gate) {}
+    GatedRun(const GatedConfig& config, Gate* gate, fa::AbandonFlag abandon)
+        : LiveRun(std::move(abandon)), m_config(config), m_gate(gate) {
+        if (config.gatedBuild)
+            waitAtGate();
+    }
     long advance(long) override {
-        m_gate->inside = true;
-        QElapsedTimer waited;
-        waited.start();
-        while (!m_gate->open && !(m_gate->timedOut = waited.elapsed() > 20000)) {
-            if (abandoned()) { // one "mini-batch" of the unit: the page is going
-                m_gate->inside = false;
-                m_gate->cut = true;
-                return 0;
-            }
-            QThread::msleep(1);
-        }
-        m_gate->inside = false;
+        if (!waitAtGate())
+            return 0;
         m_rows.push_back(int(++m_position));
         return 1;
     }
@@ -55,6 +50,25 @@ class GatedRun : public fa::LiveRun {
         return s;
     }
     const GatedConfig& config() const { return m_config; }
+
+  private:
+    /// Waits until the gate opens (true) or the run is abandoned (false: cut), in pieces of
+    /// 1 ms (a unit's mini-batches); gives up after 20 s.
+    bool waitAtGate() {
+        m_gate->inside = true;
+        QElapsedTimer waited;
+        waited.start();
+        while (!m_gate->open && !(m_gate->timedOut = waited.elapsed() > 20000)) {
+            if (abandoned()) { // one "mini-batch" of the unit: the page is going
+                m_gate->inside = false;
+                m_gate->cut = true;
+                return false;
+            }
+            QThread::msleep(1);
+        }
+        m_gate->inside = false;
+        return true;
+    }
 
   private:
     GatedConfig m_config;
@@ -71,8 +85,11 @@ class GatedPage : public LabPageOf<GatedRun, GatedSnapshot> {
     void show(const GatedSnapshot&) override {}
     std::vector<std::pair<QString, QWidget*>> charts() const override { return {}; }
     void begin(const GatedConfig& config) {
-        startRun([config, gate = m_gate] { return std::make_unique<GatedRun>(config, gate); },
-                 Start::Paused);
+        startRun(
+            [config, gate = m_gate](const fa::AbandonFlag& abandon) {
+                return std::make_unique<GatedRun>(config, gate, abandon);
+            },
+            Start::Paused);
     }
     using LabPageOf::exportRows;
     using LabPageOf::runningConfig;
@@ -126,6 +143,23 @@ class TestLabPageOf : public QObject {
         QTRY_VERIFY(gate.inside);
         delete page;
         QVERIFY(gate.cut && !gate.timedOut && !gate.open);
+    }
+
+    void closingThePageCutsARunBeingBuilt() {
+        // The window closing while a run is still being built (the first scoring of a large
+        // network takes seconds): the worker's flag reaches the constructor, which ends at its
+        // next piece; the destructor does not wait it out (before, it waited 20 s here).
+        Gate gate;
+        auto* page = new GatedPage(&gate);
+        GatedConfig config;
+        config.gatedBuild = true;
+        page->begin(config);
+        QTRY_VERIFY(gate.inside);
+        QElapsedTimer closing;
+        closing.start();
+        delete page;
+        QVERIFY(gate.cut && !gate.timedOut && !gate.open);
+        QVERIFY2(closing.elapsed() < 10000, "the page waited for the constructor");
     }
 };
 

@@ -50,7 +50,7 @@ class CountingRun : public fa::LiveRun {
 };
 
 LabWorker::Factory counting(long id, long length = 0, long failAt = -1) {
-    return [id, length, failAt] {
+    return [id, length, failAt](const fa::AbandonFlag&) {
         auto run = std::make_unique<CountingRun>(id, length);
         run->m_failAt = failAt;
         return run;
@@ -189,7 +189,7 @@ class TestLabWorker : public QObject {
         });
         QTRY_VERIFY_WITH_TIMEOUT(position() > 0 && m_stats.running, 5000);
         post([](LabWorker& w) {
-            w.configure([]() -> std::unique_ptr<fa::LiveRun> {
+            w.configure([](const fa::AbandonFlag&) -> std::unique_ptr<fa::LiveRun> {
                 throw std::invalid_argument("K must be below D");
             });
         });
@@ -244,7 +244,9 @@ class TestLabWorker : public QObject {
 
     void runUntilWithoutARunSaysSo() {
         post([](LabWorker& w) {
-            w.configure([]() -> std::unique_ptr<fa::LiveRun> { throw std::bad_alloc(); });
+            w.configure([](const fa::AbandonFlag&) -> std::unique_ptr<fa::LiveRun> {
+                throw std::bad_alloc();
+            });
             w.runUntil(10);
         });
         sync();

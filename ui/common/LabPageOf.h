@@ -49,7 +49,11 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     virtual void configRestored() {}
 
     void start(const Config& config, Start how = Start::KeepPlaying) {
-        startRun([config] { return std::make_unique<Run>(config); }, how);
+        startRun(
+            [config](const fa::AbandonFlag& abandon) {
+                return std::make_unique<Run>(config, abandon);
+            },
+            how);
     }
     /// A live change of the typed run (see LabPage::changeRun).
     template <class F> void change(F f, Lasting lasting = Lasting::No) {

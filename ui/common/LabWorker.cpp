@@ -27,20 +27,17 @@ LabWorker::LabWorker() : m_tick(this), m_poll(this) { // parented: moveToThread 
 void LabWorker::configure(const Factory& make, bool keepPlaying) {
     std::unique_ptr<fa::LiveRun> run;
     try {
-        run = make();
+        run = make(m_abandoned);
     } catch (const std::exception& e) {
         emit failed(describe(e)); // the previous run, playing or paused, is untouched
         return;
     }
+    if (*m_abandoned) // the page went while the run was being built: it is never shown
+        return;
     const bool wasPlaying = m_running && m_stopAt < 0;
     stopRunning();
     m_stopAt = -1;
-    {
-        const std::lock_guard<std::mutex> lock(m_runLock);
-        if (m_abandoned)
-            run->abandon();
-        std::swap(m_run, run);
-    }
+    std::swap(m_run, run);
     run.reset(); // the old run (and any background work of it) ends here
     m_factory = make;
     m_lasting.clear(); // a new factory is made from the fields, which hold them
@@ -144,15 +141,8 @@ void LabWorker::apply(const Change& change, bool lasting) {
     publish(true);
 }
 
-void LabWorker::abandon() {
-    const std::lock_guard<std::mutex> lock(m_runLock);
-    m_abandoned = true;
-    if (m_run)
-        m_run->abandon();
-}
-
 void LabWorker::tick() {
-    if (m_abandoned) {
+    if (*m_abandoned) {
         m_tick.stop();
         return;
     }
@@ -169,7 +159,7 @@ void LabWorker::tick() {
             QElapsedTimer call;
             call.start();
             const long done = m_run->advance(std::min(m_chunk, budget));
-            if (done == 0 || m_abandoned)
+            if (done == 0 || *m_abandoned)
                 break;
             budget -= done;
             // About a millisecond a call: long enough to amortise the loop, short enough that
@@ -186,7 +176,7 @@ void LabWorker::tick() {
         emit halted(describe(e));
         return;
     }
-    if (m_abandoned) // the page is going: the cut unit is neither shown nor counted
+    if (*m_abandoned) // the page is going: the cut unit is neither shown nor counted
         return;
     if (m_rateClock.elapsed() >= 500) {
         m_rate = (m_run->position() - m_rateBase) * 1000.0 / m_rateClock.elapsed();

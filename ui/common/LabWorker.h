@@ -11,7 +11,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 using LabSnapshotPtr = std::shared_ptr<const fa::LabSnapshot>;
@@ -31,7 +30,8 @@ Q_DECLARE_METATYPE(LabStats)
 class LabWorker : public QObject {
     Q_OBJECT
   public:
-    using Factory = std::function<std::unique_ptr<fa::LiveRun>()>;
+    /// Builds a run that watches `abandon` from its construction on (fa::LiveRun's flag).
+    using Factory = std::function<std::unique_ptr<fa::LiveRun>(const fa::AbandonFlag& abandon)>;
     using Change = std::function<void(fa::LiveRun&)>;
     LabWorker();
 
@@ -53,8 +53,9 @@ class LabWorker : public QObject {
     void apply(const Change& change, bool lasting = false);
 
     /// Called from any thread (the page's destructor): the run is about to be thrown away, so
-    /// a unit in progress ends at its next mini-batch (fa::LiveRun::abandon) and no more start.
-    void abandon();
+    /// a unit in progress, or a run still being built, ends at its next mini-batch or draw
+    /// (fa::LiveRun::abandon) and no more start.
+    void abandon() { m_abandoned->store(true); }
 
   signals:
     void started(); ///< a configure() succeeded: the new run is in place, paused at 0
@@ -76,9 +77,9 @@ class LabWorker : public QObject {
     void stopRunning();
     void resetClocks();
 
-    std::unique_ptr<fa::LiveRun> m_run; ///< replaced only with m_runLock held (abandon reads it)
-    std::mutex m_runLock;
-    std::atomic<bool> m_abandoned{false};
+    std::unique_ptr<fa::LiveRun> m_run;
+    /// Every run of this worker watches it (abandon() raises it, from any thread).
+    const fa::AbandonFlag m_abandoned = std::make_shared<std::atomic<bool>>(false);
     Factory m_factory;
     std::vector<Change> m_lasting; ///< lasting changes since m_factory
     QTimer m_tick, m_poll;

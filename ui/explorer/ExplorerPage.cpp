@@ -52,8 +52,9 @@ void ExplorerPage::start(const fa::ExplorerConfig& config, bool pickView, Start 
     m_pendingPick = pickView;
     setSpeed(m_controls->speed());
     startRun(
-        [config, pickView, view = m_controls->viewOptions()]() mutable {
-            auto explorer = std::make_unique<fa::LiveExplorer>(config);
+        [config, pickView,
+         view = m_controls->viewOptions()](const fa::AbandonFlag& abandon) mutable {
+            auto explorer = std::make_unique<fa::LiveExplorer>(config, abandon);
             if (pickView) { // a new model: the pair where its marginal shows the most structure
                 const auto [i, j] = explorer->mostCorrelatedPair();
                 view.coordI = static_cast<int>(i);

@@ -216,10 +216,10 @@ void NeuralPage::reset() {
 void NeuralPage::start(Start how) {
     setSpeed(m_speed->value());
     startRun(
-        [config = config()]() mutable {
+        [config = config()](const fa::AbandonFlag& abandon) mutable {
             if (!config.loader)
                 config.loader = fa::io::datasetLoader();
-            return std::make_unique<fa::NeuralLive>(config);
+            return std::make_unique<fa::NeuralLive>(config, abandon);
         },
         how);
 }

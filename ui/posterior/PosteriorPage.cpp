@@ -107,10 +107,10 @@ void PosteriorPage::start(fa::PosteriorLiveConfig config, int coordI, int coordJ
     m_pending = config;
     setSpeed(m_controls->speed());
     startRun(
-        [config = std::move(config), coordI, coordJ]() mutable {
+        [config = std::move(config), coordI, coordJ](const fa::AbandonFlag& abandon) mutable {
             if (!config.setup.loader)
                 config.setup.loader = fa::io::datasetLoader();
-            auto live = std::make_unique<fa::PosteriorLive>(config);
+            auto live = std::make_unique<fa::PosteriorLive>(config, abandon);
             try {
                 live->setCoordinates(coordI, coordJ);
             } catch (const std::invalid_argument&) {
