@@ -6,8 +6,10 @@
 #include "ui/nonlinear/NonlinearPage.h"
 #include "ui/posterior/PosteriorPage.h"
 
-const std::vector<LabEntry>& labRegistry() {
-    static const std::vector<LabEntry> labs = {
+namespace {
+
+std::vector<LabEntry>& labs() {
+    static std::vector<LabEntry> labs = {
         {"explorer", "FA explorer", "Online EM and SGA against batch FA on a generated model",
          [] { return new ExplorerPage; }, explorerViewHelp},
         {"posterior", "Posterior lab",
@@ -28,4 +30,14 @@ const std::vector<LabEntry>& labRegistry() {
          [] { return new NonlinearPage; }, nonlinearViewHelp},
     };
     return labs;
+}
+
+} // namespace
+
+const std::vector<LabEntry>& labRegistry() {
+    return labs();
+}
+
+void addLab(LabEntry lab) {
+    labs().push_back(std::move(lab));
 }

@@ -21,3 +21,7 @@ struct LabEntry {
 };
 
 const std::vector<LabEntry>& labRegistry();
+/// Adds a lab after the built-in ones, before any window is made: how a lab from outside this
+/// list reaches the shell (tests/ui/test_toy_lab.cpp builds one from docs/ARCHITECTURE.md's
+/// steps, to check that nothing else needs to know of it).
+void addLab(LabEntry lab);
