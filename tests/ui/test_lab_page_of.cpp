@@ -17,9 +17,11 @@ namespace {
 
 /// A run whose first unit (or, built with `gatedBuild`, its constructor: the first scoring of a
 /// large network) waits at a gate: the page must answer without the worker while it waits.
+struct Gate;
 struct GatedConfig {
     int tag = 0;
     bool gatedBuild = false;
+    Gate* gate = nullptr;
 };
 struct GatedSnapshot : fa::LabSnapshotOf<GatedConfig> {
     std::vector<int> rows;
@@ -29,8 +31,8 @@ struct Gate {
 };
 class GatedRun : public fa::LiveRun {
   public:
-    GatedRun(const GatedConfig& config, Gate* gate, fa::AbandonFlag abandon)
-        : LiveRun(std::move(abandon)), m_config(config), m_gate(gate) {
+    GatedRun(const GatedConfig& config, fa::AbandonFlag abandon)
+        : LiveRun(std::move(abandon)), m_config(config), m_gate(config.gate) {
         if (config.gatedBuild)
             waitAtGate();
     }
@@ -82,14 +84,11 @@ class GatedPage : public LabPageOf<GatedRun, GatedSnapshot> {
     explicit GatedPage(Gate* gate) : m_gate(gate) {}
     void reset() override {}
     void setConfig(const GatedConfig&) override {}
-    void show(const GatedSnapshot&) override {}
+    void draw(const GatedSnapshot&) override {}
     std::vector<std::pair<QString, QWidget*>> charts() const override { return {}; }
-    void begin(const GatedConfig& config) {
-        startRun(
-            [config, gate = m_gate](const fa::AbandonFlag& abandon) {
-                return std::make_unique<GatedRun>(config, gate, abandon);
-            },
-            Start::Paused);
+    void begin(GatedConfig config) {
+        config.gate = m_gate;
+        start(config, Start::Paused);
     }
     using LabPageOf::exportRows;
     using LabPageOf::runningConfig;

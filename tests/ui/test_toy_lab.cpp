@@ -150,7 +150,7 @@ class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
     double shownDistance() const { return m_distance->text().toDouble(); }
 
   protected:
-    void show(const ToySnapshot& s) override {
+    void draw(const ToySnapshot& s) override {
         m_distance->setText(QString::number(s.distance, 'g', 17));
     }
 

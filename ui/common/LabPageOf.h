@@ -44,11 +44,12 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
 
   protected:
     /// Draws the lab's snapshot (called at most ~30 times a second while in view).
-    virtual void show(const Snapshot& snapshot) = 0;
+    virtual void draw(const Snapshot& snapshot) = 0;
     /// After a refused configuration the controls were set back to the running one.
     virtual void configRestored() {}
 
-    void start(const Config& config, Start how = Start::KeepPlaying) {
+    /// A run of this configuration (a page whose run needs more, a view, overrides it).
+    virtual void start(const Config& config, Start how = Start::KeepPlaying) {
         startRun(
             [config](const fa::AbandonFlag& abandon) {
                 return std::make_unique<Run>(config, abandon);
@@ -89,33 +90,49 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     template <class Session, class Load, class Prepare>
     bool openSessionFile(const QString& path, Load load, Prepare prepare, long Session::*position,
                          QSpinBox* speed, const QString& units) {
-        Session s;
-        try {
-            s = load(path);
-            prepare(s.config);
-            const Run probe(s.config);
-        } catch (const std::exception& e) {
-            fail("Cannot open the session", QString::fromUtf8(e.what()));
+        const std::optional<Session> s = readSession<Session>(path, load, prepare, true);
+        if (!s)
             return false;
-        }
-        setConfig(s.config);
-        speed->setValue(static_cast<int>(s.speed));
-        m_sessionPosition = s.*position;
-        start(s.config, Start::Paused);
-        setSpeed(s.speed);
-        if (s.*position > 0)
-            runUntil(s.*position);
-        emit message(QString("Opened %1 (replaying %2 %3)")
-                         .arg(QDir::toNativeSeparators(path))
-                         .arg(s.*position)
-                         .arg(units),
-                     8000);
+        replaySession(s->config, s->speed, (*s).*position, speed, path, units);
         return true;
     }
+    /// A session file read (and, with `probe`, checked by building its run); on failure says
+    /// why ("Cannot open the session") and nothing changes.
+    template <class Session, class Load, class Prepare>
+    std::optional<Session> readSession(const QString& path, Load load, Prepare prepare,
+                                       bool probe) {
+        try {
+            Session s = load(path);
+            prepare(s.config);
+            if (probe)
+                const Run run(s.config);
+            return s;
+        } catch (const std::exception& e) {
+            fail("Cannot open the session", QString::fromUtf8(e.what()));
+            return std::nullopt;
+        }
+    }
+    /// The controls, the speed box and a paused run replaying to `position` (a session opened).
+    void replaySession(const Config& config, double unitsPerSecond, long position, QSpinBox* speed,
+                       const QString& path, const QString& units) {
+        setConfig(config);
+        speed->setValue(static_cast<int>(unitsPerSecond));
+        m_sessionPosition = position;
+        start(config, Start::Paused);
+        setSpeed(unitsPerSecond);
+        if (position > 0)
+            runUntil(position);
+        emit message(QString("Opened %1 (replaying %2 %3)")
+                         .arg(QDir::toNativeSeparators(path))
+                         .arg(position)
+                         .arg(units),
+                     8000);
+    }
     /// File → Save of the running run's configuration, the speed and the position reached.
+    /// `fill` adds what else the page's sessions hold (the explorer's view).
     template <class Session, class Save>
     bool saveSessionFile(const QString& path, Save save, long Session::*position,
-                         const QSpinBox* speed) {
+                         const QSpinBox* speed, const std::function<void(Session&)>& fill = {}) {
         const SnapshotPtr latest = latestSnapshot();
         if (!latest) {
             fail("Cannot save the session", "there is no run (its parameters were refused)");
@@ -125,6 +142,8 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
         s.speed = speed->value();
         s.*position = latest->position;
         s.config = latest->config;
+        if (fill)
+            fill(s);
         try {
             save(path, s);
         } catch (const std::exception& e) {
@@ -137,6 +156,6 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
 
   private:
     void showSnapshot(const fa::LabSnapshot& snapshot) final {
-        show(static_cast<const Snapshot&>(snapshot));
+        draw(static_cast<const Snapshot&>(snapshot));
     }
 };

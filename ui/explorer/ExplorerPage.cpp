@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 ExplorerPage::ExplorerPage(QWidget* parent)
-    : LabPage(parent), m_controls(new ControlPanel),
+    : LabPageOf(parent), m_controls(new ControlPanel),
       m_covChart(new ErrorChartView("Relative covariance distance ‖Ŝ − S‖_F / ‖S‖_F",
                                     "relative distance",
                                     [](const fa::CurvePoint& p) { return p.relCovDist; })),
@@ -38,11 +38,10 @@ ExplorerPage::ExplorerPage(QWidget* parent)
 
     connect(m_controls, &ControlPanel::structureChanged, this, &ExplorerPage::reset);
     connect(m_controls, &ControlPanel::learningRateChanged, this,
-            [this](double eta) { changeExplorer([eta](auto& e) { e.setLearningRate(eta); }); });
+            [this](double eta) { change([eta](auto& e) { e.setLearningRate(eta); }); });
     connect(m_controls, &ControlPanel::speedChanged, this, [this](double v) { setSpeed(v); });
-    connect(m_controls, &ControlPanel::viewChanged, this, [this] {
-        changeExplorer([view = m_controls->viewOptions()](auto& e) { e.setView(view); });
-    });
+    connect(m_controls, &ControlPanel::viewChanged, this,
+            [this] { change([view = m_controls->viewOptions()](auto& e) { e.setView(view); }); });
     connect(m_trials, &TrialsPanel::message, this,
             [this](const QString& m) { emit message(m, 8000); });
 }
@@ -93,14 +92,14 @@ void ExplorerPage::runStarted() {
     m_showRunView = m_pendingPick; // the snapshots from here on are the new run's
 }
 
-void ExplorerPage::runFailed(const QString& why) {
-    LabPage::runFailed(why);
-    if (latestLabSnapshot())
-        m_controls->setConfig(m_applied); // the previous run goes on: the fields show what it uses
+void ExplorerPage::setConfig(const fa::ExplorerConfig& config) {
+    fa::ExplorerConfig shown = config;
+    if (!shown.learningRateChanges.empty()) // the rate in force at the end
+        shown.learningRate = shown.learningRateChanges.back().second;
+    m_controls->setConfig(shown);
 }
 
-void ExplorerPage::showSnapshot(const fa::LabSnapshot& snapshot) {
-    const auto& snap = static_cast<const fa::ExplorerSnapshot&>(snapshot);
+void ExplorerPage::draw(const fa::ExplorerSnapshot& snap) {
     if (m_showRunView) { // the run chose the view (a new model's correlated pair): show it
         m_showRunView = false;
         fa::ViewOptions v = m_controls->viewOptions();

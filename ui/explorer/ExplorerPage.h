@@ -3,7 +3,7 @@
 // 2D contour view and covariance heat maps on the right, multi-trial bands on a second tab.
 // A LabPage like every lab: its run is a fa::LiveExplorer on the page's worker thread.
 #include "core/explorer/LiveExplorer.h"
-#include "ui/common/LabPage.h"
+#include "ui/common/LabPageOf.h"
 
 using SnapshotPtr = std::shared_ptr<const fa::ExplorerSnapshot>;
 
@@ -15,7 +15,7 @@ class QTabWidget;
 class StepPanel;
 class TrialsPanel;
 
-class ExplorerPage : public LabPage {
+class ExplorerPage : public LabPageOf<fa::LiveExplorer, fa::ExplorerSnapshot> {
     Q_OBJECT
   public:
     explicit ExplorerPage(QWidget* parent = nullptr);
@@ -27,9 +27,8 @@ class ExplorerPage : public LabPage {
     CovarianceHeatMaps* heatMaps() const { return m_heatMaps; }
     StepPanel* stepPanel() const { return m_stepPanel; }
     TrialsPanel* trialsPanel() const { return m_trials; }
-    SnapshotPtr latestSnapshot() const {
-        return std::static_pointer_cast<const fa::ExplorerSnapshot>(latestLabSnapshot());
-    }
+    /// The controls (the learning rate in force at the end of its changes); no run starts.
+    void setConfig(const fa::ExplorerConfig& config) override;
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
@@ -55,18 +54,15 @@ class ExplorerPage : public LabPage {
     void reset() override;
 
   protected:
-    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    void draw(const fa::ExplorerSnapshot& snapshot) override;
     long stepSize() const override;
     void runStarted() override;
-    void runFailed(const QString& why) override;
+    /// A run in the view the controls show (a session's, kept).
+    void start(const fa::ExplorerConfig& config, Start how) override { start(config, false, how); }
 
   private:
     /// pickView: the run shows the true model's most correlated pair in the 2D view.
-    void start(const fa::ExplorerConfig& config, bool pickView = false,
-               Start how = Start::KeepPlaying);
-    template <class F> void changeExplorer(F f) {
-        changeRun([f](fa::LiveRun& run) { f(static_cast<fa::LiveExplorer&>(run)); });
-    }
+    void start(const fa::ExplorerConfig& config, bool pickView, Start how = Start::KeepPlaying);
 
     ControlPanel* m_controls;
     ErrorChartView* m_covChart;

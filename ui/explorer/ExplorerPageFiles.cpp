@@ -9,50 +9,21 @@
 #include <QDir>
 
 bool ExplorerPage::openSession(const QString& path) {
-    fa::io::Session s;
-    try {
-        s = fa::io::loadSession(path);
-    } catch (const fa::io::SessionError& e) {
-        fail("Cannot open the session", QString::fromUtf8(e.what()));
+    // Not built to check it: the reader checks every value, and a run of D = 10^6 is large.
+    const auto s = readSession<fa::io::Session>(
+        path, fa::io::loadSession, [](fa::ExplorerConfig&) {}, false);
+    if (!s)
         return false; // nothing changed
-    }
-    fa::ExplorerConfig shown = s.config;
-    if (!shown.learningRateChanges.empty())
-        shown.learningRate =
-            shown.learningRateChanges.back().second; // the rate in force at the end
-    m_controls->setConfig(shown);
-    m_controls->setViewOptions(s.view);
-    m_controls->setSpeed(s.speed);
-    m_sessionPosition = s.samples;
-    start(s.config, false, Start::Paused); // its learning-rate changes replay at their samples
-    if (s.samples > 0)
-        runUntil(s.samples);
-    emit message(QString("Opened %1 (replaying %2 samples)")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(s.samples),
-                 8000);
+    m_controls->setViewOptions(s->view);
+    // its learning-rate changes replay at their samples
+    replaySession(s->config, s->speed, s->samples, speedBox(), path, "samples");
     return true;
 }
 
 bool ExplorerPage::saveSession(const QString& path) {
-    const SnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot save the session", "there is no run (its parameters were refused)");
-        return false;
-    }
-    fa::io::Session s;
-    s.config = latest->config;
-    s.view = m_controls->viewOptions();
-    s.speed = m_controls->speed();
-    s.samples = latest->samples;
-    try {
-        fa::io::saveSession(path, s);
-    } catch (const fa::io::SessionError& e) {
-        fail("Cannot save the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return saveSessionFile<fa::io::Session>(
+        path, fa::io::saveSession, &fa::io::Session::samples, speedBox(),
+        [this](fa::io::Session& s) { s.view = m_controls->viewOptions(); });
 }
 
 bool ExplorerPage::exportCurves(const QString& path) {

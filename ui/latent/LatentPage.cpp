@@ -335,7 +335,7 @@ void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
     m_quiet = false;
 }
 
-void LatentPage::show(const fa::LatentLiveSnapshot& s) {
+void LatentPage::draw(const fa::LatentLiveSnapshot& s) {
     fillViewChoices(s);
     m_loglik->show(s);
     m_plane->show(s);

@@ -55,7 +55,7 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     void reset() override;
 
   protected:
-    void show(const fa::LatentLiveSnapshot& s) override;
+    void draw(const fa::LatentLiveSnapshot& s) override;
     long stepSize() const override;
     void configRestored() override;
 

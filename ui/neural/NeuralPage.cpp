@@ -49,7 +49,7 @@ QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const 
 } // namespace
 
 NeuralPage::NeuralPage(QWidget* parent)
-    : LabPage(parent), m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
+    : LabPageOf(parent), m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -186,11 +186,9 @@ void NeuralPage::connectControls(QPushButton* open) {
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     onFieldChanged(m_length, this, [this](double epochs) {
         if (!m_quiet)
-            changeRun(
-                [epochs = static_cast<long>(epochs)](fa::LiveRun& run) {
-                    static_cast<fa::NeuralLive&>(run).setLength(epochs);
-                },
-                Lasting::Yes);
+            change([epochs =
+                        static_cast<long>(epochs)](fa::NeuralLive& run) { run.setLength(epochs); },
+                   Lasting::Yes);
     });
     reset();
 }
@@ -210,18 +208,8 @@ bool NeuralPage::openCsv(const QString& path) {
 }
 
 void NeuralPage::reset() {
-    start(Start::KeepPlaying);
-}
-
-void NeuralPage::start(Start how) {
     setSpeed(m_speed->value());
-    startRun(
-        [config = config()](const fa::AbandonFlag& abandon) mutable {
-            if (!config.loader)
-                config.loader = fa::io::datasetLoader();
-            return std::make_unique<fa::NeuralLive>(config, abandon);
-        },
-        how);
+    start(config());
 }
 
 long NeuralPage::stepSize() const {
@@ -274,8 +262,7 @@ QLineSeries* NeuralPage::predictiveMean(const QString& method) const {
     return it == m_pred.end() ? nullptr : it->second;
 }
 
-void NeuralPage::showSnapshot(const fa::LabSnapshot& snapshot) {
-    const auto& s = static_cast<const fa::NeuralLiveSnapshot&>(snapshot);
+void NeuralPage::draw(const fa::NeuralLiveSnapshot& s) {
     for (auto& [k, ser] : m_curves)
         ser->clear();
     for (auto& [k, ser] : m_pred)
@@ -383,11 +370,4 @@ const std::vector<fa::NeuralRow>& NeuralPage::splitRows() const {
 
 void NeuralPage::setSplitSettings(int splits, int searchTrials, int folds, int epochs) {
     m_splitsPanel->setSettings(splits, searchTrials, folds, epochs);
-}
-
-void NeuralPage::openCsvDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, "Open regression data", {}, "CSV files (*.csv)");
-    if (!path.isEmpty() && !openCsv(path))
-        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
 }

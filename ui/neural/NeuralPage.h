@@ -6,7 +6,7 @@
 // published figures.
 #include "core/neural/NeuralLive.h"
 #include "core/neural/NeuralParams.h"
-#include "ui/common/LabPage.h"
+#include "ui/common/LabPageOf.h"
 #include "ui/common/ParamFields.h"
 
 using NeuralSnapshotPtr = std::shared_ptr<const fa::NeuralLiveSnapshot>;
@@ -26,17 +26,14 @@ class QChartView;
 class NeuralSplitsPanel;
 class QValueAxis;
 
-class NeuralPage : public LabPage {
+class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     Q_OBJECT
   public:
     explicit NeuralPage(QWidget* parent = nullptr);
 
     fa::NeuralLiveConfig config() const;
-    void setConfig(const fa::NeuralLiveConfig& config); ///< the fields only; reset() runs it
+    void setConfig(const fa::NeuralLiveConfig& config) override; ///< the fields; reset() runs it
     void setMethods(const std::vector<fa::NeuralMethod>& methods);
-    NeuralSnapshotPtr latestSnapshot() const {
-        return std::static_pointer_cast<const fa::NeuralLiveSnapshot>(latestLabSnapshot());
-    }
     QLineSeries*
     curve(const QString& method,
           const QString& which) const; ///< which: train-nmll, test-nmll, train-rmse, test-rmse
@@ -62,11 +59,10 @@ class NeuralPage : public LabPage {
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
     bool offersCsv() const override { return true; }
-    void openCsvDialog() override;
     long defaultLength() const override { return 60; }
     QSpinBox* speedBox() const override { return m_speed; }
     QWidget* parameterColumn() const override { return m_parameters; }
-    bool openCsv(const QString& path);
+    bool openCsv(const QString& path) override;
 
   public slots:
     void reset() override;
@@ -77,7 +73,7 @@ class NeuralPage : public LabPage {
     void splitsDone();
 
   protected:
-    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    void draw(const fa::NeuralLiveSnapshot& snapshot) override;
     long stepSize() const override;
 
   private:
@@ -86,7 +82,6 @@ class NeuralPage : public LabPage {
     QGroupBox* makeMethods();
     void layOut(QPushButton* open, QGroupBox* methods);
     void connectControls(QPushButton* open);
-    void start(Start how); ///< a run from the fields
     /// A bundled set by key, else a CSV path as the fifth entry ("CSV: name").
     void selectDataset(const QString& dataset);
     QLineSeries* series(std::map<std::string, QLineSeries*>& pool, QChartView* view,

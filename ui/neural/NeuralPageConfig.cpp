@@ -31,6 +31,7 @@ fa::NeuralLiveConfig NeuralPage::config() const {
     c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
                                                                      : fa::OptimiserKind::Adam;
     c.fit.reportInit = m_init->currentData().toString() == "report";
+    c.loader = fa::io::datasetLoader(); // the bundled sets, or the CSV file named
     return c;
 }
 
@@ -43,16 +44,10 @@ void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
 }
 
 void NeuralPage::selectDataset(const QString& dataset) {
-    int index = m_dataset->findData(dataset);
-    if (index < 0) { // a CSV file: the fifth entry
-        const QString label = "CSV: " + QFileInfo(dataset).fileName();
-        if (m_dataset->count() > 4)
-            m_dataset->setItemText(4, label), m_dataset->setItemData(4, dataset);
-        else
-            m_dataset->addItem(label, dataset);
-        index = 4;
-    }
-    m_dataset->setCurrentIndex(index);
+    if (const int index = m_dataset->findData(dataset); index >= 0)
+        m_dataset->setCurrentIndex(index);
+    else // a CSV file: the fifth entry
+        showCsvChoice(m_dataset, 4, dataset);
 }
 
 void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
@@ -80,48 +75,17 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
 }
 
 bool NeuralPage::openSession(const QString& path) {
-    fa::io::NeuralSession s;
-    try {
-        s = fa::io::loadNeuralSession(path);
-        s.config.loader = fa::io::datasetLoader();
-        fa::NeuralLive probe(s.config); // the data and parameters, checked before any change
-    } catch (const std::exception& e) {
-        fail("Cannot open the session", QString::fromUtf8(e.what()));
-        return false;
-    }
     // The fields hold every value a session may (their ranges are the session reader's,
     // core/neural/NeuralParams.h), so the run starts from exactly the saved configuration.
-    setConfig(s.config);
-    m_speed->setValue(static_cast<int>(s.speed));
-    m_sessionPosition = s.epochs;
-    start(Start::Paused);
-    if (s.epochs > 0)
-        runUntil(s.epochs);
-    emit message(QString("Opened %1 (replaying %2 epochs)")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(s.epochs),
-                 8000);
-    return true;
+    return openSessionFile<fa::io::NeuralSession>(
+        path, fa::io::loadNeuralSession,
+        [](fa::NeuralLiveConfig& c) { c.loader = fa::io::datasetLoader(); },
+        &fa::io::NeuralSession::epochs, m_speed, "epochs");
 }
 
 bool NeuralPage::saveSession(const QString& path) {
-    const NeuralSnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot save the session", "there is no run (its parameters were refused)");
-        return false;
-    }
-    fa::io::NeuralSession s;
-    s.speed = m_speed->value();
-    s.epochs = latest->position;
-    s.config = latest->config; // the running configuration, live changes included
-    try {
-        fa::io::saveNeuralSession(path, s);
-    } catch (const fa::io::SessionError& e) {
-        fail("Cannot save the session", QString::fromUtf8(e.what()));
-        return false;
-    }
-    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return saveSessionFile<fa::io::NeuralSession>(path, fa::io::saveNeuralSession,
+                                                  &fa::io::NeuralSession::epochs, m_speed);
 }
 
 void NeuralPage::saveSettings(QSettings& settings) const {

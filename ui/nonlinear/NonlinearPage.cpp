@@ -254,7 +254,7 @@ void NonlinearPage::applyView(QComboBox* changed) {
     change([x, y](fa::VaeLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 
-void NonlinearPage::show(const fa::VaeLiveSnapshot& s) {
+void NonlinearPage::draw(const fa::VaeLiveSnapshot& s) {
     fillChoices(s);
     m_elbo->show(s);
     m_gaps->show(s);

@@ -51,7 +51,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     void reset() override;
 
   protected:
-    void show(const fa::VaeLiveSnapshot& s) override;
+    void draw(const fa::VaeLiveSnapshot& s) override;
     long stepSize() const override;
     void configRestored() override;
 
