@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace fa {
@@ -103,6 +104,125 @@ struct OnlineRun {
 } // namespace
 
 namespace {
+/// What the pieces of one trial share: the run's settings and the scorer against the truth.
+struct SweepTrial {
+    const FaSweepConfig& config;
+    int trial;
+    int fitLatent;
+    bool batchFits; // the samples are stored for batch refits
+    const ModelScorer& scorer;
+    const std::atomic<bool>* cancel;
+};
+
+void setScores(FaSweepRow& r, const Scores& s) {
+    r.relCovDist = s.relCovDist;
+    r.w2 = s.w2;
+    r.w2OverDim = s.w2OverDim;
+    r.relMeanDist = s.relMeanDist;
+}
+
+/// The online fitters the config asks for; EM and SGA start from the same F.
+std::vector<OnlineRun> makeOnlineRuns(const SweepTrial& t, Eigen::Index D, std::uint64_t initSeed) {
+    OnlineOptions opts;
+    opts.latent = t.fitLatent;
+    opts.warmup = t.config.warmup;
+    opts.learningRate = t.config.learningRate;
+    opts.initSeed = initSeed;
+    std::vector<OnlineRun> online;
+    if (t.config.runEm)
+        online.push_back({"em", std::make_unique<OnlineEM>(D, opts)});
+    if (t.config.runSga)
+        online.push_back({"sga", std::make_unique<OnlineSGA>(D, opts)});
+    return online;
+}
+
+/// The stream of samples: drawn in blocks of kChunk, kept (one per column) when batch refits
+/// need them, else drawn into one reused block.
+struct SampleStream {
+    FASampler& sampler;
+    Rng& rng;
+    Matrix& stored;
+    Matrix& chunk;
+    long seen = 0;
+};
+
+/// Draws samples up to `checkpoint` and feeds them, timed, to each online fitter; false when
+/// cancelled.
+bool feedUntil(const SweepTrial& t, long checkpoint, SampleStream& s,
+               std::vector<OnlineRun>& online,
+               const std::function<void(const FaSweepProgress&)>& progress) {
+    const long total = t.config.checkpoints.back();
+    while (s.seen < checkpoint) {
+        if (t.cancel && t.cancel->load())
+            return false;
+        const long n = std::min(kChunk, checkpoint - s.seen);
+        auto block = t.batchFits ? s.stored.middleCols(s.seen, n) : s.chunk.leftCols(n);
+        for (long j = 0; j < n; ++j)
+            s.sampler.draw(s.rng, block.col(j));
+        for (auto& run : online) {
+            const auto t0 = Clock::now();
+            for (long j = 0; j < n; ++j)
+                run.fitter->observe(block.col(j));
+            run.seconds += secondsSince(t0);
+        }
+        s.seen += n;
+        if (progress)
+            progress({t.trial, t.config.trials, s.seen, total});
+    }
+    return true;
+}
+
+/// The batch row at `checkpoint`: a refit on the samples so far, scored (skipped when they are
+/// not stored); nullopt when cancelled. The refit is abandoned (not waited for) on a cancel: a
+/// cancel never waits for a matrix product of seconds.
+std::optional<FaSweepRow> batchRow(const SweepTrial& t, long checkpoint, std::uint64_t batchSeed,
+                                   std::shared_ptr<const Matrix> data) {
+    FaSweepRow r = makeSweepRow(t.config.generator, checkpoint, t.trial, "batch");
+    if (!t.batchFits || checkpoint < 2) {
+        r.status = csvWord(FitStatus::Skipped);
+        return r;
+    }
+    try {
+        BatchFAOptions bo;
+        bo.latent = t.fitLatent;
+        bo.svd = t.config.batchSvd;
+        bo.seed = deriveSeed(batchSeed, static_cast<std::uint64_t>(checkpoint));
+        DetachedTask<TimedFit> task([data, bo, checkpoint](const std::atomic<bool>& stop) mutable {
+            bo.cancel = &stop;
+            const auto t0 = Clock::now();
+            auto fit = std::make_unique<BatchFit>(data->leftCols(checkpoint), bo);
+            return TimedFit{std::move(fit), secondsSince(t0)};
+        });
+        if (!task.wait(t.cancel))
+            return std::nullopt;
+        const TimedFit timed = task.get();
+        const BatchFit& fit = *timed.fit;
+        r.seconds = timed.seconds;
+        if (fit.result().cancelled)
+            return std::nullopt;
+        setScores(r, t.scorer.score(fit.result().model));
+        const bool finite = fit.status() == FitStatus::Running && std::isfinite(r.relCovDist);
+        r.status = csvWord(finite ? FitStatus::Running : FitStatus::Diverged);
+    } catch (const std::exception&) {
+        r.status = csvWord(FitStatus::Failed);
+    }
+    return r;
+}
+
+/// An online fitter's row at `checkpoint`. Warm-up rows say "ok": the sweep scores every fit at
+/// every checkpoint.
+FaSweepRow onlineRow(const SweepTrial& t, long checkpoint, const OnlineRun& run) {
+    FaSweepRow r = makeSweepRow(t.config.generator, checkpoint, t.trial, run.name);
+    r.seconds = run.seconds;
+    if (run.fitter->diverged()) {
+        r.status = csvWord(FitStatus::Diverged);
+    } else {
+        setScores(r, t.scorer.score(run.fitter->model()));
+        r.status = csvWord(FitStatus::Running);
+    }
+    return r;
+}
+
 /// One trial's rows (the checkpoints reached, when cancelled).
 std::vector<FaSweepRow> runSweepTrial(const FaSweepConfig& config, int trial,
                                       const std::function<void(const FaSweepProgress&)>& progress,
@@ -114,107 +234,29 @@ std::vector<FaSweepRow> runSweepTrial(const FaSweepConfig& config, int trial,
     const int fitLatent = config.fitLatent > 0 ? config.fitLatent : gen.latent;
     std::vector<FaSweepRow> rows;
 
-    auto makeRow = [&](long samples, int trial, const char* algorithm) {
-        return makeSweepRow(gen, samples, trial, algorithm);
-    };
-    auto setScores = [](FaSweepRow& r, const Scores& s) {
-        r.relCovDist = s.relCovDist;
-        r.w2 = s.w2;
-        r.w2OverDim = s.w2OverDim;
-        r.relMeanDist = s.relMeanDist;
-    };
+    const TrialSeeds seeds = trialSeeds(config.seed, trial);
+    const FAModel truth = generateModel(gen, seeds.model);
+    const ModelScorer scorer(truth, gen.dim <= kDenseMetricsMaxDim);
+    FASampler sampler(truth);
+    Rng sampleRng(seeds.samples);
+    const SweepTrial t{config, trial, fitLatent, batchFits, scorer, cancel};
+    std::vector<OnlineRun> online = makeOnlineRuns(t, D, seeds.init);
 
-    {
-        const TrialSeeds seeds = trialSeeds(config.seed, trial);
-        const FAModel truth = generateModel(gen, seeds.model);
-        const ModelScorer scorer(truth, gen.dim <= kDenseMetricsMaxDim);
-        FASampler sampler(truth);
-        Rng sampleRng(seeds.samples);
-        OnlineOptions opts;
-        opts.latent = fitLatent;
-        opts.warmup = config.warmup;
-        opts.learningRate = config.learningRate;
-        opts.initSeed = seeds.init; // EM and SGA start from the same F
-
-        std::vector<OnlineRun> online;
-        if (config.runEm)
-            online.push_back({"em", std::make_unique<OnlineEM>(D, opts)});
-        if (config.runSga)
-            online.push_back({"sga", std::make_unique<OnlineSGA>(D, opts)});
-
-        // One sample per column, shared with a batch refit, which is abandoned (not waited
-        // for) when the sweep is cancelled: a cancel never waits for a matrix product of seconds.
-        const auto storedData = std::make_shared<Matrix>(batchFits ? D : 0, batchFits ? total : 0);
-        Matrix& stored = *storedData;
-        Matrix chunk(D, kChunk);
-        long seen = 0;
-        for (const long checkpoint : config.checkpoints) {
-            while (seen < checkpoint) {
-                if (cancel && cancel->load())
-                    return rows;
-                const long n = std::min(kChunk, checkpoint - seen);
-                auto block = batchFits ? stored.middleCols(seen, n) : chunk.leftCols(n);
-                for (long j = 0; j < n; ++j)
-                    sampler.draw(sampleRng, block.col(j));
-                for (auto& run : online) {
-                    const auto t0 = Clock::now();
-                    for (long j = 0; j < n; ++j)
-                        run.fitter->observe(block.col(j));
-                    run.seconds += secondsSince(t0);
-                }
-                seen += n;
-                if (progress)
-                    progress({trial, config.trials, seen, total});
-            }
-
-            if (config.runBatch) {
-                FaSweepRow r = makeRow(checkpoint, trial, "batch");
-                if (!batchFits || checkpoint < 2) {
-                    r.status = csvWord(FitStatus::Skipped);
-                } else {
-                    try {
-                        BatchFAOptions bo;
-                        bo.latent = fitLatent;
-                        bo.svd = config.batchSvd;
-                        bo.seed = deriveSeed(seeds.batch, static_cast<std::uint64_t>(checkpoint));
-                        std::shared_ptr<const Matrix> data = storedData;
-                        DetachedTask<TimedFit> task([data, bo, checkpoint](
-                                                        const std::atomic<bool>& stop) mutable {
-                            bo.cancel = &stop;
-                            const auto t0 = Clock::now();
-                            auto fit = std::make_unique<BatchFit>(data->leftCols(checkpoint), bo);
-                            return TimedFit{std::move(fit), secondsSince(t0)};
-                        });
-                        if (!task.wait(cancel))
-                            return rows;
-                        const TimedFit timed = task.get();
-                        const BatchFit& fit = *timed.fit;
-                        r.seconds = timed.seconds;
-                        if (fit.result().cancelled)
-                            return rows;
-                        setScores(r, scorer.score(fit.result().model));
-                        const bool finite =
-                            fit.status() == FitStatus::Running && std::isfinite(r.relCovDist);
-                        r.status = csvWord(finite ? FitStatus::Running : FitStatus::Diverged);
-                    } catch (const std::exception&) {
-                        r.status = csvWord(FitStatus::Failed);
-                    }
-                }
-                rows.push_back(r);
-            }
-            for (auto& run : online) {
-                FaSweepRow r = makeRow(checkpoint, trial, run.name);
-                r.seconds = run.seconds;
-                // Warm-up rows say "ok": the sweep scores every fit at every checkpoint.
-                if (run.fitter->diverged()) {
-                    r.status = csvWord(FitStatus::Diverged);
-                } else {
-                    setScores(r, scorer.score(run.fitter->model()));
-                    r.status = csvWord(FitStatus::Running);
-                }
-                rows.push_back(r);
-            }
+    // One sample per column, shared with a batch refit, which may outlive this trial.
+    const auto storedData = std::make_shared<Matrix>(batchFits ? D : 0, batchFits ? total : 0);
+    Matrix chunk(D, kChunk);
+    SampleStream stream{sampler, sampleRng, *storedData, chunk};
+    for (const long checkpoint : config.checkpoints) {
+        if (!feedUntil(t, checkpoint, stream, online, progress))
+            return rows;
+        if (config.runBatch) {
+            std::optional<FaSweepRow> r = batchRow(t, checkpoint, seeds.batch, storedData);
+            if (!r)
+                return rows;
+            rows.push_back(*r);
         }
+        for (const auto& run : online)
+            rows.push_back(onlineRow(t, checkpoint, run));
     }
     return rows;
 }
