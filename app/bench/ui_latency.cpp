@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -141,16 +142,15 @@ int closeBench(QApplication& app) {
     return 0;
 }
 
-} // namespace
+/// The median and the largest of `v` (0 when it is empty).
+std::pair<double, double> medianMax(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return std::make_pair(v.empty() ? 0.0 : v[v.size() / 2], v.empty() ? 0.0 : v.back());
+}
 
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    if (argc > 1 && std::string(argv[1]) == "nonlinear")
-        return nonlinearBench(app);
-    if (argc > 1 && std::string(argv[1]) == "close")
-        return closeBench(app);
-    const int dim = argc > 1 ? std::atoi(argv[1]) : 1000;
-    const bool withTrials = argc > 2 && std::string(argv[2]) == "trials";
+/// A window playing a D = `dim` explorer run (Haar, T = 200,000) from 300 ms on, the trials
+/// panel running meanwhile when `withTrials`.
+MainWindow* playExplorer(int dim, bool withTrials) {
     auto* w = new MainWindow;
     fa::ExplorerConfig c = w->page<ExplorerPage>()->controls()->config();
     c.generator.dim = dim;
@@ -165,95 +165,127 @@ int main(int argc, char** argv) {
         if (withTrials)
             w->currentPage()->runJob();
     });
+    return w;
+}
 
-    std::vector<double> loopDelays, pauseDelays;
-    QElapsedTimer clock;
-    clock.start();
-    QTimer probe;
-    probe.setInterval(20);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        QElapsedTimer t;
-        t.start();
-        QTimer::singleShot(0, [&loopDelays, t] { loopDelays.push_back(t.nsecsElapsed() / 1e6); });
-    });
-    QTimer resizer;
-    resizer.setInterval(100);
-    int k = 0;
-    std::vector<double> resizeFrames; // a resize, its relayout and one whole repaint
-    QObject::connect(&resizer, &QTimer::timeout, [&] {
-        QElapsedTimer t;
-        t.start();
-        w->resize(1400 - 200 * (++k % 2), 800);
-        w->repaint();
-        resizeFrames.push_back(t.nsecsElapsed() / 1e6);
-    });
-    QTimer::singleShot(500, [&] {
-        probe.start();
-        resizer.start();
-    });
+/// What the explorer bench measures while the run plays: the event-loop delay (a 0 ms timer
+/// posted every 20 ms) and the frame after a resize (every 100 ms) from 500 ms on, the time from
+/// Pause to the worker's acknowledgement (a pause / play cycle every 700 ms) from 1 s on.
+class ExplorerProbes {
+  public:
+    explicit ExplorerProbes(MainWindow* w) : m_w(w) {
+        probeLoop();
+        cyclePauses();
+    }
+    void stop() {
+        m_probe.stop();
+        m_resizer.stop();
+        m_cycler.stop();
+        m_watch.stop();
+    }
+    void print(int dim) const {
+        const auto [loopMed, loopMax] = medianMax(m_loopDelays);
+        const auto [pauseMed, pauseMax] = medianMax(m_pauseDelays);
+        const auto [frameMed, frameMax] = medianMax(m_resizeFrames);
+        std::printf("D=%d frame after a resize (relayout + repaint): median %.1f ms, max "
+                    "%.1f ms over %zu resizes\n",
+                    dim, frameMed, frameMax, m_resizeFrames.size());
+        std::printf("D=%d event-loop delay: median %.1f ms, max %.1f ms over %zu probes "
+                    "(resizing every 100 ms)\n",
+                    dim, loopMed, loopMax, m_loopDelays.size());
+        std::printf("D=%d pause acknowledged: median %.1f ms, max %.1f ms over %zu pauses\n", dim,
+                    pauseMed, pauseMax, m_pauseDelays.size());
+    }
 
-    // Pause / play cycles: the stats signal acknowledges the worker's state.
-    QElapsedTimer pauseClock;
-    bool waitingPause = false;
-    QObject::connect(w, &MainWindow::destroyed, [] {});
-    QTimer cycler;
-    cycler.setInterval(700);
-    QObject::connect(&cycler, &QTimer::timeout, [&] {
-        if (!w->currentPage()->stats().running)
-            return w->togglePlay();
-        pauseClock.start();
-        waitingPause = true;
-        w->togglePlay();
-    });
-    QTimer watch;
-    watch.setInterval(1);
-    QObject::connect(&watch, &QTimer::timeout, [&] {
-        if (waitingPause && !w->currentPage()->stats().running) {
-            pauseDelays.push_back(pauseClock.nsecsElapsed() / 1e6);
-            waitingPause = false;
-        }
-    });
-    QTimer::singleShot(1000, [&] {
-        cycler.start();
-        watch.start();
-    });
-
-    QTimer::singleShot(15000, [&] {
-        probe.stop();
-        resizer.stop();
-        cycler.stop();
-        watch.stop();
-        if (!w->currentPage()->stats().running)
-            w->togglePlay();
-        QTimer::singleShot(1500, [&] { // mid-run, batch refits possibly running
-            const long samples = w->page<ExplorerPage>()->latestSnapshot()
-                                     ? w->page<ExplorerPage>()->latestSnapshot()->samples
-                                     : -1;
+  private:
+    void probeLoop() {
+        m_probe.setInterval(20);
+        QObject::connect(&m_probe, &QTimer::timeout, [this] {
             QElapsedTimer t;
             t.start();
-            w->close();
-            delete w;
-            const double closeMs = t.nsecsElapsed() / 1e6;
-            auto stats = [](std::vector<double> v) {
-                std::sort(v.begin(), v.end());
-                return std::make_pair(v.empty() ? 0.0 : v[v.size() / 2],
-                                      v.empty() ? 0.0 : v.back());
-            };
-            const auto [loopMed, loopMax] = stats(loopDelays);
-            const auto [pauseMed, pauseMax] = stats(pauseDelays);
-            const auto [frameMed, frameMax] = stats(resizeFrames);
-            std::printf("D=%d frame after a resize (relayout + repaint): median %.1f ms, max "
-                        "%.1f ms over %zu resizes\n",
-                        dim, frameMed, frameMax, resizeFrames.size());
-            std::printf("D=%d event-loop delay: median %.1f ms, max %.1f ms over %zu probes "
-                        "(resizing every 100 ms)\n",
-                        dim, loopMed, loopMax, loopDelays.size());
-            std::printf("D=%d pause acknowledged: median %.1f ms, max %.1f ms over %zu pauses\n",
-                        dim, pauseMed, pauseMax, pauseDelays.size());
-            std::printf("D=%d close + destroy mid-run at T=%ld%s: %.1f ms\n", dim, samples,
-                        withTrials ? ", trials running" : "", closeMs);
-            app.quit();
+            QTimer::singleShot(0, [this, t] { m_loopDelays.push_back(t.nsecsElapsed() / 1e6); });
         });
+        m_resizer.setInterval(100);
+        QObject::connect(&m_resizer, &QTimer::timeout, [this] {
+            QElapsedTimer t;
+            t.start();
+            m_w->resize(1400 - 200 * (++m_resizes % 2), 800);
+            m_w->repaint();
+            m_resizeFrames.push_back(t.nsecsElapsed() / 1e6);
+        });
+        QTimer::singleShot(500, [this] {
+            m_probe.start();
+            m_resizer.start();
+        });
+    }
+    // Pause / play cycles: the stats signal acknowledges the worker's state.
+    void cyclePauses() {
+        QObject::connect(m_w, &MainWindow::destroyed, [] {});
+        m_cycler.setInterval(700);
+        QObject::connect(&m_cycler, &QTimer::timeout, [this] {
+            if (!m_w->currentPage()->stats().running)
+                return m_w->togglePlay();
+            m_pauseClock.start();
+            m_waitingPause = true;
+            m_w->togglePlay();
+        });
+        m_watch.setInterval(1);
+        QObject::connect(&m_watch, &QTimer::timeout, [this] {
+            if (m_waitingPause && !m_w->currentPage()->stats().running) {
+                m_pauseDelays.push_back(m_pauseClock.nsecsElapsed() / 1e6);
+                m_waitingPause = false;
+            }
+        });
+        QTimer::singleShot(1000, [this] {
+            m_cycler.start();
+            m_watch.start();
+        });
+    }
+
+    MainWindow* m_w;
+    std::vector<double> m_loopDelays, m_pauseDelays;
+    std::vector<double> m_resizeFrames; // a resize, its relayout and one whole repaint
+    QTimer m_probe, m_resizer, m_cycler, m_watch;
+    QElapsedTimer m_pauseClock;
+    bool m_waitingPause = false;
+    int m_resizes = 0;
+};
+
+/// Closes and destroys the window mid-run (batch refits possibly running), prints the figures
+/// and quits.
+void closeAndReport(QApplication& app, MainWindow* w, const ExplorerProbes& probes, int dim,
+                    bool withTrials) {
+    const long samples = w->page<ExplorerPage>()->latestSnapshot()
+                             ? w->page<ExplorerPage>()->latestSnapshot()->samples
+                             : -1;
+    QElapsedTimer t;
+    t.start();
+    w->close();
+    delete w;
+    const double closeMs = t.nsecsElapsed() / 1e6;
+    probes.print(dim);
+    std::printf("D=%d close + destroy mid-run at T=%ld%s: %.1f ms\n", dim, samples,
+                withTrials ? ", trials running" : "", closeMs);
+    app.quit();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "nonlinear")
+        return nonlinearBench(app);
+    if (argc > 1 && std::string(argv[1]) == "close")
+        return closeBench(app);
+    const int dim = argc > 1 ? std::atoi(argv[1]) : 1000;
+    const bool withTrials = argc > 2 && std::string(argv[2]) == "trials";
+    MainWindow* w = playExplorer(dim, withTrials);
+    ExplorerProbes probes(w);
+    QTimer::singleShot(15000, [&] {
+        probes.stop();
+        if (!w->currentPage()->stats().running)
+            w->togglePlay();
+        QTimer::singleShot(1500, [&] { closeAndReport(app, w, probes, dim, withTrials); });
     });
     return app.exec();
 }
