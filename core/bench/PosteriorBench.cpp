@@ -22,32 +22,34 @@ template <class F> double medianSeconds(int repeats, F&& work) {
     return t[t.size() / 2];
 }
 
-} // namespace
-
-std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
-                                        const std::function<void(const BenchRow&)>& onRow) {
-    if (config.repeats < 1 || config.runRepeats < 1)
-        throw std::invalid_argument("repeat counts must be at least 1");
+/// The rows so far, each handed to `onRow` as it is added.
+struct BenchRows {
+    const std::function<void(const BenchRow&)>& onRow;
     std::vector<BenchRow> rows;
-    auto add = [&](BenchRow r) {
+    void add(BenchRow r) {
         if (onRow)
             onRow(r);
         rows.push_back(std::move(r));
-    };
-    if (!config.loader && !config.datasets.empty())
-        throw std::invalid_argument("no data loader for the data sets");
-    volatile double sink = 0.0; // keeps the timed work from being optimised away
-    for (const std::string& name : config.datasets) {
-        RegressionProblem prob;
-        const double prepare = medianSeconds(std::max(1, config.repeats / 20), [&] {
-            PrepareOptions o;
-            o.trainFraction = 0.5;
-            prob = prepareRegression(config.loader(name, ""), o);
-        });
-        const int d = static_cast<int>(prob.dim());
-        add({"posterior", "load_prepare/" + name, d, 0, 1e3 * prepare, "ms"});
-        const Hyperparameters thesis = thesisHyperparameters(prob.Xtrain, prob.ytrain);
-        add({"posterior", "exact_thesis/" + name, d, 0,
+    }
+};
+
+/// Keeps the timed work from being optimised away.
+using Sink = volatile double;
+
+/// A data set's preparation, and its exact posterior with the thesis' and the evidence's
+/// hyperparameters.
+void benchDataset(const PosteriorBenchConfig& config, const std::string& name, BenchRows& out,
+                  Sink& sink) {
+    RegressionProblem prob;
+    const double prepare = medianSeconds(std::max(1, config.repeats / 20), [&] {
+        PrepareOptions o;
+        o.trainFraction = 0.5;
+        prob = prepareRegression(config.loader(name, ""), o);
+    });
+    const int d = static_cast<int>(prob.dim());
+    out.add({"posterior", "load_prepare/" + name, d, 0, 1e3 * prepare, "ms"});
+    const Hyperparameters thesis = thesisHyperparameters(prob.Xtrain, prob.ytrain);
+    out.add({"posterior", "exact_thesis/" + name, d, 0,
              1e3 * medianSeconds(config.repeats,
                                  [&] {
                                      sink =
@@ -55,7 +57,7 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
                                          exactPosterior(prob.Xtrain, prob.ytrain, thesis).cov(0, 0);
                                  }),
              "ms"});
-        add({"posterior", "exact_evidence/" + name, d, 0,
+    out.add({"posterior", "exact_evidence/" + name, d, 0,
              1e3 * medianSeconds(config.repeats,
                                  [&] {
                                      const Hyperparameters h =
@@ -64,7 +66,11 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
                                             exactPosterior(prob.Xtrain, prob.ytrain, h).cov(0, 0);
                                  }),
              "ms"});
-    }
+}
+
+/// Whole posterior runs: each fitter on the report's synthetic settings, and full-covariance VI
+/// on Boston when it is loaded.
+void benchRuns(const PosteriorBenchConfig& config, BenchRows& out, Sink& sink) {
     for (const PosteriorMethod method : {PosteriorMethod::VifaGauss, PosteriorMethod::VifaLaplace,
                                          PosteriorMethod::SgdEm, PosteriorMethod::Swag}) {
         PosteriorConfig c; // the report's synthetic settings
@@ -74,12 +80,12 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
         c.trials = 1;
         const double s = medianSeconds(config.runRepeats,
                                        [&] { sink = sink + runPosterior(c).back().score.w2; });
-        add({"posterior", methodName(method) + "/synthetic_" + std::to_string(c.epochs) + "_epochs",
-             2, 1, s, "s"});
+        out.add({"posterior",
+                 methodName(method) + "/synthetic_" + std::to_string(c.epochs) + "_epochs", 2, 1, s,
+                 "s"});
     }
     // Issue 13's targets: full-covariance VI on Boston (D = 14), 10^4 epochs (< 2 s), whole
-    // run with its data preparation; a 400 x 400 grid posterior (< 50 ms) of the linear (O(1)
-    // per cell) and logistic (O(N) per cell, N = 60) targets.
+    // run with its data preparation; a 400 x 400 grid posterior (< 50 ms, benchGrids).
     if (config.loader && std::find(config.datasets.begin(), config.datasets.end(), "boston") !=
                              config.datasets.end()) {
         PosteriorConfig c;
@@ -90,8 +96,13 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
         c.trials = 1;
         const double s = medianSeconds(config.runRepeats,
                                        [&] { sink = sink + runPosterior(c).back().score.w2; });
-        add({"posterior", "vi-full/boston_10000_epochs", 14, 14, s, "s"});
+        out.add({"posterior", "vi-full/boston_10000_epochs", 14, 14, s, "s"});
     }
+}
+
+/// A 400 x 400 grid posterior of the linear (O(1) per cell) and logistic (O(N) per cell,
+/// N = 60) targets.
+void benchGrids(const PosteriorBenchConfig& config, BenchRows& out, Sink& sink) {
     for (const char* target : {"synthetic", "logistic-synthetic"}) {
         PosteriorSetup setup;
         setup.dataset = target;
@@ -101,12 +112,13 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
         const GridBox box = boxAround(p.exact.mean, p.exact.cov, 8.0, 400);
         const double s = medianSeconds(std::max(1, config.repeats / 10),
                                        [&] { sink = sink + gridPosterior(f, box).logZ; });
-        add({"posterior", std::string("grid_400x400/") + target, 2, 0, 1e3 * s, "ms"});
+        out.add({"posterior", std::string("grid_400x400/") + target, 2, 0, 1e3 * s, "ms"});
     }
-    // Neural VIFA, one split of Boston with the report's settings for it (1 x 50, K = 3, M = 10,
-    // L = 4, 200 epochs, Adam 0.01): one training run, then the 100-draw test predictive.
-    if (!config.loader)
-        return rows;
+}
+
+/// Neural VIFA, one split of Boston with the report's settings for it (1 x 50, K = 3, M = 10,
+/// L = 4, 200 epochs, Adam 0.01): one training run, then the 100-draw test predictive.
+void benchNeural(const PosteriorBenchConfig& config, BenchRows& out, Sink& sink) {
     const RegressionData boston = config.loader("boston", "");
     const RegressionProblem split = neuralSplit(boston, 0.9, 0, 0);
     NeuralFitOptions nf;
@@ -127,12 +139,30 @@ std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         });
         const std::string net = layers == 1 ? "50" : "50x50";
-        add({"neural", "vifa-gauss/boston_" + net + "_200_epochs_train",
-             static_cast<int>(split.Xtrain.cols()), 3, train - predictSeconds, "s"});
-        add({"neural", "vifa-gauss/boston_" + net + "_predictive_100_draws",
-             static_cast<int>(split.Xtrain.cols()), 3, 1e3 * predictSeconds, "ms"});
+        out.add({"neural", "vifa-gauss/boston_" + net + "_200_epochs_train",
+                 static_cast<int>(split.Xtrain.cols()), 3, train - predictSeconds, "s"});
+        out.add({"neural", "vifa-gauss/boston_" + net + "_predictive_100_draws",
+                 static_cast<int>(split.Xtrain.cols()), 3, 1e3 * predictSeconds, "ms"});
     }
-    return rows;
+}
+
+} // namespace
+
+std::vector<BenchRow> runPosteriorBench(const PosteriorBenchConfig& config,
+                                        const std::function<void(const BenchRow&)>& onRow) {
+    if (config.repeats < 1 || config.runRepeats < 1)
+        throw std::invalid_argument("repeat counts must be at least 1");
+    BenchRows out{onRow, {}};
+    if (!config.loader && !config.datasets.empty())
+        throw std::invalid_argument("no data loader for the data sets");
+    Sink sink = 0.0;
+    for (const std::string& name : config.datasets)
+        benchDataset(config, name, out, sink);
+    benchRuns(config, out, sink);
+    benchGrids(config, out, sink);
+    if (config.loader)
+        benchNeural(config, out, sink);
+    return std::move(out.rows);
 }
 
 } // namespace fa
