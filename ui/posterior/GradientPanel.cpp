@@ -55,6 +55,16 @@ GradientPanel::GradientPanel(QWidget* parent)
     m_note->setText("Choose “VI, full covariance” or “VI, mean field” to see how noisy each "
                     "gradient estimator is at the fit's current q.");
     layout->addWidget(m_note);
+    layout->addLayout(makeClouds(), 1);
+    QChartView* view = makeVarianceView();
+    QChartView* klView = makeKlView();
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(view, 1);
+    bottom->addWidget(klView, 1);
+    layout->addLayout(bottom, 1);
+}
+
+QGridLayout* GradientPanel::makeClouds() {
     auto* clouds = new QGridLayout;
     for (std::size_t k = 0; k < 3; ++k) {
         auto* c = new QChart;
@@ -86,7 +96,10 @@ GradientPanel::GradientPanel(QWidget* parent)
         m_clouds[k] = s;
         m_cloudAxes[2 * k] = x, m_cloudAxes[2 * k + 1] = y;
     }
-    layout->addLayout(clouds, 1);
+    return clouds;
+}
+
+QChartView* GradientPanel::makeVarianceView() {
     auto* c = new QChart;
     c->setTitle("Total variance against draws L<br>(mean solid, scale dashed; colours as above)");
     m_lx->setTitleText("draws per estimate L");
@@ -117,8 +130,10 @@ GradientPanel::GradientPanel(QWidget* parent)
     view->setMinimumSize(300, 220);
     view->setToolTip("Each estimator's variance falls as 1/L; the score function's starts "
                      "orders of magnitude higher, and a baseline brings most of it back.");
-    // The same fit driven by each estimator: its KL to the exact posterior (log evidence minus
-    // the ELBO) over epochs.
+    return view;
+}
+
+QChartView* GradientPanel::makeKlView() {
     auto* k = new QChart;
     k->setTitle("KL(q‖p) = log evidence − ELBO<br>over epochs, by estimator (colours as above)");
     m_klx->setTitleText("epoch");
@@ -146,10 +161,7 @@ GradientPanel::GradientPanel(QWidget* parent)
                        "same fit with each estimator (same seed, same steps) side by side. "
                        "Known where the exact posterior is: linear regression with the "
                        "Gaussian prior, or a grid target.");
-    auto* bottom = new QHBoxLayout;
-    bottom->addWidget(view, 1);
-    bottom->addWidget(klView, 1);
-    layout->addLayout(bottom, 1);
+    return klView;
 }
 
 void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {

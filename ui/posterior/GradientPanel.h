@@ -9,6 +9,7 @@
 #include <array>
 
 class QChartView;
+class QGridLayout;
 class QLabel;
 class QLineSeries;
 class QLogValueAxis;
@@ -27,6 +28,11 @@ class GradientPanel : public QWidget {
     }
 
   private:
+    QGridLayout* makeClouds();      // one scatter chart per estimator
+    QChartView* makeVarianceView(); // total variance against L, mean and scale block
+    /// The same fit driven by each estimator: its KL to the exact posterior (log evidence minus
+    /// the ELBO) over epochs.
+    QChartView* makeKlView();
     void showKl(const fa::PosteriorLiveSnapshot& snapshot);
     std::array<QChartView*, 3> m_cloudViews{};
     std::array<QScatterSeries*, 3> m_clouds{};
