@@ -170,14 +170,15 @@ struct EdgePoints {
     }
 };
 
-} // namespace
+using Segment = std::pair<long, long>; // two edge points
 
-std::vector<Polyline2> contourLines(const GridPosterior& p, double density) {
-    const int G = p.box.cells;
-    const Matrix v = p.mass / p.cellArea();
-    const EdgePoints e{p, v, density, G};
-    // Segments between edge points, cell by cell; each edge point joins at most two.
-    std::vector<std::pair<long, long>> segments;
+/// Marching squares: the segments of the level between edge points, cell by cell; each edge point
+/// joins at most two.
+std::vector<Segment> contourSegments(const EdgePoints& e) {
+    const Matrix& v = e.v;
+    const double density = e.level;
+    const int G = e.G;
+    std::vector<Segment> segments;
     for (int i = 0; i + 1 < G; ++i)
         for (int j = 0; j + 1 < G; ++j) {
             // corners counter-clockwise: (i,j), (i+1,j), (i+1,j+1), (i,j+1)
@@ -230,7 +231,11 @@ std::vector<Polyline2> contourLines(const GridPosterior& p, double density) {
                 break;
             }
         }
-    // Join segments into polylines through shared edge points.
+    return segments;
+}
+
+/// Joins segments into polylines through shared edge points.
+std::vector<Polyline2> joinSegments(const std::vector<Segment>& segments, const EdgePoints& e) {
     std::unordered_map<long, std::vector<std::size_t>> at;
     for (std::size_t k = 0; k < segments.size(); ++k) {
         at[segments[k].first].push_back(k);
@@ -266,6 +271,14 @@ std::vector<Polyline2> contourLines(const GridPosterior& p, double density) {
         lines.push_back(std::move(line));
     }
     return lines;
+}
+
+} // namespace
+
+std::vector<Polyline2> contourLines(const GridPosterior& p, double density) {
+    const Matrix v = p.mass / p.cellArea();
+    const EdgePoints e{p, v, density, p.box.cells};
+    return joinSegments(contourSegments(e), e);
 }
 
 } // namespace fa
