@@ -4,6 +4,7 @@
 #include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace fa {
 
@@ -33,11 +34,8 @@ struct Studied {
     FitStatus status() const { return vi ? vi->status() : vifa->status(); }
 };
 
-} // namespace
-
-std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
-    const PosteriorMethod m = config.method;
-    if (isSgdMethod(m))
+void checkConfig(const GradVarianceConfig& config) {
+    if (isSgdMethod(config.method))
         throw std::invalid_argument("grad-variance studies the variational fits (vi-full, "
                                     "vi-meanfield, vifa-gauss, vifa-laplace, vippca)");
     if (config.trials < 2)
@@ -45,10 +43,12 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
     for (const int s : config.samples)
         if (s < 1)
             throw std::invalid_argument("every sample count S must be at least 1");
-    const PosteriorProblem problem =
-        preparePosteriorProblem(config.setup, deriveSeed(config.seed, SeedStream::FirstTrial));
-    const auto likelihood = makeLikelihood(problem.target, problem.data.Xtrain, problem.data.ytrain,
-                                           problem.hyper.beta);
+}
+
+/// The fit the config names, at its start.
+Studied startFit(const GradVarianceConfig& config, const PosteriorProblem& problem,
+                 const Likelihood& likelihood) {
+    const PosteriorMethod m = config.method;
     const VifaOptions& v = config.run.vifa;
     const std::uint64_t fitSeed = deriveSeed(config.seed, SeedStream::PosteriorVi);
     Studied fit;
@@ -60,7 +60,7 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
         o.batch = v.batch, o.samples = v.samples, o.optimiser = v.optimiser;
         o.lrC = v.lrC, o.lrF = v.lrF, o.lrGamma = v.lrGamma, o.maxGradNorm = v.maxGradNorm;
         o.seed = fitSeed;
-        fit.vi = std::make_unique<GaussianVi>(*likelihood, o);
+        fit.vi = std::make_unique<GaussianVi>(likelihood, o);
     } else {
         VifaOptions o = v;
         o.latent = config.run.latent;
@@ -73,12 +73,19 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
         if (o.latent >= problem.dim())
             throw std::invalid_argument("the latent dimension K must be below D = " +
                                         std::to_string(problem.dim()));
-        fit.vifa = std::make_unique<Vifa>(*likelihood, o);
+        fit.vifa = std::make_unique<Vifa>(likelihood, o);
     }
+    return fit;
+}
+
+/// Brings the fit to the point of study: the exact posterior (linear target, Gaussian VI), or
+/// `config.epoch` epochs of the reparameterised fit.
+void moveToPointOfStudy(const GradVarianceConfig& config, const PosteriorProblem& problem,
+                        Studied& fit) {
     using At = GradVarianceConfig::At;
     if (config.at == At::Optimum && problem.target == TargetKind::Linear && fit.vi) {
         const Matrix& S = problem.exact.cov;
-        if (full) {
+        if (config.method == PosteriorMethod::ViFull) {
             fit.vi->setState(problem.exact.mean, S.llt().matrixL());
         } else {
             const Vector lambdaDiag = S.inverse().diagonal();
@@ -91,6 +98,28 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
         if (fit.status() != FitStatus::Running)
             throw std::invalid_argument("the fit diverged before reaching the point of study");
     }
+}
+
+/// The norm of the draws' mean and their total variance (two passes).
+std::pair<double, double> meanNormAndVariance(const std::vector<Vector>& draws) {
+    Matrix g(draws.front().size(), Eigen::Index(draws.size()));
+    for (std::size_t t = 0; t < draws.size(); ++t)
+        g.col(Eigen::Index(t)) = draws[t];
+    const Vector mean = g.rowwise().mean();
+    const double variance = (g.colwise() - mean).squaredNorm() / (g.cols() - 1.0);
+    return {mean.norm(), variance};
+}
+
+} // namespace
+
+std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
+    checkConfig(config);
+    const PosteriorProblem problem =
+        preparePosteriorProblem(config.setup, deriveSeed(config.seed, SeedStream::FirstTrial));
+    const auto likelihood = makeLikelihood(problem.target, problem.data.Xtrain, problem.data.ytrain,
+                                           problem.hyper.beta);
+    Studied fit = startFit(config, problem, *likelihood);
+    moveToPointOfStudy(config, problem, fit);
 
     std::vector<Eigen::Index> all(static_cast<std::size_t>(likelihood->size()));
     std::iota(all.begin(), all.end(), Eigen::Index{0});
@@ -111,17 +140,13 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
             }
             const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            const auto block = [&](const char* name, const std::vector<Vector>& draws) {
-                Matrix g(draws.front().size(), Eigen::Index(draws.size())); // two passes
-                for (std::size_t t = 0; t < draws.size(); ++t)
-                    g.col(Eigen::Index(t)) = draws[t];
-                const Vector mean = g.rowwise().mean();
-                const double variance = (g.colwise() - mean).squaredNorm() / (g.cols() - 1.0);
+            const auto addRow = [&](const char* name, const std::vector<Vector>& draws) {
+                const auto [meanNorm, variance] = meanNormAndVariance(draws);
                 rows.push_back({problem.dataset, methodName(config.method), estimatorName(e), S,
-                                name, mean.norm(), variance, seconds});
+                                name, meanNorm, variance, seconds});
             };
-            block("mean", means);
-            block("scale", scales);
+            addRow("mean", means);
+            addRow("scale", scales);
         }
     if (rows.empty())
         throw std::invalid_argument("no estimator and sample count give a row: the leave-one-out "
