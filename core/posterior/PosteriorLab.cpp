@@ -62,6 +62,58 @@ bool isSgdMethod(PosteriorMethod method) {
            method == PosteriorMethod::Swag;
 }
 
+namespace {
+
+/// The fit an SGD method feeds the SGD iterates to.
+std::unique_ptr<StreamFit> iterateFit(PosteriorMethod method, Eigen::Index dim,
+                                      const PosteriorRunOptions& options, std::uint64_t seed) {
+    OnlineOptions fit;
+    fit.latent = options.latent;
+    fit.warmup = options.faWarmup;
+    fit.learningRate = options.sgaLearningRate;
+    fit.initSeed = deriveSeed(seed, SeedStream::PosteriorFitter);
+    switch (method) {
+    case PosteriorMethod::SgdEm:
+        return std::make_unique<OnlineEM>(dim, fit);
+    case PosteriorMethod::SgdSga:
+        return std::make_unique<OnlineSGA>(dim, fit);
+    default: // SWAG
+        return std::make_unique<SwagEstimator>(dim, options.latent);
+    }
+}
+
+/// The options of a vi-full or vi-meanfield fit.
+GaussianViOptions gaussianViOptions(PosteriorMethod method, const PosteriorRunOptions& options,
+                                    double alpha, std::uint64_t seed) {
+    GaussianViOptions g;
+    g.family = method == PosteriorMethod::ViFull ? ViFamily::Full : ViFamily::MeanField;
+    g.estimator = options.estimator;
+    g.precision = alpha;
+    g.batch = options.vifa.batch;
+    g.samples = options.vifa.samples;
+    g.optimiser = options.vifa.optimiser;
+    g.lrC = options.vifa.lrC, g.lrF = options.vifa.lrF, g.lrGamma = options.vifa.lrGamma;
+    g.maxGradNorm = options.vifa.maxGradNorm;
+    g.seed = deriveSeed(seed, SeedStream::PosteriorVi);
+    return g;
+}
+
+/// The options of a VIFA or VIPPCA fit.
+VifaOptions vifaOptions(PosteriorMethod method, const PosteriorRunOptions& options, double alpha,
+                        std::uint64_t seed) {
+    VifaOptions v = options.vifa;
+    v.latent = options.latent;
+    v.precision = alpha;
+    v.prior = method == PosteriorMethod::VifaLaplace ? PriorKind::Laplace : PriorKind::Gaussian;
+    v.ppca = method == PosteriorMethod::Vippca;
+    v.sigma = options.vippcaSigma;
+    v.seed = deriveSeed(seed, SeedStream::PosteriorVi);
+    v.estimator = options.estimator;
+    return v;
+}
+
+} // namespace
+
 PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorRunOptions& options,
                                const std::vector<PosteriorMethod>& methods, std::uint64_t seed)
     : m_problem(problem), m_options(options), m_methods(methods),
@@ -87,72 +139,39 @@ PosteriorTrial::PosteriorTrial(const PosteriorProblem& problem, const PosteriorR
         s.seed = deriveSeed(seed, SeedStream::PosteriorSgd);
         m_sgd = std::make_unique<SgdTrainer>(problem.data.Xtrain, problem.data.ytrain, s);
     }
-    OnlineOptions fit;
-    fit.latent = options.latent;
-    fit.warmup = options.faWarmup;
-    fit.learningRate = options.sgaLearningRate;
-    fit.initSeed = deriveSeed(seed, SeedStream::PosteriorFitter);
+    const double alpha = problem.hyper.alpha;
     for (const PosteriorMethod method : methods) {
-        std::unique_ptr<StreamFit> stream;
-        switch (method) {
-        case PosteriorMethod::SgdEm:
-            stream = std::make_unique<OnlineEM>(dim, fit);
-            break;
-        case PosteriorMethod::SgdSga:
-            stream = std::make_unique<OnlineSGA>(dim, fit);
-            break;
-        case PosteriorMethod::Swag:
-            stream = std::make_unique<SwagEstimator>(dim, options.latent);
-            break;
-        case PosteriorMethod::ViFull:
-        case PosteriorMethod::ViMeanField: {
-            GaussianViOptions g;
-            g.family = method == PosteriorMethod::ViFull ? ViFamily::Full : ViFamily::MeanField;
-            g.estimator = options.estimator;
-            g.precision = problem.hyper.alpha;
-            g.batch = options.vifa.batch;
-            g.samples = options.vifa.samples;
-            g.optimiser = options.vifa.optimiser;
-            g.lrC = options.vifa.lrC, g.lrF = options.vifa.lrF, g.lrGamma = options.vifa.lrGamma;
-            g.maxGradNorm = options.vifa.maxGradNorm;
-            g.seed = deriveSeed(seed, SeedStream::PosteriorVi);
-            auto vi = std::make_unique<GaussianVi>(*m_likelihood, g);
-            if (!m_compared) {
-                m_compared = vi.get();
-                for (const GradientEstimator other :
-                     {GradientEstimator::Reparam, GradientEstimator::Score,
-                      GradientEstimator::ScoreBaseline}) {
-                    if (!options.compareEstimators || other == g.estimator ||
-                        (other == GradientEstimator::ScoreBaseline && g.samples < 2))
-                        continue;
-                    GaussianViOptions shadow = g;
-                    shadow.estimator = other;
-                    m_shadows.push_back(std::make_unique<GaussianVi>(*m_likelihood, shadow));
-                }
-            }
-            m_epochFits.push_back(vi.get());
-            m_fits.push_back(std::move(vi));
-            continue;
-        }
-        default: { // VIFA, VIPPCA
-            VifaOptions v = options.vifa;
-            v.latent = options.latent;
-            v.precision = problem.hyper.alpha;
-            v.prior =
-                method == PosteriorMethod::VifaLaplace ? PriorKind::Laplace : PriorKind::Gaussian;
-            v.ppca = method == PosteriorMethod::Vippca;
-            v.sigma = options.vippcaSigma;
-            v.seed = deriveSeed(seed, SeedStream::PosteriorVi);
-            v.estimator = options.estimator;
-            auto vifa = std::make_unique<Vifa>(*m_likelihood, v);
+        if (isSgdMethod(method)) {
+            std::unique_ptr<StreamFit> stream = iterateFit(method, dim, options, seed);
+            m_onIterates.push_back(stream.get());
+            m_fits.push_back(std::move(stream));
+        } else if (method == PosteriorMethod::ViFull || method == PosteriorMethod::ViMeanField) {
+            addGaussianVi(gaussianViOptions(method, options, alpha, seed));
+        } else { // VIFA, VIPPCA
+            auto vifa =
+                std::make_unique<Vifa>(*m_likelihood, vifaOptions(method, options, alpha, seed));
             m_epochFits.push_back(vifa.get());
             m_fits.push_back(std::move(vifa));
-            continue;
         }
-        }
-        m_onIterates.push_back(stream.get());
-        m_fits.push_back(std::move(stream));
     }
+}
+
+void PosteriorTrial::addGaussianVi(const GaussianViOptions& g) {
+    auto vi = std::make_unique<GaussianVi>(*m_likelihood, g);
+    if (!m_compared) {
+        m_compared = vi.get();
+        for (const GradientEstimator other : {GradientEstimator::Reparam, GradientEstimator::Score,
+                                              GradientEstimator::ScoreBaseline}) {
+            if (!m_options.compareEstimators || other == g.estimator ||
+                (other == GradientEstimator::ScoreBaseline && g.samples < 2))
+                continue;
+            GaussianViOptions shadow = g;
+            shadow.estimator = other;
+            m_shadows.push_back(std::make_unique<GaussianVi>(*m_likelihood, shadow));
+        }
+    }
+    m_epochFits.push_back(vi.get());
+    m_fits.push_back(std::move(vi));
 }
 
 PosteriorTrial::~PosteriorTrial() = default;

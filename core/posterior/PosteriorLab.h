@@ -164,6 +164,10 @@ class PosteriorTrial {
     const std::vector<PosteriorMethod>& methods() const { return m_methods; }
 
   private:
+    /// Adds a vi-full / vi-meanfield fit; the first is the compared one, and its shadows run the
+    /// other estimators when compareEstimators is set.
+    void addGaussianVi(const GaussianViOptions& g);
+
     const PosteriorProblem& m_problem;
     PosteriorRunOptions m_options;
     std::vector<PosteriorMethod> m_methods;
