@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace fa {
@@ -108,92 +109,123 @@ void checkVaeConfig(const VaeConfig& c) {
 }
 
 namespace {
+using Clock = std::chrono::steady_clock;
+
+/// What the pieces of one trial share.
+struct VaeTrial {
+    const VaeConfig& c;
+    int trial;
+    std::uint64_t seed;
+    const VaeData& data;
+    const std::vector<long>& checkpoints;
+    const std::function<void(const VaeProgress&)>& progress;
+    const std::atomic<bool>* cancel;
+};
+
+/// The closed-form PPCA row: its exact log-likelihood per row.
+VaeRow ppcaRow(const VaeTrial& t, VaeRow row) {
+    const auto start = Clock::now();
+    const PpcaModel ppca = ppcaClosedForm(t.data.rows.train, t.c.fit.latent);
+    row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    row.trainElbo = ppcaLoglikPerRow(ppca, t.data.rows.train);
+    row.testElbo = row.iwLoglik =
+        t.data.rows.test.rows() ? ppcaLoglikPerRow(ppca, t.data.rows.test) : kNaN;
+    row.amortisationGap = row.approximationGap = kNaN;
+    row.status = "ok";
+    return row;
+}
+
+/// The fit's scores at `epoch`; nullopt when cancelled. Scoring takes hundreds of passes over
+/// the held-out rows (often far longer than an epoch): it says so on the progress line and stops
+/// on a cancel.
+std::optional<VaeScores> scoreAt(const VaeTrial& t, const VaeFit& fit, const std::string& method,
+                                 std::uint64_t index, long epoch) {
+    ScoringPoll poll{t.cancel, {}};
+    if (t.progress)
+        poll.tick = [&] { t.progress({t.trial, t.c.trials, method, epoch, t.c.epochs, true}); };
+    const VaeScores s =
+        scoreVaeFit(fit, t.data.rows.test, t.c.eval,
+                    deriveSeed(t.seed, SeedStream::VaeScoringBase, index), nullptr, poll);
+    if (poll.cancelled())
+        return std::nullopt;
+    return s;
+}
+
+void setScores(VaeRow& row, const VaeScores& s) {
+    row.trainElbo = s.trainElbo;
+    row.testElbo = s.testElbo;
+    row.iwLoglik = s.iwLoglik;
+    row.amortisationGap = s.amortisationGap;
+    row.approximationGap = s.approximationGap;
+    row.minEss = s.minEss;
+}
+
+/// Trains a method's fit for the configured epochs and appends its rows at the checkpoints, up
+/// to a divergence; false when cancelled.
+bool appendFitRows(const VaeTrial& t, VaeMethod method, VaeRow row, std::vector<VaeRow>& out) {
+    const auto index = static_cast<std::uint64_t>(method);
+    VaeOptions options = t.c.fit;
+    options.seed = deriveSeed(t.seed, SeedStream::VaeMethodBase, index);
+    auto fit = makeVaeFit(method, t.data.rows.train, options);
+    row.hidden = fit->model().shape.name();
+    double seconds = 0.0;
+    std::size_t next = 0;
+    for (long epoch = 1; epoch <= t.c.epochs; ++epoch) {
+        if (t.cancel && t.cancel->load())
+            return false;
+        const auto start = Clock::now();
+        fit->epoch();
+        seconds += std::chrono::duration<double>(Clock::now() - start).count();
+        if (t.progress)
+            t.progress({t.trial, t.c.trials, row.method, epoch, t.c.epochs});
+        const bool last = epoch == t.c.epochs || fit->diverged();
+        if (next >= t.checkpoints.size() || (t.checkpoints[next] != epoch && !last))
+            continue;
+        ++next;
+        row.epoch = epoch;
+        row.seconds = seconds;
+        if (fit->diverged()) {
+            row.trainElbo = row.testElbo = row.iwLoglik = kNaN;
+            row.amortisationGap = row.approximationGap = kNaN;
+            row.status = "diverged";
+            out.push_back(row);
+            break;
+        }
+        const std::optional<VaeScores> s = scoreAt(t, *fit, row.method, index, epoch);
+        if (!s)
+            return false;
+        setScores(row, *s);
+        const bool finite = std::isfinite(s->trainElbo);
+        row.status = !finite ? "diverged" : fit->floored() ? "psi-floor" : "ok";
+        out.push_back(row);
+        if (!finite)
+            break;
+    }
+    return true;
+}
+
 /// One trial's rows; none when cancelled (the unfinished trial is dropped).
 std::vector<VaeRow> runVaeTrial(const VaeConfig& c, int trial,
                                 const std::function<void(const VaeProgress&)>& progress,
                                 const std::atomic<bool>* cancel) {
-    using Clock = std::chrono::steady_clock;
     const std::vector<long> checkpoints = latentCheckpoints(c.epochs);
+    const std::uint64_t trialSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
+    VaeDataSpec spec = c.data;
+    spec.splitSeed = trialSeed;
+    spec.modelSeed = c.seed;
+    const VaeData data = makeVaeData(spec, c.loader);
+    const VaeTrial t{c, trial, trialSeed, data, checkpoints, progress, cancel};
     std::vector<VaeRow> rows;
-    {
-        const std::uint64_t trialSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
-        VaeDataSpec spec = c.data;
-        spec.splitSeed = trialSeed;
-        spec.modelSeed = c.seed;
-        const VaeData data = makeVaeData(spec, c.loader);
-        std::vector<VaeRow> trialRows;
-        for (const VaeMethod method : c.methods) {
-            const auto index = static_cast<std::uint64_t>(method);
-            VaeRow row;
-            row.dataset = data.rows.name;
-            row.method = vaeMethodName(method);
-            row.latent = c.fit.latent;
-            row.trial = trial;
-            if (method == VaeMethod::Ppca) {
-                const auto start = Clock::now();
-                const PpcaModel ppca = ppcaClosedForm(data.rows.train, c.fit.latent);
-                row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-                row.trainElbo = ppcaLoglikPerRow(ppca, data.rows.train);
-                row.testElbo = row.iwLoglik =
-                    data.rows.test.rows() ? ppcaLoglikPerRow(ppca, data.rows.test) : kNaN;
-                row.amortisationGap = row.approximationGap = kNaN;
-                row.status = "ok";
-                trialRows.push_back(row);
-                continue;
-            }
-            VaeOptions options = c.fit;
-            options.seed = deriveSeed(trialSeed, SeedStream::VaeMethodBase, index);
-            auto fit = makeVaeFit(method, data.rows.train, options);
-            row.hidden = fit->model().shape.name();
-            double seconds = 0.0;
-            std::size_t next = 0;
-            for (long epoch = 1; epoch <= c.epochs; ++epoch) {
-                if (cancel && cancel->load())
-                    return {};
-                const auto start = Clock::now();
-                fit->epoch();
-                seconds += std::chrono::duration<double>(Clock::now() - start).count();
-                if (progress)
-                    progress({trial, c.trials, row.method, epoch, c.epochs});
-                const bool last = epoch == c.epochs || fit->diverged();
-                if (next >= checkpoints.size() || (checkpoints[next] != epoch && !last))
-                    continue;
-                ++next;
-                row.epoch = epoch;
-                row.seconds = seconds;
-                if (fit->diverged()) {
-                    row.trainElbo = row.testElbo = row.iwLoglik = kNaN;
-                    row.amortisationGap = row.approximationGap = kNaN;
-                    row.status = "diverged";
-                    trialRows.push_back(row);
-                    break;
-                }
-                // Scoring takes hundreds of passes over the held-out rows (often far longer
-                // than an epoch): it says so on the progress line and stops on a cancel.
-                ScoringPoll poll{cancel, {}};
-                if (progress)
-                    poll.tick = [&] {
-                        progress({trial, c.trials, row.method, epoch, c.epochs, true});
-                    };
-                const VaeScores s = scoreVaeFit(
-                    *fit, data.rows.test, c.eval,
-                    deriveSeed(trialSeed, SeedStream::VaeScoringBase, index), nullptr, poll);
-                if (poll.cancelled())
-                    return {};
-                row.trainElbo = s.trainElbo;
-                row.testElbo = s.testElbo;
-                row.iwLoglik = s.iwLoglik;
-                row.amortisationGap = s.amortisationGap;
-                row.approximationGap = s.approximationGap;
-                row.minEss = s.minEss;
-                const bool finite = std::isfinite(s.trainElbo);
-                row.status = !finite ? "diverged" : fit->floored() ? "psi-floor" : "ok";
-                trialRows.push_back(row);
-                if (!finite)
-                    break;
-            }
-        }
-        rows.insert(rows.end(), trialRows.begin(), trialRows.end());
+    for (const VaeMethod method : c.methods) {
+        VaeRow row;
+        row.dataset = data.rows.name;
+        row.method = vaeMethodName(method);
+        row.latent = c.fit.latent;
+        row.trial = trial;
+        if (method == VaeMethod::Ppca)
+            rows.push_back(ppcaRow(t, row));
+        else if (!appendFitRows(t, method, row, rows))
+            return {};
     }
     return rows;
 }
