@@ -11,6 +11,7 @@
 #include <limits>
 #include <mutex>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -170,14 +171,11 @@ Predictive NeuralFit::evaluate(const ConstMatrixRef& X, const ConstVectorRef& yO
     return predictive(*m_net, m_vifa->model(), X, yOriginal, yMean, yScale, samples, seed, poll);
 }
 
-TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
-                      const NeuralFitOptions& options, int searchTrials, int folds,
-                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
-    const Eigen::Index n = train.Xtrain.rows();
-    if (searchTrials < 1 || folds < 2 || folds > n)
-        throw std::invalid_argument(
-            "the search needs at least one trial and 2 <= folds <= training rows");
-    // All candidates are drawn up front, so the result does not depend on the thread count.
+namespace {
+
+/// The search's candidates, all drawn up front, so the result does not depend on the thread
+/// count.
+std::vector<NeuralHyper> drawCandidates(int searchTrials, std::uint64_t seed) {
     std::vector<NeuralHyper> candidates(static_cast<std::size_t>(searchTrials));
     Rng rng(seed);
     for (auto& h : candidates) {
@@ -185,55 +183,61 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
         h.noisePrecision = logUniform(rng, 1.0, 100.0);
         h.sigma = logUniform(rng, 0.01, 1.0);
     }
-    std::vector<double> score(candidates.size(), std::numeric_limits<double>::infinity());
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        for (std::size_t c = next++; c < candidates.size(); c = next++) {
-            double total = 0.0;
-            for (int f = 0; f < folds; ++f) {
-                if (cancel && cancel->load())
-                    return;
-                const Eigen::Index lo = n * f / folds, hi = n * (f + 1) / folds;
-                Matrix X(n - (hi - lo), train.Xtrain.cols());
-                Vector y(n - (hi - lo));
-                X << rows(train.Xtrain, 0, lo), rows(train.Xtrain, hi, n - hi);
-                y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
-                NeuralFit fit(X, y, method, candidates[c], options,
-                              deriveSeed(seed, SeedStream::NeuralTuningFitBase,
-                                         c * 100 + static_cast<std::size_t>(f)));
-                for (int e = 0; e < options.epochs && !fit.diverged(); ++e) {
-                    if (cancel && cancel->load())
-                        return; // an epoch at most after Ctrl-C, however long the fit
-                    fit.runEpoch();
-                }
-                if (fit.diverged()) {
-                    total = std::numeric_limits<double>::infinity();
-                    break;
-                }
-                // Validation NMLL on the standardised scale: the same ranking as the original one.
-                const Predictive p = fit.evaluate(
-                    rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo), 0.0, 1.0,
-                    options.predictiveSamples, deriveSeed(seed, SeedStream::NeuralValidationDraws),
-                    ScoringPoll{cancel, {}});
-                if (cancel && cancel->load())
-                    return; // a draw at most after Ctrl-C, however many draws
-                total += p.nmll / folds;
-            }
-            score[c] = std::isfinite(total) ? total : std::numeric_limits<double>::infinity();
+    return candidates;
+}
+
+/// Candidate c's mean validation NMLL over the folds (infinite when a fit diverges); nullopt
+/// when cancelled.
+std::optional<double> crossValidate(const RegressionProblem& train, NeuralMethod method,
+                                    const NeuralFitOptions& options, int folds, std::uint64_t seed,
+                                    std::size_t c, const NeuralHyper& candidate,
+                                    const std::atomic<bool>* cancel) {
+    const Eigen::Index n = train.Xtrain.rows();
+    double total = 0.0;
+    for (int f = 0; f < folds; ++f) {
+        if (cancel && cancel->load())
+            return std::nullopt;
+        const Eigen::Index lo = n * f / folds, hi = n * (f + 1) / folds;
+        Matrix X(n - (hi - lo), train.Xtrain.cols());
+        Vector y(n - (hi - lo));
+        X << rows(train.Xtrain, 0, lo), rows(train.Xtrain, hi, n - hi);
+        y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
+        NeuralFit fit(X, y, method, candidate, options,
+                      deriveSeed(seed, SeedStream::NeuralTuningFitBase,
+                                 c * 100 + static_cast<std::size_t>(f)));
+        for (int e = 0; e < options.epochs && !fit.diverged(); ++e) {
+            if (cancel && cancel->load())
+                return std::nullopt; // an epoch at most after Ctrl-C, however long the fit
+            fit.runEpoch();
         }
-    };
-    // An exception (memory) in any thread stops the others and is rethrown here, on the caller's
-    // thread: one escaping a std::thread would end the program.
+        if (fit.diverged())
+            return std::numeric_limits<double>::infinity();
+        // Validation NMLL on the standardised scale: the same ranking as the original one.
+        const Predictive p = fit.evaluate(
+            rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo), 0.0, 1.0,
+            options.predictiveSamples, deriveSeed(seed, SeedStream::NeuralValidationDraws),
+            ScoringPoll{cancel, {}});
+        if (cancel && cancel->load())
+            return std::nullopt; // a draw at most after Ctrl-C, however many draws
+        total += p.nmll / folds;
+    }
+    return total;
+}
+
+/// Runs `work` on `threads` threads, this one among them. An exception (memory) in any thread
+/// calls `stopOthers` and is rethrown here, on the caller's thread: one escaping a std::thread
+/// would end the program.
+template <class Work, class Stop> void runOnThreads(int threads, Work&& work, Stop&& stopOthers) {
     std::exception_ptr error;
     std::mutex errorLock;
     auto guarded = [&] {
         try {
-            worker();
+            work();
         } catch (...) {
             const std::lock_guard<std::mutex> lock(errorLock);
             if (!error)
                 error = std::current_exception();
-            next = candidates.size(); // no further candidates are taken
+            stopOthers();
         }
     };
     std::vector<std::thread> pool;
@@ -244,6 +248,30 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
         t.join();
     if (error)
         std::rethrow_exception(error);
+}
+
+} // namespace
+
+TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
+                      const NeuralFitOptions& options, int searchTrials, int folds,
+                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
+    const Eigen::Index n = train.Xtrain.rows();
+    if (searchTrials < 1 || folds < 2 || folds > n)
+        throw std::invalid_argument(
+            "the search needs at least one trial and 2 <= folds <= training rows");
+    const std::vector<NeuralHyper> candidates = drawCandidates(searchTrials, seed);
+    std::vector<double> score(candidates.size(), std::numeric_limits<double>::infinity());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t c = next++; c < candidates.size(); c = next++) {
+            const std::optional<double> total =
+                crossValidate(train, method, options, folds, seed, c, candidates[c], cancel);
+            if (!total)
+                return;
+            score[c] = std::isfinite(*total) ? *total : std::numeric_limits<double>::infinity();
+        }
+    };
+    runOnThreads(threads, worker, [&] { next = candidates.size(); }); // no further candidates
     TuneResult r;
     r.trials = searchTrials;
     std::size_t best = 0;
