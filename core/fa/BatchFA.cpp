@@ -9,6 +9,59 @@
 #include <stdexcept>
 
 namespace fa {
+namespace {
+
+constexpr double kSmall = 1e-12;
+
+/// The leading K squared singular values s2 and left singular vectors U of the scaled data
+/// Psi^-1/2 X_c / sqrt(N), and what they leave unexplained (|scaled|^2 - sum s2).
+struct Spectrum {
+    Vector s2;
+    Matrix U;
+    double unexplained = 0.0;
+};
+
+/// The sample covariance S = X_c X_c^T / N, both triangles.
+Matrix sampleCovariance(const Matrix& centered) {
+    const Eigen::Index D = centered.rows();
+    Matrix S;
+    S.setZero(D, D);
+    S.selfadjointView<Eigen::Lower>().rankUpdate(centered,
+                                                 1.0 / static_cast<double>(centered.cols()));
+    S = S.selfadjointView<Eigen::Lower>();
+    return S;
+}
+
+/// The spectrum from the Gram matrix Psi^-1/2 S Psi^-1/2: its eigenvalues are s2, its
+/// eigenvectors U and its trace |scaled|^2.
+void gramSpectrum(const Matrix& S, const Vector& sqrtPsi, Eigen::Index K, Spectrum& out) {
+    const Vector inv = sqrtPsi.cwiseInverse();
+    const Matrix G = inv.asDiagonal() * S * inv.asDiagonal();
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(G); // ascending eigenvalues
+    out.s2 = eig.eigenvalues().tail(K).reverse().cwiseMax(0.0);
+    out.U = eig.eigenvectors().rightCols(K).rowwise().reverse();
+    out.unexplained = G.trace() - out.s2.sum();
+}
+
+/// The spectrum from an SVD (randomised or exact) of the scaled data, formed in `scaled`; false
+/// when cancelled (the SVD may have stopped half-way: not used).
+bool svdSpectrum(const Matrix& centered, const Vector& sqrtPsi, Eigen::Index K,
+                 const BatchFAOptions& options, Rng& rng, Matrix& scaled, Spectrum& out) {
+    const double sqrtN = std::sqrt(static_cast<double>(centered.cols()));
+    scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
+    const TruncatedSvd svd = options.svd == SvdMethod::Randomized
+                                 ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower,
+                                                 options.oversamples, rng, options.cancel)
+                                 : exactSvd(scaled, static_cast<int>(K));
+    if (options.cancel && options.cancel->load())
+        return false;
+    out.s2 = svd.s.array().square();
+    out.U = svd.U;
+    out.unexplained = scaled.squaredNorm() - out.s2.sum();
+    return true;
+}
+
+} // namespace
 
 BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options) {
     const Eigen::Index D = X.rows(), N = X.cols(), K = options.latent;
@@ -21,10 +74,8 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
     const Vector mean = X.rowwise().mean();
     const Matrix centered = X.colwise() - mean;
     const Vector variance = centered.rowwise().squaredNorm() / static_cast<double>(N);
-    const double sqrtN = std::sqrt(static_cast<double>(N));
     const double llConst =
         static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + static_cast<double>(K);
-    constexpr double kSmall = 1e-12;
 
     if (options.startPsi.size() != 0 && options.startPsi.size() != D)
         throw std::invalid_argument("the starting psi must have one entry per coordinate");
@@ -36,15 +87,10 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
     // D = 1000, N = 10^5 about 0.5 s instead of minutes). The same maths: the squared singular
     // values are the eigenvalues, U the eigenvectors, and |scaled|^2 the trace.
     const bool viaGram = options.svd == SvdMethod::Exact && N >= D;
-    Matrix S;
-    if (viaGram) {
-        S.setZero(D, D);
-        S.selfadjointView<Eigen::Lower>().rankUpdate(centered, 1.0 / static_cast<double>(N));
-        S = S.selfadjointView<Eigen::Lower>();
-    }
+    const Matrix S = viaGram ? sampleCovariance(centered) : Matrix();
     Matrix scaled(viaGram ? 0 : D, viaGram ? 0 : N);
-    Vector s2;
-    Matrix U;
+    Spectrum spectrum;
+    const Vector& s2 = spectrum.s2;
     Rng rng(options.seed);
     double oldLl = -std::numeric_limits<double>::infinity();
     for (int it = 0; it < options.maxIter; ++it) {
@@ -53,33 +99,17 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
             break;
         }
         const Vector sqrtPsi = psi.array().sqrt() + kSmall;
-        double unexplained = 0.0;
         if (viaGram) {
-            const Vector inv = sqrtPsi.cwiseInverse();
-            const Matrix G = inv.asDiagonal() * S * inv.asDiagonal();
-            const Eigen::SelfAdjointEigenSolver<Matrix> eig(G); // ascending eigenvalues
-            s2 = eig.eigenvalues().tail(K).reverse().cwiseMax(0.0);
-            U = eig.eigenvectors().rightCols(K).rowwise().reverse();
-            unexplained = G.trace() - s2.sum();
-        } else {
-            scaled = centered.array().colwise() / (sqrtPsi.array() * sqrtN);
-            const TruncatedSvd svd =
-                options.svd == SvdMethod::Randomized
-                    ? randomizedSvd(scaled, static_cast<int>(K), options.iteratedPower,
-                                    options.oversamples, rng, options.cancel)
-                    : exactSvd(scaled, static_cast<int>(K));
-            if (options.cancel && options.cancel->load()) {
-                result.cancelled = true; // the SVD may have stopped half-way: not used
-                break;
-            }
-            s2 = svd.s.array().square();
-            U = svd.U;
-            unexplained = scaled.squaredNorm() - s2.sum();
+            gramSpectrum(S, sqrtPsi, K, spectrum);
+        } else if (!svdSpectrum(centered, sqrtPsi, K, options, rng, scaled, spectrum)) {
+            result.cancelled = true;
+            break;
         }
         // F = sqrt(psi) .* U sqrt(max(s^2 - 1, 0)): the optimal loadings for this psi.
-        F = U * (s2.array() - 1.0).max(0.0).sqrt().matrix().asDiagonal();
+        F = spectrum.U * (s2.array() - 1.0).max(0.0).sqrt().matrix().asDiagonal();
         F.array().colwise() *= sqrtPsi.array();
-        double ll = llConst + s2.array().log().sum() + unexplained + psi.array().log().sum();
+        double ll =
+            llConst + s2.array().log().sum() + spectrum.unexplained + psi.array().log().sum();
         ll *= -static_cast<double>(N) / 2.0;
         result.logLikelihood.push_back(ll);
         result.iterations = it + 1;
