@@ -4,6 +4,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/common/PlaneCombos.h"
@@ -91,23 +92,13 @@ void LatentPage::makeControls() {
 }
 
 QGroupBox* LatentPage::makeMethods() {
-    auto* methods = new QGroupBox("Methods");
-    auto* ml = new QVBoxLayout(methods);
-    for (const auto m : fa::allLatentMethods()) {
-        const std::string id = fa::latentMethodName(m);
-        auto* box = new QCheckBox(displayName(id, fa::Lab::Latent));
-        QPalette pal = box->palette();
-        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
-        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Latent));
-        pal.setColor(QPalette::Disabled, QPalette::WindowText, QColor(160, 160, 160));
-        box->setPalette(pal);
-        box->setToolTip(methodTip(id, fa::Lab::Latent));
-        box->setChecked(m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
-                        m == fa::LatentMethod::Svd);
-        ml->addWidget(box);
-        m_methods.emplace_back(m, box);
-    }
-    return methods;
+    return methodGroup(
+        fa::allLatentMethods(), fa::latentMethodName, fa::Lab::Latent,
+        [](fa::LatentMethod m) {
+            return m == fa::LatentMethod::Em || m == fa::LatentMethod::Gibbs ||
+                   m == fa::LatentMethod::Svd;
+        },
+        m_methods);
 }
 
 void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {

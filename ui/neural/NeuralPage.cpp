@@ -4,6 +4,7 @@
 #include "core/neural/NeuralCsv.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/neural/NeuralSplitsPanel.h"
@@ -95,20 +96,12 @@ void NeuralPage::makeControls() {
 }
 
 QGroupBox* NeuralPage::makeMethods() {
-    auto* methods = new QGroupBox("Methods");
-    auto* ml = new QVBoxLayout(methods);
-    for (const auto m : fa::allNeuralMethods()) {
-        const std::string id = fa::neuralMethodName(m);
-        auto* box = new QCheckBox(displayName(id));
-        box->setChecked(m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss);
-        QPalette pal = box->palette();
-        pal.setColor(QPalette::WindowText, colourFor(id));
-        box->setPalette(pal);
-        box->setToolTip(methodTip(id));
-        ml->addWidget(box);
-        m_methods.emplace_back(m, box);
-    }
-    return methods;
+    return methodGroup(
+        fa::allNeuralMethods(), fa::neuralMethodName, std::nullopt,
+        [](fa::NeuralMethod m) {
+            return m == fa::NeuralMethod::VifaGauss || m == fa::NeuralMethod::VippcaGauss;
+        },
+        m_methods);
 }
 
 void NeuralPage::layOut(QPushButton* open, QGroupBox* methods) {

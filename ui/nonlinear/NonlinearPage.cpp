@@ -2,6 +2,7 @@
 
 #include "core/io/RegressionCsv.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
 #include "ui/common/PlaneCombos.h"
@@ -84,22 +85,11 @@ void NonlinearPage::makeControls() {
 }
 
 QGroupBox* NonlinearPage::makeMethods() {
-    auto* methods = new QGroupBox("Methods");
-    auto* ml = new QVBoxLayout(methods);
-    for (const fa::VaeMethod m :
-         {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::LinearVae, fa::VaeMethod::Ppca}) {
-        const std::string id = fa::vaeMethodName(m);
-        auto* box = new QCheckBox(displayName(id, fa::Lab::Nonlinear));
-        QPalette pal = box->palette();
-        pal.setColor(QPalette::Active, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
-        pal.setColor(QPalette::Inactive, QPalette::WindowText, colourFor(id, fa::Lab::Nonlinear));
-        box->setPalette(pal);
-        box->setToolTip(methodTip(id, fa::Lab::Nonlinear));
-        box->setChecked(m != fa::VaeMethod::LinearVae);
-        ml->addWidget(box);
-        m_methods.emplace_back(m, box);
-    }
-    return methods;
+    return methodGroup(
+        std::vector<fa::VaeMethod>{fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::LinearVae,
+                                   fa::VaeMethod::Ppca},
+        fa::vaeMethodName, fa::Lab::Nonlinear,
+        [](fa::VaeMethod m) { return m != fa::VaeMethod::LinearVae; }, m_methods);
 }
 
 void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
