@@ -93,12 +93,4 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void saveLatentSession(const QString& path, const LatentSession& session) {
-    writeSessionFile(path, latentSessionToJson(session));
-}
-
-LatentSession loadLatentSession(const QString& path) {
-    return loadSessionWith(path, latentSessionFromJson);
-}
-
 } // namespace fa::io

@@ -16,7 +16,8 @@ struct LatentSession {
 QByteArray latentSessionToJson(const LatentSession& session);
 /// Throws SessionError naming the first problem.
 LatentSession latentSessionFromJson(const QByteArray& json);
-void saveLatentSession(const QString& path, const LatentSession& session);
-LatentSession loadLatentSession(const QString& path);
+using LatentSessionFiles = SessionFiles<LatentSession, latentSessionToJson, latentSessionFromJson>;
+inline constexpr auto saveLatentSession = &LatentSessionFiles::save;
+inline constexpr auto loadLatentSession = &LatentSessionFiles::load;
 
 } // namespace fa::io

@@ -109,12 +109,4 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void saveNeuralSession(const QString& path, const NeuralSession& session) {
-    writeSessionFile(path, neuralSessionToJson(session));
-}
-
-NeuralSession loadNeuralSession(const QString& path) {
-    return loadSessionWith(path, neuralSessionFromJson);
-}
-
 } // namespace fa::io

@@ -16,7 +16,8 @@ struct NeuralSession {
 QByteArray neuralSessionToJson(const NeuralSession& session);
 /// Throws SessionError naming the first problem.
 NeuralSession neuralSessionFromJson(const QByteArray& json);
-void saveNeuralSession(const QString& path, const NeuralSession& session);
-NeuralSession loadNeuralSession(const QString& path);
+using NeuralSessionFiles = SessionFiles<NeuralSession, neuralSessionToJson, neuralSessionFromJson>;
+inline constexpr auto saveNeuralSession = &NeuralSessionFiles::save;
+inline constexpr auto loadNeuralSession = &NeuralSessionFiles::load;
 
 } // namespace fa::io

@@ -178,12 +178,4 @@ Session sessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void saveSession(const QString& path, const Session& session) {
-    writeSessionFile(path, sessionToJson(session));
-}
-
-Session loadSession(const QString& path) {
-    return loadSessionWith(path, sessionFromJson);
-}
-
 } // namespace fa::io

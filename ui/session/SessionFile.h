@@ -40,9 +40,27 @@ QByteArray readSessionFile(const QString& path);
 /// Atomic write (temporary + rename); throws SessionError naming the path.
 void writeSessionFile(const QString& path, const QByteArray& json);
 
-/// Atomic write (temporary + rename). Throws SessionError naming the path.
-void saveSession(const QString& path, const Session& session);
-/// Throws SessionError naming the path and the problem.
-Session loadSession(const QString& path);
+/// A lab's session files from its pair of JSON functions: save() writes atomically (temporary
+/// + rename), load() reads a regular file; both throw SessionError naming the path and the
+/// problem. Each lab's header names the pair: saveNeuralSession, loadNeuralSession, ...
+template <class S, QByteArray (*ToJson)(const S&), S (*FromJson)(const QByteArray&)>
+struct SessionFiles {
+    static void save(const QString& path, const S& session) {
+        writeSessionFile(path, ToJson(session));
+    }
+    static S load(const QString& path) {
+        const QByteArray json = readSessionFile(path);
+        try {
+            return FromJson(json);
+        } catch (const SessionError& e) {
+            throw SessionError(QString("'%1': %2").arg(path, e.what()).toStdString());
+        }
+    }
+};
+
+/// The explorer's sessions.
+using ExplorerSessionFiles = SessionFiles<Session, sessionToJson, sessionFromJson>;
+inline constexpr auto saveSession = &ExplorerSessionFiles::save;
+inline constexpr auto loadSession = &ExplorerSessionFiles::load;
 
 } // namespace fa::io

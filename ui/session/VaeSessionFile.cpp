@@ -112,12 +112,4 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void saveVaeSession(const QString& path, const VaeSession& session) {
-    writeSessionFile(path, vaeSessionToJson(session));
-}
-
-VaeSession loadVaeSession(const QString& path) {
-    return loadSessionWith(path, vaeSessionFromJson);
-}
-
 } // namespace fa::io

@@ -16,7 +16,8 @@ struct VaeSession {
 QByteArray vaeSessionToJson(const VaeSession& session);
 /// Throws SessionError naming the first problem.
 VaeSession vaeSessionFromJson(const QByteArray& json);
-void saveVaeSession(const QString& path, const VaeSession& session);
-VaeSession loadVaeSession(const QString& path);
+using VaeSessionFiles = SessionFiles<VaeSession, vaeSessionToJson, vaeSessionFromJson>;
+inline constexpr auto saveVaeSession = &VaeSessionFiles::save;
+inline constexpr auto loadVaeSession = &VaeSessionFiles::load;
 
 } // namespace fa::io
