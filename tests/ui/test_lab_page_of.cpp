@@ -83,6 +83,7 @@ class GatedPage : public LabPageOf<GatedRun, GatedSnapshot> {
   public:
     explicit GatedPage(Gate* gate) : m_gate(gate) {}
     void reset() override {}
+    GatedConfig config() const override { return {}; }
     void setConfig(const GatedConfig&) override {}
     void draw(const GatedSnapshot&) override {}
     std::vector<std::pair<QString, QWidget*>> charts() const override { return {}; }

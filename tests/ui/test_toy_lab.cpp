@@ -113,30 +113,29 @@ ToySession loadToySession(const QString& path) {
 
 class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
   public:
-    ToyPage() : m_fields(toyParams()), m_distance(new QLabel), m_speed(new QSpinBox) {
+    ToyPage() : m_fields(toyParams()), m_distance(new QLabel) {
+        makeRunFields(10, 1, "rounds", "Rounds per Step (→).");
         m_column = new QWidget;
         auto* fields = new QVBoxLayout(m_column);
         fields->addWidget(m_fields.field("rate"));
         fields->addWidget(m_fields.field("rounds"));
-        m_speed->setRange(0, 1000);
         fields->addWidget(m_speed);
+        fields->addWidget(m_step);
         auto* page = new QVBoxLayout(this);
         page->addWidget(m_column);
         page->addWidget(m_distance);
     }
-    ToyConfig config() const {
+    ToyConfig config() const override {
         ToyConfig c;
         m_fields.read(c);
         return c;
     }
     void setConfig(const ToyConfig& c) override { m_fields.show(c); }
-    void reset() override { start(config()); }
     std::vector<std::pair<QString, QWidget*>> charts() const override {
         return {{"toy-distance", m_distance}};
     }
     QString unitName() const override { return "round"; }
     long defaultLength() const override { return 30; }
-    QSpinBox* speedBox() const override { return m_speed; }
     QWidget* parameterColumn() const override { return m_column; }
     QString sessionKind() const override { return "toy"; }
     bool openSession(const QString& path) override {
@@ -157,7 +156,6 @@ class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
   private:
     ParamFields<ToyConfig> m_fields;
     QLabel* m_distance;
-    QSpinBox* m_speed;
     QWidget* m_column;
 };
 

@@ -1,6 +1,7 @@
 #include "ui/common/LabPage.h"
 
 #include "core/io/AtomicFile.h"
+#include "ui/common/FormWidgets.h"
 #include "ui/common/WidgetExport.h"
 
 #include <QDir>
@@ -215,4 +216,23 @@ QStringList LabPage::exportCharts(const QString& folder, int width) {
                      .arg(QDir::toNativeSeparators(folder)),
                  8000);
     return written;
+}
+
+QSpinBox* LabPage::speedBox() const {
+    return m_speed;
+}
+
+long LabPage::stepSize() const {
+    return m_step ? m_step->value() : 1;
+}
+
+void LabPage::makeRunFields(int speed, int step, const QString& units, const QString& stepTip) {
+    const QString unitsTitle = units.left(1).toUpper() + units.mid(1);
+    m_speed = intBox(0, 100000, speed,
+                     unitsTitle + " per second while playing; 0 = as fast as possible.");
+    m_speed->setSpecialValueText("as fast as possible");
+    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
+    m_speed->setSuffix(" " + units + "/s");
+    m_step = intBox(1, 100000, step, stepTip);
+    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
 }

@@ -4,6 +4,7 @@
 // while the page is in view), the run actions (play, step, reset, run-until) and the charts'
 // PNG/SVG export. A lab's page builds its controls and views, says how to make its run
 // (startRun) and how to draw a snapshot (showSnapshot); MainWindow knows nothing more.
+#include "ui/common/FormWidgets.h"
 #include "ui/common/LabWorker.h"
 
 #include <QThread>
@@ -72,7 +73,7 @@ class LabPage : public QWidget {
     /// explorer's runs, whose errors change over orders of magnitude of samples).
     virtual bool recordsOnLogScale() const { return false; }
     /// The page's speed field, which the toolbar's speed box mirrors (nullptr: none).
-    virtual QSpinBox* speedBox() const { return nullptr; }
+    virtual QSpinBox* speedBox() const; ///< the one makeRunFields made, if any
     /// The column of parameters presentation mode hides (nullptr: none).
     virtual QWidget* parameterColumn() const { return nullptr; }
 
@@ -119,7 +120,11 @@ class LabPage : public QWidget {
     void setSpeed(double unitsPerSecond);
     /// Draws a snapshot (called by the redraw timer, at most ~30 times a second, when visible).
     virtual void showSnapshot(const fa::LabSnapshot& snapshot) = 0;
-    virtual long stepSize() const { return 1; }
+    virtual long stepSize() const; ///< the step field's (makeRunFields), else 1
+    /// The page's speed field (units per second, 0: as fast as possible; the toolbar's speed
+    /// box mirrors it) and step field (units per Step), starting at these values; `units` is
+    /// the plural unit ("epochs"). Lay them out where the page likes.
+    void makeRunFields(int speed, int step, const QString& units, const QString& stepTip);
     /// The run could not start: the default reports it; pages put their controls back.
     virtual void runFailed(const QString& why);
     virtual void runStarted() {}
@@ -146,6 +151,8 @@ class LabPage : public QWidget {
 
     QString m_lastError;
     long m_sessionPosition = -1;
+    IntSpinBox* m_speed = nullptr; ///< makeRunFields
+    IntSpinBox* m_step = nullptr;
 
   private:
     void redraw();

@@ -29,9 +29,17 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     SnapshotPtr latestSnapshot() const {
         return std::static_pointer_cast<const Snapshot>(latestLabSnapshot());
     }
+    /// The run the controls describe.
+    virtual Config config() const = 0;
     /// Sets every control from a configuration (sessions, a refused change, tests); no run
     /// starts.
     virtual void setConfig(const Config& config) = 0;
+    /// A new run from the controls, at the speed of the speed field (if any).
+    void reset() override {
+        if (const QSpinBox* speed = speedBox())
+            setSpeed(speed->value());
+        start(config());
+    }
     /// Uses a CSV file as the page's data (Open CSV…); false and a message if refused.
     virtual bool openCsv(const QString&) { return false; }
     void openCsvDialog() override {

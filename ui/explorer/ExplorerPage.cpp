@@ -70,7 +70,7 @@ void ExplorerPage::start(const fa::ExplorerConfig& config, bool pickView, Start 
 }
 
 void ExplorerPage::reset() {
-    const fa::ExplorerConfig c = m_controls->config();
+    const fa::ExplorerConfig c = config();
     const auto& a = m_applied.generator;
     const auto& g = c.generator;
     // The 2D view moves to the most correlated pair when the true model is a new one (not on
@@ -90,6 +90,10 @@ long ExplorerPage::stepSize() const {
 void ExplorerPage::runStarted() {
     m_applied = m_pending;
     m_showRunView = m_pendingPick; // the snapshots from here on are the new run's
+}
+
+fa::ExplorerConfig ExplorerPage::config() const {
+    return m_controls->config();
 }
 
 void ExplorerPage::setConfig(const fa::ExplorerConfig& config) {

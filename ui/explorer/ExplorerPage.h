@@ -27,6 +27,7 @@ class ExplorerPage : public LabPageOf<fa::LiveExplorer, fa::ExplorerSnapshot> {
     CovarianceHeatMaps* heatMaps() const { return m_heatMaps; }
     StepPanel* stepPanel() const { return m_stepPanel; }
     TrialsPanel* trialsPanel() const { return m_trials; }
+    fa::ExplorerConfig config() const override; ///< the controls'
     /// The controls (the learning rate in force at the end of its changes); no run starts.
     void setConfig(const fa::ExplorerConfig& config) override;
 

@@ -71,13 +71,7 @@ void LatentPage::makeControls() {
     m_missing = new QCheckBox("empty cells are missing values");
     m_missing->setToolTip("A CSV's empty cells are missing values, integrated out exactly by "
                           "PPCA's EM (the only method that handles them). Off: refused.");
-    m_speed = intBox(0, 100000, 20,
-                     "Iterations per second while playing; 0 = as fast as "
-                     "possible.");
-    m_speed->setSpecialValueText("as fast as possible");
-    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
-    m_speed->setSuffix(" iterations/s");
-    m_step = intBox(1, 100000, 1, "Iterations per Step (→): one EM iteration or Gibbs sweep.");
+    makeRunFields(20, 1, "iterations", "Iterations per Step (→): one EM iteration or Gibbs sweep.");
     m_viewX = new QComboBox;
     m_viewY = new QComboBox;
     m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
@@ -180,7 +174,6 @@ void LatentPage::connectControls(QPushButton* open) {
         m_loglik->setWindow(on ? 10 : 0);
         redrawNow();
     });
-    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     for (QComboBox* box : {m_viewX, m_viewY})
         connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
             if (!m_quiet)
@@ -253,22 +246,6 @@ void LatentPage::modelChanged() {
     m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets &&
                           model == fa::LatentModel::Ppca);
     reset();
-}
-
-void LatentPage::reset() {
-    setSpeed(m_speed->value());
-    fa::LatentLiveConfig c = config();
-    if (!c.loader)
-        c.loader = fa::io::tableLoader();
-    start(c);
-}
-
-QSpinBox* LatentPage::speedBox() const {
-    return m_speed;
-}
-
-long LatentPage::stepSize() const {
-    return m_step->value();
 }
 
 void LatentPage::configRestored() {

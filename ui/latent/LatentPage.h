@@ -29,7 +29,7 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     explicit LatentPage(QWidget* parent = nullptr);
 
     /// The run the controls describe (data set, model, methods, sizes, seeds, view).
-    fa::LatentLiveConfig config() const;
+    fa::LatentLiveConfig config() const override;
     void setConfig(const fa::LatentLiveConfig& config) override;
     LoglikView* loglikView() const { return m_loglik; }
     DataPlaneView* dataView() const { return m_plane; }
@@ -47,16 +47,11 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     bool offersCsv() const override { return true; }
     QString unitName() const override { return "iteration"; }
     long defaultLength() const override { return 300; }
-    QSpinBox* speedBox() const override;
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
-  public slots:
-    void reset() override;
-
   protected:
     void draw(const fa::LatentLiveSnapshot& s) override;
-    long stepSize() const override;
     void configRestored() override;
 
   private:
@@ -77,7 +72,6 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
     ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
     QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples;
-    IntSpinBox *m_speed, *m_step;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QLabel* m_summary;
     LoglikView* m_loglik;

@@ -33,6 +33,7 @@ fa::LatentLiveConfig LatentPage::config() const {
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
         c.viewX = c.viewY = -1;
     c.traceEntry = std::max(0, m_traceEntry->currentIndex());
+    c.loader = fa::io::tableLoader(); // the bundled tables, or the CSV file named
     return c;
 }
 

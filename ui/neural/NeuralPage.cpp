@@ -85,11 +85,7 @@ void NeuralPage::makeControls() {
                        "network then stays near the prior and predicts the mean (report Table 3), "
                        "VIPPCA's fixed small σ "
                        "avoids that. Starting at a network-scaled point removes VIFA's failure.");
-    m_speed = intBox(0, 100000, 20, "Epochs per second while playing; 0 = as fast as possible.");
-    m_speed->setSpecialValueText("as fast as possible");
-    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
-    m_speed->setSuffix(" epochs/s");
-    m_step = intBox(1, 100000, 5, "Epochs per Step (→).");
+    makeRunFields(20, 5, "epochs", "Epochs per Step (→).");
     // The numbers of core/neural/NeuralParams.h: their ranges, defaults and tooltips.
     m_length = m_fields.field("epochs");
     qobject_cast<QSpinBox*>(m_length)->setSuffix(" epochs");
@@ -176,7 +172,6 @@ void NeuralPage::connectControls(QPushButton* open) {
     for (QAbstractSpinBox* b : m_fields.fields())
         if (b != m_length)
             onFieldChanged(b, this, [restart](double) { restart(); });
-    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     onFieldChanged(m_length, this, [this](double epochs) {
         if (!m_quiet)
             change([epochs =
@@ -198,15 +193,6 @@ bool NeuralPage::openCsv(const QString& path) {
     m_quiet = false;
     reset();
     return true;
-}
-
-void NeuralPage::reset() {
-    setSpeed(m_speed->value());
-    start(config());
-}
-
-long NeuralPage::stepSize() const {
-    return m_step->value();
 }
 
 QStringList NeuralPage::statusTexts() const {

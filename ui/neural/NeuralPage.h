@@ -31,7 +31,7 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
   public:
     explicit NeuralPage(QWidget* parent = nullptr);
 
-    fa::NeuralLiveConfig config() const;
+    fa::NeuralLiveConfig config() const override;
     void setConfig(const fa::NeuralLiveConfig& config) override; ///< the fields; reset() runs it
     void setMethods(const std::vector<fa::NeuralMethod>& methods);
     QLineSeries*
@@ -60,12 +60,10 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     void restoreSettings(QSettings& settings) override;
     bool offersCsv() const override { return true; }
     long defaultLength() const override { return 60; }
-    QSpinBox* speedBox() const override { return m_speed; }
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
   public slots:
-    void reset() override;
     void runSplits();
     void cancelSplits();
 
@@ -74,7 +72,6 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
 
   protected:
     void draw(const fa::NeuralLiveSnapshot& snapshot) override;
-    long stepSize() const override;
 
   private:
     // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
@@ -92,7 +89,6 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;
     ParamFields<fa::NeuralLiveConfig> m_fields{fa::neuralLiveParams()}; ///< NeuralParams.h
     QAbstractSpinBox* m_length;
-    QSpinBox *m_speed, *m_step;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QChartView *m_nmllChart, *m_rmseChart, *m_predChart;
     QValueAxis *m_nmllX, *m_rmseX, *m_predX, *m_predY, *m_nmllY, *m_rmseY;

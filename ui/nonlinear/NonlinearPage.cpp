@@ -68,11 +68,7 @@ void NonlinearPage::makeControls() {
     m_trueLatent = m_fields.field("true-latent");
     m_samples = m_fields.field("samples");
     m_dataNoise = m_fields.field("data-noise");
-    m_speed = intBox(0, 100000, 10, "Epochs per second while playing; 0 = as fast as possible.");
-    m_speed->setSpecialValueText("as fast as possible");
-    m_speed->setObjectName("speed"); // the toolbar's speed box mirrors it
-    m_speed->setSuffix(" epochs/s");
-    m_step = intBox(1, 100000, 1, "Epochs per Step (→).");
+    makeRunFields(10, 1, "epochs", "Epochs per Step (→).");
     m_viewMethod = new QComboBox;
     m_viewMethod->setToolTip("The method the latent and data views show.");
     m_colourBy = new QComboBox;
@@ -174,7 +170,6 @@ void NonlinearPage::connectControls(QPushButton* open) {
                 [length = static_cast<long>(epochs)](fa::VaeLive& run) { run.setLength(length); },
                 Lasting::Yes);
     });
-    connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { setSpeed(v); });
     for (QComboBox* box : {m_viewX, m_viewY})
         connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
             if (!m_quiet)
@@ -208,22 +203,6 @@ void NonlinearPage::dataChanged() {
     m_trueLatent->setEnabled(set == "synthetic" || set == "nonlinear-synthetic");
     m_dataNoise->setEnabled(generated && set != "synthetic");
     reset();
-}
-
-void NonlinearPage::reset() {
-    setSpeed(m_speed->value());
-    fa::VaeLiveConfig c = config();
-    if (!c.loader)
-        c.loader = fa::io::tableLoader();
-    start(c);
-}
-
-QSpinBox* NonlinearPage::speedBox() const {
-    return m_speed;
-}
-
-long NonlinearPage::stepSize() const {
-    return m_step->value();
 }
 
 void NonlinearPage::configRestored() {

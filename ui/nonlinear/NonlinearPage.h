@@ -27,7 +27,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     explicit NonlinearPage(QWidget* parent = nullptr);
 
     /// The run the controls describe.
-    fa::VaeLiveConfig config() const;
+    fa::VaeLiveConfig config() const override;
     void setConfig(const fa::VaeLiveConfig& config) override;
     ElboView* elboView() const { return m_elbo; }
     GapView* gapView() const { return m_gaps; }
@@ -43,16 +43,11 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     bool exportCurves(const QString& csvPath) override; ///< the vae command's columns
     QString curvesFileName() const override { return "vae.csv"; }
     bool offersCsv() const override { return true; }
-    QSpinBox* speedBox() const override;
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
-  public slots:
-    void reset() override;
-
   protected:
     void draw(const fa::VaeLiveSnapshot& s) override;
-    long stepSize() const override;
     void configRestored() override;
 
   private:
@@ -70,7 +65,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     QComboBox *m_dataset, *m_activation, *m_noise, *m_viewMethod, *m_colourBy, *m_viewX, *m_viewY;
     std::vector<std::pair<fa::VaeMethod, QCheckBox*>> m_methods;
     ParamFields<fa::VaeLiveConfig> m_fields{fa::vaeLiveParams()}; ///< core/vae/VaeParams.h
-    IntSpinBox *m_layers, *m_units, *m_speed, *m_step;
+    IntSpinBox *m_layers, *m_units;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QAbstractSpinBox *m_dim, *m_trueLatent, *m_samples, *m_dataNoise, *m_noiseVariance;
     QLabel* m_summary;

@@ -48,6 +48,7 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     for (std::size_t i = 0; i < c.methods.size(); ++i)
         if (QString::fromStdString(fa::vaeMethodName(c.methods[i])) == shown)
             c.viewMethod = static_cast<int>(i);
+    c.loader = fa::io::tableLoader(); // the bundled tables, or the CSV file named
     return c;
 }
 
