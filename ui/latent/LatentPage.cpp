@@ -7,7 +7,6 @@
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
-#include "ui/common/PlaneCombos.h"
 #include "ui/latent/LatentViews.h"
 
 #include <QCheckBox>
@@ -72,10 +71,6 @@ void LatentPage::makeControls() {
     m_missing->setToolTip("A CSV's empty cells are missing values, integrated out exactly by "
                           "PPCA's EM (the only method that handles them). Off: refused.");
     makeRunFields(20, 1, "iterations", "Iterations per Step (→): one EM iteration or Gibbs sweep.");
-    m_viewX = new QComboBox;
-    m_viewY = new QComboBox;
-    m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
-    m_viewY->setToolTip("The data view's vertical axis (with the principal axes: the second).");
     m_zoom = new QCheckBox("log-likelihood: last 10 iterations");
     m_zoom->setToolTip("Zoom the log-likelihood chart on the last 10 iterations, where EM's "
                        "bound touching the log-likelihood after each E step is large enough to "
@@ -118,8 +113,8 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     r->addRow("SGA rate", m_fields.field("lr"));
     r->addRow("speed", m_speed);
     r->addRow("step", m_step);
-    r->addRow("view x", m_viewX);
-    r->addRow("view y", m_viewY);
+    r->addRow("view x", m_axes.x());
+    r->addRow("view y", m_axes.y());
     r->addRow("trace", m_traceEntry);
     r->addRow(m_zoom);
     m_summary = new QLabel;
@@ -174,7 +169,7 @@ void LatentPage::connectControls(QPushButton* open) {
         m_loglik->setWindow(on ? 10 : 0);
         redrawNow();
     });
-    for (QComboBox* box : {m_viewX, m_viewY})
+    for (QComboBox* box : {m_axes.x(), m_axes.y()})
         connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
             if (!m_quiet)
                 applyView(box);
@@ -249,44 +244,26 @@ void LatentPage::modelChanged() {
 }
 
 void LatentPage::configRestored() {
-    m_shownColumns.clear();
+    m_axes.forget();
     m_shownEntries.clear();
 }
 
 void LatentPage::resetView() {
     m_quiet = true;
-    m_viewX->setCurrentIndex(0);
-    m_viewY->setCurrentIndex(0);
+    m_axes.reset();
     m_traceEntry->setCurrentIndex(0);
     m_quiet = false;
 }
 
 void LatentPage::applyView(QComboBox* changed) {
-    const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
+    const auto [x, y] = m_axes.sync(changed);
     change([x, y](fa::LatentLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 
 void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
     m_quiet = true;
-    if (s.columns != m_shownColumns) {
-        m_shownColumns = s.columns;
-        for (QComboBox* box : {m_viewX, m_viewY}) {
-            box->clear();
-            box->addItem(box == m_viewX ? "principal axis 1" : "principal axis 2");
-            for (const auto& c : s.columns)
-                box->addItem(QString::fromStdString(c));
-        }
-    }
-    // The combos show the run's view (a session's, or one a refusal kept), so the next restart
-    // keeps it.
-    auto indexOf = [&](const std::string& label) {
-        const auto it = std::find(s.columns.begin(), s.columns.end(), label);
-        return s.xLabel == "principal axis 1" || it == s.columns.end()
-                   ? 0
-                   : static_cast<int>(it - s.columns.begin()) + 1;
-    };
-    m_viewX->setCurrentIndex(indexOf(s.xLabel));
-    m_viewY->setCurrentIndex(indexOf(s.yLabel));
+    m_axes.offer(s.columns);
+    m_axes.select(s.xLabel, s.yLabel);
     if (s.trace.entryLabels != m_shownEntries) {
         m_shownEntries = s.trace.entryLabels;
         const int keep = m_traceEntry->currentIndex();

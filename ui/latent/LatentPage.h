@@ -8,6 +8,7 @@
 #include "core/latent/LatentParams.h"
 #include "ui/common/LabPageOf.h"
 #include "ui/common/ParamFields.h"
+#include "ui/common/PlaneCombos.h"
 
 #include <optional>
 
@@ -67,7 +68,8 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     void applyView(QComboBox* changed);
     void resetView(); ///< principal axes and the first trace entry (another data set or model)
 
-    QComboBox *m_dataset, *m_model, *m_prior, *m_viewX, *m_viewY, *m_traceEntry;
+    QComboBox *m_dataset, *m_model, *m_prior, *m_traceEntry;
+    PlanePicker m_axes; ///< view x, view y
     QCheckBox *m_missing, *m_zoom;
     std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
     ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
@@ -78,7 +80,7 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     DataPlaneView* m_plane;
     TraceView* m_trace;
     LatentMeansView* m_means;
-    std::vector<std::string> m_shownColumns, m_shownEntries;
+    std::vector<std::string> m_shownEntries;
     bool m_quiet = false;
     struct Sizes {
         int latent, dim, trueLatent;

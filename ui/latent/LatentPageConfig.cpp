@@ -28,8 +28,7 @@ fa::LatentLiveConfig LatentPage::config() const {
     c.fit.prior = fa::parseFaPrior(m_prior->currentData().toString().toStdString());
     d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();
     d.synthetic.components = c.fit.components;
-    c.viewX = m_viewX->currentIndex() - 1;
-    c.viewY = m_viewY->currentIndex() - 1;
+    std::tie(c.viewX, c.viewY) = m_axes.view();
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
         c.viewX = c.viewY = -1;
     c.traceEntry = std::max(0, m_traceEntry->currentIndex());

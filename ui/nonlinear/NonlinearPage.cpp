@@ -5,7 +5,6 @@
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
-#include "ui/common/PlaneCombos.h"
 #include "ui/nonlinear/NonlinearViews.h"
 
 #include <QCheckBox>
@@ -74,10 +73,6 @@ void NonlinearPage::makeControls() {
     m_colourBy = new QComboBox;
     m_colourBy->setToolTip("The latent view's colours: the position along a generated manifold, "
                            "or a column of the data.");
-    m_viewX = new QComboBox;
-    m_viewY = new QComboBox;
-    m_viewX->setToolTip("The data view's horizontal axis: a column, or the principal axes.");
-    m_viewY->setToolTip("The data view's vertical axis (with the principal axes: the second).");
 }
 
 QGroupBox* NonlinearPage::makeMethods() {
@@ -117,8 +112,8 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     r->addRow("step", m_step);
     r->addRow("views show", m_viewMethod);
     r->addRow("colour by", m_colourBy);
-    r->addRow("view x", m_viewX);
-    r->addRow("view y", m_viewY);
+    r->addRow("view x", m_axes.x());
+    r->addRow("view y", m_axes.y());
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
@@ -170,7 +165,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
                 [length = static_cast<long>(epochs)](fa::VaeLive& run) { run.setLength(length); },
                 Lasting::Yes);
     });
-    for (QComboBox* box : {m_viewX, m_viewY})
+    for (QComboBox* box : {m_axes.x(), m_axes.y()})
         connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
             if (!m_quiet)
                 applyView(box);
@@ -206,20 +201,19 @@ void NonlinearPage::dataChanged() {
 }
 
 void NonlinearPage::configRestored() {
-    m_shownColumns.clear();
+    m_axes.forget();
     m_shownMethods.clear();
 }
 
 void NonlinearPage::resetView() {
     m_quiet = true;
-    m_viewX->setCurrentIndex(0);
-    m_viewY->setCurrentIndex(0);
+    m_axes.reset();
     m_colourBy->setCurrentIndex(0);
     m_quiet = false;
 }
 
 void NonlinearPage::applyView(QComboBox* changed) {
-    const auto [x, y] = syncPlaneCombos(changed, m_viewX, m_viewY);
+    const auto [x, y] = m_axes.sync(changed);
     change([x, y](fa::VaeLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 

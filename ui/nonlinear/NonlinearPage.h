@@ -8,6 +8,7 @@
 #include "core/vae/VaeParams.h"
 #include "ui/common/LabPageOf.h"
 #include "ui/common/ParamFields.h"
+#include "ui/common/PlaneCombos.h"
 
 class QCheckBox;
 class QGroupBox;
@@ -62,7 +63,8 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     void applyView(QComboBox* changed);
     void resetView();
 
-    QComboBox *m_dataset, *m_activation, *m_noise, *m_viewMethod, *m_colourBy, *m_viewX, *m_viewY;
+    QComboBox *m_dataset, *m_activation, *m_noise, *m_viewMethod, *m_colourBy;
+    PlanePicker m_axes; ///< view x, view y
     std::vector<std::pair<fa::VaeMethod, QCheckBox*>> m_methods;
     ParamFields<fa::VaeLiveConfig> m_fields{fa::vaeLiveParams()}; ///< core/vae/VaeParams.h
     IntSpinBox *m_layers, *m_units;
@@ -73,7 +75,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     GapView* m_gaps;
     LatentSpaceView* m_latentView;
     DataSpaceView* m_data;
-    std::vector<std::string> m_shownColumns, m_shownMethods;
+    std::vector<std::string> m_shownMethods;
     bool m_quiet = false;
     fa::NoiseKind m_linearNoise = fa::NoiseKind::Isotropic; ///< a session's, kept across restarts
 };

@@ -36,8 +36,7 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     c.fit.linearNoise = c.fit.noise == fa::NoiseKind::Fixed     ? fa::NoiseKind::Fixed
                         : m_linearNoise == fa::NoiseKind::Fixed ? fa::NoiseKind::Isotropic
                                                                 : m_linearNoise;
-    c.viewX = m_viewX->currentIndex() - 1;
-    c.viewY = m_viewY->currentIndex() - 1;
+    std::tie(c.viewX, c.viewY) = m_axes.view();
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
         c.viewX = c.viewY = -1;
     c.colourBy = std::max(-1, m_colourBy->currentIndex() - 1);
@@ -81,16 +80,11 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
 
 void NonlinearPage::fillChoices(const fa::VaeLiveSnapshot& s) {
     m_quiet = true;
-    if (s.columns != m_shownColumns) {
-        m_shownColumns = s.columns;
-        for (QComboBox* box : {m_viewX, m_viewY, m_colourBy}) {
-            box->clear();
-            box->addItem(box == m_viewX   ? "principal axis 1"
-                         : box == m_viewY ? "principal axis 2"
-                                          : "position along the manifold");
-            for (const auto& c : s.columns)
-                box->addItem(QString::fromStdString(c));
-        }
+    if (m_axes.offer(s.columns)) { // new columns: colour by any of them too
+        m_colourBy->clear();
+        m_colourBy->addItem("position along the manifold");
+        for (const auto& c : s.columns)
+            m_colourBy->addItem(QString::fromStdString(c));
     }
     std::vector<std::string> ids;
     for (const auto& m : s.methods)
@@ -102,17 +96,12 @@ void NonlinearPage::fillChoices(const fa::VaeLiveSnapshot& s) {
             m_viewMethod->addItem(displayName(id, fa::Lab::Nonlinear), QString::fromStdString(id));
     }
     // The combos show the run's views (a session's, or what a refusal kept).
-    auto indexOf = [&](const std::string& label) {
-        const auto it = std::find(s.columns.begin(), s.columns.end(), label);
-        return it == s.columns.end() ? 0 : static_cast<int>(it - s.columns.begin()) + 1;
-    };
-    m_viewX->setCurrentIndex(indexOf(s.xLabel));
-    m_viewY->setCurrentIndex(indexOf(s.yLabel));
+    m_axes.select(s.xLabel, s.yLabel);
     // Without a manifold (real data, PPCA) there is no position to colour by.
     if (auto* items = qobject_cast<QStandardItemModel*>(m_colourBy->model());
         items && items->item(0))
         items->item(0)->setEnabled(s.hasPosition);
-    m_colourBy->setCurrentIndex(indexOf(s.colourLabel));
+    m_colourBy->setCurrentIndex(m_axes.indexOf(s.colourLabel));
     m_viewMethod->setCurrentIndex(
         std::max(0, m_viewMethod->findData(QString::fromStdString(s.viewMethod))));
     m_quiet = false;
