@@ -4,8 +4,8 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
-#include "core/lab/DetachedTask.h"
 #include "core/lab/TrialRunner.h"
+#include "core/lab/WorkPool.h"
 #include "core/metrics/ModelScorer.h"
 
 #include <algorithm>
@@ -187,12 +187,13 @@ std::optional<FaSweepRow> batchRow(const SweepTrial& t, long checkpoint, std::ui
         bo.latent = t.fitLatent;
         bo.svd = t.config.batchSvd;
         bo.seed = deriveSeed(batchSeed, static_cast<std::uint64_t>(checkpoint));
-        DetachedTask<TimedFit> task([data, bo, checkpoint](const std::atomic<bool>& stop) mutable {
-            bo.cancel = &stop;
-            const auto t0 = Clock::now();
-            auto fit = std::make_unique<BatchFit>(data->leftCols(checkpoint), bo);
-            return TimedFit{std::move(fit), secondsSince(t0)};
-        });
+        PoolTask<TimedFit> task = WorkPool::shared().submit<TimedFit>(
+            [data, bo, checkpoint](const std::atomic<bool>& stop) mutable {
+                bo.cancel = &stop;
+                const auto t0 = Clock::now();
+                auto fit = std::make_unique<BatchFit>(data->leftCols(checkpoint), bo);
+                return TimedFit{std::move(fit), secondsSince(t0)};
+            });
         if (!task.wait(t.cancel))
             return std::nullopt;
         const TimedFit timed = task.get();

@@ -4,7 +4,7 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
-#include "core/lab/DetachedTask.h"
+#include "core/lab/WorkPool.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
 
@@ -82,7 +82,7 @@ struct LiveExplorer::State {
     std::size_t nextCheckpoint = 0;
     std::size_t nextRateChange = 0; // into config.learningRateChanges
     // Every sample, one per column, when batch refits need them; shared with a running refit,
-    // which may outlive this run (it is abandoned, not joined, when the run ends).
+    // which may outlive this run (it is dropped, not waited for, when the run ends).
     std::shared_ptr<Matrix> storedData = std::make_shared<Matrix>();
     Matrix& stored = *storedData;
     Matrix chunk; // otherwise a small reused buffer
@@ -95,7 +95,8 @@ struct LiveExplorer::State {
 
     std::deque<long> batchQueue; // sample counts waiting for a refit
     std::optional<FAModel> latestBatch;
-    std::unique_ptr<DetachedTask<BatchOutcome>> batchRunning; // abandoned, not joined, at the end
+    /// On the process's pool (core/lab/WorkPool.h): dropped, not waited for, at the end.
+    std::optional<PoolTask<BatchOutcome>> batchRunning;
 
     void pushRecent(double a, double b) {
         if (ring.empty())
@@ -320,7 +321,7 @@ void LiveExplorer::poll() {
     // copy of the truth (O(D K)), so it may outlive the run.
     std::shared_ptr<const Matrix> stored = s.storedData;
     const double D = static_cast<double>(m_config.generator.dim);
-    s.batchRunning = std::make_unique<DetachedTask<BatchOutcome>>(
+    s.batchRunning = WorkPool::shared().submit<BatchOutcome>(
         [stored, truth = s.truth, bo, T, D](const std::atomic<bool>& stop) mutable {
             bo.cancel = &stop;
             const auto t0 = Clock::now();

@@ -9,41 +9,44 @@
 BackgroundJob::BackgroundJob(QObject* parent) : QObject(parent) {}
 
 BackgroundJob::~BackgroundJob() {
-    m_cancel = true;
-    if (m_thread) {
-        m_thread->wait();
-        delete m_thread;
+    if (m_task) {
+        m_task->cancel();
+        m_task->wait(); // the current piece; its deliveries to this object are dropped
     }
 }
 
-bool BackgroundJob::start(Body body, QThread::Priority priority) {
-    if (m_thread)
+void BackgroundJob::cancel() {
+    m_cancelled = true;
+    if (m_task)
+        m_task->cancel();
+}
+
+bool BackgroundJob::start(Body body, Priority priority) {
+    if (m_task)
         return false;
-    m_cancel = false;
-    const bool low = priority == QThread::LowPriority || priority == QThread::LowestPriority ||
-                     priority == QThread::IdlePriority;
-    m_thread = QThread::create([this, low, body = std::move(body)] {
-        // Linux ignores QThread priorities for ordinary threads; a nice value works, and the
-        // threads this one starts (trials side by side) inherit it, so the window and the live
-        // run keep the cores first.
-        if (low)
-            setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-        QString error;
-        try {
-            body(m_cancel);
-        } catch (const std::bad_alloc&) {
-            error = "not enough memory for this job";
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        deliver([this, error] {
-            m_thread->wait(); // the body has returned; the thread is ending
-            delete m_thread;
-            m_thread = nullptr;
-            emit finished(m_cancel.load(), error);
-        });
-    });
-    m_thread->start(priority);
+    m_cancelled = false;
+    const bool low = priority == Priority::Low;
+    m_task = fa::WorkPool::shared().submit<QString>(
+        [this, low, body = std::move(body)](const std::atomic<bool>& stop) {
+            // Linux ignores thread priorities for ordinary threads; a nice value works, and the
+            // threads this one starts inherit it. The pool's low lane runs low work only.
+            if (low)
+                setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+            QString error;
+            try {
+                body(stop);
+            } catch (const std::bad_alloc&) {
+                error = "not enough memory for this job";
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            deliver([this, error] {
+                m_task.reset(); // the body has returned
+                emit finished(m_cancelled, error);
+            });
+            return error;
+        },
+        low ? fa::WorkPool::Lane::Low : fa::WorkPool::Lane::Normal);
     return true;
 }
 

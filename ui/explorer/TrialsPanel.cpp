@@ -118,7 +118,7 @@ void TrialsPanel::start() {
             const std::lock_guard lock(m_resultMutex);
             m_result = std::move(rows);
         },
-        QThread::LowPriority); // the live run and the window come first
+        BackgroundJob::Priority::Low); // the live run and the window come first
 }
 
 void TrialsPanel::cancel() {
