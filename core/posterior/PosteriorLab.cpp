@@ -4,6 +4,7 @@
 #include "core/fa/OnlineSGA.h"
 #include "core/lab/Methods.h"
 #include "core/math/Rng.h"
+#include "core/posterior/PosteriorParams.h"
 
 #include <algorithm>
 #include <chrono>
@@ -338,8 +339,7 @@ std::vector<PosteriorRow>
 runPosterior(const PosteriorConfig& config,
              const std::function<void(const PosteriorProgress&)>& progress,
              const std::atomic<bool>* cancel) {
-    if (config.epochs < 1 || config.every < 1 || config.trials < 1)
-        throw std::invalid_argument("epochs, checkpoint period and trials must be at least 1");
+    checkParams(posteriorParams(), config); // core/posterior/PosteriorParams.h
     std::mutex lock;
     const auto report = serialised(progress, lock);
     return runTrials<PosteriorRow>(

@@ -58,10 +58,10 @@ struct PosteriorSetup {
     std::string target;   ///< CSV target column; empty = last column
     DatasetLoader loader; ///< reads anything but synthetic (fa::io::datasetLoader)
     SyntheticRecipe synthetic;
-    double trainFraction = 0.0;     ///< 0 = auto
-    std::optional<bool> bias;       ///< unset = auto
-    std::optional<HyperMode> hyper; ///< unset = auto
-    double alpha = 0.0, beta = 0.0; ///< used when hyper == Manual
+    double trainFraction = 0.0;      ///< 0 = auto
+    std::optional<bool> bias;        ///< unset = auto
+    std::optional<HyperMode> hyper;  ///< unset = auto
+    double alpha = 0.01, beta = 0.1; ///< used when hyper == Manual (default: the recipe's)
 };
 
 /// The generated targets that are not linear regression (docs/maths/posterior.md §5.1): logistic

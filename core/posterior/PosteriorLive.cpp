@@ -1,4 +1,5 @@
 #include "core/posterior/PosteriorLive.h"
+#include "core/posterior/PosteriorParams.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,10 +24,16 @@ bool positiveDefinite(const Eigen::Matrix2d& S) {
     return std::isfinite(S.sum()) && S(0, 0) > 0.0 && S.determinant() > 0.0;
 }
 
+/// The configuration, checked against its schema before its problem is prepared.
+const PosteriorLiveConfig& checked(const PosteriorLiveConfig& config) {
+    checkParams(posteriorLiveParams(), config); // core/posterior/PosteriorParams.h
+    return config;
+}
+
 } // namespace
 
 PosteriorLive::PosteriorLive(const PosteriorLiveConfig& config, AbandonFlag abandon)
-    : LiveRun(std::move(abandon)), m_config(config),
+    : LiveRun(std::move(abandon)), m_config(checked(config)),
       m_problem(
           preparePosteriorProblem(config.setup, deriveSeed(config.seed, SeedStream::FirstTrial))) {
     m_trial = std::make_unique<PosteriorTrial>(m_problem, config.run, config.methods,
