@@ -20,6 +20,7 @@ std::string vaeHelp();
 std::string faSweepHelp();
 std::string latentHelp();
 std::string neuralHelp();
+std::string posteriorHelp();
 std::string mergeHelp();
 
 int runFaSweepCommand(int argc, char** argv);

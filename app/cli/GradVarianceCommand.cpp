@@ -7,6 +7,7 @@
 #include "core/io/AtomicFile.h"
 #include "core/posterior/GradVariance.h"
 #include "core/posterior/PosteriorCsv.h"
+#include "core/posterior/PosteriorParams.h"
 
 #include <cstdio>
 #include <set>
@@ -75,20 +76,20 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--seed must not be negative");
     c.seed = static_cast<std::uint64_t>(seed);
     // How the fit that brings q to epoch:N (or to the optimum of a target with no closed form)
-    // runs: the posterior command's VI options.
-    c.run.latent = args.integerIn("latent", 1, 1, kPosteriorLatentMax);
-    c.run.vippcaSigma = args.realIn("sigma", 0.01, kVippcaSigmaMin, kVippcaSigmaMax);
-    VifaOptions& v = c.run.vifa;
-    v.batch = args.integerIn("batch", 100, 1, 1'000'000);
-    v.samples = args.integerIn("fit-samples", 10, 1, 10'000);
-    v.lrC = args.realIn("lr-c", 0.01, kVifaRateMin, kVifaRateMax);
-    v.lrF = args.realIn("lr-f", 1e-4, kVifaRateMin, kVifaRateMax);
-    v.lrGamma = args.realIn("lr-gamma", 0.01, kVifaRateMin, kVifaRateMax);
+    // runs: the posterior command's VI options, in their ranges (core/posterior/PosteriorParams.h);
+    // its --samples is the fit's --fit-samples here.
+    for (const char* flag :
+         {"latent", "sigma", "batch", "lr-c", "lr-f", "lr-gamma", "max-grad-norm", "samples"}) {
+        Param<PosteriorRunOptions> p = paramByFlag(posteriorRunParams(), flag);
+        if (p.flag == "samples")
+            p.flag = "fit-samples";
+        if (args.has(p.flag))
+            p.set(c.run, args.param(p));
+    }
     const std::string opt = args.text("optimizer", "sgd");
     if (opt != "sgd" && opt != "adam")
         throw std::invalid_argument("--optimizer must be sgd or adam");
-    v.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
-    v.maxGradNorm = args.realIn("max-grad-norm", 10.0, 0.0, 1e9);
+    c.run.vifa.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
     return c;
 }
 

@@ -8,6 +8,7 @@
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
 #include "core/posterior/PosteriorCsv.h"
+#include "core/posterior/PosteriorParams.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,13 +19,6 @@
 
 namespace fa::cli {
 
-double positive(const ArgParser& args, const std::string& name, double fallback) {
-    const double v = args.real(name, fallback);
-    if (!(v > 0.0))
-        throw std::invalid_argument("--" + name + " must be positive");
-    return v;
-}
-
 bool isGeneratedPosteriorSet(const std::string& dataset) {
     return dataset == "synthetic" || generatedTarget(dataset, 0).has_value();
 }
@@ -34,14 +28,9 @@ PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
     s.dataset = args.text("dataset", "synthetic");
     s.target = args.text("target", "");
     s.loader = io::readOnce(io::datasetLoader(args.text("data-dir", ""))); // read once
-    s.synthetic.samples = args.integerIn("n", 1000, 2, 10'000'000);
-    s.synthetic.inputs = args.integerIn("inputs", 2, 1, 100'000);
-    s.synthetic.correlation = args.real("correlation", 0.5);
-    if (args.has("train-fraction")) {
-        s.trainFraction = args.real("train-fraction", 1.0);
-        if (!(s.trainFraction > 0.0 && s.trainFraction <= 1.0))
-            throw std::invalid_argument("--train-fraction must lie in (0, 1]");
-    }
+    // --n, --inputs, --correlation, --train-fraction (0: automatic), --alpha, --beta: the lab's
+    // ranges (core/posterior/PosteriorParams.h).
+    readParams(args, posteriorDataCliParams(), s);
     if (args.has("bias")) {
         const std::string b = args.text("bias", "");
         if (b != "yes" && b != "no")
@@ -60,8 +49,10 @@ PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
         const auto preset = generatedTarget(s.dataset, 0);
         if (!preset && (!args.has("alpha") || !args.has("beta")))
             throw std::invalid_argument("--hyper manual needs both --alpha and --beta");
-        s.alpha = positive(args, "alpha", preset ? preset->hyper.alpha : 1.0);
-        s.beta = positive(args, "beta", preset ? preset->hyper.beta : 1.0);
+        if (preset && !args.has("alpha"))
+            s.alpha = preset->hyper.alpha;
+        if (preset && !args.has("beta"))
+            s.beta = preset->hyper.beta;
     } else if (hyper != "auto")
         throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +
                                     hyper + "')");
@@ -69,6 +60,28 @@ PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
 }
 
 namespace {
+
+/// The run's options that are words, not numbers, and λ (unset: α/β).
+void parseRunWords(const ArgParser& args, PosteriorRunOptions& r) {
+    const std::string opt = args.text("optimizer", "sgd");
+    if (opt != "sgd" && opt != "adam")
+        throw std::invalid_argument("--optimizer must be sgd or adam");
+    r.vifa.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
+    const std::string estimator = args.text("estimator", "reparam");
+    if (const auto e = parseEstimator(estimator))
+        r.estimator = *e;
+    else
+        throw std::invalid_argument("--estimator must be reparam, score or score-baseline (got '" +
+                                    estimator + "')");
+    if (r.estimator == GradientEstimator::ScoreBaseline && r.vifa.samples < 2)
+        throw std::invalid_argument(
+            "--estimator score-baseline needs --samples 2 or more (a leave-one-out baseline)");
+    if (args.has("lambda")) {
+        r.lambdaOverride = args.real("lambda", 0.0);
+        if (!(*r.lambdaOverride >= 0.0))
+            throw std::invalid_argument("--lambda must not be negative");
+    }
+}
 
 PosteriorConfig parseConfig(const ArgParser& args) {
     PosteriorConfig c;
@@ -84,50 +97,15 @@ PosteriorConfig parseConfig(const ArgParser& args) {
         c.methods.push_back(*m);
         anyVi = anyVi || !isSgdMethod(*m);
     }
-    c.epochs = args.integerIn("epochs", anyVi ? 5000 : 1000, 1, 100'000'000);
-    c.every = args.integerIn("every", std::max(1, c.epochs / 10), 1, 100'000'000);
-    c.trials = args.integerIn("trials", 10, 1, 100'000);
-    const long seed = args.integer("seed", 0);
-    if (seed < 0)
-        throw std::invalid_argument("--seed must not be negative");
-    c.seed = static_cast<std::uint64_t>(seed);
+    c.epochs = anyVi ? 5000 : 1000; // SGD methods alone: 1000 epochs unless --epochs says
+    // The window's and the sessions' ranges too (core/posterior/PosteriorParams.h), so that a
+    // run the CLI accepts is one the window can show.
+    readParams(args, posteriorParams(), c);
+    if (!args.has("every"))
+        c.every = std::max(1, c.epochs / 10);
     c.threads = threadsOption(args);
     c.shard = shardOption(args, c.trials);
-
-    // The posterior lab's fields' ranges (ui/posterior/PosteriorControls.cpp), so that a run
-    // the CLI accepts is one the window can show.
-    PosteriorRunOptions& r = c.run;
-    r.latent = args.integerIn("latent", 1, 1, kPosteriorLatentMax);
-    r.vifa.batch = args.integerIn("batch", 100, 1, 1'000'000);
-    r.vifa.samples = args.integerIn("samples", 10, 1, 10'000);
-    r.vifa.lrC = args.realIn("lr-c", 0.01, kVifaRateMin, kVifaRateMax);
-    r.vifa.lrF = args.realIn("lr-f", 1e-4, kVifaRateMin, kVifaRateMax);
-    r.vifa.lrGamma = args.realIn("lr-gamma", 0.01, kVifaRateMin, kVifaRateMax);
-    const std::string opt = args.text("optimizer", "sgd");
-    if (opt != "sgd" && opt != "adam")
-        throw std::invalid_argument("--optimizer must be sgd or adam");
-    r.vifa.optimiser = opt == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
-    r.vifa.maxGradNorm = args.realIn("max-grad-norm", 10.0, 0.0, 1e9);
-    r.vippcaSigma = args.realIn("sigma", 0.01, kVippcaSigmaMin, kVippcaSigmaMax);
-    const std::string estimator = args.text("estimator", "reparam");
-    if (const auto e = parseEstimator(estimator))
-        r.estimator = *e;
-    else
-        throw std::invalid_argument("--estimator must be reparam, score or score-baseline (got '" +
-                                    estimator + "')");
-    if (r.estimator == GradientEstimator::ScoreBaseline && r.vifa.samples < 2)
-        throw std::invalid_argument(
-            "--estimator score-baseline needs --samples 2 or more (a leave-one-out baseline)");
-    r.sgd.learningRate = args.realIn("sgd-lr", 0.01, 1e-5, 1.0); // the window's slider
-    r.sgd.batch = args.integerIn("sgd-batch", 32, 1, 1'000'000);
-    if (args.has("lambda")) {
-        r.lambdaOverride = args.real("lambda", 0.0);
-        if (!(*r.lambdaOverride >= 0.0))
-            throw std::invalid_argument("--lambda must not be negative");
-    }
-    r.warmupEpochs = args.integerIn("warmup-epochs", 10, 0, 100'000);
-    r.faWarmup = args.integerIn("fa-warmup", 100, 0, 100'000'000);
-    r.sgaLearningRate = positive(args, "sga-lr", 0.001);
+    parseRunWords(args, c.run);
     return c;
 }
 
@@ -180,15 +158,52 @@ void printSummary(const PosteriorConfig& c, const PosteriorProblem& first,
     }
 }
 
-const std::set<std::string> kOptions{
-    "dataset",        "target",    "data-dir", "n",         "inputs",    "correlation",
-    "train-fraction", "bias",      "hyper",    "alpha",     "beta",      "method",
-    "latent",         "epochs",    "every",    "trials",    "seed",      "batch",
-    "samples",        "lr-c",      "lr-f",     "lr-gamma",  "optimizer", "max-grad-norm",
-    "sigma",          "estimator", "sgd-lr",   "sgd-batch", "lambda",    "warmup-epochs",
-    "fa-warmup",      "sga-lr",    "out",      "shard",     "threads"};
+const char* const kSummary =
+    "Bayesian regression: Gaussian approximations (VIFA, VIPPCA, full and mean-field VI, and FA "
+    "fits of SGD iterates) against the exact posterior; one row per (trial, method, checkpoint) "
+    "with the relative distances of mean and covariance, W2 and, where the posterior is a grid, "
+    "the KL.";
+
+/// The options of this command alone (experimentOptions adds the shared ones).
+const std::vector<OptionHelp>& ownOptions() {
+    static const std::vector<OptionHelp> o{
+        {"dataset", "synthetic",
+         "synthetic, logistic-synthetic, bimodal-synthetic, boston, concrete, energy, yacht or "
+         "PATH.csv."},
+        {"target", "", "A CSV's target column (default: the last)."},
+        {"method", "vifa-gauss",
+         "Comma list of vifa-gauss, vifa-laplace, vippca, sgd-em, sgd-sga, swag, vi-full, "
+         "vi-meanfield."},
+        {"estimator", "reparam",
+         "The variational fits' gradient: reparam, score or score-baseline (--samples 2 or "
+         "more)."},
+        {"hyper", "auto",
+         "α, β: auto (generated data: its own; real data: evidence), thesis, evidence or manual "
+         "(--alpha, --beta)."},
+        {"bias", "", "yes or no: a bias column (default: for real data only)."},
+        {"optimizer", "sgd", "VIFA's and VI's optimiser: sgd (the report's) or adam."},
+        {"lambda", "", "SGD's L2 strength λ, 0 or more (default: α/β, the posterior's mean)."},
+        dataDirOption()};
+    return o;
+}
+
+std::vector<OptionHelp> allOptions() {
+    std::vector<OptionHelp> all = experimentOptions(ownOptions(), posteriorParams());
+    for (OptionHelp& o : all)
+        if (o.flag == "alpha" || o.flag == "beta")
+            o.value.clear(); // manual α, β have no default but a generated target's own
+        else if (o.flag == "every")
+            o.value = "EPOCHS/10";
+    return all;
+}
+
+const std::set<std::string> kOptions = optionNames(allOptions());
 
 } // namespace
+
+std::string posteriorHelp() {
+    return commandHelp("posterior", kSummary, allOptions());
+}
 
 void checkPosteriorArguments(int argc, char** argv) {
     (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
