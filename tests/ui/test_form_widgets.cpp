@@ -308,8 +308,8 @@ class TestFormWidgets : public QObject {
     }
 
     void posteriorControlsAndSessionsAgree() {
-        // The posterior session reader takes the fields' ranges: a learning rate of 1e6 or 5
-        // synthetic rows (below the field's 10) are refused, and the largest seed a session holds
+        // The posterior session reader takes the fields' ranges: a learning rate of 1e6 or 1
+        // synthetic row (below the field's 2) are refused, and the largest seed a session holds
         // is shown as it runs.
         PosteriorControls controls;
         fa::io::PosteriorSession s;
@@ -330,7 +330,7 @@ class TestFormWidgets : public QObject {
         QVERIFY(refusedWith("lrC", 1e6, "run").contains("'run.lrC'"));
         QVERIFY(refusedWith("sigma", 1e3, "run").contains("'run.sigma'"));
         QVERIFY(refusedWith("latent", 2000, "run").contains("'run.latent'"));
-        QVERIFY(refusedWith("syntheticRows", 5, "data").contains("'data.syntheticRows'"));
+        QVERIFY(refusedWith("syntheticRows", 1, "data").contains("'data.syntheticRows'"));
         s.config.seed = 9007199254740991ULL;
         const auto back = fa::io::posteriorSessionFromJson(fa::io::posteriorSessionToJson(s));
         controls.setConfig(back.config);

@@ -1,5 +1,6 @@
 #include "ui/session/PosteriorSessionFile.h"
 
+#include "core/posterior/PosteriorParams.h"
 #include "ui/session/JsonFields.h"
 
 #include <QJsonArray>
@@ -21,62 +22,46 @@ QString text(const QJsonObject& o, const QString& section, const QString& key) {
 QByteArray posteriorSessionToJson(const PosteriorSession& s) {
     const PosteriorLiveConfig& c = s.config;
     const PosteriorSetup& d = c.setup;
-    QJsonObject data{
-        {"dataset", QString::fromStdString(d.dataset)},
-        {"target", QString::fromStdString(d.target)},
-        {"syntheticRows", d.synthetic.samples},
-        {"trainFraction", d.trainFraction},
-        {"hyper", d.hyper ? QString::fromStdString(hyperModeName(*d.hyper)) : QString("auto")},
-        {"alpha", d.alpha},
-        {"beta", d.beta},
-        {"seed", QString::number(c.seed)}};
     QJsonArray methods;
     for (const PosteriorMethod m : c.methods)
         methods.append(QString::fromStdString(methodName(m)));
     const PosteriorRunOptions& r = c.run;
-    QJsonObject run{{"methods", methods},
-                    {"latent", r.latent},
-                    {"batch", r.vifa.batch},
-                    {"samples", r.vifa.samples},
-                    {"lrC", r.vifa.lrC},
-                    {"lrF", r.vifa.lrF},
-                    {"lrGamma", r.vifa.lrGamma},
-                    {"optimizer", r.vifa.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
-                    {"maxGradNorm", r.vifa.maxGradNorm},
-                    {"sigma", r.vippcaSigma},
-                    {"estimator", QString::fromStdString(estimatorName(r.estimator))},
-                    {"compareEstimators", r.compareEstimators},
-                    {"sgdLearningRate", r.sgd.learningRate},
-                    {"sgdBatch", r.sgd.batch},
-                    {"warmupEpochs", r.warmupEpochs},
-                    {"length", static_cast<double>(c.length)}};
     QJsonArray changes;
     for (const auto& ch : c.changes)
         changes.append(QJsonArray{static_cast<double>(ch.epoch), ch.sgdLearningRate, ch.lambda});
-    run.insert("changes", changes);
-    QJsonObject root{{"format", kSessionFormat},
-                     {"version", kSessionVersion},
-                     {"mode", "posterior"},
-                     {"data", data},
-                     {"run", run},
-                     {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}},
-                     {"speed", s.speed},
-                     {"epochs", static_cast<double>(s.epochs)}};
+    QJsonObject root{
+        {"format", kSessionFormat},
+        {"version", kSessionVersion},
+        {"mode", "posterior"},
+        {"data", QJsonObject{{"dataset", QString::fromStdString(d.dataset)},
+                             {"target", QString::fromStdString(d.target)},
+                             {"hyper",
+                              d.hyper ? QString::fromStdString(hyperModeName(*d.hyper)) : "auto"}}},
+        {"run", QJsonObject{{"methods", methods},
+                            {"optimizer", r.vifa.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
+                            {"estimator", QString::fromStdString(estimatorName(r.estimator))},
+                            {"compareEstimators", r.compareEstimators},
+                            {"length", static_cast<double>(c.length)},
+                            {"changes", changes}}},
+        {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}},
+        {"speed", s.speed},
+        {"epochs", static_cast<double>(s.epochs)}};
+    writeParams(root, posteriorLiveParams(), c);      // core/posterior/PosteriorParams.h
+    QJsonObject data = root.value("data").toObject(); // seeds as text, as sessions always had
+    data.insert("seed", QString::number(c.seed));
+    root.insert("data", data);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
 namespace {
-/// The data section: the set, the target, the split, the hyperparameters, the seed.
+/// The data section's words: the set, the target, the rule for α and β (its numbers are the
+/// schema's).
 void readData(const QJsonObject& data, PosteriorLiveConfig& c) {
     PosteriorSetup& d = c.setup;
     d.dataset = text(data, "data", "dataset").toStdString();
     if (d.dataset.empty())
         fail("'data.dataset' must name a data set or a CSV file");
     d.target = text(data, "data", "target").toStdString();
-    d.synthetic.samples = static_cast<int>(whole(data, "data", "syntheticRows", 10, 1'000'000));
-    d.trainFraction = real(data, "data", "trainFraction");
-    if (!(d.trainFraction >= 0.0 && d.trainFraction <= 1.0))
-        fail("'data.trainFraction' must lie in [0, 1] (0 = automatic)");
     const QString hyper = text(data, "data", "hyper");
     if (hyper == "thesis")
         d.hyper = HyperMode::Thesis;
@@ -86,16 +71,10 @@ void readData(const QJsonObject& data, PosteriorLiveConfig& c) {
         d.hyper = HyperMode::Manual;
     else if (hyper != "auto")
         fail("'data.hyper' must be auto, thesis, evidence or manual");
-    d.alpha = real(data, "data", "alpha");
-    d.beta = real(data, "data", "beta");
-    if (d.hyper == HyperMode::Manual) {
-        d.alpha = realIn(data, "data", "alpha", kPrecisionMin, kPrecisionMax);
-        d.beta = realIn(data, "data", "beta", kPrecisionMin, kPrecisionMax);
-    }
-    c.seed = static_cast<std::uint64_t>(whole(data, "data", "seed", 0, 9'007'199'254'740'991LL));
 }
 
-/// The run section's methods and options, checked as VIFA checks them.
+/// The run section's methods and words, checked as VIFA checks them (its numbers are the
+/// schema's, read before).
 void readRun(const QJsonObject& run, PosteriorLiveConfig& c) {
     const QJsonValue methods = require(run, "run", "methods");
     if (!methods.isArray() || methods.toArray().isEmpty())
@@ -108,18 +87,10 @@ void readRun(const QJsonObject& run, PosteriorLiveConfig& c) {
         c.methods.push_back(*method);
     }
     PosteriorRunOptions& r = c.run;
-    r.latent = static_cast<int>(whole(run, "run", "latent", 1, 1000));
-    r.vifa.batch = static_cast<int>(whole(run, "run", "batch", 1, 1'000'000));
-    r.vifa.samples = static_cast<int>(whole(run, "run", "samples", 1, 10000));
-    r.vifa.lrC = realIn(run, "run", "lrC", 1e-7, 10);
-    r.vifa.lrF = realIn(run, "run", "lrF", 1e-7, 10);
-    r.vifa.lrGamma = realIn(run, "run", "lrGamma", 1e-7, 10);
     const QString optimizer = text(run, "run", "optimizer");
     if (optimizer != "sgd" && optimizer != "adam")
         fail("'run.optimizer' must be sgd or adam");
     r.vifa.optimiser = optimizer == "adam" ? OptimiserKind::Adam : OptimiserKind::Sgd;
-    r.vifa.maxGradNorm = realIn(run, "run", "maxGradNorm", 0, 1e9);
-    r.vippcaSigma = realIn(run, "run", "sigma", 1e-8, 100);
     if (run.contains("compareEstimators")) {
         if (!run.value("compareEstimators").isBool())
             fail("'run.compareEstimators' must be true or false");
@@ -131,13 +102,6 @@ void readRun(const QJsonObject& run, PosteriorLiveConfig& c) {
             fail("'run.estimator' must be reparam, score or score-baseline");
         r.estimator = *e;
     }
-    r.sgd.learningRate = realIn(run, "run", "sgdLearningRate", 1e-5, 1); // the slider's range
-    r.sgd.batch = static_cast<int>(whole(run, "run", "sgdBatch", 1, 1'000'000));
-    r.warmupEpochs = static_cast<int>(whole(run, "run", "warmupEpochs", 0, 100'000));
-    if (!(r.sgd.learningRate > 0.0))
-        fail("'run.sgdLearningRate' must be positive");
-    if (!(r.vippcaSigma > 0.0))
-        fail("'run.sigma' must be positive");
     try {
         VifaOptions v = r.vifa;
         v.latent = r.latent;
@@ -175,6 +139,9 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     PosteriorSession s;
     PosteriorLiveConfig& c = s.config;
     readData(object(root, "data"), c);
+    // The numbers: the ranges of the CLI, the fields and the core
+    // (core/posterior/PosteriorParams.h).
+    readParams(root, posteriorLiveParams(), c);
     const QJsonObject run = object(root, "run");
     readRun(run, c);
     readChanges(run, c);
@@ -192,9 +159,12 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
                    ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
                    : 0;
     // The run's length (absent before issue 25: the CLI's 5000, or as far as it was saved).
-    c.length = run.contains("length")
-                   ? static_cast<long>(whole(run, "run", "length", 1, kMaxRunLength))
-                   : std::max(5000L, s.epochs);
+    const ParamInfo& length = paramByFlag(posteriorLiveParams(), "epochs");
+    c.length =
+        run.contains("length")
+            ? static_cast<long>(whole(run, "run", "length", static_cast<long long>(length.lo),
+                                      static_cast<long long>(length.hi)))
+            : std::max(5000L, s.epochs);
     if (s.epochs > c.length)
         fail("'epochs' lies past the run's 'run.length'");
     return s;
