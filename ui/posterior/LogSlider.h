@@ -7,14 +7,16 @@
 
 namespace logslider {
 
-constexpr int kLrLo = -500, kLrHi = 0;           // 1e-5 .. 1
 constexpr int kLambdaLo = -400, kLambdaHi = 400; // 1e-4 .. 1e4
 inline double fromSlider(int p) {
     return std::pow(10.0, p / 100.0);
 }
+/// The position nearest v > 0 (the SGD rate's slider spans its schema's range this way).
+inline int sliderPosition(double v) {
+    return static_cast<int>(std::lround(100.0 * std::log10(std::max(v, 1e-300))));
+}
 inline int toSlider(double v, int lo, int hi) {
-    return std::clamp(static_cast<int>(std::lround(100.0 * std::log10(std::max(v, 1e-300)))), lo,
-                      hi);
+    return std::clamp(sliderPosition(v), lo, hi);
 }
 inline QSlider* logSlider(int lo, int hi, const QString& tip) {
     auto* s = new QSlider(Qt::Horizontal);

@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -13,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
 #include <cmath>
@@ -20,6 +22,19 @@
 using namespace logslider;
 
 PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
+    auto* open = new QPushButton("Open CSV…");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    for (QGroupBox* group : {makeDataGroup(open), makeMethodsGroup(), makeVariationalGroup(),
+                             makeSgdGroup(), makeViewGroup()})
+        layout->addWidget(group);
+    connectControls(open);
+    showLearningRate(fa::paramByFlag(fa::posteriorLiveParams(), "sgd-lr").fallback);
+    m_lambdaLabel->setText("L2 strength λ");
+    updateEnabled();
+}
+
+QGroupBox* PosteriorControls::makeDataGroup(QPushButton* open) {
     m_dataset = new QComboBox;
     m_dataset->addItem("Synthetic, 2 parameters (report Fig. 1)", "synthetic");
     m_dataset->addItem("Boston housing (13 inputs)", "boston");
@@ -34,18 +49,13 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         "case: exact posterior on a grid, drawn as its true contours.\nUCI sets: standardised, "
         "bias column, 50/50 split "
         "(the posterior uses the training half).");
-    auto* open = new QPushButton("Open CSV…");
     open->setToolTip("Any CSV with a header row and numeric cells; choose the target column below "
                      "(Mode menu: Ctrl+Shift+O)");
     m_target = new QComboBox;
     m_target->setToolTip("The column to predict (CSV files only); every other column is an input.");
-    m_samples = intBox(10, 1000000, 1000, "Rows N of the synthetic data set.");
-    m_trainFraction = realBox(0.0, 1.0, 0.0, 2,
-                              "Share of rows used for training (and for the exact posterior); "
-                              "0 = automatic: all for synthetic data, half for real data.");
-    m_trainFraction->setSpecialValueText("auto");
-    m_trainFraction->setSingleStep(0.05);
-
+    auto* share = qobject_cast<QDoubleSpinBox*>(m_fields.field("train-fraction"));
+    share->setSpecialValueText("auto");
+    share->setSingleStep(0.05);
     m_hyper = new QComboBox;
     m_hyper->addItem("automatic", "auto");
     m_hyper->addItem("thesis rule", "thesis");
@@ -56,12 +66,24 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
         "automatic: the synthetic recipe's α, β; evidence maximisation for real data.\n"
         "thesis rule: β = 1/var(y), α = 0.01 mean diag(β XᵀX).\n"
         "evidence maximisation: MacKay's fixed point, as scikit-learn's BayesianRidge.");
-    m_alpha =
-        realBox(fa::kPrecisionMin, fa::kPrecisionMax, 0.01, 6, "Prior precision α (by hand).");
-    m_beta = realBox(fa::kPrecisionMin, fa::kPrecisionMax, 0.1, 6, "Noise precision β (by hand).");
     m_priorLabel = new QLabel;
     m_priorLabel->setWordWrap(true);
 
+    auto* data = new QGroupBox("Data and prior");
+    auto* df = new QFormLayout(data);
+    df->addRow("data set", m_dataset);
+    df->addRow(open);
+    df->addRow("target", m_target);
+    df->addRow("synthetic N", m_fields.field("n"));
+    df->addRow("train share", share);
+    df->addRow("α, β", m_hyper);
+    df->addRow("α", m_fields.field("alpha"));
+    df->addRow("β", m_fields.field("beta"));
+    df->addRow(m_priorLabel);
+    return data;
+}
+
+QGroupBox* PosteriorControls::makeMethodsGroup() {
     auto* methods = new QGroupBox("Approximations");
     auto* ml = new QVBoxLayout(methods);
     const std::vector<std::pair<fa::PosteriorMethod, QString>> tips = {
@@ -91,48 +113,54 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
                         method == fa::PosteriorMethod::Swag);
         ml->addWidget(box);
         m_methods.emplace_back(method, box);
-        connect(box, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     }
-    m_latent = intBox(1, 1000, 1, "Latent dimension K of every FA approximation (K < D).");
-    // Whole numbers up to 2^53 - 1, what a session holds exactly (the session reader's ranges
-    // are these fields' ranges: ui/session/PosteriorSessionFile.cpp).
-    m_seed = realBox(0, 9007199254740991.0, 0, 0,
-                     "Seed of the data (synthetic), the split, SGD and VIFA's draws.");
+    auto* common = new QFormLayout;
+    common->addRow("latent K", m_fields.field("latent"));
+    common->addRow("seed", m_fields.field("seed"));
+    ml->addLayout(common);
+    return methods;
+}
 
-    m_batch = intBox(1, 1000000, 100, "VIFA mini-batch size M.");
-    m_L = intBox(1, 10000, 10, "L: VIFA averages this many mini-batch gradients per update.");
-    m_lrC = realBox(1e-7, 10, 0.01, 7, "VIFA learning rate for the mean c.");
-    m_lrF = realBox(1e-7, 10, 1e-4, 7, "VIFA learning rate for the factors F.");
-    m_lrGamma = realBox(1e-7, 10, 0.01, 7, "VIFA learning rate for γ = log ψ.");
+QGroupBox* PosteriorControls::makeVariationalGroup() {
     m_optimiser = new QComboBox;
     m_optimiser->addItem("SGD (report)", "sgd");
     m_optimiser->addItem("Adam", "adam");
-    m_maxNorm =
-        realBox(0, 1e9, 10, 2,
-                "Each averaged gradient is clipped to this norm (report code: 10); 0 = off.");
-    m_maxNorm->setSpecialValueText("off");
-    m_sigma = realBox(1e-8, 100, 0.01, 6, "VIPPCA's fixed variance σ (Ψ = σI).");
+    auto* clip = qobject_cast<QDoubleSpinBox*>(m_fields.field("max-grad-norm"));
+    clip->setSpecialValueText("off");
     m_estimator = new QComboBox;
     m_estimator->addItem("reparameterisation", "reparam");
     m_estimator->addItem("score function", "score");
     m_estimator->addItem("score function + baseline", "score-baseline");
-    m_compare = new QCheckBox("compare the three estimators");
-    m_compare->setToolTip("Also run the first full or mean-field VI fit with the other two "
-                          "gradient estimators (same seed, same steps): their KL curves appear "
-                          "side by side in the Gradient estimators tab.");
-    connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     m_estimator->setToolTip(
         "How every variational fit estimates the likelihood term's gradient: through "
         "w = m + Lε (reparameterisation), by E[f ∇log q] (score function, REINFORCE), or the "
         "same with a leave-one-out baseline (needs L ≥ 2). All unbiased; their variances differ "
         "by orders of magnitude.");
+    m_compare = new QCheckBox("compare the three estimators");
+    m_compare->setToolTip("Also run the first full or mean-field VI fit with the other two "
+                          "gradient estimators (same seed, same steps): their KL curves appear "
+                          "side by side in the Gradient estimators tab.");
 
-    m_sgdBatch = intBox(1, 1000000, 32, "SGD mini-batch size (thesis: 32).");
-    m_warmupEpochs =
-        intBox(0, 100000, 10, "SGD epochs before iterates reach the FA fitters (thesis: 10).");
-    m_lrSlider = logSlider(
-        kLrLo, kLrHi, "SGD learning rate, live (log scale). Larger rates widen the iterate cloud.");
-    m_lrSlider->setValue(toSlider(0.01, kLrLo, kLrHi));
+    auto* vifa = new QGroupBox("Variational fits");
+    auto* vf = new QFormLayout(vifa);
+    vf->addRow("batch M", m_fields.field("batch"));
+    vf->addRow("samples L", m_fields.field("samples"));
+    vf->addRow("η for c", m_fields.field("lr-c"));
+    vf->addRow("η for F", m_fields.field("lr-f"));
+    vf->addRow("η for log ψ", m_fields.field("lr-gamma"));
+    vf->addRow("optimiser", m_optimiser);
+    vf->addRow("clip norm", clip);
+    vf->addRow("VIPPCA σ", m_fields.field("sigma"));
+    vf->addRow("gradient (VI)", m_estimator);
+    vf->addRow(m_compare);
+    return vifa;
+}
+
+QGroupBox* PosteriorControls::makeSgdGroup() {
+    // The learning rate's slider spans its schema's range, 100 positions a decade.
+    const fa::ParamInfo& rate = fa::paramByFlag(fa::posteriorLiveParams(), "sgd-lr");
+    m_lrSlider = logSlider(sliderPosition(rate.lo), sliderPosition(rate.hi),
+                           QString::fromStdString(rate.help));
     m_lambdaSlider = logSlider(
         kLambdaLo, kLambdaHi,
         "L2 strength λ of the SGD loss, live (log scale). λ = α/β makes the loss's minimum the "
@@ -142,6 +170,21 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_resetLambda = new QPushButton("λ = α/β");
     m_resetLambda->setToolTip("Back to the λ that matches the exact posterior");
 
+    auto* sgd = new QGroupBox("SGD iterates (live)");
+    auto* sf = new QFormLayout(sgd);
+    sf->addRow("batch", m_fields.field("sgd-batch"));
+    sf->addRow("warm-up epochs", m_fields.field("warmup-epochs"));
+    sf->addRow(m_lrLabel);
+    sf->addRow(m_lrSlider);
+    sf->addRow(m_lambdaLabel);
+    auto* lambdaRow = new QHBoxLayout;
+    lambdaRow->addWidget(m_lambdaSlider, 1);
+    lambdaRow->addWidget(m_resetLambda);
+    sf->addRow(lambdaRow);
+    return sgd;
+}
+
+QGroupBox* PosteriorControls::makeViewGroup() {
     m_coordI = intBox(1, 100000, 1, "First parameter shown in the 2D contour view.");
     m_coordJ = intBox(1, 100000, 2, "Second parameter shown in the 2D contour view.");
     m_coordI->setAccessibleName("First parameter shown"); // both share the row "parameters"
@@ -153,49 +196,9 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     m_speed->setSuffix(" epochs/s");
     m_speed->setSingleStep(50);
     m_step = intBox(1, 1000000, 10, "Epochs per Step (→).");
-    m_length = intBox(1, static_cast<int>(fa::kMaxRunLength), 5000,
-                      "Epochs in the run: it stops there, finished. A change takes effect at "
-                      "once, without a restart.");
-    m_length->setSuffix(" epochs");
+    m_length = m_fields.field("epochs");
+    qobject_cast<QSpinBox*>(m_length)->setSuffix(" epochs");
 
-    auto* data = new QGroupBox("Data and prior");
-    auto* df = new QFormLayout(data);
-    df->addRow("data set", m_dataset);
-    df->addRow(open);
-    df->addRow("target", m_target);
-    df->addRow("synthetic N", m_samples);
-    df->addRow("train share", m_trainFraction);
-    df->addRow("α, β", m_hyper);
-    df->addRow("α", m_alpha);
-    df->addRow("β", m_beta);
-    df->addRow(m_priorLabel);
-    auto* common = new QFormLayout;
-    common->addRow("latent K", m_latent);
-    common->addRow("seed", m_seed);
-    ml->addLayout(common);
-    auto* vifa = new QGroupBox("Variational fits");
-    auto* vf = new QFormLayout(vifa);
-    vf->addRow("batch M", m_batch);
-    vf->addRow("samples L", m_L);
-    vf->addRow("η for c", m_lrC);
-    vf->addRow("η for F", m_lrF);
-    vf->addRow("η for log ψ", m_lrGamma);
-    vf->addRow("optimiser", m_optimiser);
-    vf->addRow("clip norm", m_maxNorm);
-    vf->addRow("VIPPCA σ", m_sigma);
-    vf->addRow("gradient (VI)", m_estimator);
-    vf->addRow(m_compare);
-    auto* sgd = new QGroupBox("SGD iterates (live)");
-    auto* sf = new QFormLayout(sgd);
-    sf->addRow("batch", m_sgdBatch);
-    sf->addRow("warm-up epochs", m_warmupEpochs);
-    sf->addRow(m_lrLabel);
-    sf->addRow(m_lrSlider);
-    sf->addRow(m_lambdaLabel);
-    auto* lambdaRow = new QHBoxLayout;
-    lambdaRow->addWidget(m_lambdaSlider, 1);
-    lambdaRow->addWidget(m_resetLambda);
-    sf->addRow(lambdaRow);
     auto* view = new QGroupBox("View");
     auto* vw = new QFormLayout(view);
     auto* coords = new QHBoxLayout;
@@ -205,28 +208,28 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     vw->addRow("speed", m_speed);
     vw->addRow("step", m_step);
     vw->addRow("run length", m_length);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    for (QWidget* w :
-         {static_cast<QWidget*>(data), static_cast<QWidget*>(methods), static_cast<QWidget*>(vifa),
-          static_cast<QWidget*>(sgd), static_cast<QWidget*>(view)})
-        layout->addWidget(w);
+    return view;
+}
 
+void PosteriorControls::connectControls(QPushButton* open) {
     connect(open, &QPushButton::clicked, this, &PosteriorControls::openCsvRequested);
-    connect(m_dataset, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    connect(m_target, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    connect(m_hyper, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    connect(m_optimiser, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    connect(m_estimator, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    for (QSpinBox* b : {m_samples, m_latent, m_batch, m_L, m_sgdBatch, m_warmupEpochs})
-        connect(b, &QSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
-    for (QDoubleSpinBox* b :
-         {m_alpha, m_beta, m_trainFraction, m_lrC, m_lrF, m_lrGamma, m_sigma, m_maxNorm, m_seed})
-        connect(b, &QDoubleSpinBox::valueChanged, this, &PosteriorControls::emitStructure);
-    connect(m_lrSlider, &QSlider::valueChanged, this, [this](int p) {
-        m_lrLabel->setText(QString("learning rate η = %1").arg(fromSlider(p), 0, 'g', 3));
+    for (QComboBox* box : {m_dataset, m_target, m_hyper, m_optimiser, m_estimator})
+        connect(box, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
+    for (const auto& [method, box] : m_methods)
+        connect(box, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
+    connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
+    for (QAbstractSpinBox* field : m_fields.fields())
+        if (field != m_length)
+            onFieldChanged(field, this, [this](double) { emitStructure(); });
+    onFieldChanged(m_length, this, [this](double epochs) {
         if (!m_quiet)
-            emit learningRateChanged(fromSlider(p));
+            emit lengthChanged(static_cast<long>(epochs));
+    });
+    connect(m_lrSlider, &QSlider::valueChanged, this, [this](int p) {
+        m_sgdLearningRate = fromSlider(p);
+        m_lrLabel->setText(QString("learning rate η = %1").arg(m_sgdLearningRate, 0, 'g', 3));
+        if (!m_quiet)
+            emit learningRateChanged(m_sgdLearningRate);
     });
     connect(m_lambdaSlider, &QSlider::valueChanged, this, [this](int p) {
         m_lambdaLabel->setText(QString("L2 strength λ = %1").arg(fromSlider(p), 0, 'g', 3));
@@ -244,14 +247,15 @@ PosteriorControls::PosteriorControls(QWidget* parent) : QWidget(parent) {
     connect(m_coordI, &QSpinBox::valueChanged, this, coordsChanged);
     connect(m_coordJ, &QSpinBox::valueChanged, this, coordsChanged);
     connect(m_speed, &QSpinBox::valueChanged, this, [this](int v) { emit speedChanged(v); });
-    connect(m_length, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_quiet)
-            emit lengthChanged(v);
-    });
-    m_lrLabel->setText(
-        QString("learning rate η = %1").arg(fromSlider(m_lrSlider->value()), 0, 'g', 3));
-    m_lambdaLabel->setText("L2 strength λ");
-    updateEnabled();
+}
+
+void PosteriorControls::showLearningRate(double eta) {
+    m_sgdLearningRate = eta;
+    {
+        const QSignalBlocker block(m_lrSlider);
+        m_lrSlider->setValue(toSlider(eta, m_lrSlider->minimum(), m_lrSlider->maximum()));
+    }
+    m_lrLabel->setText(QString("learning rate η = %1").arg(eta, 0, 'g', 3));
 }
 
 void PosteriorControls::emitStructure() {
@@ -264,10 +268,10 @@ void PosteriorControls::updateEnabled() {
     const QString data = m_dataset->currentData().toString();
     m_target->setEnabled(data != "synthetic" && m_target->count() > 0 &&
                          m_dataset->currentIndex() >= kBuiltinSets);
-    m_samples->setEnabled(data == "synthetic");
+    m_fields.field("n")->setEnabled(data == "synthetic");
     const bool manual = m_hyper->currentData().toString() == "manual";
-    m_alpha->setEnabled(manual);
-    m_beta->setEnabled(manual);
+    m_fields.field("alpha")->setEnabled(manual);
+    m_fields.field("beta")->setEnabled(manual);
 }
 
 QCheckBox* PosteriorControls::methodBox(fa::PosteriorMethod method) const {
@@ -364,7 +368,7 @@ void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
     if (!m_coordJ->hasFocus())
         m_coordJ->setValue(s.coordJ + 1);
     if (!m_lrSlider->isSliderDown() && s.sgdLearningRate > 0.0)
-        m_lrSlider->setValue(toSlider(s.sgdLearningRate, kLrLo, kLrHi));
+        showLearningRate(s.sgdLearningRate);
     if (!m_lambdaSlider->isSliderDown()) {
         m_lambdaSlider->setValue(toSlider(s.lambda, kLambdaLo, kLambdaHi));
         m_lambdaLabel->setText(QString("L2 strength λ = %1").arg(s.lambda, 0, 'g', 3));

@@ -2,13 +2,15 @@
 // The posterior lab's parameters: data set (synthetic, the four UCI sets, any CSV), prior
 // precision rule, which approximations run, their settings, the two parameters shown, and the
 // live SGD sliders (learning rate and lambda act without restarting the run).
-#include "core/posterior/PosteriorLive.h"
+// Its numeric fields are built from the lab's schema (core/posterior/PosteriorParams.h).
+#include "core/posterior/PosteriorParams.h"
+#include "ui/common/ParamFields.h"
 
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -49,23 +51,33 @@ class PosteriorControls : public QWidget {
     void openCsvRequested();
 
   private:
+    // The constructor's parts, by responsibility: each group builds its widgets and form.
+    QGroupBox* makeDataGroup(QPushButton* open); ///< data set, target, N, split, α and β
+    QGroupBox* makeMethodsGroup();               ///< the approximations, K, the seed
+    QGroupBox* makeVariationalGroup();           ///< VIFA's and VI's options
+    QGroupBox* makeSgdGroup();                   ///< SGD's options and the live sliders
+    QGroupBox* makeViewGroup();                  ///< the parameters shown, speed, step, length
+    void connectControls(QPushButton* open);
     bool showCsv(const QString& path, QString* error); ///< useCsv without emitting
     void updateEnabled();
     void emitStructure();
+    /// The SGD learning rate as it runs (exact; the slider shows the nearest position), into
+    /// the slider and its label without emitting.
+    void showLearningRate(double eta);
 
     QComboBox *m_dataset, *m_target, *m_hyper, *m_optimiser, *m_estimator;
     QCheckBox* m_compare = nullptr;
     /// The built-in data sets come first in m_dataset; an opened CSV file is the entry after.
     static constexpr int kBuiltinSets = 7;
-    QDoubleSpinBox *m_alpha, *m_beta, *m_trainFraction, *m_lrC, *m_lrF, *m_lrGamma, *m_sigma,
-        *m_maxNorm, *m_seed;
-    QSpinBox *m_samples, *m_latent, *m_batch, *m_L, *m_sgdBatch, *m_warmupEpochs, *m_coordI,
-        *m_coordJ, *m_speed, *m_step, *m_length;
+    ParamFields<fa::PosteriorLiveConfig> m_fields{fa::posteriorLiveParams()};
+    QAbstractSpinBox* m_length = nullptr; ///< the schema's epochs: a live change, no restart
+    QSpinBox *m_coordI, *m_coordJ, *m_speed, *m_step;
     std::vector<std::pair<fa::PosteriorMethod, QCheckBox*>> m_methods;
     QSlider *m_lrSlider, *m_lambdaSlider;
     QLabel *m_lrLabel, *m_lambdaLabel, *m_priorLabel;
     QPushButton* m_resetLambda;
     QString m_csvPath;
+    double m_sgdLearningRate = 0.0; ///< what config() gives; the slider moves it
     double m_defaultLambda = 0.0;
     bool m_quiet = false;
 };
