@@ -10,13 +10,16 @@
 #include "core/explorer/ExplorerParams.h"
 #include "core/latent/LatentParams.h"
 #include "core/neural/NeuralParams.h"
+#include "core/posterior/PosteriorParams.h"
 #include "core/vae/VaeParams.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/latent/LatentPage.h"
 #include "ui/neural/NeuralPage.h"
 #include "ui/nonlinear/NonlinearPage.h"
+#include "ui/posterior/PosteriorControls.h"
 #include "ui/session/LatentSessionFile.h"
 #include "ui/session/NeuralSessionFile.h"
+#include "ui/session/PosteriorSessionFile.h"
 #include "ui/session/SessionFile.h"
 #include "ui/session/VaeSessionFile.h"
 
@@ -217,6 +220,23 @@ class TestParamAgreement : public QObject {
                       }
                   });
         QCOMPARE(compared, 5 * static_cast<int>(fa::latentLiveParams().size()));
+    }
+
+    void posteriorLab() {
+        PosteriorControls controls;
+        const int compared = agree(
+            fa::posteriorLiveParams(), fa::posteriorParams(), fa::cli::checkPosteriorArguments,
+            controls, fa::io::posteriorSessionToJson, fa::io::posteriorSessionFromJson,
+            [](const std::string& flag, fa::PosteriorLiveConfig&, QStringList& args) {
+                // --alpha or --beta alone asks for both by hand (synthetic data has no own).
+                if (flag == "alpha")
+                    args << "--beta"
+                         << "1";
+                else if (flag == "beta")
+                    args << "--alpha"
+                         << "1";
+            });
+        QCOMPARE(compared, 5 * static_cast<int>(fa::posteriorLiveParams().size()));
     }
 };
 
