@@ -66,16 +66,15 @@ class TestDarkTheme : public QObject {
             window.currentPage()->runUntil(lab.id == "explorer" ? 300 : 3);
             QVERIFY2(reached.wait(60000), qPrintable(lab.id));
         }
-        // Work a page started in the background (the posterior lab's reference contours) may
-        // still add series: take the light colours once two looks 300 ms apart agree.
-        QStringList light = colours(&window);
-        for (int tries = 0; tries < 100; ++tries) {
-            QTest::qWait(300);
-            QStringList now = colours(&window);
-            if (now == light)
-                break;
-            light = std::move(now);
-        }
+        // Work a page does in the background (the posterior lab's gradient study, the
+        // explorer's refits) may still add series, and a page on a hidden tab draws only when
+        // shown (switching the theme draws it): wait until no page has work out, then draw
+        // every page once before taking the light colours.
+        for (LabPage* page : window.pages())
+            QTRY_VERIFY_WITH_TIMEOUT(!page->backgroundPending(), 60000);
+        for (LabPage* page : window.pages())
+            page->redrawNow();
+        const QStringList light = colours(&window);
         window.viewControls()->setDark(true);
         QVERIFY(QSettings().value("view/dark").toBool());
         QVERIFY(presentation::contrastRatio(QApplication::palette().color(QPalette::WindowText),
