@@ -90,26 +90,26 @@ struct ToySession {
     long rounds = 0;
 };
 
-void saveToySession(const QString& path, const ToySession& s) {
+QByteArray toySessionToJson(const ToySession& s) {
     QJsonObject root{{"format", fa::io::kSessionFormat},
                      {"version", fa::io::kSessionVersion},
                      {"mode", "toy"},
                      {"speed", s.speed},
                      {"rounds", static_cast<double>(s.rounds)}};
     fa::io::writeParams(root, toyParams(), s.config);
-    fa::io::writeSessionFile(path, QJsonDocument(root).toJson());
+    return QJsonDocument(root).toJson();
 }
 
-ToySession loadToySession(const QString& path) {
-    return fa::io::loadSessionWith(path, [](const QByteArray& json) {
-        const QJsonObject root = fa::io::sessionRoot(json);
-        ToySession s;
-        fa::io::readParams(root, toyParams(), s.config);
-        s.speed = fa::io::real(root, "session", "speed");
-        s.rounds = fa::io::whole(root, "session", "rounds", 0, 1000);
-        return s;
-    });
+ToySession toySessionFromJson(const QByteArray& json) {
+    const QJsonObject root = fa::io::sessionRoot(json);
+    ToySession s;
+    fa::io::readParams(root, toyParams(), s.config);
+    s.speed = fa::io::real(root, "session", "speed");
+    s.rounds = fa::io::whole(root, "session", "rounds", 0, 1000);
+    return s;
 }
+
+using ToySessionFiles = fa::io::SessionFiles<ToySession, toySessionToJson, toySessionFromJson>;
 
 class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
   public:
@@ -140,10 +140,11 @@ class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
     QString sessionKind() const override { return "toy"; }
     bool openSession(const QString& path) override {
         return openSessionFile<ToySession>(
-            path, loadToySession, [](ToyConfig&) {}, &ToySession::rounds, m_speed, "rounds");
+            path, ToySessionFiles::load, [](ToyConfig&) {}, &ToySession::rounds, m_speed, "rounds");
     }
     bool saveSession(const QString& path) override {
-        return saveSessionFile<ToySession>(path, saveToySession, &ToySession::rounds, m_speed);
+        return saveSessionFile<ToySession>(path, ToySessionFiles::save, &ToySession::rounds,
+                                           m_speed);
     }
     QAbstractSpinBox* field(const std::string& key) { return m_fields.field(key); }
     double shownDistance() const { return m_distance->text().toDouble(); }

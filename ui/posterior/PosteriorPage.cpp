@@ -23,7 +23,7 @@
 #include <new>
 
 PosteriorPage::PosteriorPage(QWidget* parent)
-    : LabPage(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
+    : LabPageOf(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
       m_tabs(new QTabWidget) {
     m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
@@ -69,17 +69,17 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     connect(m_controls, &PosteriorControls::structureChanged, this, &PosteriorPage::reset);
     connect(m_controls, &PosteriorControls::openCsvRequested, this, &PosteriorPage::openCsvDialog);
     connect(m_controls, &PosteriorControls::learningRateChanged, this, [this](double eta) {
-        changeLive([eta](fa::PosteriorLive& live) { live.setSgdLearningRate(eta); });
+        change([eta](fa::PosteriorLive& live) { live.setSgdLearningRate(eta); });
     });
     connect(m_controls, &PosteriorControls::lambdaChanged, this, [this](double lambda) {
-        changeLive([lambda](fa::PosteriorLive& live) { live.setLambda(lambda); });
+        change([lambda](fa::PosteriorLive& live) { live.setLambda(lambda); });
     });
     connect(m_controls, &PosteriorControls::coordinatesChanged, this, [this](int i, int j) {
-        changeLive([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); }, Lasting::Yes);
+        change([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); }, Lasting::Yes);
     });
     connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) { setSpeed(v); });
     connect(m_controls, &PosteriorControls::lengthChanged, this, [this](long epochs) {
-        changeLive([epochs](fa::PosteriorLive& live) { live.setLength(epochs); }, Lasting::Yes);
+        change([epochs](fa::PosteriorLive& live) { live.setLength(epochs); }, Lasting::Yes);
     });
     reset();
 }
@@ -103,13 +103,25 @@ std::vector<std::pair<QString, QWidget*>> PosteriorPage::charts() const {
             {"posterior-variances", m_scatters[1]}, {"posterior-covariances", m_scatters[2]}};
 }
 
-void PosteriorPage::start(fa::PosteriorLiveConfig config, int coordI, int coordJ, Start how) {
-    m_pending = config;
-    setSpeed(m_controls->speed());
+fa::PosteriorLiveConfig PosteriorPage::config() const {
+    fa::PosteriorLiveConfig c = m_controls->config();
+    c.setup.loader = fa::io::datasetLoader(); // the bundled sets, or the CSV file named
+    return c;
+}
+
+void PosteriorPage::setConfig(const fa::PosteriorLiveConfig& config) {
+    fa::PosteriorLiveConfig shown = config;
+    if (!shown.changes.empty()) // the rate in force at the end
+        shown.run.sgd.learningRate = shown.changes.back().sgdLearningRate;
+    m_controls->setConfig(shown);
+}
+
+void PosteriorPage::start(const fa::PosteriorLiveConfig& config, Start how) {
+    const auto [coordI, coordJ] =
+        m_openedView.value_or(std::pair{m_controls->coordI(), m_controls->coordJ()});
+    m_openedView.reset();
     startRun(
-        [config = std::move(config), coordI, coordJ](const fa::AbandonFlag& abandon) mutable {
-            if (!config.setup.loader)
-                config.setup.loader = fa::io::datasetLoader();
+        [config, coordI, coordJ](const fa::AbandonFlag& abandon) {
             auto live = std::make_unique<fa::PosteriorLive>(config, abandon);
             try {
                 live->setCoordinates(coordI, coordJ);
@@ -121,22 +133,8 @@ void PosteriorPage::start(fa::PosteriorLiveConfig config, int coordI, int coordJ
         how);
 }
 
-void PosteriorPage::reset() {
-    start(m_controls->config(), m_controls->coordI(), m_controls->coordJ());
-}
-
 long PosteriorPage::stepSize() const {
     return m_controls->stepEpochs();
-}
-
-void PosteriorPage::runStarted() {
-    m_applied = m_pending;
-}
-
-void PosteriorPage::runFailed(const QString& why) {
-    LabPage::runFailed(why);
-    if (latestLabSnapshot())
-        m_controls->setConfig(m_applied); // the fields show what runs
 }
 
 QStringList PosteriorPage::statusTexts() const {
@@ -149,8 +147,7 @@ QStringList PosteriorPage::statusTexts() const {
     return texts;
 }
 
-void PosteriorPage::showSnapshot(const fa::LabSnapshot& snapshot) {
-    const auto& s = static_cast<const fa::PosteriorLiveSnapshot&>(snapshot);
+void PosteriorPage::draw(const fa::PosteriorLiveSnapshot& s) {
     ContourScene scene;
     const auto name = [&](int k) {
         return QString("θ%1 (%2)")
@@ -197,67 +194,33 @@ bool PosteriorPage::openCsv(const QString& path) {
     return true;
 }
 
-void PosteriorPage::openCsvDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, "Open regression data", {},
-                                                      "CSV files (*.csv);;All files (*)");
-    if (!path.isEmpty() && !openCsv(path))
-        QMessageBox::warning(this, "Open CSV", m_lastError + "\n\nThe current run is unchanged.");
-}
-
 bool PosteriorPage::openSession(const QString& path) {
-    fa::io::PosteriorSession s;
-    try {
-        s = fa::io::loadPosteriorSession(path);
-        s.config.setup.loader = fa::io::datasetLoader();
-        fa::PosteriorLive probe(
-            s.config); // data and parameters are checked before anything changes
-        if (std::max(s.coordI, s.coordJ) >= probe.problem().dim())
+    const auto s = readSession<fa::io::PosteriorSession>(
+        path, fa::io::loadPosteriorSession,
+        [](fa::PosteriorLiveConfig& c) { c.setup.loader = fa::io::datasetLoader(); }, false);
+    if (!s)
+        return false;
+    try { // the data and parameters, and the view against them, before anything changes
+        const fa::PosteriorLive probe(s->config);
+        if (std::max(s->coordI, s->coordJ) >= probe.problem().dim())
             throw std::invalid_argument(
                 "the view's parameters exceed the data set's parameter count");
     } catch (const std::exception& e) {
         fail("Cannot open the session", QString::fromUtf8(e.what()));
         return false;
     }
-    fa::PosteriorLiveConfig shown = s.config;
-    if (!shown.changes.empty())
-        shown.run.sgd.learningRate = shown.changes.back().sgdLearningRate;
-    m_controls->setConfig(shown);
-    m_controls->setSpeed(s.speed);
-    m_sessionPosition = s.epochs;
-    start(s.config, s.coordI, s.coordJ, Start::Paused);
-    setSpeed(s.speed);
-    if (s.epochs > 0)
-        runUntil(s.epochs);
-    emit message(QString("Opened %1 (replaying %2 epochs)")
-                     .arg(QDir::toNativeSeparators(path))
-                     .arg(s.epochs),
-                 8000);
+    m_openedView = std::pair{s->coordI, s->coordJ};
+    replaySession(s->config, s->speed, s->epochs, speedBox(), path, "epochs");
     return true;
 }
 
 bool PosteriorPage::saveSession(const QString& path) {
-    const PosteriorSnapshotPtr latest = latestSnapshot();
-    if (!latest) {
-        fail("Cannot save the session", "there is no run (its parameters were refused)");
-        return false;
-    }
-    fa::io::PosteriorSession s;
-    s.coordI = latest->coordI;
-    s.coordJ = latest->coordJ;
-    s.speed = m_controls->speed();
-    s.epochs = latest->epoch;
-    s.config = latest->config; // the running configuration, live changes included
-    try {
-        fa::io::savePosteriorSession(path, s);
-    } catch (const fa::io::SessionError& e) {
-        fail("Cannot save the session", QString::fromUtf8(e.what()));
-        return false;
-    } catch (const std::bad_alloc&) {
-        fail("Cannot save the session", "not enough memory");
-        return false;
-    }
-    emit message("Saved " + QDir::toNativeSeparators(path), 5000);
-    return true;
+    return saveSessionFile<fa::io::PosteriorSession>(path, fa::io::savePosteriorSession,
+                                                     &fa::io::PosteriorSession::epochs, speedBox(),
+                                                     [this](fa::io::PosteriorSession& s) {
+                                                         s.coordI = latestSnapshot()->coordI;
+                                                         s.coordJ = latestSnapshot()->coordJ;
+                                                     });
 }
 
 void PosteriorPage::saveSettings(QSettings& settings) const {
@@ -290,6 +253,5 @@ void PosteriorPage::restoreSettings(QSettings& settings) {
 }
 
 bool PosteriorPage::exportCurves(const QString& path) {
-    const PosteriorSnapshotPtr latest = latestSnapshot();
-    return exportRows(latest ? &latest->rows : nullptr, path, fa::io::writePosteriorCsv);
+    return exportRows(path, fa::io::writePosteriorCsv);
 }

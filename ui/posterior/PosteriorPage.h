@@ -6,7 +6,10 @@
 // lab runs in a worker thread; the page keeps the latest snapshot and redraws at most 30
 // times a second.
 #include "core/posterior/PosteriorLive.h"
-#include "ui/common/LabPage.h"
+#include "ui/common/LabPageOf.h"
+
+#include <optional>
+#include <utility>
 
 using PosteriorSnapshotPtr = std::shared_ptr<const fa::PosteriorLiveSnapshot>;
 
@@ -18,7 +21,7 @@ class PosteriorControls;
 class PosteriorCurveChart;
 class QTabWidget;
 
-class PosteriorPage : public LabPage {
+class PosteriorPage : public LabPageOf<fa::PosteriorLive, fa::PosteriorLiveSnapshot> {
     Q_OBJECT
   public:
     explicit PosteriorPage(QWidget* parent = nullptr);
@@ -29,15 +32,15 @@ class PosteriorPage : public LabPage {
     BoundChart* boundChart() const { return m_bound; }
     PosteriorCurveChart* curveChart(int metric) const; ///< 0 rel. mean, 1 rel. cov, 2 W2, 3 W2/D
     ComparisonScatter* comparison(int quantity) const; ///< 0 means, 1 variances, 2 covariances
-    PosteriorSnapshotPtr latestSnapshot() const {
-        return std::static_pointer_cast<const fa::PosteriorLiveSnapshot>(latestLabSnapshot());
-    }
+    fa::PosteriorLiveConfig config() const override;   ///< the controls'
+    /// The controls (the SGD rate in force at the end of its changes); no run starts.
+    void setConfig(const fa::PosteriorLiveConfig& config) override;
     /// Every chart with a file name stem, for PNG/SVG export.
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
 
     /// File operations; each returns false and sets lastError() (nothing changes on failure).
-    bool openCsv(const QString& path);
+    bool openCsv(const QString& path) override;
     QString sessionKind() const override { return "posterior"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
@@ -49,22 +52,11 @@ class PosteriorPage : public LabPage {
     QSpinBox* speedBox() const override;
     QWidget* parameterColumn() const override { return m_parameters; }
 
-  public slots:
-    void reset() override;
-    void openCsvDialog() override;
-
   protected:
-    void showSnapshot(const fa::LabSnapshot& snapshot) override;
+    void draw(const fa::PosteriorLiveSnapshot& s) override;
     long stepSize() const override;
-    void runStarted() override;
-    void runFailed(const QString& why) override;
-
-  private:
-    void start(fa::PosteriorLiveConfig config, int coordI, int coordJ,
-               Start how = Start::KeepPlaying);
-    template <class F> void changeLive(F f, Lasting lasting = Lasting::No) {
-        changeRun([f](fa::LiveRun& run) { f(static_cast<fa::PosteriorLive&>(run)); }, lasting);
-    }
+    /// A run in the view the controls show (or the one a session just opened names).
+    void start(const fa::PosteriorLiveConfig& config, Start how) override;
 
     PosteriorControls* m_controls;
     ContourView* m_contours;
@@ -74,5 +66,5 @@ class PosteriorPage : public LabPage {
     QWidget* m_parameters = nullptr; ///< the controls' column
     GradientPanel* m_gradients = nullptr;
     BoundChart* m_bound = nullptr;
-    fa::PosteriorLiveConfig m_pending, m_applied; ///< asked for; last that started
+    std::optional<std::pair<int, int>> m_openedView; ///< a session's view, for its run
 };

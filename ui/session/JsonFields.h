@@ -103,14 +103,4 @@ void writeParams(QJsonObject& root, const Schema<Config>& schema, const Config& 
     }
 }
 
-/// Reads a session file and parses it, naming the path in any error (every lab's loader).
-template <class Parse> auto loadSessionWith(const QString& path, Parse parse) {
-    const QByteArray json = readSessionFile(path);
-    try {
-        return parse(json);
-    } catch (const SessionError& e) {
-        fail(QString("'%1': %2").arg(path, e.what()));
-    }
-}
-
 } // namespace fa::io

@@ -170,12 +170,4 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     return s;
 }
 
-void savePosteriorSession(const QString& path, const PosteriorSession& session) {
-    writeSessionFile(path, posteriorSessionToJson(session));
-}
-
-PosteriorSession loadPosteriorSession(const QString& path) {
-    return loadSessionWith(path, posteriorSessionFromJson);
-}
-
 } // namespace fa::io

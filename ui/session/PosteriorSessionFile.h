@@ -17,7 +17,9 @@ struct PosteriorSession {
 QByteArray posteriorSessionToJson(const PosteriorSession& session);
 /// Throws SessionError naming the first problem.
 PosteriorSession posteriorSessionFromJson(const QByteArray& json);
-void savePosteriorSession(const QString& path, const PosteriorSession& session);
-PosteriorSession loadPosteriorSession(const QString& path);
+using PosteriorSessionFiles =
+    SessionFiles<PosteriorSession, posteriorSessionToJson, posteriorSessionFromJson>;
+inline constexpr auto savePosteriorSession = &PosteriorSessionFiles::save;
+inline constexpr auto loadPosteriorSession = &PosteriorSessionFiles::load;
 
 } // namespace fa::io
