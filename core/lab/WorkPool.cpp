@@ -23,8 +23,10 @@ WorkPool::~WorkPool() {
 }
 
 WorkPool& WorkPool::shared() {
-    static WorkPool pool;
-    return pool;
+    // Never destroyed: the process ends without waiting for a refit inside a product it cannot
+    // cut (seconds at D = 2000), and its threads, told to stop, never outlive the pool they use.
+    static WorkPool* const pool = new WorkPool;
+    return *pool;
 }
 
 int WorkPool::threads() const {

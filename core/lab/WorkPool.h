@@ -6,7 +6,8 @@
 // closing never waits for a product. The work must therefore own what it reads (copies,
 // shared_ptr) and act only through its result. The pool grows a thread whenever every thread is
 // busy (a refit never queues behind a trials table) and joins them all when it is destroyed,
-// after raising every stop flag: no thread outlives it. Low-priority work has threads of its own
+// after raising every stop flag: no thread outlives it. The process's own pool (shared()) is
+// never destroyed, so that quitting never waits for a product of seconds. Low-priority work has threads of its own
 // (its submitter may lower their priority; they never run normal work).
 #include <atomic>
 #include <chrono>
@@ -66,7 +67,9 @@ class WorkPool {
     /// Raises every stop flag, drops the work not yet started and joins every thread.
     ~WorkPool();
 
-    /// The process's pool (refits, the window's background tables), joined at exit.
+    /// The process's pool (refits, the window's background tables). It lives as long as the
+    /// process: work is cancelled and dropped by its owners (a page, a run, a command), and the
+    /// process's exit does not wait for a piece of work it cannot cut.
     static WorkPool& shared();
 
     template <class R>
