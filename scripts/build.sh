@@ -4,5 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
 shift || true
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+# ccache (when installed): a second build of the same sources with the same flags (test.sh's
+# CLI-only build, a rebuild after switching branches) takes its objects from the cache.
+launcher=()
+if command -v ccache > /dev/null; then
+  export CCACHE_BASEDIR=$PWD
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
 cmake --build "$dir" --parallel "$(nproc)"

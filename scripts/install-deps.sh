@@ -13,6 +13,7 @@ packages=(
   xvfb xauth fonts-dejavu-core                  # headless runs and screenshots
   clang-format                                  # the format check the tests run
   clang libclang-rt-14-dev                      # libFuzzer and its sanitizers (scripts/fuzz.sh)
+  ccache                                        # the CLI-only build reuses the Release objects
 )
 
 missing=()

@@ -12,11 +12,11 @@ export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
 chmod 0700 "$XDG_RUNTIME_DIR"
 
 bash scripts/build.sh build -DFAEXPLORER_WERROR=ON
-(cd build && ctest --output-on-failure)
+(cd build && ctest --output-on-failure --parallel "$(nproc)")
 
-cmake -S . -B build-cli -G Ninja -DCMAKE_BUILD_TYPE=Release -DFAEXPLORER_BUILD_GUI=OFF -DBUILD_TESTING=OFF \
+# The engine's objects come from ccache (the same sources and flags as build/ just compiled).
+bash scripts/build.sh build-cli -DFAEXPLORER_BUILD_GUI=OFF -DBUILD_TESTING=OFF \
   -DCMAKE_DISABLE_FIND_PACKAGE_Qt6=ON -DFAEXPLORER_WERROR=ON
-cmake --build build-cli --parallel "$(nproc)" --target faexplorer-cli
 build-cli/bin/faexplorer-cli fa-sweep --dim 20 --latent 2 --samples 200 --trials 1 --algorithms em \
   --out build-cli/smoke.csv > /dev/null
 echo "cli-only: configured and built without Qt; fa-sweep ran"
@@ -26,6 +26,7 @@ echo "cli-only: configured and built without Qt; fa-sweep ran"
 # code paths run under the sanitizers too.
 bash scripts/build.sh build-sanitize -DFAEXPLORER_SANITIZE=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON \
   -DFAEXPLORER_NATIVE=OFF
-(cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure)
+(cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --output-on-failure --parallel "$(nproc)")
 
 bash scripts/fuzz.sh 60
