@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace fa {
 namespace {
@@ -168,6 +169,34 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
 
     splitRows(all, spec.testFraction, spec.splitSeed, !synthetic, data);
     return data;
+}
+
+void viewPlane(const ConstMatrixRef& X, int x, int y, Matrix& plane, Vector& shift) {
+    const Eigen::Index dim = X.cols();
+    Matrix basis = Matrix::Zero(dim, 2);
+    Vector through = Vector::Zero(dim);
+    if (x >= 0 || y >= 0) {
+        if (x < 0 || y < 0 || x >= dim || y >= dim || x == y)
+            throw std::invalid_argument("the view needs two different columns of the data");
+        basis(x, 0) = 1.0;
+        basis(y, 1) = 1.0;
+    } else { // the first two principal axes of the complete rows
+        std::vector<Eigen::Index> complete;
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (!X.row(i).hasNaN())
+                complete.push_back(i);
+        if (complete.size() < 2)
+            throw std::invalid_argument("fewer than two complete rows: no principal axes");
+        Matrix rows(static_cast<Eigen::Index>(complete.size()), dim);
+        for (std::size_t i = 0; i < complete.size(); ++i)
+            rows.row(static_cast<Eigen::Index>(i)) = X.row(complete[i]);
+        through = rows.colwise().mean().transpose();
+        rows.rowwise() -= through.transpose();
+        const Eigen::BDCSVD<Matrix> svd(rows, Eigen::ComputeThinV);
+        basis = svd.matrixV().leftCols(2);
+    }
+    plane = std::move(basis);
+    shift = std::move(through);
 }
 
 } // namespace fa

@@ -65,6 +65,13 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
 /// them.
 const Schema<LatentDataSpec>& latentDataParams();
 
+/// The plane a data view shows, as an orthonormal D x 2 basis and the point it passes through:
+/// columns x and y of the rows (shift 0), or for x = y = -1 the first two principal axes of the
+/// complete rows (those without a missing cell) through their mean. Throws
+/// std::invalid_argument for other columns or fewer than two complete rows; on a throw the
+/// plane and shift are unchanged.
+void viewPlane(const ConstMatrixRef& rows, int x, int y, Matrix& plane, Vector& shift);
+
 /// Builds the data. Real data comes from loader (core/io's tableLoader in the programs).
 /// Throws std::invalid_argument with a reason: a missing value without allowMissing, a column
 /// constant (or wholly missing) in the fitting rows, fewer than two fitting rows, bad sizes.

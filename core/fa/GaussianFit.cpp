@@ -2,44 +2,40 @@
 
 namespace fa {
 
+namespace {
+
+/// Each status as the status bar shows it and as a CSV's status cell writes it.
+struct StatusWords {
+    FitStatus status;
+    const char *shown, *csv;
+};
+constexpr StatusWords kStatusWords[] = {
+    {FitStatus::WarmUp, "warm-up", "warmup"},
+    {FitStatus::Running, "running", "ok"},
+    {FitStatus::Diverged, "diverged", "diverged"},
+    {FitStatus::Skipped, "skipped", "skipped"},
+    {FitStatus::Failed, "failed", "failed"},
+    {FitStatus::PsiFloor, "at the psi floor", "psi-floor"},
+    {FitStatus::NotConverged, "not converged", "not-converged"},
+};
+
+const StatusWords* wordsOf(FitStatus status) {
+    for (const StatusWords& w : kStatusWords)
+        if (w.status == status)
+            return &w;
+    return nullptr;
+}
+
+} // namespace
+
 std::string statusName(FitStatus status) {
-    switch (status) {
-    case FitStatus::WarmUp:
-        return "warm-up";
-    case FitStatus::Running:
-        return "running";
-    case FitStatus::Diverged:
-        return "diverged";
-    case FitStatus::Skipped:
-        return "skipped";
-    case FitStatus::Failed:
-        return "failed";
-    case FitStatus::PsiFloor:
-        return "at the psi floor";
-    case FitStatus::NotConverged:
-        return "not converged";
-    }
-    return "?";
+    const StatusWords* w = wordsOf(status);
+    return w ? w->shown : "?";
 }
 
 std::string csvWord(FitStatus status) {
-    switch (status) {
-    case FitStatus::WarmUp:
-        return "warmup";
-    case FitStatus::Running:
-        return "ok";
-    case FitStatus::Diverged:
-        return "diverged";
-    case FitStatus::Skipped:
-        return "skipped";
-    case FitStatus::Failed:
-        return "failed";
-    case FitStatus::PsiFloor:
-        return "psi-floor";
-    case FitStatus::NotConverged:
-        return "not-converged";
-    }
-    return "?";
+    const StatusWords* w = wordsOf(status);
+    return w ? w->csv : "?";
 }
 
 } // namespace fa

@@ -7,8 +7,8 @@
 // shared_ptr) and act only through its result. The pool grows a thread whenever every thread is
 // busy (a refit never queues behind a trials table) and joins them all when it is destroyed,
 // after raising every stop flag: no thread outlives it. The process's own pool (shared()) is
-// never destroyed, so that quitting never waits for a product of seconds. Low-priority work has threads of its own
-// (its submitter may lower their priority; they never run normal work).
+// never destroyed, so that quitting never waits for a product of seconds. Low-priority work
+// has threads of its own (its submitter may lower their priority; they never run normal work).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

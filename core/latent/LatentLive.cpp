@@ -107,32 +107,7 @@ void LatentLive::record() {
 }
 
 void LatentLive::setView(int x, int y) {
-    const Matrix& X = m_data.train;
-    const Eigen::Index dim = X.cols();
-    Matrix plane = Matrix::Zero(dim, 2);
-    Vector shift = Vector::Zero(dim);
-    if (x >= 0 || y >= 0) {
-        if (x < 0 || y < 0 || x >= dim || y >= dim || x == y)
-            throw std::invalid_argument("the view needs two different columns of the data");
-        plane(x, 0) = 1.0;
-        plane(y, 1) = 1.0;
-    } else { // the first two principal axes of the complete rows
-        std::vector<Eigen::Index> complete;
-        for (Eigen::Index i = 0; i < X.rows(); ++i)
-            if (!X.row(i).hasNaN())
-                complete.push_back(i);
-        if (complete.size() < 2)
-            throw std::invalid_argument("fewer than two complete rows: no principal axes");
-        Matrix rows(static_cast<Eigen::Index>(complete.size()), dim);
-        for (std::size_t i = 0; i < complete.size(); ++i)
-            rows.row(static_cast<Eigen::Index>(i)) = X.row(complete[i]);
-        shift = rows.colwise().mean().transpose();
-        rows.rowwise() -= shift.transpose();
-        const Eigen::BDCSVD<Matrix> svd(rows, Eigen::ComputeThinV);
-        plane = svd.matrixV().leftCols(2);
-    }
-    m_plane = std::move(plane);
-    m_planeMean = std::move(shift);
+    viewPlane(m_data.train, x, y, m_plane, m_planeMean); // core/data/LatentData.h
     m_config.viewX = x;
     m_config.viewY = y;
 }

@@ -164,22 +164,7 @@ std::vector<VaeRow> VaeLive::rows() const {
 }
 
 void VaeLive::setView(int x, int y) {
-    const Matrix& X = m_data.rows.train;
-    const Eigen::Index dim = X.cols();
-    Matrix plane = Matrix::Zero(dim, 2);
-    Vector shift = Vector::Zero(dim);
-    if (x >= 0 || y >= 0) {
-        if (x < 0 || y < 0 || x >= dim || y >= dim || x == y)
-            throw std::invalid_argument("the view needs two different columns of the data");
-        plane(x, 0) = 1.0;
-        plane(y, 1) = 1.0;
-    } else { // the first two principal axes of the fitting rows
-        shift = X.colwise().mean().transpose();
-        const Eigen::BDCSVD<Matrix> svd(X.rowwise() - shift.transpose(), Eigen::ComputeThinV);
-        plane = svd.matrixV().leftCols(2);
-    }
-    m_plane = std::move(plane);
-    m_planeMean = std::move(shift);
+    viewPlane(m_data.rows.train, x, y, m_plane, m_planeMean); // core/data/LatentData.h
     m_config.viewX = x;
     m_config.viewY = y;
 }

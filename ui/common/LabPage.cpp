@@ -187,6 +187,16 @@ QStringList LabPage::statusTexts() const {
             QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), QString::fromStdString(s.status)};
 }
 
+QStringList LabPage::epochStatusTexts() const {
+    QStringList texts = LabPage::statusTexts();
+    if (latestLabSnapshot()) {
+        texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
+        texts[1] = playState();
+        texts[2].clear();
+    }
+    return texts;
+}
+
 QStringList LabPage::exportCharts(const QString& folder, int width) {
     const QDir dir(folder);
     QStringList written;

@@ -125,6 +125,9 @@ class LabPage : public QWidget {
     /// box mirrors it) and step field (units per Step), starting at these values; `units` is
     /// the plural unit ("epochs"). Lay them out where the page likes.
     void makeRunFields(int speed, int step, const QString& units, const QString& stepTip);
+    /// The status bar of a lab whose epochs are few and slow: "epoch N", the play state, no
+    /// rate or time (statusTexts() of the neural and posterior labs).
+    QStringList epochStatusTexts() const;
     /// The run could not start: the default reports it; pages put their controls back.
     virtual void runFailed(const QString& why);
     virtual void runStarted() {}

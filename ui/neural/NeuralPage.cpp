@@ -196,13 +196,7 @@ bool NeuralPage::openCsv(const QString& path) {
 }
 
 QStringList NeuralPage::statusTexts() const {
-    QStringList texts = LabPage::statusTexts();
-    if (latestLabSnapshot()) {
-        texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
-        texts[1] = playState();
-        texts[2].clear();
-    }
-    return texts;
+    return epochStatusTexts();
 }
 
 void NeuralPage::runSplits() {

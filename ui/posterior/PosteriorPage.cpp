@@ -138,13 +138,7 @@ long PosteriorPage::stepSize() const {
 }
 
 QStringList PosteriorPage::statusTexts() const {
-    QStringList texts = LabPage::statusTexts();
-    if (latestLabSnapshot()) {
-        texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
-        texts[1] = playState();
-        texts[2].clear();
-    }
-    return texts;
+    return epochStatusTexts();
 }
 
 void PosteriorPage::draw(const fa::PosteriorLiveSnapshot& s) {

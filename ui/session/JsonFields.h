@@ -47,6 +47,30 @@ inline long long whole(const QJsonObject& o, const QString& section, const QStri
     return n;
 }
 
+inline QString text(const QJsonObject& o, const QString& section, const QString& key) {
+    const QJsonValue v = require(o, section, key);
+    if (!v.isString())
+        fail(QString("'%1.%2' must be text").arg(section, key));
+    return v.toString();
+}
+
+/// The checked top level of a session of this mode; `lab` names the lab in the refusal ("this
+/// is not a neural-lab session").
+inline QJsonObject sessionRootOf(const QByteArray& json, const QString& mode, const QString& lab) {
+    const QJsonObject root = sessionRoot(json);
+    if (root.value("mode").toString() != mode)
+        fail(QString("this is not a %1 session (\"mode\" is not \"%2\")").arg(lab, mode));
+    return root;
+}
+
+/// data.dataset: a bundled data set's name or a CSV file's path, never empty.
+inline std::string datasetOf(const QJsonObject& data) {
+    const QJsonValue v = require(data, "data", "dataset");
+    if (!v.isString() || v.toString().isEmpty())
+        fail("'data.dataset' must name a data set or a CSV file");
+    return v.toString().toStdString();
+}
+
 inline double real(const QJsonObject& o, const QString& section, const QString& key) {
     const QJsonValue v = require(o, section, key);
     if (!v.isDouble() || !std::isfinite(v.toDouble()))

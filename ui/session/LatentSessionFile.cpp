@@ -34,17 +34,12 @@ QByteArray latentSessionToJson(const LatentSession& s) {
 }
 
 LatentSession latentSessionFromJson(const QByteArray& json) {
-    const QJsonObject root = sessionRoot(json);
-    if (root.value("mode").toString() != "latent")
-        fail("this is not a latent-lab session (\"mode\" is not \"latent\")");
+    const QJsonObject root = sessionRootOf(json, "latent", "latent-lab");
     LatentSession s;
     LatentLiveConfig& c = s.config;
     LatentDataSpec& d = c.data;
     const QJsonObject data = object(root, "data");
-    const QJsonValue dataset = require(data, "data", "dataset");
-    if (!dataset.isString() || dataset.toString().isEmpty())
-        fail("'data.dataset' must name a data set or a CSV file");
-    d.dataset = dataset.toString().toStdString();
+    d.dataset = datasetOf(data);
     try {
         d.model = parseLatentModel(require(data, "data", "model").toString().toStdString());
     } catch (const std::invalid_argument& e) {

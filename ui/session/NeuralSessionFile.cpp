@@ -9,15 +9,6 @@
 #include <cmath>
 
 namespace fa::io {
-namespace {
-QString text(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isString())
-        fail(QString("'%1.%2' must be text").arg(section, key));
-    return v.toString();
-}
-} // namespace
-
 QByteArray neuralSessionToJson(const NeuralSession& s) {
     const NeuralLiveConfig& c = s.config;
     QJsonArray methods, hidden;
@@ -48,15 +39,11 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
 }
 
 NeuralSession neuralSessionFromJson(const QByteArray& json) {
-    const QJsonObject root = sessionRoot(json);
-    if (root.value("mode").toString() != "neural")
-        fail("this is not a neural-lab session (\"mode\" is not \"neural\")");
+    const QJsonObject root = sessionRootOf(json, "neural", "neural-lab");
     NeuralSession s;
     NeuralLiveConfig& c = s.config;
     const QJsonObject data = object(root, "data");
-    c.dataset = text(data, "data", "dataset").toStdString();
-    if (c.dataset.empty())
-        fail("'data.dataset' must name a data set or a CSV file");
+    c.dataset = datasetOf(data);
     readParams(root, neuralLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");

@@ -8,17 +8,6 @@
 #include <algorithm>
 
 namespace fa::io {
-namespace {
-
-QString text(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isString())
-        fail(QString("'%1.%2' must be text").arg(section, key));
-    return v.toString();
-}
-
-} // namespace
-
 QByteArray posteriorSessionToJson(const PosteriorSession& s) {
     const PosteriorLiveConfig& c = s.config;
     const PosteriorSetup& d = c.setup;
@@ -58,9 +47,7 @@ namespace {
 /// schema's).
 void readData(const QJsonObject& data, PosteriorLiveConfig& c) {
     PosteriorSetup& d = c.setup;
-    d.dataset = text(data, "data", "dataset").toStdString();
-    if (d.dataset.empty())
-        fail("'data.dataset' must name a data set or a CSV file");
+    d.dataset = datasetOf(data);
     d.target = text(data, "data", "target").toStdString();
     const QString hyper = text(data, "data", "hyper");
     if (hyper == "thesis")
@@ -133,9 +120,7 @@ void readChanges(const QJsonObject& run, PosteriorLiveConfig& c) {
 } // namespace
 
 PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
-    const QJsonObject root = sessionRoot(json);
-    if (root.value("mode").toString() != "posterior")
-        fail("this is not a posterior-lab session (\"mode\" is not \"posterior\")");
+    const QJsonObject root = sessionRootOf(json, "posterior", "posterior-lab");
     PosteriorSession s;
     PosteriorLiveConfig& c = s.config;
     readData(object(root, "data"), c);

@@ -50,17 +50,12 @@ template <class T, class Parse> T parsed(const QJsonObject& o, const QString& ke
 } // namespace
 
 VaeSession vaeSessionFromJson(const QByteArray& json) {
-    const QJsonObject root = sessionRoot(json);
-    if (root.value("mode").toString() != "nonlinear")
-        fail("this is not a nonlinear-FA session (\"mode\" is not \"nonlinear\")");
+    const QJsonObject root = sessionRootOf(json, "nonlinear", "nonlinear-FA");
     VaeSession s;
     VaeLiveConfig& c = s.config;
     VaeDataSpec& d = c.data;
     const QJsonObject data = object(root, "data");
-    const QJsonValue dataset = require(data, "data", "dataset");
-    if (!dataset.isString() || dataset.toString().isEmpty())
-        fail("'data.dataset' must name a data set or a CSV file");
-    d.dataset = dataset.toString().toStdString();
+    d.dataset = datasetOf(data);
     readParams(root, vaeLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
