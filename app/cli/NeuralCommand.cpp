@@ -60,15 +60,16 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
     std::printf("neural %s, hidden %s, %zu row(s)%s: mean ± standard error over splits\n",
                 c.dataset.c_str(), rows.empty() ? "?" : rows.front().hidden.c_str(), rows.size(),
                 interrupted ? " (interrupted: finished splits only)" : "");
-    std::printf("%-15s  %-20s  %-20s  %-10s  %s\n", "method", "test NMLL", "test RMSE", "ok/splits",
-                "report (NMLL, RMSE)");
+    std::printf("%-15s  %-20s  %-20s  %-9s  %-10s  %s\n", "method", "test NMLL", "test RMSE",
+                "95% cover", "ok/splits", "report (NMLL, RMSE)");
     for (const NeuralMethod m : c.methods) {
-        std::vector<double> nmll, rmse;
+        std::vector<double> nmll, rmse, coverage;
         int ok = 0;
         for (const auto& r : rows)
             if (r.method == neuralMethodName(m)) {
                 nmll.push_back(r.nmll);
                 rmse.push_back(r.rmse);
+                coverage.push_back(r.coverage95);
                 ok += r.status == csvWord(FitStatus::Running);
             }
         const MeanStdErr a = meanStdErr(nmll), b = meanStdErr(rmse);
@@ -81,8 +82,9 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
                           published->nmllSe, published->rmse, published->rmseSe);
         char okText[32];
         std::snprintf(okText, sizeof okText, "%d/%zu", ok, nmll.size());
-        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-10s  %s\n",
-                    neuralMethodName(m).c_str(), a.mean, a.stdErr, b.mean, b.stdErr, okText, ref);
+        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-9.3f  %-10s  %s\n",
+                    neuralMethodName(m).c_str(), a.mean, a.stdErr, b.mean, b.stdErr,
+                    meanStdErr(coverage).mean, okText, ref);
     }
 }
 

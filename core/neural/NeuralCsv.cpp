@@ -2,7 +2,8 @@
 
 namespace fa::io {
 
-const char* const kNeuralHeader = "dataset,method,hidden,split,nmll,rmse,seconds,status";
+const char* const kNeuralHeader =
+    "dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95";
 const char* const kNeuralCurveHeader =
     "dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse";
 
@@ -11,7 +12,8 @@ void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
     for (const auto& r : rows) // the hidden sizes hold commas ("50,50"), so that cell is quoted
         out << textCell(r.dataset) << ',' << r.method << ",\"" << r.hidden << "\"," << r.split
             << ',' << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
-            << formatDouble(r.seconds) << ',' << r.status << '\n';
+            << formatDouble(r.seconds) << ',' << r.status << ',' << formatDouble(r.coverage95)
+            << '\n';
 }
 
 void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& s, int split) {

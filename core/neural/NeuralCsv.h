@@ -11,7 +11,8 @@
 
 namespace fa::io {
 
-/// dataset,method,hidden,split,nmll,rmse,seconds,status
+/// dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95 (the share of test targets
+/// inside the central 95 % predictive interval; appended by issue 27)
 extern const char* const kNeuralHeader;
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
 /// dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse: the neural

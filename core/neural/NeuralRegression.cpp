@@ -4,6 +4,7 @@
 #include "core/lab/Methods.h"
 #include "core/math/Rng.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -117,6 +118,8 @@ Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMat
     p.mean = mu.rowwise().mean();
     p.sd.resize(n);
     double nll = 0.0, sq = 0.0;
+    long inside = 0;
+    const Vector sdDraws = Vector::Constant(samples, std::sqrt(var));
     for (Eigen::Index i = 0; i < n; ++i) {
         // log (1/S) sum_s N(y_i; mu_is, var), by log-sum-exp.
         const Eigen::ArrayXd logs =
@@ -126,7 +129,12 @@ Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMat
         sq += (p.mean(i) - yOriginal(i)) * (p.mean(i) - yOriginal(i));
         p.sd(i) =
             std::sqrt(var + (mu.row(i).array() - p.mean(i)).square().mean()); // mixture variance
+        const double u = mixtureCdf(mu.row(i).transpose(), sdDraws, yOriginal(i)); // PIT
+        inside += u >= 0.025 && u <= 0.975;
+        ++p.pit[static_cast<std::size_t>(
+            std::clamp(static_cast<int>(u * kPitBins), 0, kPitBins - 1))];
     }
+    p.coverage95 = static_cast<double>(inside) / static_cast<double>(n);
     p.nmll = nll / static_cast<double>(n);
     p.rmse = std::sqrt(sq / static_cast<double>(n));
     return p;
@@ -369,6 +377,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                     return out; // the unfinished split gives no row
                 row.nmll = pr.nmll;
                 row.rmse = pr.rmse;
+                row.coverage95 = pr.coverage95;
                 // Never "ok" beside a number that is not finite.
                 row.status =
                     csvWord(std::isfinite(pr.nmll) && std::isfinite(pr.rmse) ? FitStatus::Running

@@ -6,11 +6,14 @@
 #include "core/data/RegressionData.h"
 #include "core/lab/ScoringPoll.h"
 #include "core/lab/TrialRunner.h"
+#include "core/metrics/MixturePredictive.h"
 #include "core/neural/MlpLikelihood.h"
 #include "core/vi/Vifa.h"
 
+#include <array>
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +61,10 @@ struct NeuralFitOptions {
 struct Predictive {
     double nmll = 0.0, rmse = 0.0; ///< on the original target scale
     Vector mean, sd; ///< predictive mean and standard deviation per point, original scale
+    /// Share of targets inside the central 95 % predictive interval, and the PIT histogram
+    /// (docs/maths/neural.md §5).
+    double coverage95 = std::numeric_limits<double>::quiet_NaN();
+    std::array<int, kPitBins> pit{};
 };
 
 /// Monte Carlo predictive of q over the weights: S draws theta_s, each giving
@@ -123,7 +130,8 @@ struct NeuralRow {
     std::string dataset, method, hidden;
     int split = 0;
     double nmll = 0.0, rmse = 0.0, seconds = 0.0;
-    std::string status; ///< csvWord: ok, diverged
+    double coverage95 = std::numeric_limits<double>::quiet_NaN(); ///< of the test targets
+    std::string status;                                           ///< csvWord: ok, diverged
     NeuralHyper hyper;
 };
 

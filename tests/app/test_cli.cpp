@@ -221,7 +221,7 @@ class TestCli : public QObject {
             for (const QString& line :
                  QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
                 QStringList cells = line.split(',');
-                cells.removeAt(cells.size() - 2); // seconds
+                cells.removeAt(cells.size() - 3); // seconds (then status, coverage_95)
                 lines << cells.join(',');
             }
             return std::make_pair(r, lines);
@@ -229,7 +229,7 @@ class TestCli : public QObject {
         const auto [r1, a] = rows("n1.csv");
         const auto [r2, b] = rows("n2.csv");
         QCOMPARE(r1.code, 0);
-        QCOMPARE(a.first(), QString("dataset,method,hidden,split,nmll,rmse,status"));
+        QCOMPARE(a.first(), QString("dataset,method,hidden,split,nmll,rmse,status,coverage_95"));
         QCOMPARE(a.size(), 1 + 2 * 2);
         QVERIFY2(a[1].startsWith("yacht,vifa-gauss,\"8,8\",0,"), qPrintable(a[1]));
         QCOMPARE(a, b);
@@ -385,7 +385,8 @@ class TestCli : public QObject {
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QVERIFY2(lines.size() >= 2 && lines.size() < 21, // the header, the finished splits
                  qPrintable(QString::number(lines.size())));
-        QCOMPARE(lines.first(), QString("dataset,method,hidden,split,nmll,rmse,seconds,status"));
+        QCOMPARE(lines.first(),
+                 QString("dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95"));
         QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains("interrupted"));
     }
 };

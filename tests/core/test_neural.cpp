@@ -9,6 +9,7 @@
 #include "core/neural/NeuralRegression.h"
 
 #include <QtTest>
+#include <array>
 
 #include <atomic>
 #include <chrono>
@@ -143,6 +144,11 @@ class TestNeural : public QObject {
         QVERIFY(std::abs(p.rmse - std::sqrt((0.0 + 1.0 + 4.0) / 3.0)) < 1e-12);
         QVERIFY(std::abs(p.mean(2) - 29.0) < 1e-12);
         QVERIFY(std::abs(p.sd(0) - 1.0) < 1e-12);
+        // Standardised errors 0, 1 and -2: the last lies outside +-1.96 (coverage 2/3), and the
+        // PIT values Phi(0) = 0.5, Phi(1) = 0.84, Phi(-2) = 0.023 fall in bins 5, 8 and 0.
+        QCOMPARE(p.coverage95, 2.0 / 3.0);
+        const std::array<int, kPitBins> pit{1, 0, 0, 0, 0, 1, 0, 0, 1, 0};
+        QCOMPARE(p.pit, pit);
     }
     void mixtureNmllTendsToTheClosedForm() {
         // A linear "network" (no hidden layer) under q = N(c, F F^T + Psi): the predictive is
@@ -155,15 +161,16 @@ class TestNeural : public QObject {
         const double beta = 2.0, yMean = -1.0, yScale = 3.0;
         const MlpLikelihood net(X, Vector::Zero(6), shape, beta);
         FAModel q;
-        q.c = Eigen::Vector3d(0.4, -0.2, 0.1);
-        q.F = Eigen::Vector3d(0.3, 0.2, -0.1);
-        q.psi = Eigen::Vector3d(0.05, 0.02, 0.03);
+        // (dynamic sizes: GCC 12 at -O3 misreads a fixed Vector3d copied into them)
+        q.c = (Vector(3) << 0.4, -0.2, 0.1).finished();
+        q.F = (Matrix(3, 1) << 0.3, 0.2, -0.1).finished();
+        q.psi = (Vector(3) << 0.05, 0.02, 0.03).finished();
         const Matrix S = q.denseCovariance();
         const Vector yOriginal = randomMatrix(6, 1, 9).col(0) * 3.0;
         const Predictive p = predictive(net, q, X, yOriginal, yMean, yScale, 40000, 3);
         double nll = 0.0;
         for (Eigen::Index i = 0; i < 6; ++i) {
-            Eigen::Vector3d x(X(i, 0), X(i, 1), 1.0);
+            const Vector x = (Vector(3) << X(i, 0), X(i, 1), 1.0).finished();
             const double mu = yScale * x.dot(q.c) + yMean,
                          var = yScale * yScale * (1 / beta + x.dot(S * x));
             nll += 0.5 * std::log(2 * std::numbers::pi * var) +

@@ -106,7 +106,8 @@ class TestNeuralPage : public QObject {
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.first(), QString("dataset,method,hidden,split,nmll,rmse,seconds,status"));
+        QCOMPARE(lines.first(),
+                 QString("dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95"));
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[1].startsWith("yacht,vifa-gauss,\"50\",0,"));
     }
