@@ -1,0 +1,46 @@
+#include "core/vi/MapSgd.h"
+
+#include <cmath>
+#include <numeric>
+#include <span>
+#include <stdexcept>
+
+namespace fa {
+
+MapSgd::MapSgd(const Likelihood& likelihood, Vector start, const MapSgdOptions& options)
+    : m_likelihood(likelihood), m_options(options), m_rng(options.seed), m_theta(std::move(start)) {
+    if (m_theta.size() != likelihood.dim())
+        throw std::invalid_argument("MAP SGD: the start has the wrong number of parameters");
+    if (options.batch < 1 || !(options.learningRate > 0.0) ||
+        !std::isfinite(options.learningRate) || !(options.priorPrecision >= 0.0))
+        throw std::invalid_argument(
+            "MAP SGD needs a batch of at least 1, a positive rate and a precision >= 0");
+    m_grad.resize(m_theta.size());
+    m_order.resize(static_cast<std::size_t>(likelihood.size()));
+    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
+}
+
+void MapSgd::runEpoch(const std::function<void(const Vector&)>& onIterate) {
+    if (m_diverged)
+        return;
+    const auto n = static_cast<Eigen::Index>(m_order.size());
+    shuffle(m_order, m_rng);
+    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
+    const double decay = m_options.priorPrecision / static_cast<double>(n);
+    for (Eigen::Index start = 0; start + m <= n && !abandoned(); start += m) {
+        const std::span<const Eigen::Index> batch(m_order.data() + start,
+                                                  static_cast<std::size_t>(m));
+        m_likelihood.meanNegLogLik(m_theta, batch, m_grad);
+        m_grad.noalias() += decay * m_theta;
+        m_theta.noalias() -= m_options.learningRate * m_grad;
+        if (!std::isfinite(m_theta.sum())) {
+            m_diverged = true;
+            break;
+        }
+        if (onIterate)
+            onIterate(m_theta);
+    }
+    ++m_epoch;
+}
+
+} // namespace fa

@@ -1,0 +1,48 @@
+#pragma once
+// Maximum a posteriori by mini-batch SGD over any Likelihood's parameters (a network's weights,
+// issue 27): a Gaussian prior N(0, I / alpha) on theta, so each step descends the per-datum
+// negative log posterior (1/M) sum_batch -log p(y_n | x_n, theta) + alpha / (2 N) |theta|^2,
+// whose minimiser is the MAP (weight decay alpha / N: the L2 / prior correspondence of
+// docs/maths/neural.md §7). The iterates after every step are what SWAG and the online FA
+// fitters (SWA-FA) are fed.
+#include "core/math/Abandon.h"
+#include "core/math/Rng.h"
+#include "core/vi/Likelihood.h"
+
+#include <functional>
+#include <vector>
+
+namespace fa {
+
+struct MapSgdOptions {
+    double learningRate = 0.01;
+    int batch = 32;
+    double priorPrecision = 1.0; ///< alpha
+    std::uint64_t seed = 0;      ///< the order of the mini-batches
+};
+
+class MapSgd : public Abandonable {
+  public:
+    /// Starts at `start` (the network's initial weights); throws std::invalid_argument for a
+    /// start of the wrong length, a batch below 1, a rate not positive or a negative precision.
+    MapSgd(const Likelihood& likelihood, Vector start, const MapSgdOptions& options);
+
+    /// One shuffled pass in mini-batches of M (a last partial batch dropped); onIterate, if
+    /// set, sees theta after every step. A step that leaves theta not finite ends the run
+    /// (diverged()).
+    void runEpoch(const std::function<void(const Vector&)>& onIterate = {});
+    const Vector& theta() const { return m_theta; }
+    long epoch() const { return m_epoch; }
+    bool diverged() const { return m_diverged; }
+
+  private:
+    const Likelihood& m_likelihood;
+    MapSgdOptions m_options;
+    Rng m_rng;
+    Vector m_theta, m_grad;
+    std::vector<Eigen::Index> m_order;
+    long m_epoch = 0;
+    bool m_diverged = false;
+};
+
+} // namespace fa
