@@ -1,8 +1,8 @@
 #pragma once
-// A lab's page typed by its run (issue 26 item 2): the base a page derives from instead of
-// LabPage when it has a typed run (Run, with Run(config) and config()) and snapshot. It owns what
-// every such page did by hand with casts: the typed latest snapshot and drawing, typed live
-// changes, starting a run from a configuration, putting the fields back after a refused one,
+// A lab's page typed by its run (issue 26 item 2): every lab's page derives from it. Run has
+// Run(config, fa::AbandonFlag) and config(); Snapshot is its LabSnapshotOf<Config>. It owns what
+// every page did by hand with casts: the typed latest snapshot and drawing, typed live changes,
+// reset() and starting a run from a configuration, putting the fields back after a refused one,
 // Ctrl+E of the run's rows, File → Open and Save of a session {config, speed, position}, and
 // Open CSV's dialog. The page keeps its controls, views and layout.
 #include "ui/common/LabPage.h"
