@@ -1,5 +1,7 @@
 #include "core/vi/MapSgd.h"
 
+#include "core/optim/SgdEpoch.h"
+
 #include <cmath>
 #include <numeric>
 #include <span>
@@ -23,23 +25,16 @@ MapSgd::MapSgd(const Likelihood& likelihood, Vector start, const MapSgdOptions& 
 void MapSgd::runEpoch(const std::function<void(const Vector&)>& onIterate) {
     if (m_diverged)
         return;
-    const auto n = static_cast<Eigen::Index>(m_order.size());
-    shuffle(m_order, m_rng);
-    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
-    const double decay = m_options.priorPrecision / static_cast<double>(n);
-    for (Eigen::Index start = 0; start + m <= n && !abandoned(); start += m) {
-        const std::span<const Eigen::Index> batch(m_order.data() + start,
-                                                  static_cast<std::size_t>(m));
-        m_likelihood.meanNegLogLik(m_theta, batch, m_grad);
-        m_grad.noalias() += decay * m_theta;
-        m_theta.noalias() -= m_options.learningRate * m_grad;
-        if (!std::isfinite(m_theta.sum())) {
-            m_diverged = true;
-            break;
-        }
-        if (onIterate)
-            onIterate(m_theta);
-    }
+    const double decay = m_options.priorPrecision / static_cast<double>(m_order.size());
+    m_diverged = sgdEpoch(
+        m_order, m_rng, m_options.batch,
+        [&](std::span<const Eigen::Index> rows) -> const Vector& {
+            m_likelihood.meanNegLogLik(m_theta, rows, m_grad);
+            m_grad.noalias() += decay * m_theta;
+            m_theta.noalias() -= m_options.learningRate * m_grad;
+            return m_theta;
+        },
+        [this] { return abandoned(); }, onIterate);
     ++m_epoch;
 }
 

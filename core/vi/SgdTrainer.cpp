@@ -1,5 +1,7 @@
 #include "core/vi/SgdTrainer.h"
 
+#include "core/optim/SgdEpoch.h"
+
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -38,24 +40,20 @@ void SgdTrainer::setLambda(double lambda) {
 void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
     if (m_diverged)
         return;
-    const auto n = static_cast<Eigen::Index>(m_order.size());
-    shuffle(m_order, m_rng);
-    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
-    for (Eigen::Index start = 0; start + m <= n && !abandoned(); start += m) {
-        m_grad = (2.0 * m_options.lambda / static_cast<double>(n)) * m_theta;
-        for (Eigen::Index k = start; k < start + m; ++k) {
-            const Eigen::Index row = m_order[static_cast<std::size_t>(k)];
-            const double r = m_X.row(row).dot(m_theta) - m_y(row);
-            m_grad.noalias() += (2.0 * r / static_cast<double>(m)) * m_X.row(row).transpose();
-        }
-        m_theta -= m_options.learningRate * m_grad;
-        if (!std::isfinite(m_theta.sum())) {
-            m_diverged = true;
-            break;
-        }
-        if (onIterate)
-            onIterate(m_theta);
-    }
+    const auto n = static_cast<double>(m_order.size());
+    m_diverged = sgdEpoch(
+        m_order, m_rng, m_options.batch,
+        [&](std::span<const Eigen::Index> rows) -> const Vector& {
+            const auto m = static_cast<double>(rows.size());
+            m_grad = (2.0 * m_options.lambda / n) * m_theta;
+            for (const Eigen::Index row : rows) {
+                const double r = m_X.row(row).dot(m_theta) - m_y(row);
+                m_grad.noalias() += (2.0 * r / m) * m_X.row(row).transpose();
+            }
+            m_theta -= m_options.learningRate * m_grad;
+            return m_theta;
+        },
+        [this] { return abandoned(); }, onIterate);
     ++m_epoch;
 }
 
