@@ -366,6 +366,29 @@ class TestFormWidgets : public QObject {
         QCOMPARE(refused.size(), 1);
         QVERIFY(refused[0][0].toString().contains("1e9 was not used"));
     }
+
+    void aWholeFieldTakesScientificNotation() {
+        // A user found "1e9" in a whole field (latent K, 1..100) taken as 19, the run restarted,
+        // without a word: the letter was dropped. Now a whole number in the range is taken in
+        // that notation, and anything else is refused by name with what was typed.
+        Window w;
+        QSignalSpy refused(w.dim, &IntSpinBox::refused);
+        typeAndEnter(w.dim, "1e3");
+        QCOMPARE(w.dim->value(), 1000);
+        typeAndEnter(w.dim, "2.5e2");
+        QCOMPARE(w.dim->value(), 250);
+        QCOMPARE(refused.size(), 0);
+        typeAndEnter(w.dim, "1e9");
+        QCOMPARE(w.dim->value(), 250);
+        QCOMPARE(refused.size(), 1);
+        QVERIFY2(refused[0][0].toString().contains("1e9 was not used"),
+                 qPrintable(refused[0][0].toString()));
+        typeAndEnter(w.dim, "2.5e0"); // not whole
+        QCOMPARE(w.dim->value(), 250);
+        QCOMPARE(refused.size(), 2);
+        QVERIFY2(refused[1][0].toString().contains("must be a whole number; 2.5e0 was not used"),
+                 qPrintable(refused[1][0].toString()));
+    }
 };
 
 QTEST_MAIN(TestFormWidgets)

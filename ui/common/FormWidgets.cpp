@@ -57,8 +57,9 @@ template <class Box> bool outsideRange(const Box* box, const QString& text) {
         return true;
     const bool integer = std::is_same_v<Box, IntSpinBox>;
     const QString point = QRegularExpression::escape(box->locale().decimalPoint());
+    // A whole field takes scientific notation too ("1e3"), as a real one does.
     const QRegularExpression number(
-        integer ? QString(R"(^[+-]?\d+$)")
+        integer ? QString(R"(^[+-]?\d+(%1\d+)?([eE][+-]?\d+)?$)").arg(point)
                 : QString(R"(^[+-]?(\d+(%1\d*)?|%1\d+)([eE][+-]?\d+)?$)").arg(point));
     if (!number.match(n).hasMatch())
         return false;
@@ -147,9 +148,18 @@ template <class Box, class Handler> void guarded(Box* box, Handler handler) {
     const QString before = box->text();
     const bool outside = outsideRange(box, before);
     const bool empty = numberPart(box, before).isEmpty() && box->specialValueText().isEmpty();
+    bool fraction = false; // a whole field given 2.5 (or 2.5e0)
+    if constexpr (std::is_same_v<Box, IntSpinBox>) {
+        bool ok = false;
+        const double v = box->locale().toDouble(numberPart(box, before), &ok);
+        fraction = ok && std::isfinite(v) && v != std::floor(v);
+    }
     handler();
     if (outside && box->text() != before)
         refuse(box, numberPart(box, before));
+    else if (fraction && box->text() != before)
+        tell(box, QString("%1 must be a whole number; %2 was not used")
+                      .arg(box->fieldName(), numberPart(box, before)));
     else if (empty && box->text() != before)
         tell(box, QString("%1 needs a number; %2 is kept")
                       .arg(box->fieldName(), numberPart(box, box->text())));
@@ -253,7 +263,34 @@ void IntSpinBox::stepBy(int steps) {
 }
 
 QValidator::State IntSpinBox::validate(QString& text, int& pos) const {
+    // Scientific notation ("1e3", "2.5e2", or "1e" on the way): a whole number in the range is
+    // taken; anything else stays typed until Enter refuses it with a reason, never cut to the
+    // digits Qt's own validator would keep ("1e9" was taken as 19).
+    const QString n = numberPart(this, text);
+    const QString point = QRegularExpression::escape(locale().decimalPoint());
+    if (QRegularExpression(QString(R"(^[+-]?\d+%1\d*$)").arg(point)).match(n).hasMatch())
+        return QValidator::Intermediate; // "2." or "2.5": the start of "2.5e2"
+    if (QRegularExpression(QString(R"(^[+-]?\d+(%1\d*)?[eE][+-]?\d*$)").arg(point))
+            .match(n)
+            .hasMatch()) {
+        bool ok = false;
+        const double v = locale().toDouble(n, &ok);
+        return ok && v == std::floor(v) && v >= minimum() && v <= maximum()
+                   ? QValidator::Acceptable
+                   : QValidator::Intermediate;
+    }
     return allowOutside(this, text, QSpinBox::validate(text, pos));
+}
+
+int IntSpinBox::valueFromText(const QString& text) const {
+    const QString n = numberPart(this, text);
+    if (n.contains('e') || n.contains('E')) {
+        bool ok = false;
+        const double v = locale().toDouble(n, &ok);
+        if (ok && v >= minimum() && v <= maximum())
+            return static_cast<int>(std::lround(v));
+    }
+    return QSpinBox::valueFromText(text);
 }
 
 RealSpinBox::RealSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {

@@ -33,6 +33,7 @@ class IntSpinBox : public QSpinBox {
     void changeEvent(QEvent* e) override; ///< the window deactivated: Qt interprets the text
     void stepBy(int steps) override;
     QValidator::State validate(QString& text, int& pos) const override;
+    int valueFromText(const QString& text) const override; ///< "1e3" as 1000 too
 };
 
 class RealSpinBox : public QDoubleSpinBox {
