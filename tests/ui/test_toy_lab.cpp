@@ -275,6 +275,22 @@ class TestToyLab : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(page->stats().position, 7L, 10000);
         page->redrawNow();
         QCOMPARE(page->shownDistance(), std::pow(0.875, 7));
+        // Opened from another lab: the switch it makes keeps its "Opened …" message.
+        m_window->setCurrentLab("explorer");
+        QVERIFY(m_window->openSession(path));
+        QVERIFY2(m_window->statusBar()->currentMessage().startsWith("Opened"),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+    }
+
+    void switchingLabsClearsTheLeftLabsMessage() {
+        // A user saw the explorer's "run is finished" in the posterior lab: a message is the
+        // lab's that showed it.
+        m_window->setCurrentLab("explorer");
+        m_window->statusBar()->showMessage("The run is finished", 10000);
+        m_window->setCurrentLab("explorer"); // the same lab: kept
+        QCOMPARE(m_window->statusBar()->currentMessage(), QString("The run is finished"));
+        m_window->setCurrentLab("toy");
+        QVERIFY(m_window->statusBar()->currentMessage().isEmpty());
     }
 };
 

@@ -91,6 +91,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(statusBar(), &QStatusBar::messageChanged, this,
             [this](const QString& text) { m_statusLabel->setVisible(text.isEmpty()); });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::showStatus);
+    connect(m_tabs, &QTabWidget::tabBarClicked, this, [this](int index) {
+        if (index != m_tabs->currentIndex())
+            statusBar()->clearMessage(); // as setCurrentLab: the message was the lab left's
+    });
     connect(m_tabs, &QTabWidget::currentChanged, m_view, [this] { m_view->follow(currentPage()); });
     m_view->follow(currentPage());
     showStatus();
@@ -115,8 +119,10 @@ QString MainWindow::currentLab() const {
 
 bool MainWindow::setCurrentLab(const QString& id) {
     LabPage* p = page(id);
-    if (p)
+    if (p && p != currentPage()) {
+        statusBar()->clearMessage(); // it spoke of the lab left ("run finished", a refusal)
         m_tabs->setCurrentWidget(p);
+    }
     return p != nullptr;
 }
 
