@@ -55,10 +55,7 @@ MixtureScores scoreMixture(const ConstMatrixRef& mu, const ConstMatrixRef& sd,
         // Total variance: the mean of the components' variances plus the spread of their
         // means (the centred form, no cancellation).
         s.sd(i) = std::sqrt(sj.square().mean() + (m - s.mean(i)).square().mean());
-        const double u = mixtureCdf(m.matrix(), sj.matrix(), y(i));
-        inside += u >= 0.025 && u <= 0.975;
-        ++s.pit[static_cast<std::size_t>(
-            std::clamp(static_cast<int>(u * kPitBins), 0, kPitBins - 1))];
+        countPit(mixtureCdf(m.matrix(), sj.matrix(), y(i)), inside, s.pit);
     }
     s.nmll = nll / static_cast<double>(n);
     s.rmse = std::sqrt(sq / static_cast<double>(n));

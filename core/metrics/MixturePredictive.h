@@ -19,6 +19,14 @@ double mixtureQuantile(const ConstVectorRef& mu, const ConstVectorRef& sd, doubl
 
 inline constexpr int kPitBins = 10;
 
+/// Counts one target's PIT value u = F(y): inside the central 95 % interval (0.025 <= u <=
+/// 0.975) and its bin of ten on [0, 1].
+inline void countPit(double u, long& inside, std::array<int, kPitBins>& pit) {
+    inside += u >= 0.025 && u <= 0.975;
+    const int bin = static_cast<int>(u * kPitBins);
+    ++pit[static_cast<std::size_t>(bin < 0 ? 0 : bin > kPitBins - 1 ? kPitBins - 1 : bin)];
+}
+
 struct MixtureScores {
     double nmll = 0.0;               ///< -(1/N) sum_i log p(y_i)
     double rmse = 0.0;               ///< of the mixture mean

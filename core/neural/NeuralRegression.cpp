@@ -129,10 +129,7 @@ Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMat
         sq += (p.mean(i) - yOriginal(i)) * (p.mean(i) - yOriginal(i));
         p.sd(i) =
             std::sqrt(var + (mu.row(i).array() - p.mean(i)).square().mean()); // mixture variance
-        const double u = mixtureCdf(mu.row(i).transpose(), sdDraws, yOriginal(i)); // PIT
-        inside += u >= 0.025 && u <= 0.975;
-        ++p.pit[static_cast<std::size_t>(
-            std::clamp(static_cast<int>(u * kPitBins), 0, kPitBins - 1))];
+        countPit(mixtureCdf(mu.row(i).transpose(), sdDraws, yOriginal(i)), inside, p.pit);
     }
     p.coverage95 = static_cast<double>(inside) / static_cast<double>(n);
     p.nmll = nll / static_cast<double>(n);
