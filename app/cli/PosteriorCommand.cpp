@@ -39,12 +39,11 @@ PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
     }
     const std::string hyper =
         args.text("hyper", args.has("alpha") || args.has("beta") ? "manual" : "auto");
-    if (hyper == "thesis")
-        s.hyper = HyperMode::Thesis;
-    else if (hyper == "evidence")
-        s.hyper = HyperMode::Evidence;
-    else if (hyper == "manual") {
-        s.hyper = HyperMode::Manual;
+    s.hyper = parseHyperMode(hyper);
+    if (!s.hyper && hyper != "auto")
+        throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +
+                                    hyper + "')");
+    if (s.hyper == HyperMode::Manual) {
         // A generated target has its own alpha and beta: either flag alone overrides its own.
         const auto preset = generatedTarget(s.dataset, 0);
         if (!preset && (!args.has("alpha") || !args.has("beta")))
@@ -53,9 +52,7 @@ PosteriorSetup parsePosteriorSetup(const ArgParser& args) {
             s.alpha = preset->hyper.alpha;
         if (preset && !args.has("beta"))
             s.beta = preset->hyper.beta;
-    } else if (hyper != "auto")
-        throw std::invalid_argument("--hyper must be auto, thesis, evidence or manual (got '" +
-                                    hyper + "')");
+    }
     return s;
 }
 

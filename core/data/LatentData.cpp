@@ -2,6 +2,7 @@
 
 #include "core/data/RegressionData.h"
 #include "core/fa/ModelGenerator.h"
+#include "core/lab/NameTable.h"
 #include "core/math/Rng.h"
 
 #include <cmath>
@@ -44,23 +45,15 @@ Matrix generatedRows(const LatentDataSpec& spec, LatentData& data) {
 
 } // namespace
 
+constexpr Named<LatentModel> kModelNames[] = {
+    {LatentModel::Fa, "fa"}, {LatentModel::Ppca, "ppca"}, {LatentModel::Mppca, "mppca"}};
+
 std::string latentModelName(LatentModel model) {
-    switch (model) {
-    case LatentModel::Fa:
-        return "fa";
-    case LatentModel::Ppca:
-        return "ppca";
-    case LatentModel::Mppca:
-        return "mppca";
-    }
-    return "?";
+    return nameIn(kModelNames, model);
 }
 
 LatentModel parseLatentModel(const std::string& name) {
-    for (LatentModel m : {LatentModel::Fa, LatentModel::Ppca, LatentModel::Mppca})
-        if (name == latentModelName(m))
-            return m;
-    throw std::invalid_argument("unknown model '" + name + "' (use fa, ppca or mppca)");
+    return requireIn(kModelNames, name, "model");
 }
 
 void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,

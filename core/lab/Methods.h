@@ -3,6 +3,8 @@
 // against), with the one name the CLI flags, CSV rows and session files use, the labels and
 // the colour every view shows, and which labs offer it. The CLI's lists and the charts'
 // legends read it; a new method is one entry here.
+#include "core/lab/NameTable.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,5 +37,20 @@ const MethodInfo* findMethod(std::string_view id, Lab lab);
 std::vector<std::string> methodIds(Lab lab);
 /// "a, b, c": the ids a lab offers, for error messages.
 std::string methodChoices(Lab lab);
+
+/// A lab's method of this id: offered by the lab in the registry and named in its table.
+template <class E, std::size_t N>
+std::optional<E> labMethod(const Named<E> (&table)[N], std::string_view id, Lab lab) {
+    return findMethod(id, lab) ? valueIn(table, id) : std::nullopt;
+}
+
+/// The methods of a lab's table that the registry offers, in registry order.
+template <class E, std::size_t N> std::vector<E> labMethods(const Named<E> (&table)[N], Lab lab) {
+    std::vector<E> all;
+    for (const std::string& id : methodIds(lab))
+        if (const auto m = valueIn(table, id))
+            all.push_back(*m);
+    return all;
+}
 
 } // namespace fa

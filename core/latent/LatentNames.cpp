@@ -1,43 +1,33 @@
 // The latent lab's names: methods, statuses and priors as the CLI, CSV files and sessions
 // write them.
+#include "core/lab/NameTable.h"
 #include "core/latent/LatentFits.h"
 
 #include <stdexcept>
 
 namespace fa {
 namespace {
-struct Name {
-    LatentMethod method;
-    const char* name;
-};
-constexpr Name kNames[] = {{LatentMethod::Em, "em"},
-                           {LatentMethod::Gibbs, "gibbs"},
-                           {LatentMethod::ClosedForm, "closed-form"},
-                           {LatentMethod::Svd, "svd"},
-                           {LatentMethod::OnlineEm, "online-em"},
-                           {LatentMethod::OnlineSga, "online-sga"}};
+constexpr Named<LatentMethod> kNames[] = {{LatentMethod::Em, "em"},
+                                          {LatentMethod::Gibbs, "gibbs"},
+                                          {LatentMethod::ClosedForm, "closed-form"},
+                                          {LatentMethod::Svd, "svd"},
+                                          {LatentMethod::OnlineEm, "online-em"},
+                                          {LatentMethod::OnlineSga, "online-sga"}};
+constexpr Named<FaPrior> kPriorNames[] = {
+    {FaPrior::None, "none"}, {FaPrior::Jeffreys, "jeffreys"}, {FaPrior::Conjugate, "conjugate"}};
 
 } // namespace
 
 std::string latentMethodName(LatentMethod method) {
-    for (const Name& n : kNames)
-        if (n.method == method)
-            return n.name;
-    return "?";
+    return nameIn(kNames, method);
 }
 
 std::optional<LatentMethod> parseLatentMethod(const std::string& name) {
-    for (const Name& n : kNames)
-        if (name == n.name)
-            return n.method;
-    return std::nullopt;
+    return valueIn(kNames, name);
 }
 
 std::vector<LatentMethod> allLatentMethods() {
-    std::vector<LatentMethod> out;
-    for (const Name& n : kNames)
-        out.push_back(n.method);
-    return out;
+    return valuesIn(kNames);
 }
 
 bool modelOffers(LatentModel model, LatentMethod method) {
@@ -53,22 +43,11 @@ bool modelOffers(LatentModel model, LatentMethod method) {
 }
 
 std::string faPriorName(FaPrior prior) {
-    switch (prior) {
-    case FaPrior::None:
-        return "none";
-    case FaPrior::Jeffreys:
-        return "jeffreys";
-    case FaPrior::Conjugate:
-        return "conjugate";
-    }
-    return "?";
+    return nameIn(kPriorNames, prior);
 }
 
 FaPrior parseFaPrior(const std::string& name) {
-    for (FaPrior p : {FaPrior::None, FaPrior::Jeffreys, FaPrior::Conjugate})
-        if (name == faPriorName(p))
-            return p;
-    throw std::invalid_argument("unknown prior '" + name + "' (use none, jeffreys or conjugate)");
+    return requireIn(kPriorNames, name, "prior");
 }
 
 void checkLatentRun(LatentModel model, const std::vector<LatentMethod>& methods, long iterations) {

@@ -21,14 +21,10 @@ namespace {
 
 // The lab's names for its methods; labels, colours and the order come from the method
 // registry (core/lab/Methods.h), which a test keeps in step with this table.
-struct MethodName {
-    NeuralMethod method;
-    const char* name;
-};
-constexpr MethodName kMethods[] = {{NeuralMethod::VifaGauss, "vifa-gauss"},
-                                   {NeuralMethod::VifaLaplace, "vifa-laplace"},
-                                   {NeuralMethod::VippcaGauss, "vippca-gauss"},
-                                   {NeuralMethod::VippcaLaplace, "vippca-laplace"}};
+constexpr Named<NeuralMethod> kMethods[] = {{NeuralMethod::VifaGauss, "vifa-gauss"},
+                                            {NeuralMethod::VifaLaplace, "vifa-laplace"},
+                                            {NeuralMethod::VippcaGauss, "vippca-gauss"},
+                                            {NeuralMethod::VippcaLaplace, "vippca-laplace"}};
 
 double logUniform(Rng& rng, double lo, double hi) {
     return std::exp(rng.uniform(std::log(lo), std::log(hi)));
@@ -61,27 +57,15 @@ ScoringPoll evaluationPoll(const std::atomic<bool>* cancel,
 } // namespace
 
 std::string neuralMethodName(NeuralMethod method) {
-    for (const auto& m : kMethods)
-        if (m.method == method)
-            return m.name;
-    return "?";
+    return nameIn(kMethods, method);
 }
 
 std::optional<NeuralMethod> parseNeuralMethod(const std::string& name) {
-    if (!findMethod(name, Lab::Neural))
-        return std::nullopt;
-    for (const auto& m : kMethods)
-        if (name == m.name)
-            return m.method;
-    return std::nullopt;
+    return labMethod(kMethods, name, Lab::Neural);
 }
 
 std::vector<NeuralMethod> allNeuralMethods() {
-    std::vector<NeuralMethod> all;
-    for (const std::string& id : methodIds(Lab::Neural))
-        if (const auto m = parseNeuralMethod(id))
-            all.push_back(*m);
-    return all;
+    return labMethods(kMethods, Lab::Neural);
 }
 
 bool isPpca(NeuralMethod method) {

@@ -17,11 +17,7 @@ namespace {
 
 // The lab's names for its methods; labels, colours and the order come from the method
 // registry (core/lab/Methods.h), which a test keeps in step with this table.
-struct MethodName {
-    PosteriorMethod method;
-    const char* name;
-};
-constexpr MethodName kMethods[] = {
+constexpr Named<PosteriorMethod> kMethods[] = {
     {PosteriorMethod::VifaGauss, "vifa-gauss"}, {PosteriorMethod::VifaLaplace, "vifa-laplace"},
     {PosteriorMethod::Vippca, "vippca"},        {PosteriorMethod::SgdEm, "sgd-em"},
     {PosteriorMethod::SgdSga, "sgd-sga"},       {PosteriorMethod::Swag, "swag"},
@@ -31,27 +27,15 @@ constexpr MethodName kMethods[] = {
 } // namespace
 
 std::string methodName(PosteriorMethod method) {
-    for (const auto& m : kMethods)
-        if (m.method == method)
-            return m.name;
-    return "?";
+    return nameIn(kMethods, method);
 }
 
 std::optional<PosteriorMethod> parseMethod(const std::string& name) {
-    if (!findMethod(name, Lab::Posterior))
-        return std::nullopt;
-    for (const auto& m : kMethods)
-        if (name == m.name)
-            return m.method;
-    return std::nullopt;
+    return labMethod(kMethods, name, Lab::Posterior);
 }
 
 std::vector<PosteriorMethod> allPosteriorMethods() {
-    std::vector<PosteriorMethod> all;
-    for (const std::string& id : methodIds(Lab::Posterior))
-        if (const auto m = parseMethod(id))
-            all.push_back(*m);
-    return all;
+    return labMethods(kMethods, Lab::Posterior);
 }
 
 PriorKind methodPrior(PosteriorMethod method) {

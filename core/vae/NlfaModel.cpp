@@ -1,28 +1,25 @@
 #include "core/vae/NlfaModel.h"
 
+#include "core/lab/NameTable.h"
+
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 
 namespace fa {
 
+namespace {
+constexpr Named<NoiseKind> kNoiseNames[] = {{NoiseKind::Diagonal, "diagonal"},
+                                            {NoiseKind::Isotropic, "isotropic"},
+                                            {NoiseKind::Fixed, "fixed"}};
+} // namespace
+
 std::string noiseKindName(NoiseKind kind) {
-    switch (kind) {
-    case NoiseKind::Diagonal:
-        return "diagonal";
-    case NoiseKind::Isotropic:
-        return "isotropic";
-    case NoiseKind::Fixed:
-        return "fixed";
-    }
-    return "?";
+    return nameIn(kNoiseNames, kind);
 }
 
 NoiseKind parseNoiseKind(const std::string& name) {
-    for (NoiseKind k : {NoiseKind::Diagonal, NoiseKind::Isotropic, NoiseKind::Fixed})
-        if (name == noiseKindName(k))
-            return k;
-    throw std::invalid_argument("unknown noise '" + name + "' (use diagonal, isotropic or fixed)");
+    return requireIn(kNoiseNames, name, "noise");
 }
 
 bool NlfaModel::applyFloor() {

@@ -1,6 +1,7 @@
 #include "core/vae/VaeFits.h"
 #include "core/vae/VaeParams.h"
 
+#include "core/lab/NameTable.h"
 #include "core/optim/Adam.h"
 #include "core/vae/VaeObjectives.h"
 
@@ -198,25 +199,19 @@ class LinearVae final : public VaeFit {
 
 } // namespace
 
+namespace {
+constexpr Named<VaeMethod> kMethodNames[] = {{VaeMethod::Vem, "vem"},
+                                             {VaeMethod::Vae, "vae"},
+                                             {VaeMethod::LinearVae, "linear-vae"},
+                                             {VaeMethod::Ppca, "ppca"}};
+} // namespace
+
 std::string vaeMethodName(VaeMethod method) {
-    switch (method) {
-    case VaeMethod::Vem:
-        return "vem";
-    case VaeMethod::Vae:
-        return "vae";
-    case VaeMethod::LinearVae:
-        return "linear-vae";
-    case VaeMethod::Ppca:
-        return "ppca";
-    }
-    return "?";
+    return nameIn(kMethodNames, method);
 }
 
 std::optional<VaeMethod> parseVaeMethod(const std::string& name) {
-    for (VaeMethod m : {VaeMethod::Vem, VaeMethod::Vae, VaeMethod::LinearVae, VaeMethod::Ppca})
-        if (name == vaeMethodName(m))
-            return m;
-    return std::nullopt;
+    return valueIn(kMethodNames, name);
 }
 
 void validate(const VaeOptions& o) {

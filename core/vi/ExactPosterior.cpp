@@ -1,5 +1,7 @@
 #include "core/vi/ExactPosterior.h"
 
+#include "core/lab/NameTable.h"
+
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -89,16 +91,18 @@ double gaussianElbo(const ConstMatrixRef& X, const ConstVectorRef& y, const Hype
            0.5 * d * (1.0 + std::log(twoPi)) + 0.5 * logDetS;
 }
 
+namespace {
+constexpr Named<HyperMode> kHyperNames[] = {{HyperMode::Thesis, "thesis"},
+                                            {HyperMode::Evidence, "evidence"},
+                                            {HyperMode::Manual, "manual"}};
+} // namespace
+
 std::string hyperModeName(HyperMode mode) {
-    switch (mode) {
-    case HyperMode::Thesis:
-        return "thesis";
-    case HyperMode::Evidence:
-        return "evidence";
-    case HyperMode::Manual:
-        return "manual";
-    }
-    return "?";
+    return nameIn(kHyperNames, mode);
+}
+
+std::optional<HyperMode> parseHyperMode(const std::string& name) {
+    return valueIn(kHyperNames, name);
 }
 
 } // namespace fa

@@ -4,6 +4,7 @@
 // posterior N(A^-1 b, A^-1). Three ways to choose alpha and beta.
 #include "core/math/Types.h"
 
+#include <optional>
 #include <string>
 
 namespace fa {
@@ -49,6 +50,7 @@ double gaussianElbo(const ConstMatrixRef& X, const ConstVectorRef& y, const Hype
                     const ConstVectorRef& m, const ConstMatrixRef& S);
 
 enum class HyperMode { Thesis, Evidence, Manual };
-std::string hyperModeName(HyperMode mode);
+std::string hyperModeName(HyperMode mode); ///< thesis, evidence, manual
+std::optional<HyperMode> parseHyperMode(const std::string& name);
 
 } // namespace fa

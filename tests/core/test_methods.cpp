@@ -1,13 +1,18 @@
 // The method registry and the fitters' common interface. References: the CSV words other
 // programs read (written out here, not taken from the code), the labs' own method enums, and
 // the sample mean, which every stream fit's centre must equal.
+#include "core/data/LatentData.h"
 #include "core/fa/GaussianFit.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
 #include "core/lab/Methods.h"
+#include "core/latent/LatentFits.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/PosteriorLab.h"
+#include "core/vae/NlfaModel.h"
 #include "core/vae/VaeFits.h"
+#include "core/vi/Estimators.h"
+#include "core/vi/ExactPosterior.h"
 #include "core/vi/SgdTrainer.h"
 
 #include <QtTest>
@@ -104,6 +109,26 @@ class TestMethods : public QObject {
         QCOMPARE(statusName(FitStatus::WarmUp), std::string("warm-up"));
         QCOMPARE(statusName(FitStatus::Running), std::string("running"));
         QCOMPARE(statusName(FitStatus::Diverged), std::string("diverged"));
+    }
+
+    // The words of the name tables are the contract too (written out here), and an unknown
+    // word's error lists them all.
+    void nameTablesAreTheContract() {
+        QCOMPARE(hyperModeName(HyperMode::Evidence), std::string("evidence"));
+        QCOMPARE(parseHyperMode("manual"), std::optional(HyperMode::Manual));
+        QVERIFY(!parseHyperMode("auto"));
+        QCOMPARE(noiseKindName(NoiseKind::Isotropic), std::string("isotropic"));
+        QCOMPARE(parseLatentModel("mppca"), LatentModel::Mppca);
+        QCOMPARE(estimatorName(GradientEstimator::ScoreBaseline), std::string("score-baseline"));
+        QCOMPARE(faPriorName(FaPrior::Jeffreys), std::string("jeffreys"));
+        QCOMPARE(allLatentMethods().size(), std::size_t(6));
+        try {
+            parseNoiseKind("Diagonal");
+            QFAIL("a word in the wrong case was taken");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()),
+                     std::string("unknown noise 'Diagonal' (use diagonal, isotropic or fixed)"));
+        }
     }
 
     void streamFitsAreSiblings() {

@@ -12,13 +12,7 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
     s.dataset = m_dataset->currentData().toString().toStdString();
     if (m_dataset->currentIndex() >= kBuiltinSets)
         s.target = m_target->currentText().toStdString();
-    const QString hyper = m_hyper->currentData().toString();
-    if (hyper == "thesis")
-        s.hyper = fa::HyperMode::Thesis;
-    else if (hyper == "evidence")
-        s.hyper = fa::HyperMode::Evidence;
-    else if (hyper == "manual")
-        s.hyper = fa::HyperMode::Manual;
+    s.hyper = fa::parseHyperMode(m_hyper->currentData().toString().toStdString()); // auto: none
     c.methods.clear();
     for (const auto& [method, box] : m_methods)
         if (box->isChecked())
@@ -47,11 +41,8 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
             m_target->setCurrentIndex(t);
     }
     m_fields.show(c);
-    const char* hyper = !c.setup.hyper                              ? "auto"
-                        : *c.setup.hyper == fa::HyperMode::Thesis   ? "thesis"
-                        : *c.setup.hyper == fa::HyperMode::Evidence ? "evidence"
-                                                                    : "manual";
-    m_hyper->setCurrentIndex(m_hyper->findData(hyper));
+    const std::string hyper = c.setup.hyper ? fa::hyperModeName(*c.setup.hyper) : "auto";
+    m_hyper->setCurrentIndex(m_hyper->findData(QString::fromStdString(hyper)));
     for (const auto& [method, box] : m_methods)
         box->setChecked(std::find(c.methods.begin(), c.methods.end(), method) != c.methods.end());
     m_optimiser->setCurrentIndex(c.run.vifa.optimiser == fa::OptimiserKind::Adam ? 1 : 0);

@@ -50,13 +50,8 @@ void readData(const QJsonObject& data, PosteriorLiveConfig& c) {
     d.dataset = datasetOf(data);
     d.target = text(data, "data", "target").toStdString();
     const QString hyper = text(data, "data", "hyper");
-    if (hyper == "thesis")
-        d.hyper = HyperMode::Thesis;
-    else if (hyper == "evidence")
-        d.hyper = HyperMode::Evidence;
-    else if (hyper == "manual")
-        d.hyper = HyperMode::Manual;
-    else if (hyper != "auto")
+    d.hyper = parseHyperMode(hyper.toStdString());
+    if (!d.hyper && hyper != "auto")
         fail("'data.hyper' must be auto, thesis, evidence or manual");
 }
 
