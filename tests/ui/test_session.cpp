@@ -236,7 +236,7 @@ class TestSession : public QObject {
         c.viewY = 0;
         c.traceEntry = 5;
         s.speed = 0;
-        s.iterations = 321;
+        s.position = 321;
         const QByteArray json = latentSessionToJson(s);
         const LatentSession t = latentSessionFromJson(json);
         QCOMPARE(latentSessionToJson(t), json);
@@ -245,7 +245,7 @@ class TestSession : public QObject {
         QCOMPARE(t.config.fit.seed, std::uint64_t(123456789));
         QCOMPARE(t.config.data.splitSeed, fa::deriveSeed(123456789, fa::SeedStream::FirstTrial));
         QCOMPARE(t.config.viewX, 2);
-        QCOMPARE(t.iterations, 321L);
+        QCOMPARE(t.position, 321L);
         QCOMPARE(t.config.fit.prior, fa::FaPrior::Conjugate);
 
         auto refused = [&](const QString& section, const QString& key, const QJsonValue& v) {
@@ -262,6 +262,10 @@ class TestSession : public QObject {
         };
         QVERIFY(refused("data", "model", "ica").contains("ica"));
         QVERIFY(refused("run", "methods", QJsonArray{"gibbs"}).contains("gibbs"));
+        QVERIFY(refused("run", "methods", QJsonArray{"em", "em"}).contains("listed twice"));
+        QVERIFY(
+            refused("run", "methods", QJsonArray{"svd"}).contains("does not fit the model 'ppca'"));
+        QVERIFY(refused("data", "model", 3).contains("data.model"));
         QVERIFY(refused("run", "latent", 0).contains("run.latent"));
         QVERIFY(refused("data", "testFraction", 0.95).contains("testFraction"));
         QVERIFY(refused("view", "y", 3).contains("view"));
@@ -293,7 +297,7 @@ class TestSession : public QObject {
         s.config.split = 4;
         s.config.seed = 9007199254740991ULL; // the largest seed a double holds exactly
         s.speed = 12;
-        s.epochs = 33;
+        s.position = 33;
         const fa::io::NeuralSession r =
             fa::io::neuralSessionFromJson(fa::io::neuralSessionToJson(s));
         QCOMPARE(r.config.dataset, s.config.dataset);
@@ -311,7 +315,7 @@ class TestSession : public QObject {
         QCOMPARE(r.config.split, 4);
         QCOMPARE(r.config.seed, s.config.seed);
         QCOMPARE(r.speed, 12.0);
-        QCOMPARE(r.epochs, 33L);
+        QCOMPARE(r.position, 33L);
         const auto refused = [&](const char* from, const char* to, const char* why) {
             QByteArray json = fa::io::neuralSessionToJson(s);
             QVERIFY2(json.contains(from), from);

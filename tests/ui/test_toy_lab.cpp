@@ -113,7 +113,9 @@ using ToySessionFiles = fa::io::SessionFiles<ToySession, toySessionToJson, toySe
 
 class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
   public:
-    ToyPage() : m_fields(toyParams()), m_distance(new QLabel) {
+    ToyPage()
+        : LabPageOf(nullptr, {.sessionKind = "toy", .unitName = "round", .defaultLength = 30}),
+          m_fields(toyParams()), m_distance(new QLabel) {
         makeRunFields(10, 1, "rounds", "Rounds per Step (→).");
         m_column = new QWidget;
         auto* fields = new QVBoxLayout(m_column);
@@ -134,10 +136,7 @@ class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
     std::vector<std::pair<QString, QWidget*>> charts() const override {
         return {{"toy-distance", m_distance}};
     }
-    QString unitName() const override { return "round"; }
-    long defaultLength() const override { return 30; }
     QWidget* parameterColumn() const override { return m_column; }
-    QString sessionKind() const override { return "toy"; }
     bool openSession(const QString& path) override {
         return openSessionFile<ToySession>(
             path, ToySessionFiles::load, [](ToyConfig&) {}, &ToySession::rounds, m_speed, "rounds");

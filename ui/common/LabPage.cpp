@@ -7,7 +7,8 @@
 #include <QDir>
 #include <exception>
 
-LabPage::LabPage(QWidget* parent) : QWidget(parent), m_worker(new LabWorker) {
+LabPage::LabPage(QWidget* parent, LabFacts facts)
+    : QWidget(parent), m_facts(std::move(facts)), m_worker(new LabWorker) {
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &LabWorker::snapshotReady, this, [this](LabSnapshotPtr s) {

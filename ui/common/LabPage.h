@@ -19,10 +19,30 @@ class QSpinBox;
 #include <utility>
 #include <vector>
 
+/// What a lab is to the shell and the menus, said once by its page's constructor; the defaults
+/// are an epoch lab's that offers nothing beyond its run.
+struct LabFacts {
+    QString sessionKind = {};              ///< the "mode" of its session files; empty: none
+    QString curvesFileName = "curves.csv"; ///< Ctrl+E's suggested file name
+    bool offersCsv = false;                ///< Ctrl+Shift+O: a regression CSV as its data
+    QString jobName = {};                  ///< its background job; empty: none
+    /// The unit its run advances by, singular ("epoch"; the explorer's "sample", the latent
+    /// lab's "iteration"); the plural adds an s.
+    QString unitName = "epoch";
+    /// Whether it counts observations: faexplorer's --after-samples sets its position, where
+    /// the other labs take --after-epochs.
+    bool countsSamples = false;
+    /// How far --screenshot or --record runs when neither a session nor --after-… says.
+    long defaultLength = 2000;
+    /// Whether a recording spaces its frames logarithmically when no preset says (the
+    /// explorer's runs, whose errors change over orders of magnitude of samples).
+    bool recordsOnLogScale = false;
+};
+
 class LabPage : public QWidget {
     Q_OBJECT
   public:
-    explicit LabPage(QWidget* parent = nullptr);
+    explicit LabPage(QWidget* parent = nullptr, LabFacts facts = {});
     ~LabPage() override; ///< stops the worker thread (the run ends within a slice)
 
     bool running() const { return m_stats.running; }
@@ -39,19 +59,19 @@ class LabPage : public QWidget {
 
     // What the window's menus ask of the page in view. The defaults say "not offered here".
     /// The "mode" of the session files this page opens and saves; empty: no sessions.
-    virtual QString sessionKind() const { return {}; }
+    QString sessionKind() const { return m_facts.sessionKind; }
     virtual bool openSession(const QString& path);
     virtual bool saveSession(const QString& path);
     /// Where the last opened session replays to (-1: none opened).
     long sessionPosition() const { return m_sessionPosition; }
     /// Ctrl+E: the page's curves (or results) as CSV in the CLI's columns.
     virtual bool exportCurves(const QString& csvPath);
-    virtual QString curvesFileName() const { return "curves.csv"; }
+    QString curvesFileName() const { return m_facts.curvesFileName; }
     /// Ctrl+Shift+O: use a regression CSV as the page's data.
-    virtual bool offersCsv() const { return false; }
+    bool offersCsv() const { return m_facts.offersCsv; }
     virtual void openCsvDialog() {}
     /// The page's background job (the explorer's trials, the neural lab's splits table).
-    virtual QString jobName() const { return {}; }
+    QString jobName() const { return m_facts.jobName; }
     virtual void runJob() {}
     virtual void cancelJob() {}
     virtual bool exportJob(const QString& csvPath);
@@ -60,18 +80,11 @@ class LabPage : public QWidget {
     virtual void restoreSettings(QSettings& settings);
 
     // What the shell (the window, the view tools, faexplorer's --screenshot and --record) asks
-    // of a lab instead of its id. The defaults are an epoch lab's; a page that differs says so.
-    /// The unit its run advances by, singular ("epoch"; the explorer's "sample", the latent
-    /// lab's "iteration"); the plural adds an s.
-    virtual QString unitName() const { return "epoch"; }
-    /// Whether it counts observations: faexplorer's --after-samples sets its position, where
-    /// the other labs take --after-epochs.
-    virtual bool countsSamples() const { return false; }
-    /// How far --screenshot or --record runs when neither a session nor --after-… says.
-    virtual long defaultLength() const { return 2000; }
-    /// Whether a recording spaces its frames logarithmically when no preset says (the
-    /// explorer's runs, whose errors change over orders of magnitude of samples).
-    virtual bool recordsOnLogScale() const { return false; }
+    // of a lab instead of its id (LabFacts).
+    QString unitName() const { return m_facts.unitName; }
+    bool countsSamples() const { return m_facts.countsSamples; }
+    long defaultLength() const { return m_facts.defaultLength; }
+    bool recordsOnLogScale() const { return m_facts.recordsOnLogScale; }
     /// The page's speed field, which the toolbar's speed box mirrors (nullptr: none).
     virtual QSpinBox* speedBox() const; ///< the one makeRunFields made, if any
     /// The column of parameters presentation mode hides (nullptr: none).
@@ -160,6 +173,7 @@ class LabPage : public QWidget {
   private:
     void redraw();
 
+    const LabFacts m_facts;
     QThread m_thread;
     LabWorker* m_worker;
     QTimer m_redraw;

@@ -6,6 +6,7 @@
 // Ctrl+E of the run's rows, File → Open and Save of a session {config, speed, position}, and
 // Open CSV's dialog. The page keeps its controls, views and layout.
 #include "ui/common/LabPage.h"
+#include "ui/common/PlaneCombos.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -75,6 +76,17 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
         if (const SnapshotPtr latest = latestSnapshot())
             return latest->config;
         return std::nullopt;
+    }
+    /// The plane boxes of `axes` move the run's view (Run::setView), a change sessions keep;
+    /// not while `quiet` (the page filling the boxes from a snapshot).
+    void connectPlane(PlanePicker& axes, const bool& quiet) {
+        for (QComboBox* box : {axes.x(), axes.y()})
+            connect(box, &QComboBox::currentIndexChanged, this, [this, &axes, &quiet, box] {
+                if (quiet)
+                    return;
+                const auto [x, y] = axes.sync(box);
+                change([x, y](Run& run) { run.setView(x, y); }, Lasting::Yes);
+            });
     }
     /// Ctrl+E of the rows the latest snapshot carries (the CLI's columns), written by
     /// write(out, rows); refused without a run.

@@ -6,8 +6,39 @@
 #include <QCheckBox>
 #include <QGroupBox>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <utility>
 #include <vector>
+
+/// A lab's method check boxes, each with its method.
+template <class Method> class MethodBoxes : public std::vector<std::pair<Method, QCheckBox*>> {
+  public:
+    QCheckBox* box(Method method) const { ///< nullptr: the lab has no box for it
+        for (const auto& [m, b] : *this)
+            if (m == method)
+                return b;
+        return nullptr;
+    }
+    /// The methods whose boxes are checked (and, if given, that keep(m) accepts), in order.
+    template <class Keep = bool (*)(Method)>
+    std::vector<Method> checked(Keep keep = [](Method) { return true; }) const {
+        std::vector<Method> out;
+        for (const auto& [m, b] : *this)
+            if (b->isChecked() && keep(m))
+                out.push_back(m);
+        return out;
+    }
+    /// Checks exactly the boxes of these methods.
+    void check(const std::vector<Method>& methods) const {
+        for (const auto& [m, b] : *this)
+            b->setChecked(std::find(methods.begin(), methods.end(), m) != methods.end());
+    }
+    /// Calls f() whenever a box is toggled.
+    template <class Receiver, class F> void onToggled(Receiver* receiver, F f) const {
+        for (const auto& [m, b] : *this)
+            QObject::connect(b, &QCheckBox::toggled, receiver, f);
+    }
+};
 
 /// A check box for the method with this id.
 inline QCheckBox* methodCheckBox(const std::string& id, std::optional<fa::Lab> lab, bool checked) {

@@ -15,7 +15,14 @@
 #include <QVBoxLayout>
 
 ExplorerPage::ExplorerPage(QWidget* parent)
-    : LabPageOf(parent), m_controls(new ControlPanel),
+    : LabPageOf(parent, {.sessionKind = "explorer",
+                         .curvesFileName = "fa-curves.csv",
+                         .jobName = "trials",
+                         .unitName = "sample",
+                         .countsSamples = true,
+                         .defaultLength = 20000,
+                         .recordsOnLogScale = true}),
+      m_controls(new ControlPanel),
       m_covChart(new ErrorChartView("Relative covariance distance ‖Ŝ − S‖_F / ‖S‖_F",
                                     "relative distance",
                                     [](const fa::CurvePoint& p) { return p.relCovDist; })),

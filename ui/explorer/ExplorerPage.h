@@ -33,21 +33,14 @@ class ExplorerPage : public LabPageOf<fa::LiveExplorer, fa::ExplorerSnapshot> {
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
-    QString sessionKind() const override { return "explorer"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
     bool exportCurves(const QString& csvPath) override; ///< the fa-sweep columns
-    QString curvesFileName() const override { return "fa-curves.csv"; }
-    QString jobName() const override { return "trials"; }
     void runJob() override;
     void cancelJob() override;
     bool exportJob(const QString& csvPath) override; ///< finished trials, fa-sweep columns
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
-    QString unitName() const override { return "sample"; }
-    bool countsSamples() const override { return true; }
-    long defaultLength() const override { return 20000; }
-    bool recordsOnLogScale() const override { return true; }
     QSpinBox* speedBox() const override;
     QWidget* parameterColumn() const override { return m_parameters; }
 

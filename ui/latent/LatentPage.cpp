@@ -25,8 +25,13 @@
 #include <cmath>
 
 LatentPage::LatentPage(QWidget* parent)
-    : LabPageOf(parent), m_loglik(new LoglikView), m_plane(new DataPlaneView),
-      m_trace(new TraceView), m_means(new LatentMeansView) {
+    : LabPageOf(parent, {.sessionKind = "latent",
+                         .curvesFileName = "latent.csv",
+                         .offersCsv = true,
+                         .unitName = "iteration",
+                         .defaultLength = 300}),
+      m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
+      m_means(new LatentMeansView) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -146,8 +151,7 @@ void LatentPage::connectControls(QPushButton* open) {
         modelChanged();
     });
     connect(m_model, &QComboBox::currentIndexChanged, this, &LatentPage::modelSwitched);
-    for (const auto& [m, box] : m_methods)
-        connect(box, &QCheckBox::toggled, this, restart);
+    m_methods.onToggled(this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
     connect(m_prior, &QComboBox::currentIndexChanged, this, restart);
     for (QAbstractSpinBox* b : m_fields.fields())
@@ -169,11 +173,7 @@ void LatentPage::connectControls(QPushButton* open) {
         m_loglik->setWindow(on ? 10 : 0);
         redrawNow();
     });
-    for (QComboBox* box : {m_axes.x(), m_axes.y()})
-        connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
-            if (!m_quiet)
-                applyView(box);
-        });
+    connectPlane(m_axes, m_quiet);
     connect(m_traceEntry, &QComboBox::currentIndexChanged, this, [this](int entry) {
         if (!m_quiet && entry >= 0)
             change([entry](fa::LatentLive& run) { run.setTraceEntry(entry); }, Lasting::Yes);
@@ -216,10 +216,7 @@ void LatentPage::modelSwitched() {
 }
 
 QCheckBox* LatentPage::methodBox(fa::LatentMethod method) const {
-    for (const auto& [m, box] : m_methods)
-        if (m == method)
-            return box;
-    return nullptr;
+    return m_methods.box(method);
 }
 
 void LatentPage::modelChanged() {
@@ -253,11 +250,6 @@ void LatentPage::resetView() {
     m_axes.reset();
     m_traceEntry->setCurrentIndex(0);
     m_quiet = false;
-}
-
-void LatentPage::applyView(QComboBox* changed) {
-    const auto [x, y] = m_axes.sync(changed);
-    change([x, y](fa::LatentLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 
 void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {

@@ -7,6 +7,7 @@
 #include "core/latent/LatentLive.h"
 #include "core/latent/LatentParams.h"
 #include "ui/common/LabPageOf.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 #include "ui/common/PlaneCombos.h"
 
@@ -40,14 +41,9 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
-    QString sessionKind() const override { return "latent"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
     bool exportCurves(const QString& csvPath) override; ///< the latent command's columns
-    QString curvesFileName() const override { return "latent.csv"; }
-    bool offersCsv() const override { return true; }
-    QString unitName() const override { return "iteration"; }
-    long defaultLength() const override { return 300; }
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
@@ -65,13 +61,12 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     void modelSwitched();
     void modelChanged();
     void fillViewChoices(const fa::LatentLiveSnapshot& s);
-    void applyView(QComboBox* changed);
     void resetView(); ///< principal axes and the first trace entry (another data set or model)
 
     QComboBox *m_dataset, *m_model, *m_prior, *m_traceEntry;
     PlanePicker m_axes; ///< view x, view y
     QCheckBox *m_missing, *m_zoom;
-    std::vector<std::pair<fa::LatentMethod, QCheckBox*>> m_methods;
+    MethodBoxes<fa::LatentMethod> m_methods;
     ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
     QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides

@@ -17,10 +17,7 @@ fa::LatentLiveConfig LatentPage::config() const {
     fa::LatentDataSpec& d = c.data;
     d.dataset = m_dataset->currentData().toString().toStdString();
     d.model = fa::parseLatentModel(m_model->currentData().toString().toStdString());
-    c.methods.clear();
-    for (const auto& [m, box] : m_methods)
-        if (box->isChecked() && fa::modelOffers(d.model, m))
-            c.methods.push_back(m);
+    c.methods = m_methods.checked([&d](fa::LatentMethod m) { return fa::modelOffers(d.model, m); });
     m_fields.read(c);
     // The same numbers as trial 0 of `faexplorer-cli latent --seed S` with these settings.
     d.splitSeed = fa::deriveSeed(d.modelSeed, fa::SeedStream::FirstTrial);
@@ -46,8 +43,7 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
         showCsvChoice(m_dataset, kBuiltinSets, dataset);
     m_model->setCurrentIndex(
         m_model->findData(QString::fromStdString(fa::latentModelName(c.data.model))));
-    for (const auto& [m, box] : m_methods)
-        box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
+    m_methods.check(c.methods);
     m_fields.show(c);
     m_prior->setCurrentIndex(
         std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(c.fit.prior)))));

@@ -45,12 +45,12 @@ bool LatentPage::exportCurves(const QString& path) {
 
 bool LatentPage::openSession(const QString& path) {
     return openSessionFile(
-        path, fa::io::loadLatentSession,
+        path, fa::io::LatentSessionFiles::load,
         [](fa::LatentLiveConfig& c) { c.loader = fa::io::tableLoader(); },
-        &fa::io::LatentSession::iterations, m_speed, "iterations");
+        &fa::io::LatentSession::position, m_speed, "iterations");
 }
 
 bool LatentPage::saveSession(const QString& path) {
-    return saveSessionFile(path, fa::io::saveLatentSession, &fa::io::LatentSession::iterations,
+    return saveSessionFile(path, fa::io::LatentSessionFiles::save, &fa::io::LatentSession::position,
                            m_speed);
 }

@@ -50,7 +50,12 @@ QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const 
 } // namespace
 
 NeuralPage::NeuralPage(QWidget* parent)
-    : LabPageOf(parent), m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
+    : LabPageOf(parent, {.sessionKind = "neural",
+                         .curvesFileName = "neural-curves.csv",
+                         .offersCsv = true,
+                         .jobName = "splits table",
+                         .defaultLength = 60}),
+      m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -167,8 +172,7 @@ void NeuralPage::connectControls(QPushButton* open) {
     connect(m_hidden, &QComboBox::currentIndexChanged, this, restart);
     connect(m_optimiser, &QComboBox::currentIndexChanged, this, restart);
     connect(m_init, &QComboBox::currentIndexChanged, this, restart);
-    for (const auto& [m, box] : m_methods)
-        connect(box, &QCheckBox::toggled, this, restart);
+    m_methods.onToggled(this, restart);
     for (QAbstractSpinBox* b : m_fields.fields())
         if (b != m_length)
             onFieldChanged(b, this, [restart](double) { restart(); });

@@ -7,6 +7,7 @@
 #include "core/neural/NeuralLive.h"
 #include "core/neural/NeuralParams.h"
 #include "ui/common/LabPageOf.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 
 using NeuralSnapshotPtr = std::shared_ptr<const fa::NeuralLiveSnapshot>;
@@ -48,18 +49,13 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     bool exportRows(const QString& csvPath);
     /// The live curves as drawn (Ctrl+E), at any epoch: core/io's writeNeuralCurveCsv.
     bool exportCurves(const QString& csvPath) override;
-    QString curvesFileName() const override { return "neural-curves.csv"; }
-    QString jobName() const override { return "splits table"; }
     void runJob() override { runSplits(); }
     void cancelJob() override { cancelSplits(); }
     bool exportJob(const QString& csvPath) override { return exportRows(csvPath); }
-    QString sessionKind() const override { return "neural"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
-    bool offersCsv() const override { return true; }
-    long defaultLength() const override { return 60; }
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
@@ -86,7 +82,7 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
                         const QString& name);
 
     QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
-    std::vector<std::pair<fa::NeuralMethod, QCheckBox*>> m_methods;
+    MethodBoxes<fa::NeuralMethod> m_methods;
     ParamFields<fa::NeuralLiveConfig> m_fields{fa::neuralLiveParams()}; ///< NeuralParams.h
     QAbstractSpinBox* m_length;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides

@@ -20,10 +20,7 @@
 fa::NeuralLiveConfig NeuralPage::config() const {
     fa::NeuralLiveConfig c;
     c.dataset = m_dataset->currentData().toString().toStdString();
-    c.methods.clear();
-    for (const auto& [m, box] : m_methods)
-        if (box->isChecked())
-            c.methods.push_back(m);
+    c.methods = m_methods.checked();
     c.fit.hidden.clear();
     for (const QString& units : m_hidden->currentData().toString().split(','))
         c.fit.hidden.push_back(units.toInt());
@@ -37,8 +34,7 @@ fa::NeuralLiveConfig NeuralPage::config() const {
 
 void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
     m_quiet = true;
-    for (const auto& [m, box] : m_methods)
-        box->setChecked(std::find(methods.begin(), methods.end(), m) != methods.end());
+    m_methods.check(methods);
     m_quiet = false;
     reset();
 }
@@ -53,8 +49,7 @@ void NeuralPage::selectDataset(const QString& dataset) {
 void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     m_quiet = true;
     selectDataset(QString::fromStdString(c.dataset));
-    for (const auto& [m, box] : m_methods)
-        box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
+    m_methods.check(c.methods);
     // Any shape a session or the CLI may give (each layer 1 to 100000 units) is kept: one
     // not offered yet becomes an entry of its own ("2 × 2000 ReLU"), never the nearest preset.
     QStringList units;
@@ -78,14 +73,14 @@ bool NeuralPage::openSession(const QString& path) {
     // The fields hold every value a session may (their ranges are the session reader's,
     // core/neural/NeuralParams.h), so the run starts from exactly the saved configuration.
     return openSessionFile<fa::io::NeuralSession>(
-        path, fa::io::loadNeuralSession,
+        path, fa::io::NeuralSessionFiles::load,
         [](fa::NeuralLiveConfig& c) { c.loader = fa::io::datasetLoader(); },
-        &fa::io::NeuralSession::epochs, m_speed, "epochs");
+        &fa::io::NeuralSession::position, m_speed, "epochs");
 }
 
 bool NeuralPage::saveSession(const QString& path) {
-    return saveSessionFile<fa::io::NeuralSession>(path, fa::io::saveNeuralSession,
-                                                  &fa::io::NeuralSession::epochs, m_speed);
+    return saveSessionFile<fa::io::NeuralSession>(path, fa::io::NeuralSessionFiles::save,
+                                                  &fa::io::NeuralSession::position, m_speed);
 }
 
 void NeuralPage::saveSettings(QSettings& settings) const {

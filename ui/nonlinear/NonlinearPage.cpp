@@ -19,8 +19,10 @@
 #include <cmath>
 
 NonlinearPage::NonlinearPage(QWidget* parent)
-    : LabPageOf(parent), m_elbo(new ElboView), m_gaps(new GapView),
-      m_latentView(new LatentSpaceView), m_data(new DataSpaceView) {
+    : LabPageOf(parent,
+                {.sessionKind = "nonlinear", .curvesFileName = "vae.csv", .offersCsv = true}),
+      m_elbo(new ElboView), m_gaps(new GapView), m_latentView(new LatentSpaceView),
+      m_data(new DataSpaceView) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -142,8 +144,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
         resetView(); // another data set has other columns
         dataChanged();
     });
-    for (const auto& [m, box] : m_methods)
-        connect(box, &QCheckBox::toggled, this, restart);
+    m_methods.onToggled(this, restart);
     for (QComboBox* box : {m_activation, m_noise})
         connect(box, &QComboBox::currentIndexChanged, this, restart);
     for (IntSpinBox* b : {m_layers, m_units})
@@ -165,11 +166,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
                 [length = static_cast<long>(epochs)](fa::VaeLive& run) { run.setLength(length); },
                 Lasting::Yes);
     });
-    for (QComboBox* box : {m_axes.x(), m_axes.y()})
-        connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
-            if (!m_quiet)
-                applyView(box);
-        });
+    connectPlane(m_axes, m_quiet);
     connect(m_viewMethod, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_quiet && index >= 0)
             change([index](fa::VaeLive& run) { run.setViewMethod(index); }, Lasting::Yes);
@@ -184,10 +181,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
 }
 
 QCheckBox* NonlinearPage::methodBox(fa::VaeMethod method) const {
-    for (const auto& [m, box] : m_methods)
-        if (m == method)
-            return box;
-    return nullptr;
+    return m_methods.box(method);
 }
 
 void NonlinearPage::dataChanged() {
@@ -210,11 +204,6 @@ void NonlinearPage::resetView() {
     m_axes.reset();
     m_colourBy->setCurrentIndex(0);
     m_quiet = false;
-}
-
-void NonlinearPage::applyView(QComboBox* changed) {
-    const auto [x, y] = m_axes.sync(changed);
-    change([x, y](fa::VaeLive& run) { run.setView(x, y); }, Lasting::Yes);
 }
 
 void NonlinearPage::draw(const fa::VaeLiveSnapshot& s) {

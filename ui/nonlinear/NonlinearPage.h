@@ -7,6 +7,7 @@
 #include "core/vae/VaeLive.h"
 #include "core/vae/VaeParams.h"
 #include "ui/common/LabPageOf.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 #include "ui/common/PlaneCombos.h"
 
@@ -38,12 +39,9 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     QStringList statusTexts() const override;
-    QString sessionKind() const override { return "nonlinear"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
     bool exportCurves(const QString& csvPath) override; ///< the vae command's columns
-    QString curvesFileName() const override { return "vae.csv"; }
-    bool offersCsv() const override { return true; }
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
@@ -60,12 +58,11 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     void connectControls(QPushButton* open);
     void dataChanged();
     void fillChoices(const fa::VaeLiveSnapshot& s);
-    void applyView(QComboBox* changed);
     void resetView();
 
     QComboBox *m_dataset, *m_activation, *m_noise, *m_viewMethod, *m_colourBy;
     PlanePicker m_axes; ///< view x, view y
-    std::vector<std::pair<fa::VaeMethod, QCheckBox*>> m_methods;
+    MethodBoxes<fa::VaeMethod> m_methods;
     ParamFields<fa::VaeLiveConfig> m_fields{fa::vaeLiveParams()}; ///< core/vae/VaeParams.h
     IntSpinBox *m_layers, *m_units;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides

@@ -22,10 +22,7 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     fa::VaeLiveConfig c;
     fa::VaeDataSpec& d = c.data;
     d.dataset = m_dataset->currentData().toString().toStdString();
-    c.methods.clear();
-    for (const auto& [m, box] : m_methods)
-        if (box->isChecked())
-            c.methods.push_back(m);
+    c.methods = m_methods.checked();
     m_fields.read(c); // the seed is trial 0's of `vae --seed S`
     d.trueLatent = std::min(d.trueLatent, d.dim - 1);
     c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
@@ -58,8 +55,7 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
         m_dataset->setCurrentIndex(index);
     else
         showCsvChoice(m_dataset, kBuiltinSets, dataset);
-    for (const auto& [m, box] : m_methods)
-        box->setChecked(std::find(c.methods.begin(), c.methods.end(), m) != c.methods.end());
+    m_methods.check(c.methods);
     m_fields.show(c);
     m_layers->setValue(static_cast<int>(c.fit.hidden.size()));
     if (!c.fit.hidden.empty())
@@ -146,11 +142,12 @@ bool NonlinearPage::exportCurves(const QString& path) {
 
 bool NonlinearPage::openSession(const QString& path) {
     return openSessionFile(
-        path, fa::io::loadVaeSession,
-        [](fa::VaeLiveConfig& c) { c.loader = fa::io::tableLoader(); }, &fa::io::VaeSession::epochs,
-        m_speed, "epochs");
+        path, fa::io::VaeSessionFiles::load,
+        [](fa::VaeLiveConfig& c) { c.loader = fa::io::tableLoader(); },
+        &fa::io::VaeSession::position, m_speed, "epochs");
 }
 
 bool NonlinearPage::saveSession(const QString& path) {
-    return saveSessionFile(path, fa::io::saveVaeSession, &fa::io::VaeSession::epochs, m_speed);
+    return saveSessionFile(path, fa::io::VaeSessionFiles::save, &fa::io::VaeSession::position,
+                           m_speed);
 }

@@ -215,8 +215,7 @@ void PosteriorControls::connectControls(QPushButton* open) {
     connect(open, &QPushButton::clicked, this, &PosteriorControls::openCsvRequested);
     for (QComboBox* box : {m_dataset, m_target, m_hyper, m_optimiser, m_estimator})
         connect(box, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
-    for (const auto& [method, box] : m_methods)
-        connect(box, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
+    m_methods.onToggled(this, &PosteriorControls::emitStructure);
     connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     for (QAbstractSpinBox* field : m_fields.fields())
         if (field != m_length)
@@ -275,10 +274,7 @@ void PosteriorControls::updateEnabled() {
 }
 
 QCheckBox* PosteriorControls::methodBox(fa::PosteriorMethod method) const {
-    for (const auto& [m, box] : m_methods)
-        if (m == method)
-            return box;
-    return nullptr;
+    return m_methods.box(method);
 }
 
 bool PosteriorControls::useCsv(const QString& path, QString* error) {

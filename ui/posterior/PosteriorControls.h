@@ -4,6 +4,7 @@
 // live SGD sliders (learning rate and lambda act without restarting the run).
 // Its numeric fields are built from the lab's schema (core/posterior/PosteriorParams.h).
 #include "core/posterior/PosteriorParams.h"
+#include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 
 #include <QWidget>
@@ -72,7 +73,7 @@ class PosteriorControls : public QWidget {
     ParamFields<fa::PosteriorLiveConfig> m_fields{fa::posteriorLiveParams()};
     QAbstractSpinBox* m_length = nullptr; ///< the schema's epochs: a live change, no restart
     QSpinBox *m_coordI, *m_coordJ, *m_speed, *m_step;
-    std::vector<std::pair<fa::PosteriorMethod, QCheckBox*>> m_methods;
+    MethodBoxes<fa::PosteriorMethod> m_methods;
     QSlider *m_lrSlider, *m_lambdaSlider;
     QLabel *m_lrLabel, *m_lambdaLabel, *m_priorLabel;
     QPushButton* m_resetLambda;

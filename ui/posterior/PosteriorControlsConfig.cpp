@@ -13,10 +13,7 @@ fa::PosteriorLiveConfig PosteriorControls::config() const {
     if (m_dataset->currentIndex() >= kBuiltinSets)
         s.target = m_target->currentText().toStdString();
     s.hyper = fa::parseHyperMode(m_hyper->currentData().toString().toStdString()); // auto: none
-    c.methods.clear();
-    for (const auto& [method, box] : m_methods)
-        if (box->isChecked())
-            c.methods.push_back(method);
+    c.methods = m_methods.checked();
     fa::PosteriorRunOptions& r = c.run;
     r.vifa.optimiser = m_optimiser->currentData().toString() == "adam" ? fa::OptimiserKind::Adam
                                                                        : fa::OptimiserKind::Sgd;
@@ -43,8 +40,7 @@ void PosteriorControls::setConfig(const fa::PosteriorLiveConfig& c) {
     m_fields.show(c);
     const std::string hyper = c.setup.hyper ? fa::hyperModeName(*c.setup.hyper) : "auto";
     m_hyper->setCurrentIndex(m_hyper->findData(QString::fromStdString(hyper)));
-    for (const auto& [method, box] : m_methods)
-        box->setChecked(std::find(c.methods.begin(), c.methods.end(), method) != c.methods.end());
+    m_methods.check(c.methods);
     m_optimiser->setCurrentIndex(c.run.vifa.optimiser == fa::OptimiserKind::Adam ? 1 : 0);
     m_compare->setChecked(c.run.compareEstimators);
     m_estimator->setCurrentIndex(std::max(

@@ -23,8 +23,10 @@
 #include <new>
 
 PosteriorPage::PosteriorPage(QWidget* parent)
-    : LabPageOf(parent), m_controls(new PosteriorControls), m_contours(new ContourView),
-      m_tabs(new QTabWidget) {
+    : LabPageOf(parent, {.sessionKind = "posterior",
+                         .curvesFileName = "posterior-curves.csv",
+                         .offersCsv = true}),
+      m_controls(new PosteriorControls), m_contours(new ContourView), m_tabs(new QTabWidget) {
     m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
     m_contours->setMinimumSize(320, 300); // with the curves, fits a 1280 x 800 window
@@ -190,7 +192,7 @@ bool PosteriorPage::openCsv(const QString& path) {
 
 bool PosteriorPage::openSession(const QString& path) {
     const auto s = readSession<fa::io::PosteriorSession>(
-        path, fa::io::loadPosteriorSession,
+        path, fa::io::PosteriorSessionFiles::load,
         [](fa::PosteriorLiveConfig& c) { c.setup.loader = fa::io::datasetLoader(); }, false);
     if (!s)
         return false;
@@ -204,17 +206,17 @@ bool PosteriorPage::openSession(const QString& path) {
         return false;
     }
     m_openedView = std::pair{s->coordI, s->coordJ};
-    replaySession(s->config, s->speed, s->epochs, speedBox(), path, "epochs");
+    replaySession(s->config, s->speed, s->position, speedBox(), path, "epochs");
     return true;
 }
 
 bool PosteriorPage::saveSession(const QString& path) {
-    return saveSessionFile<fa::io::PosteriorSession>(path, fa::io::savePosteriorSession,
-                                                     &fa::io::PosteriorSession::epochs, speedBox(),
-                                                     [this](fa::io::PosteriorSession& s) {
-                                                         s.coordI = latestSnapshot()->coordI;
-                                                         s.coordJ = latestSnapshot()->coordJ;
-                                                     });
+    return saveSessionFile<fa::io::PosteriorSession>(
+        path, fa::io::PosteriorSessionFiles::save, &fa::io::PosteriorSession::position, speedBox(),
+        [this](fa::io::PosteriorSession& s) {
+            s.coordI = latestSnapshot()->coordI;
+            s.coordJ = latestSnapshot()->coordJ;
+        });
 }
 
 void PosteriorPage::saveSettings(QSettings& settings) const {

@@ -41,14 +41,11 @@ class PosteriorPage : public LabPageOf<fa::PosteriorLive, fa::PosteriorLiveSnaps
 
     /// File operations; each returns false and sets lastError() (nothing changes on failure).
     bool openCsv(const QString& path) override;
-    QString sessionKind() const override { return "posterior"; }
     bool openSession(const QString& path) override;
     bool saveSession(const QString& path) override;
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
     bool exportCurves(const QString& csvPath) override; ///< the posterior command's columns
-    QString curvesFileName() const override { return "posterior-curves.csv"; }
-    bool offersCsv() const override { return true; }
     QSpinBox* speedBox() const override;
     QWidget* parameterColumn() const override { return m_parameters; }
 

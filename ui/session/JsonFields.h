@@ -4,9 +4,16 @@
 #include "core/lab/Params.h"
 #include "ui/session/SessionFile.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace fa::io {
 
@@ -94,6 +101,41 @@ inline bool flag(const QJsonObject& o, const QString& section, const QString& ke
     return v.toBool();
 }
 
+/// A word of `section.key` turned into a value by parse, which throws std::invalid_argument
+/// naming what it refuses; its message comes after the key's name.
+template <class Parse>
+auto word(const QJsonObject& o, const QString& section, const QString& key, Parse parse) {
+    const std::string w = text(o, section, key).toStdString();
+    try {
+        return parse(w);
+    } catch (const std::invalid_argument& e) {
+        fail(QString("'%1.%2': %3").arg(section, key, e.what()));
+    }
+}
+
+/// run.methods: a non-empty list of distinct method names, each known to parse (which gives an
+/// optional method) and, if given, accepted by fits(method) (else "does not fit " + fitsWhat).
+template <class Parse, class Fits = std::nullptr_t>
+auto methodsOf(const QJsonObject& run, Parse parse, Fits fits = nullptr,
+               const QString& fitsWhat = {}) {
+    const QJsonValue list = require(run, "run", "methods");
+    if (!list.isArray() || list.toArray().isEmpty())
+        fail("'run.methods' must be a non-empty list");
+    std::vector<typename decltype(parse(std::string()))::value_type> methods;
+    for (const QJsonValue& m : list.toArray()) {
+        const auto method = parse(m.toString().toStdString());
+        if (!method)
+            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
+        if (std::find(methods.begin(), methods.end(), *method) != methods.end())
+            fail(QString("'run.methods': '%1' is listed twice").arg(m.toString()));
+        if constexpr (!std::is_same_v<Fits, std::nullptr_t>)
+            if (!fits(*method))
+                fail(QString("'run.methods': '%1' does not fit %2").arg(m.toString(), fitsWhat));
+        methods.push_back(*method);
+    }
+    return methods;
+}
+
 /// Reads every parameter of the schema (core/lab/Params.h) that has a session key
 /// ("run.learningRate"), each within its one range; a missing or bad one is refused by name.
 template <class Config>
@@ -125,6 +167,42 @@ void writeParams(QJsonObject& root, const Schema<Config>& schema, const Config& 
         o.insert(key, p.get(config));
         root.insert(section, o);
     }
+}
+
+/// The words name(v) of a list of values (the methods), as a JSON list.
+template <class T, class Name> QJsonArray wordsJson(const std::vector<T>& values, Name name) {
+    QJsonArray out;
+    for (const T& v : values)
+        out.append(QString::fromStdString(name(v)));
+    return out;
+}
+
+/// Where a session keeps the run's position and, for the labs that have always written it as
+/// text, the seed.
+struct SessionPlaces {
+    const char* mode;
+    const char* positionKey;           ///< "epochs", "iterations", "samples"
+    const char* seedSection = nullptr; ///< the seed as text in this section; none: a number
+};
+
+/// A session's JSON: format, version and mode, the lab's own sections (`root`), the speed, the
+/// position, every parameter of the schema that has a session key, and the seed as text if
+/// `places` asks for it.
+template <class Config>
+QByteArray sessionJson(QJsonObject root, const SessionPlaces& places, double speed, long position,
+                       const Schema<Config>& schema, const Config& config, std::uint64_t seed = 0) {
+    root.insert("format", kSessionFormat);
+    root.insert("version", kSessionVersion);
+    root.insert("mode", places.mode);
+    root.insert("speed", speed);
+    root.insert(places.positionKey, static_cast<double>(position));
+    writeParams(root, schema, config);
+    if (places.seedSection) {
+        QJsonObject section = root.value(places.seedSection).toObject();
+        section.insert("seed", QString::number(seed));
+        root.insert(places.seedSection, section);
+    }
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
 } // namespace fa::io

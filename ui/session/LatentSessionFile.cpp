@@ -15,22 +15,11 @@ QByteArray latentSessionToJson(const LatentSession& s) {
     QJsonObject data{{"dataset", QString::fromStdString(d.dataset)},
                      {"model", QString::fromStdString(latentModelName(d.model))},
                      {"missing", d.allowMissing}};
-    QJsonArray methods;
-    for (const LatentMethod m : c.methods)
-        methods.append(QString::fromStdString(latentMethodName(m)));
-    QJsonObject run{{"methods", methods},
+    QJsonObject run{{"methods", wordsJson(c.methods, latentMethodName)},
                     {"prior", QString::fromStdString(faPriorName(c.fit.prior))}};
     QJsonObject view{{"x", c.viewX + 1}, {"y", c.viewY + 1}, {"traceEntry", c.traceEntry + 1}};
-    QJsonObject root{{"format", kSessionFormat},
-                     {"version", kSessionVersion},
-                     {"mode", "latent"},
-                     {"data", data},
-                     {"run", run},
-                     {"view", view},
-                     {"speed", s.speed},
-                     {"iterations", static_cast<double>(s.iterations)}};
-    writeParams(root, latentLiveParams(), c);
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return sessionJson({{"data", data}, {"run", run}, {"view", view}}, {"latent", "iterations"},
+                       s.speed, s.position, latentLiveParams(), c);
 }
 
 LatentSession latentSessionFromJson(const QByteArray& json) {
@@ -40,38 +29,19 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
     LatentDataSpec& d = c.data;
     const QJsonObject data = object(root, "data");
     d.dataset = datasetOf(data);
-    try {
-        d.model = parseLatentModel(require(data, "data", "model").toString().toStdString());
-    } catch (const std::invalid_argument& e) {
-        fail(QString("'data.model': %1").arg(e.what()));
-    }
+    d.model = word(data, "data", "model", parseLatentModel);
     d.allowMissing = flag(data, "data", "missing");
     readParams(root, latentLiveParams(), c); // the ranges of the CLI, the fields and the core
     d.splitSeed = deriveSeed(d.modelSeed, SeedStream::FirstTrial);
 
     const QJsonObject run = object(root, "run");
-    const QJsonValue methods = require(run, "run", "methods");
-    if (!methods.isArray() || methods.toArray().isEmpty())
-        fail("'run.methods' must be a non-empty list");
-    c.methods.clear();
-    for (const QJsonValue& m : methods.toArray()) {
-        const auto method = parseLatentMethod(m.toString().toStdString());
-        if (!method)
-            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
-        if (!modelOffers(d.model, *method))
-            fail(QString("'run.methods': '%1' does not fit the model '%2'")
-                     .arg(m.toString(), QString::fromStdString(latentModelName(d.model))));
-        c.methods.push_back(*method);
-    }
+    c.methods = methodsOf(
+        run, parseLatentMethod, [&d](LatentMethod m) { return modelOffers(d.model, m); },
+        QString("the model '%1'").arg(QString::fromStdString(latentModelName(d.model))));
     d.synthetic.components = c.fit.components;
     c.fit.seed = d.modelSeed;
-    if (run.contains("prior")) {
-        try {
-            c.fit.prior = parseFaPrior(run.value("prior").toString().toStdString());
-        } catch (const std::invalid_argument& e) {
-            fail(QString("'run.prior': %1").arg(e.what()));
-        }
-    }
+    if (run.contains("prior"))
+        c.fit.prior = word(run, "run", "prior", parseFaPrior);
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         c.viewX = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;
@@ -82,9 +52,9 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
         c.traceEntry = static_cast<int>(whole(view, "view", "traceEntry", 1, 100000)) - 1;
     }
     s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 100000) : 20.0;
-    s.iterations = root.contains("iterations")
-                       ? static_cast<long>(whole(root, "session", "iterations", 0, c.length))
-                       : 0;
+    s.position = root.contains("iterations")
+                     ? static_cast<long>(whole(root, "session", "iterations", 0, c.length))
+                     : 0;
     return s;
 }
 

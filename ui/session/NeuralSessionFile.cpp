@@ -11,31 +11,17 @@
 namespace fa::io {
 QByteArray neuralSessionToJson(const NeuralSession& s) {
     const NeuralLiveConfig& c = s.config;
-    QJsonArray methods, hidden;
-    for (const NeuralMethod m : c.methods)
-        methods.append(QString::fromStdString(neuralMethodName(m)));
+    QJsonArray hidden;
     for (const int units : c.fit.hidden)
         hidden.append(units);
-    QJsonObject root{
-        {"format", kSessionFormat},
-        {"version", kSessionVersion},
-        {"mode", "neural"},
-        {"data",
-         QJsonObject{
-             {"dataset", QString::fromStdString(c.dataset)},
-         }},
-        {"run", QJsonObject{{"methods", methods},
-                            {"hidden", hidden},
-                            {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
-                            {"init", c.fit.reportInit ? "report" : "scaled"},
-                            {"length", c.fit.epochs}}},
-        {"speed", s.speed},
-        {"epochs", static_cast<double>(s.epochs)}};
-    writeParams(root, neuralLiveParams(), c);
-    QJsonObject data = root.value("data").toObject(); // seeds as text, as sessions always had
-    data.insert("seed", QString::number(c.seed));
-    root.insert("data", data);
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    const QJsonObject run{{"methods", wordsJson(c.methods, neuralMethodName)},
+                          {"hidden", hidden},
+                          {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
+                          {"init", c.fit.reportInit ? "report" : "scaled"},
+                          {"length", c.fit.epochs}};
+    return sessionJson(
+        {{"data", QJsonObject{{"dataset", QString::fromStdString(c.dataset)}}}, {"run", run}},
+        {"neural", "epochs", "data"}, s.speed, s.position, neuralLiveParams(), c, c.seed);
 }
 
 NeuralSession neuralSessionFromJson(const QByteArray& json) {
@@ -47,18 +33,7 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     readParams(root, neuralLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
-    const QJsonValue methods = require(run, "run", "methods");
-    if (!methods.isArray() || methods.toArray().isEmpty())
-        fail("'run.methods' must be a non-empty list");
-    c.methods.clear();
-    for (const QJsonValue& m : methods.toArray()) {
-        const auto method = parseNeuralMethod(m.toString().toStdString());
-        if (!method)
-            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
-        if (std::find(c.methods.begin(), c.methods.end(), *method) != c.methods.end())
-            fail(QString("'run.methods': '%1' is listed twice").arg(m.toString()));
-        c.methods.push_back(*method);
-    }
+    c.methods = methodsOf(run, parseNeuralMethod);
     const QJsonValue hidden = require(run, "run", "hidden");
     if (!hidden.isArray())
         fail("'run.hidden' must be a list of layer sizes, e.g. [50, 50]");
@@ -84,14 +59,14 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     f.reportInit = init == "report";
 
     s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 20.0;
-    s.epochs = root.contains("epochs")
-                   ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
-                   : 0;
+    s.position = root.contains("epochs")
+                     ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
+                     : 0;
     // The run's length (absent before issue 25: the report's 120, or as far as it was saved).
     f.epochs = run.contains("length")
                    ? static_cast<int>(whole(run, "run", "length", 1, kMaxRunLength))
-                   : static_cast<int>(std::max(120L, s.epochs));
-    if (s.epochs > f.epochs)
+                   : static_cast<int>(std::max(120L, s.position));
+    if (s.position > f.epochs)
         fail("'epochs' lies past the run's 'run.length'");
     return s;
 }

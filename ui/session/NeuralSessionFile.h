@@ -7,17 +7,11 @@
 
 namespace fa::io {
 
-struct NeuralSession {
-    NeuralLiveConfig config;
-    double speed = 20.0; ///< epochs per second, 0 = as fast as possible
-    long epochs = 0;     ///< epochs run when saved; opening runs up to here
-};
+using NeuralSession = LabSession<NeuralLiveConfig, 20>;
 
 QByteArray neuralSessionToJson(const NeuralSession& session);
 /// Throws SessionError naming the first problem.
 NeuralSession neuralSessionFromJson(const QByteArray& json);
 using NeuralSessionFiles = SessionFiles<NeuralSession, neuralSessionToJson, neuralSessionFromJson>;
-inline constexpr auto saveNeuralSession = &NeuralSessionFiles::save;
-inline constexpr auto loadNeuralSession = &NeuralSessionFiles::load;
 
 } // namespace fa::io

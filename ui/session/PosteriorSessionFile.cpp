@@ -11,35 +11,24 @@ namespace fa::io {
 QByteArray posteriorSessionToJson(const PosteriorSession& s) {
     const PosteriorLiveConfig& c = s.config;
     const PosteriorSetup& d = c.setup;
-    QJsonArray methods;
-    for (const PosteriorMethod m : c.methods)
-        methods.append(QString::fromStdString(methodName(m)));
     const PosteriorRunOptions& r = c.run;
     QJsonArray changes;
     for (const auto& ch : c.changes)
         changes.append(QJsonArray{static_cast<double>(ch.epoch), ch.sgdLearningRate, ch.lambda});
-    QJsonObject root{
-        {"format", kSessionFormat},
-        {"version", kSessionVersion},
-        {"mode", "posterior"},
+    const QJsonObject root{
         {"data", QJsonObject{{"dataset", QString::fromStdString(d.dataset)},
                              {"target", QString::fromStdString(d.target)},
                              {"hyper",
                               d.hyper ? QString::fromStdString(hyperModeName(*d.hyper)) : "auto"}}},
-        {"run", QJsonObject{{"methods", methods},
+        {"run", QJsonObject{{"methods", wordsJson(c.methods, methodName)},
                             {"optimizer", r.vifa.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
                             {"estimator", QString::fromStdString(estimatorName(r.estimator))},
                             {"compareEstimators", r.compareEstimators},
                             {"length", static_cast<double>(c.length)},
                             {"changes", changes}}},
-        {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}},
-        {"speed", s.speed},
-        {"epochs", static_cast<double>(s.epochs)}};
-    writeParams(root, posteriorLiveParams(), c);      // core/posterior/PosteriorParams.h
-    QJsonObject data = root.value("data").toObject(); // seeds as text, as sessions always had
-    data.insert("seed", QString::number(c.seed));
-    root.insert("data", data);
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+        {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}}};
+    return sessionJson(root, {"posterior", "epochs", "data"}, s.speed, s.position,
+                       posteriorLiveParams(), c, c.seed); // core/posterior/PosteriorParams.h
 }
 
 namespace {
@@ -58,16 +47,7 @@ void readData(const QJsonObject& data, PosteriorLiveConfig& c) {
 /// The run section's methods and words, checked as VIFA checks them (its numbers are the
 /// schema's, read before).
 void readRun(const QJsonObject& run, PosteriorLiveConfig& c) {
-    const QJsonValue methods = require(run, "run", "methods");
-    if (!methods.isArray() || methods.toArray().isEmpty())
-        fail("'run.methods' must be a non-empty list");
-    c.methods.clear();
-    for (const QJsonValue& m : methods.toArray()) {
-        const auto method = parseMethod(m.toString().toStdString());
-        if (!method)
-            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
-        c.methods.push_back(*method);
-    }
+    c.methods = methodsOf(run, parseMethod);
     PosteriorRunOptions& r = c.run;
     const QString optimizer = text(run, "run", "optimizer");
     if (optimizer != "sgd" && optimizer != "adam")
@@ -135,17 +115,17 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
     s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 250.0;
     if (s.speed < 0)
         fail("'speed' must not be negative");
-    s.epochs = root.contains("epochs")
-                   ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
-                   : 0;
+    s.position = root.contains("epochs")
+                     ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
+                     : 0;
     // The run's length (absent before issue 25: the CLI's 5000, or as far as it was saved).
     const ParamInfo& length = paramByFlag(posteriorLiveParams(), "epochs");
     c.length =
         run.contains("length")
             ? static_cast<long>(whole(run, "run", "length", static_cast<long long>(length.lo),
                                       static_cast<long long>(length.hi)))
-            : std::max(5000L, s.epochs);
-    if (s.epochs > c.length)
+            : std::max(5000L, s.position);
+    if (s.position > c.length)
         fail("'epochs' lies past the run's 'run.length'");
     return s;
 }

@@ -7,11 +7,8 @@
 
 namespace fa::io {
 
-struct PosteriorSession {
-    PosteriorLiveConfig config;
-    int coordI = 0, coordJ = 1;
-    double speed = 250.0; ///< epochs per second, 0 = as fast as possible
-    long epochs = 0;      ///< epochs run when saved; opening runs up to here
+struct PosteriorSession : LabSession<PosteriorLiveConfig, 250> {
+    int coordI = 0, coordJ = 1; ///< the view's plane
 };
 
 QByteArray posteriorSessionToJson(const PosteriorSession& session);
@@ -19,7 +16,5 @@ QByteArray posteriorSessionToJson(const PosteriorSession& session);
 PosteriorSession posteriorSessionFromJson(const QByteArray& json);
 using PosteriorSessionFiles =
     SessionFiles<PosteriorSession, posteriorSessionToJson, posteriorSessionFromJson>;
-inline constexpr auto savePosteriorSession = &PosteriorSessionFiles::save;
-inline constexpr auto loadPosteriorSession = &PosteriorSessionFiles::load;
 
 } // namespace fa::io

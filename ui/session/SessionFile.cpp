@@ -101,15 +101,9 @@ QByteArray sessionToJson(const Session& s) {
                      {"coordJ", s.view.coordJ + 1},
                      {"blockSize", s.view.blockSize},
                      {"recent", s.view.recent}};
-    QJsonObject root{{"format", kSessionFormat}, {"version", kSessionVersion},
-                     {"mode", "explorer"},       {"model", model},
-                     {"fitting", fitting},       {"view", view},
-                     {"speed", s.speed},         {"samples", static_cast<double>(s.samples)}};
-    writeParams(root, explorerParams(), c);
-    QJsonObject withSeed = root.value("model").toObject(); // seeds as text, as they always were
-    withSeed.insert("seed", QString::number(c.seed));
-    root.insert("model", withSeed);
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return sessionJson({{"model", model}, {"fitting", fitting}, {"view", view}},
+                       {"explorer", "samples", "model"}, s.speed, s.samples, explorerParams(), c,
+                       c.seed);
 }
 
 Session sessionFromJson(const QByteArray& json) {

@@ -40,9 +40,17 @@ QByteArray readSessionFile(const QString& path);
 /// Atomic write (temporary + rename); throws SessionError naming the path.
 void writeSessionFile(const QString& path, const QByteArray& json);
 
+/// A lab's session: its run's configuration, the speed (units per second, 0 = as fast as
+/// possible) and the position, the units run when it was saved (opening replays up to there).
+template <class Config, int DefaultSpeed> struct LabSession {
+    Config config;
+    double speed = DefaultSpeed;
+    long position = 0;
+};
+
 /// A lab's session files from its pair of JSON functions: save() writes atomically (temporary
 /// + rename), load() reads a regular file; both throw SessionError naming the path and the
-/// problem. Each lab's header names the pair: saveNeuralSession, loadNeuralSession, ...
+/// problem. Each lab's header names them: NeuralSessionFiles::save, ...
 template <class S, QByteArray (*ToJson)(const S&), S (*FromJson)(const QByteArray&)>
 struct SessionFiles {
     static void save(const QString& path, const S& session) {

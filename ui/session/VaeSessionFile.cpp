@@ -12,12 +12,10 @@ QByteArray vaeSessionToJson(const VaeSession& s) {
     const VaeLiveConfig& c = s.config;
     const VaeDataSpec& d = c.data;
     QJsonObject data{{"dataset", QString::fromStdString(d.dataset)}};
-    QJsonArray methods, hidden;
-    for (const VaeMethod m : c.methods)
-        methods.append(QString::fromStdString(vaeMethodName(m)));
+    QJsonArray hidden;
     for (const int h : c.fit.hidden)
         hidden.append(h);
-    QJsonObject run{{"methods", methods},
+    QJsonObject run{{"methods", wordsJson(c.methods, vaeMethodName)},
                     {"hidden", hidden},
                     {"activation", QString::fromStdString(activationName(c.fit.activation))},
                     {"noise", QString::fromStdString(noiseKindName(c.fit.noise))},
@@ -27,27 +25,9 @@ QByteArray vaeSessionToJson(const VaeSession& s) {
                      {"colourBy", c.colourBy + 1},
                      {"method", QString::fromStdString(vaeMethodName(
                                     c.methods[static_cast<std::size_t>(c.viewMethod)]))}};
-    QJsonObject root{{"format", kSessionFormat},
-                     {"version", kSessionVersion},
-                     {"mode", "nonlinear"},
-                     {"data", data},
-                     {"run", run},
-                     {"view", view},
-                     {"speed", s.speed},
-                     {"epochs", static_cast<double>(s.epochs)}};
-    writeParams(root, vaeLiveParams(), c);
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return sessionJson({{"data", data}, {"run", run}, {"view", view}}, {"nonlinear", "epochs"},
+                       s.speed, s.position, vaeLiveParams(), c);
 }
-
-namespace {
-template <class T, class Parse> T parsed(const QJsonObject& o, const QString& key, Parse parse) {
-    try {
-        return parse(require(o, "run", key).toString().toStdString());
-    } catch (const std::invalid_argument& e) {
-        fail(QString("'run.%1': %2").arg(key, e.what()));
-    }
-}
-} // namespace
 
 VaeSession vaeSessionFromJson(const QByteArray& json) {
     const QJsonObject root = sessionRootOf(json, "nonlinear", "nonlinear-FA");
@@ -59,18 +39,7 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     readParams(root, vaeLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
-    const QJsonValue methods = require(run, "run", "methods");
-    if (!methods.isArray() || methods.toArray().isEmpty())
-        fail("'run.methods' must be a non-empty list");
-    c.methods.clear();
-    for (const QJsonValue& m : methods.toArray()) {
-        const auto method = parseVaeMethod(m.toString().toStdString());
-        if (!method)
-            fail(QString("'run.methods': unknown method '%1'").arg(m.toString()));
-        if (std::find(c.methods.begin(), c.methods.end(), *method) != c.methods.end())
-            fail(QString("'run.methods': '%1' is listed twice").arg(m.toString()));
-        c.methods.push_back(*method);
-    }
+    c.methods = methodsOf(run, parseVaeMethod);
     const QJsonValue hidden = require(run, "run", "hidden");
     if (!hidden.isArray() || hidden.toArray().size() > kMaxHiddenLayers)
         fail("'run.hidden' must be a list of at most three layer sizes");
@@ -82,9 +51,9 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
                      .arg(kMaxHiddenUnits));
         c.fit.hidden.push_back(h.toInt());
     }
-    c.fit.activation = parsed<Activation>(run, "activation", parseActivation);
-    c.fit.noise = parsed<NoiseKind>(run, "noise", parseNoiseKind);
-    c.fit.linearNoise = parsed<NoiseKind>(run, "linearNoise", parseNoiseKind);
+    c.fit.activation = word(run, "run", "activation", parseActivation);
+    c.fit.noise = word(run, "run", "noise", parseNoiseKind);
+    c.fit.linearNoise = word(run, "run", "linearNoise", parseNoiseKind);
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         c.viewX = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;
@@ -101,9 +70,9 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
         c.viewMethod = static_cast<int>(it - c.methods.begin());
     }
     s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 100000) : 10.0;
-    s.epochs = root.contains("epochs")
-                   ? static_cast<long>(whole(root, "session", "epochs", 0, c.length))
-                   : 0;
+    s.position = root.contains("epochs")
+                     ? static_cast<long>(whole(root, "session", "epochs", 0, c.length))
+                     : 0;
     return s;
 }
 

@@ -7,17 +7,11 @@
 
 namespace fa::io {
 
-struct VaeSession {
-    VaeLiveConfig config; ///< seeds: data.modelSeed is the seed the page shows
-    double speed = 10.0;  ///< epochs per second, 0 = as fast as possible
-    long epochs = 0;      ///< epochs run when saved; opening runs up to here
-};
+using VaeSession = LabSession<VaeLiveConfig, 10>;
 
 QByteArray vaeSessionToJson(const VaeSession& session);
 /// Throws SessionError naming the first problem.
 VaeSession vaeSessionFromJson(const QByteArray& json);
 using VaeSessionFiles = SessionFiles<VaeSession, vaeSessionToJson, vaeSessionFromJson>;
-inline constexpr auto saveVaeSession = &VaeSessionFiles::save;
-inline constexpr auto loadVaeSession = &VaeSessionFiles::load;
 
 } // namespace fa::io
