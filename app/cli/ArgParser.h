@@ -102,6 +102,46 @@ std::vector<OptionHelp> experimentOptions(const std::vector<OptionHelp>& own,
     return all;
 }
 
+/// A subcommand as the command table (app/cli/CommandTable.cpp) and the argument fuzzer see it.
+class CommandSpec {
+  public:
+    virtual ~CommandSpec() = default;
+    virtual std::string help() const = 0;
+    /// The argument checks alone: no data is read, nothing runs; throws std::invalid_argument.
+    virtual void check(int argc, char** argv) const = 0;
+    /// The exit code; bad arguments throw std::invalid_argument.
+    virtual int run(int argc, char** argv) const = 0;
+};
+
+/// An experiment command said once: its name, summary and options (own, shared and its
+/// schema's: experimentOptions), a note closing its --help, the parser of its configuration and
+/// its run from the parsed arguments. --help, the fuzzer's check and the run all read it.
+template <class Config> class ExperimentCommand final : public CommandSpec {
+  public:
+    using Parse = Config (*)(const ArgParser&);
+    using Run = int (*)(const ArgParser&, const Config&);
+    ExperimentCommand(std::string name, std::string summary, std::vector<OptionHelp> options,
+                      Parse parse, Run run, std::string note = {})
+        : m_name(std::move(name)), m_summary(std::move(summary)), m_options(std::move(options)),
+          m_known(optionNames(m_options)), m_parse(parse), m_run(run), m_note(std::move(note)) {}
+    std::string help() const override { return commandHelp(m_name, m_summary, m_options) + m_note; }
+    void check(int argc, char** argv) const override {
+        (void)m_parse(ArgParser(argc, argv, 2, m_known));
+    }
+    int run(int argc, char** argv) const override {
+        const ArgParser args(argc, argv, 2, m_known);
+        return m_run(args, m_parse(args));
+    }
+
+  private:
+    std::string m_name, m_summary;
+    std::vector<OptionHelp> m_options;
+    std::set<std::string> m_known;
+    Parse m_parse;
+    Run m_run;
+    std::string m_note;
+};
+
 /// --threads N for the experiment commands: 0 or absent = every core.
 int threadsOption(const ArgParser& args);
 /// --shard i/n: the i-th of n slices of the `slices` trials or splits (`what`: "trials" or

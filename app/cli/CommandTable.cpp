@@ -1,5 +1,6 @@
 // The command table of faexplorer-cli: every command's name, one-line summary, --help and run
 // function in one place; the program's usage is generated from it (app/cli/main.cpp).
+#include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
 
 #include <string>
@@ -11,6 +12,12 @@ namespace {
 template <const char* Name, const char* Summary, const char* Options> std::string listed() {
     return std::string("usage: faexplorer-cli ") + Name + " [--option value ...]\n\n" + Summary +
            "\n\noptions:\n" + Options;
+}
+
+/// A table row of an experiment command: --help and the run from its description.
+template <const CommandSpec& (*Spec)()> Command experiment(const char* name, const char* summary) {
+    return {name, summary, [] { return Spec().help(); },
+            [](int argc, char** argv) { return Spec().run(argc, argv); }};
 }
 
 constexpr char kBench[] = "bench", kBenchSummary[] = "Throughput and metric cost per dimension.",
@@ -50,21 +57,22 @@ constexpr char kLatentBench[] = "latent-bench",
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table{
-        {"fa-sweep", "Fit generated FA models with batch FA, online EM and online SGA.",
-         faSweepHelp, runFaSweepCommand},
+        experiment<faSweepCommand>(
+            "fa-sweep", "Fit generated FA models with batch FA, online EM and online SGA."),
         {kBench, kBenchSummary, listed<kBench, kBenchSummary, kBenchOptions>, runBenchCommand},
-        {kPosterior, kPosteriorSummary, posteriorHelp, runPosteriorCommand},
+        experiment<posteriorCommand>(kPosterior, kPosteriorSummary),
         {kGrad, kGradSummary, listed<kGrad, kGradSummary, kGradOptions>, runGradVarianceCommand},
         {kBound, kBoundSummary, listed<kBound, kBoundSummary, kBoundOptions>, runBoundCommand},
         {kPosteriorBench, kPosteriorBenchSummary,
          listed<kPosteriorBench, kPosteriorBenchSummary, kPosteriorBenchOptions>,
          runPosteriorBenchCommand},
-        {"neural", "VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits.",
-         neuralHelp, runNeuralCommand},
-        {"latent", "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data.",
-         latentHelp, runLatentCommand},
-        {"vae", "Nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA.", vaeHelp,
-         runVaeCommand},
+        experiment<neuralCommand>(
+            "neural",
+            "VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits."),
+        experiment<latentCommand>(
+            "latent", "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data."),
+        experiment<vaeCommand>(
+            "vae", "Nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA."),
         {kLatentBench, kLatentBenchSummary,
          listed<kLatentBench, kLatentBenchSummary, kLatentBenchOptions>, runLatentBenchCommand},
         {"merge", "OUT.csv IN.csv...: the CSVs of a sharded run back into the unsharded one.",

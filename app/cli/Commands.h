@@ -6,6 +6,8 @@
 #include <vector>
 
 namespace fa::cli {
+class CommandSpec;
+
 /// One subcommand: its name, a one-line summary for the program's usage, its --help (printed by
 /// `faexplorer-cli NAME --help`) and its run function (app/cli/CommandTable.cpp lists them).
 struct Command {
@@ -16,30 +18,20 @@ struct Command {
 };
 const std::vector<Command>& commands();
 
-std::string vaeHelp();
-std::string faSweepHelp();
-std::string latentHelp();
-std::string neuralHelp();
-std::string posteriorHelp();
 std::string mergeHelp();
 
-int runFaSweepCommand(int argc, char** argv);
 int runBenchCommand(int argc, char** argv);
-int runPosteriorCommand(int argc, char** argv);
 int runPosteriorBenchCommand(int argc, char** argv);
-int runNeuralCommand(int argc, char** argv);
-int runLatentCommand(int argc, char** argv);
 int runLatentBenchCommand(int argc, char** argv);
 int runGradVarianceCommand(int argc, char** argv);
 int runBoundCommand(int argc, char** argv);
-int runVaeCommand(int argc, char** argv);
 int runMergeCommand(int argc, char** argv);
 
-/// The argument checks of fa-sweep, posterior, neural and latent alone, exactly as the commands run
-/// them (no data is read, nothing runs): for the argument fuzzer (tests/fuzz/fuzz_args.cpp).
-void checkFaSweepArguments(int argc, char** argv);
-void checkPosteriorArguments(int argc, char** argv);
-void checkNeuralArguments(int argc, char** argv);
-void checkLatentArguments(int argc, char** argv);
-void checkVaeArguments(int argc, char** argv);
+/// The experiment commands (app/cli/ArgParser.h): their --help, their argument checks alone
+/// (the argument fuzzer's, tests/fuzz/fuzz_args.cpp) and their runs.
+const CommandSpec& faSweepCommand();
+const CommandSpec& posteriorCommand();
+const CommandSpec& neuralCommand();
+const CommandSpec& latentCommand();
+const CommandSpec& vaeCommand();
 } // namespace fa::cli

@@ -111,22 +111,7 @@ const std::vector<OptionHelp>& ownOptions() {
     return o;
 }
 
-const std::set<std::string> kOptions =
-    optionNames(experimentOptions(ownOptions(), faSweepParams()));
-
-} // namespace
-
-std::string faSweepHelp() {
-    return commandHelp("fa-sweep", kSummary, experimentOptions(ownOptions(), faSweepParams()));
-}
-
-void checkFaSweepArguments(int argc, char** argv) {
-    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
-}
-
-int runFaSweepCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2, kOptions);
-    const FaSweepConfig config = parseConfig(args);
+int run(const ArgParser& args, const FaSweepConfig& config) {
     using Rows = std::vector<FaSweepRow>;
     return runExperiment<Rows>(
         args, {"fa-sweep", "trial", config.trials, config.shard, false},
@@ -140,6 +125,14 @@ int runFaSweepCommand(int argc, char** argv) {
         },
         [](std::ostream& csv, Rows& rows) { io::writeFaSweepCsv(csv, rows); },
         [&](const Rows& rows, bool) { printSummary(config, rows); });
+}
+
+} // namespace
+
+const CommandSpec& faSweepCommand() {
+    static const ExperimentCommand<FaSweepConfig> command{
+        "fa-sweep", kSummary, experimentOptions(ownOptions(), faSweepParams()), parseConfig, run};
+    return command;
 }
 
 } // namespace fa::cli

@@ -46,8 +46,6 @@ const std::vector<OptionHelp>& ownOptions() {
     return o;
 }
 
-const std::set<std::string> kOptions = optionNames(experimentOptions(ownOptions(), latentParams()));
-
 LatentConfig parseConfig(const ArgParser& args) {
     LatentConfig c;
     LatentDataSpec& d = c.data;
@@ -171,24 +169,15 @@ void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, boo
     }
 }
 
-} // namespace
-
-std::string latentHelp() {
+std::vector<OptionHelp> allOptions() {
     std::vector<OptionHelp> all = experimentOptions(ownOptions(), latentParams());
     for (OptionHelp& o : all)
         if (o.flag == "burn-in")
             o.value = "ITERATIONS/2";
-    return commandHelp("latent", kSummary, all) +
-           "\n--model mppca starts from --latent 1 --dim 3 --true-latent 1.\n";
+    return all;
 }
 
-void checkLatentArguments(int argc, char** argv) {
-    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
-}
-
-int runLatentCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2, kOptions);
-    const LatentConfig config = parseConfig(args);
+int run(const ArgParser& args, const LatentConfig& config) {
     requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", config.data.dataset == "synthetic");
     // Bad files and shapes are named before the output exists: every trial's data (its split
@@ -236,6 +225,15 @@ int runLatentCommand(int argc, char** argv) {
         },
         [](std::ostream& csv, Rows& rows) { io::writeLatentCsv(csv, rows); },
         [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
+}
+
+} // namespace
+
+const CommandSpec& latentCommand() {
+    static const ExperimentCommand<LatentConfig> command{
+        "latent",    kSummary, allOptions(),
+        parseConfig, run,      "\n--model mppca starts from --latent 1 --dim 3 --true-latent 1.\n"};
+    return command;
 }
 
 } // namespace fa::cli

@@ -119,21 +119,7 @@ std::vector<OptionHelp> allOptions() {
     return all;
 }
 
-const std::set<std::string> kOptions = optionNames(allOptions());
-
-} // namespace
-
-std::string neuralHelp() {
-    return commandHelp("neural", kSummary, allOptions());
-}
-
-void checkNeuralArguments(int argc, char** argv) {
-    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
-}
-
-int runNeuralCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2, kOptions);
-    const NeuralConfig config = parseConfig(args);
+int run(const ArgParser& args, const NeuralConfig& config) {
     requireOutput(args);
     refuseOutputOverDataset(args, "boston", false);
     // Bad files, an empty test part and too few rows for the folds are named before the run.
@@ -167,6 +153,14 @@ int runNeuralCommand(int argc, char** argv) {
             io::writeNeuralCsv(csv, rows);
         },
         [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
+}
+
+} // namespace
+
+const CommandSpec& neuralCommand() {
+    static const ExperimentCommand<NeuralConfig> command{"neural", kSummary, allOptions(),
+                                                         parseConfig, run};
+    return command;
 }
 
 } // namespace fa::cli

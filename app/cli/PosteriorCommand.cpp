@@ -194,21 +194,7 @@ std::vector<OptionHelp> allOptions() {
     return all;
 }
 
-const std::set<std::string> kOptions = optionNames(allOptions());
-
-} // namespace
-
-std::string posteriorHelp() {
-    return commandHelp("posterior", kSummary, allOptions());
-}
-
-void checkPosteriorArguments(int argc, char** argv) {
-    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
-}
-
-int runPosteriorCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2, kOptions);
-    const PosteriorConfig config = parseConfig(args);
+int run(const ArgParser& args, const PosteriorConfig& config) {
     requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", isGeneratedPosteriorSet(config.setup.dataset));
     // Data, prior and shapes are checked before the long run (bad CSV cells are named here).
@@ -239,6 +225,14 @@ int runPosteriorCommand(int argc, char** argv) {
             io::writePosteriorCsv(csv, rows);
         },
         [&](const Rows& rows, bool) { printSummary(config, first, rows); });
+}
+
+} // namespace
+
+const CommandSpec& posteriorCommand() {
+    static const ExperimentCommand<PosteriorConfig> command{"posterior", kSummary, allOptions(),
+                                                            parseConfig, run};
+    return command;
 }
 
 } // namespace fa::cli

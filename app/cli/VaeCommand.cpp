@@ -49,8 +49,6 @@ const std::vector<OptionHelp>& ownOptions() {
     return o;
 }
 
-const std::set<std::string> kOptions = optionNames(experimentOptions(ownOptions(), vaeParams()));
-
 VaeConfig parseConfig(const ArgParser& args) {
     VaeConfig c;
     VaeDataSpec& d = c.data;
@@ -182,19 +180,7 @@ std::vector<VaeRow> markDiverged(std::vector<VaeRow> rows) {
     return rows;
 }
 
-} // namespace
-
-std::string vaeHelp() {
-    return commandHelp("vae", kSummary, experimentOptions(ownOptions(), vaeParams()));
-}
-
-void checkVaeArguments(int argc, char** argv) {
-    (void)parseConfig(ArgParser(argc, argv, 2, kOptions));
-}
-
-int runVaeCommand(int argc, char** argv) {
-    const ArgParser args(argc, argv, 2, kOptions);
-    const VaeConfig config = parseConfig(args);
+int run(const ArgParser& args, const VaeConfig& config) {
     requireOutput(args);
     refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(config.data.dataset));
     // Bad files and shapes are named before the output exists: every trial's data (a split may
@@ -254,6 +240,14 @@ int runVaeCommand(int argc, char** argv) {
         },
         [](std::ostream& csv, Rows& rows) { io::writeVaeCsv(csv, rows); },
         [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
+}
+
+} // namespace
+
+const CommandSpec& vaeCommand() {
+    static const ExperimentCommand<VaeConfig> command{
+        "vae", kSummary, experimentOptions(ownOptions(), vaeParams()), parseConfig, run};
+    return command;
 }
 
 } // namespace fa::cli

@@ -4,6 +4,7 @@
 // is read, nothing runs). A bad argument is refused with std::invalid_argument, which the program
 // turns into exit code 2; anything else (another exception, a crash, undefined behaviour) is a
 // finding.
+#include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
 
 #include <cstdint>
@@ -36,19 +37,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         switch (command) {
         case 0:
-            fa::cli::checkFaSweepArguments(argc, argv.data());
+            fa::cli::faSweepCommand().check(argc, argv.data());
             break;
         case 1:
-            fa::cli::checkPosteriorArguments(argc, argv.data());
+            fa::cli::posteriorCommand().check(argc, argv.data());
             break;
         case 2:
-            fa::cli::checkNeuralArguments(argc, argv.data());
+            fa::cli::neuralCommand().check(argc, argv.data());
             break;
         case 3:
-            fa::cli::checkLatentArguments(argc, argv.data());
+            fa::cli::latentCommand().check(argc, argv.data());
             break;
         default:
-            fa::cli::checkVaeArguments(argc, argv.data());
+            fa::cli::vaeCommand().check(argc, argv.data());
         }
     } catch (const std::invalid_argument&) {
     }

@@ -6,6 +6,7 @@
 // holds. The values are generated from the schema, not listed here; only the cross-field rules
 // (K < D, σ² only with a fixed noise) get a context, and a CLI refusal counts only when it names
 // the option's range (a model too large for memory is another rule), and so for the sessions.
+#include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
 #include "core/explorer/ExplorerParams.h"
 #include "core/latent/LatentParams.h"
@@ -44,7 +45,8 @@ std::vector<double> probes(const fa::ParamInfo& p) {
 
 /// Whether the CLI's argument checks take the value of --flag: it may still refuse the run for
 /// another rule (the memory a model of that size needs), which is not the range's business.
-bool cliAccepts(void (*check)(int, char**), const QStringList& args, const std::string& flag) {
+bool cliAccepts(const fa::cli::CommandSpec& command, const QStringList& args,
+                const std::string& flag) {
     std::vector<std::string> words{"faexplorer-cli", "command"};
     for (const QString& a : args)
         words.push_back(a.toStdString());
@@ -52,7 +54,7 @@ bool cliAccepts(void (*check)(int, char**), const QStringList& args, const std::
     for (std::string& w : words)
         argv.push_back(w.data());
     try {
-        check(static_cast<int>(argv.size()), argv.data());
+        command.check(static_cast<int>(argv.size()), argv.data());
         return true;
     } catch (const std::invalid_argument& e) {
         return std::string(e.what()).find("--" + flag + " must") == std::string::npos;
@@ -76,9 +78,9 @@ QByteArray withValue(const QByteArray& json, const std::string& path, double val
 /// the session reader and the page's fields; `context` sets the cross-field rules for one flag
 /// in both the configuration and the CLI's arguments. Returns the number of values compared.
 template <class Live, class Cli, class Page, class Session, class Context>
-int agree(const fa::Schema<Live>& live, const fa::Schema<Cli>& cli, void (*check)(int, char**),
-          Page& page, QByteArray (*toJson)(const Session&), Session (*fromJson)(const QByteArray&),
-          const Context& context) {
+int agree(const fa::Schema<Live>& live, const fa::Schema<Cli>& cli,
+          const fa::cli::CommandSpec& check, Page& page, QByteArray (*toJson)(const Session&),
+          Session (*fromJson)(const QByteArray&), const Context& context) {
     int compared = 0;
     for (const fa::Param<Live>& p : live) {
         // A parameter the CLI takes must be the CLI schema's too (paramByFlag throws if not);
@@ -133,7 +135,7 @@ class TestParamAgreement : public QObject {
     void nonlinearLab() {
         NonlinearPage page;
         const int compared =
-            agree(fa::vaeLiveParams(), fa::vaeParams(), fa::cli::checkVaeArguments, page,
+            agree(fa::vaeLiveParams(), fa::vaeParams(), fa::cli::vaeCommand(), page,
                   fa::io::vaeSessionToJson, fa::io::vaeSessionFromJson,
                   [](const std::string& flag, fa::VaeLiveConfig& base, QStringList& args) {
                       // K < D, true K < D, σ² with a fixed noise.
@@ -159,7 +161,7 @@ class TestParamAgreement : public QObject {
     void explorer() {
         ControlPanel panel;
         const int compared =
-            agree(fa::explorerParams(), fa::faSweepParams(), fa::cli::checkFaSweepArguments, panel,
+            agree(fa::explorerParams(), fa::faSweepParams(), fa::cli::faSweepCommand(), panel,
                   fa::io::sessionToJson, fa::io::sessionFromJson,
                   [](const std::string& flag, fa::ExplorerConfig& base, QStringList& args) {
                       // K < D, fitted K < D, the haar generator beyond D = 2000, samples within the
@@ -189,7 +191,7 @@ class TestParamAgreement : public QObject {
     void neuralLab() {
         NeuralPage page;
         const int compared =
-            agree(fa::neuralLiveParams(), fa::neuralParams(), fa::cli::checkNeuralArguments, page,
+            agree(fa::neuralLiveParams(), fa::neuralParams(), fa::cli::neuralCommand(), page,
                   fa::io::neuralSessionToJson, fa::io::neuralSessionFromJson,
                   [](const std::string&, fa::NeuralLiveConfig&, QStringList&) {});
         QCOMPARE(compared, 5 * static_cast<int>(fa::neuralLiveParams().size()));
@@ -198,7 +200,7 @@ class TestParamAgreement : public QObject {
     void latentLab() {
         LatentPage page;
         const int compared =
-            agree(fa::latentLiveParams(), fa::latentParams(), fa::cli::checkLatentArguments, page,
+            agree(fa::latentLiveParams(), fa::latentParams(), fa::cli::latentCommand(), page,
                   fa::io::latentSessionToJson, fa::io::latentSessionFromJson,
                   [](const std::string& flag, fa::LatentLiveConfig& base, QStringList& args) {
                       // K < D, true K < D, the components of the mixture only.
@@ -224,18 +226,18 @@ class TestParamAgreement : public QObject {
 
     void posteriorLab() {
         PosteriorControls controls;
-        const int compared = agree(
-            fa::posteriorLiveParams(), fa::posteriorParams(), fa::cli::checkPosteriorArguments,
-            controls, fa::io::posteriorSessionToJson, fa::io::posteriorSessionFromJson,
-            [](const std::string& flag, fa::PosteriorLiveConfig&, QStringList& args) {
-                // --alpha or --beta alone asks for both by hand (synthetic data has no own).
-                if (flag == "alpha")
-                    args << "--beta"
-                         << "1";
-                else if (flag == "beta")
-                    args << "--alpha"
-                         << "1";
-            });
+        const int compared =
+            agree(fa::posteriorLiveParams(), fa::posteriorParams(), fa::cli::posteriorCommand(),
+                  controls, fa::io::posteriorSessionToJson, fa::io::posteriorSessionFromJson,
+                  [](const std::string& flag, fa::PosteriorLiveConfig&, QStringList& args) {
+                      // --alpha or --beta alone asks for both by hand (synthetic data has no own).
+                      if (flag == "alpha")
+                          args << "--beta"
+                               << "1";
+                      else if (flag == "beta")
+                          args << "--alpha"
+                               << "1";
+                  });
         QCOMPARE(compared, 5 * static_cast<int>(fa::posteriorLiveParams().size()));
     }
 };
