@@ -11,7 +11,6 @@
 #include <exception>
 #include <limits>
 #include <mutex>
-#include <numbers>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -76,49 +75,6 @@ PriorKind neuralPrior(NeuralMethod method) {
     return method == NeuralMethod::VifaLaplace || method == NeuralMethod::VippcaLaplace
                ? PriorKind::Laplace
                : PriorKind::Gaussian;
-}
-
-Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
-                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
-                      std::uint64_t seed, const ScoringPoll& poll) {
-    if (samples < 1)
-        throw std::invalid_argument("the predictive needs at least one sample");
-    const Eigen::Index n = X.rows();
-    Matrix mu(n, samples); // predictive means per draw, original scale
-    FASampler sampler(q);
-    Rng rng(seed);
-    Vector theta(q.dim());
-    for (int s = 0; s < samples; ++s) {
-        if (poll.stop()) { // each draw is a pass over every row: S of them can take minutes
-            const double nan = std::numeric_limits<double>::quiet_NaN();
-            return {nan, nan, {}, {}};
-        }
-        sampler.draw(rng, theta);
-        mu.col(s) = net.predict(theta, X).array() * yScale + yMean;
-    }
-    const double var = yScale * yScale / net.beta();
-    const double logNorm = -0.5 * std::log(2.0 * std::numbers::pi * var);
-    Predictive p;
-    p.mean = mu.rowwise().mean();
-    p.sd.resize(n);
-    double nll = 0.0, sq = 0.0;
-    long inside = 0;
-    const Vector sdDraws = Vector::Constant(samples, std::sqrt(var));
-    for (Eigen::Index i = 0; i < n; ++i) {
-        // log (1/S) sum_s N(y_i; mu_is, var), by log-sum-exp.
-        const Eigen::ArrayXd logs =
-            logNorm - 0.5 * (yOriginal(i) - mu.row(i).array()).square() / var;
-        const double top = logs.maxCoeff();
-        nll -= top + std::log((logs - top).exp().sum()) - std::log(static_cast<double>(samples));
-        sq += (p.mean(i) - yOriginal(i)) * (p.mean(i) - yOriginal(i));
-        p.sd(i) =
-            std::sqrt(var + (mu.row(i).array() - p.mean(i)).square().mean()); // mixture variance
-        countPit(mixtureCdf(mu.row(i).transpose(), sdDraws, yOriginal(i)), inside, p.pit);
-    }
-    p.coverage95 = static_cast<double>(inside) / static_cast<double>(n);
-    p.nmll = nll / static_cast<double>(n);
-    p.rmse = std::sqrt(sq / static_cast<double>(n));
-    return p;
 }
 
 NeuralFit::NeuralFit(const Matrix& X, const Vector& y, NeuralMethod method,

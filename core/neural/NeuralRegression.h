@@ -1,16 +1,16 @@
 #pragma once
 // VIFA / VIPPCA over all the weights of a small network (report §3, docs/maths/neural.md §1): one
-// fit, its Monte Carlo predictive distribution (test NMLL and RMSE on the original target
-// scale), the seeded 90/10 splits, a random-search tuner with k-fold validation run on
-// several threads, and the whole split protocol as `faexplorer-cli neural` runs it.
+// fit, its Monte Carlo predictive distribution (core/neural/NeuralPredictive.h: test NMLL and
+// RMSE on the original target scale), the seeded 90/10 splits, a random-search tuner with k-fold
+// validation run on several threads, and the whole split protocol as `faexplorer-cli neural` runs
+// it.
 #include "core/data/RegressionData.h"
 #include "core/lab/ScoringPoll.h"
 #include "core/lab/TrialRunner.h"
-#include "core/metrics/MixturePredictive.h"
 #include "core/neural/MlpLikelihood.h"
+#include "core/neural/NeuralPredictive.h"
 #include "core/vi/Vifa.h"
 
-#include <array>
 #include <atomic>
 #include <functional>
 #include <limits>
@@ -57,24 +57,6 @@ struct NeuralFitOptions {
     /// docs/results.md).
     bool reportInit = true;
 };
-
-struct Predictive {
-    double nmll = 0.0, rmse = 0.0; ///< on the original target scale
-    Vector mean, sd; ///< predictive mean and standard deviation per point, original scale
-    /// Share of targets inside the central 95 % predictive interval, and the PIT histogram
-    /// (docs/maths/neural.md §5).
-    double coverage95 = std::numeric_limits<double>::quiet_NaN();
-    std::array<int, kPitBins> pit{};
-};
-
-/// Monte Carlo predictive of q over the weights: S draws theta_s, each giving
-/// N(y; f(x; theta_s) yScale + yMean, yScale^2 / beta); NMLL = -mean_n log (1/S sum_s ...),
-/// by log-sum-exp; RMSE of the sample-averaged mean. yOriginal on the original scale. The poll is
-/// looked at before each draw: once its cancel is raised the result is NaN (mean and sd empty),
-/// for the caller to drop.
-Predictive predictive(const MlpLikelihood& net, const FAModel& q, const ConstMatrixRef& X,
-                      const ConstVectorRef& yOriginal, double yMean, double yScale, int samples,
-                      std::uint64_t seed, const ScoringPoll& poll = {});
 
 /// One VIFA / VIPPCA fit over a network's weights on standardised training data, advanced an
 /// epoch at a time.
