@@ -78,6 +78,11 @@ enum class SeedStream : std::uint64_t {
     /// Under a (split, method) seed: candidate c's fit on fold f, Base + 100 c + f.
     NeuralTuningFitBase = 1000,
     NeuralNetworkStart = 7, ///< under a network fit's seed: the weights' (LeCun) start
+    /// Under an SGD-iterate fit's seed (core/neural/IterateFits.h): member m's seed, Base + m.
+    /// Under a member's seed, NeuralNetworkStart is its start, then:
+    IterateMemberBase = 100,
+    IterateBatchOrder = 8, ///< under a member's seed: the order of its mini-batches
+    IterateFitter = 9,     ///< under a member's seed: the online FA fitter's start frame
 };
 
 /// deriveSeed(seed, stream + offset): a named stream, or the offset-th of a run of them.

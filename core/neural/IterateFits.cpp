@@ -1,0 +1,227 @@
+#include "core/neural/IterateFits.h"
+
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+#include "core/math/Rng.h"
+#include "core/vi/SgdTrainer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace fa {
+namespace {
+
+struct MethodName {
+    IterateMethod method;
+    const char* name;
+};
+constexpr MethodName kMethods[] = {
+    {IterateMethod::Map, "map"},
+    {IterateMethod::SwaFaEm, "swa-fa-em"},
+    {IterateMethod::SwaFaSga, "swa-fa-sga"},
+    {IterateMethod::Swag, "swag"},
+    {IterateMethod::Ensemble, "ensemble"},
+    {IterateMethod::MultiSwag, "multiswag"},
+    {IterateMethod::MultiSwaFaEm, "multi-swa-fa-em"},
+};
+
+bool isSwag(IterateMethod method) {
+    return method == IterateMethod::Swag || method == IterateMethod::MultiSwag;
+}
+
+/// Checks what the parts (MapSgd, the likelihood, the fitters) do not, and returns M.
+int checkIterateOptions(const IterateFitOptions& o) {
+    const int members = o.members == 0 ? defaultMembers(o.method) : o.members;
+    if (members < 1 || members > 1000)
+        throw std::invalid_argument("the number of members M must lie within [1, 1000]");
+    if (members > 1 && !isMultiMethod(o.method))
+        throw std::invalid_argument(iterateMethodName(o.method) +
+                                    " is one run: only ensemble, multiswag and multi-swa-fa-em "
+                                    "take more than one member");
+    if (o.epochs < 1)
+        throw std::invalid_argument("the run needs at least one epoch");
+    if (collectsIterates(o.method) && !(o.swaStart >= 0 && o.swaStart < o.epochs))
+        throw std::invalid_argument(
+            "the SWA start must lie within [0, epochs): " + iterateMethodName(o.method) +
+            " needs iterates to collect after it");
+    if (collectsIterates(o.method) && o.rank < 1)
+        throw std::invalid_argument("the rank K must be at least 1");
+    if (o.method == IterateMethod::SwaFaSga)
+        checkLearningRate(o.sgaLearningRate);
+    return members;
+}
+
+/// The Gaussian a member's iterates are fed to (none for map and ensemble).
+std::unique_ptr<StreamFit> memberFit(const IterateFitOptions& o, Eigen::Index dim,
+                                     std::uint64_t memberSeed) {
+    if (!collectsIterates(o.method))
+        return nullptr;
+    if (isSwag(o.method))
+        return std::make_unique<SwagEstimator>(dim, o.rank);
+    if (o.rank >= dim)
+        throw std::invalid_argument("the rank K must be below the number of weights D = " +
+                                    std::to_string(dim));
+    OnlineOptions fit;
+    fit.latent = o.rank;
+    fit.warmup = o.faWarmup;
+    fit.learningRate = o.sgaLearningRate;
+    fit.initSeed = deriveSeed(memberSeed, SeedStream::IterateFitter);
+    if (o.method == IterateMethod::SwaFaSga)
+        return std::make_unique<OnlineSGA>(dim, fit);
+    return std::make_unique<OnlineEM>(dim, fit);
+}
+
+} // namespace
+
+std::string iterateMethodName(IterateMethod method) {
+    for (const auto& m : kMethods)
+        if (m.method == method)
+            return m.name;
+    return "?";
+}
+
+std::optional<IterateMethod> parseIterateMethod(const std::string& name) {
+    for (const auto& m : kMethods)
+        if (name == m.name)
+            return m.method;
+    return std::nullopt;
+}
+
+std::vector<IterateMethod> allIterateMethods() {
+    std::vector<IterateMethod> all;
+    for (const auto& m : kMethods)
+        all.push_back(m.method);
+    return all;
+}
+
+bool isMultiMethod(IterateMethod method) {
+    return method == IterateMethod::Ensemble || method == IterateMethod::MultiSwag ||
+           method == IterateMethod::MultiSwaFaEm;
+}
+
+bool collectsIterates(IterateMethod method) {
+    return method != IterateMethod::Map && method != IterateMethod::Ensemble;
+}
+
+int defaultMembers(IterateMethod method) {
+    return isMultiMethod(method) ? 5 : 1;
+}
+
+struct IterateFit::Member {
+    std::unique_ptr<MapSgd> sgd;
+    std::unique_ptr<StreamFit> fit; ///< null for map and ensemble
+    long collected = 0;
+};
+
+IterateFit::IterateFit(const Matrix& X, const Vector& y, const IterateFitOptions& options,
+                       std::vector<Vector> starts)
+    : m_options(options) {
+    m_options.members = checkIterateOptions(options);
+    const auto members = static_cast<std::size_t>(m_options.members);
+    if (!starts.empty() && starts.size() != members)
+        throw std::invalid_argument("give one start per member, or none");
+    MlpShape shape;
+    shape.inputs = static_cast<int>(X.cols());
+    shape.hidden = options.hidden;
+    m_net = std::make_unique<MlpLikelihood>(X, y, shape, options.noisePrecision);
+    MapSgdOptions sgd;
+    sgd.learningRate = options.learningRate;
+    sgd.batch = options.batch;
+    sgd.priorPrecision = options.priorPrecision;
+    for (std::size_t m = 0; m < members; ++m) {
+        const std::uint64_t seed = deriveSeed(options.seed, SeedStream::IterateMemberBase, m);
+        Vector start = starts.empty() ? MlpLikelihood::initialWeights(
+                                            shape, deriveSeed(seed, SeedStream::NeuralNetworkStart))
+                                      : std::move(starts[m]);
+        sgd.seed = deriveSeed(seed, SeedStream::IterateBatchOrder);
+        auto member = std::make_unique<Member>();
+        member->sgd = std::make_unique<MapSgd>(*m_net, std::move(start), sgd);
+        member->fit = memberFit(options, m_net->dim(), seed);
+        m_members.push_back(std::move(member));
+    }
+}
+
+IterateFit::~IterateFit() = default;
+
+void IterateFit::abandonOn(const std::atomic<bool>* flag) {
+    m_abandon = flag;
+    for (const auto& m : m_members)
+        m->sgd->abandonOn(flag);
+}
+
+void IterateFit::onIterate(std::function<void(int, const Vector&)> observer) {
+    m_observer = std::move(observer);
+}
+
+void IterateFit::runEpoch() {
+    const auto abandoned = [this] {
+        return m_abandon && m_abandon->load(std::memory_order_relaxed);
+    };
+    if (finished())
+        return;
+    const bool collect = collectsIterates(m_options.method) && m_epoch >= m_options.swaStart;
+    for (std::size_t k = 0; k < m_members.size(); ++k) {
+        if (abandoned())
+            return;
+        Member& m = *m_members[k];
+        if (!collect && !m_observer) {
+            m.sgd->runEpoch();
+            continue;
+        }
+        // Fed in place: observe reads theta where SGD keeps it (no copy, no allocation).
+        m.sgd->runEpoch([&](const Vector& theta) {
+            if (m_observer)
+                m_observer(static_cast<int>(k), theta);
+            if (collect) {
+                m.fit->observe(theta);
+                ++m.collected;
+            }
+        });
+    }
+    if (abandoned()) // the epoch was cut: it does not count
+        return;
+    ++m_epoch;
+}
+
+FitStatus IterateFit::status() const {
+    bool warm = false;
+    for (const auto& m : m_members) {
+        if (m->sgd->diverged() || (m->fit && m->fit->diverged()))
+            return FitStatus::Diverged;
+        warm = warm || (m->fit && (m->collected == 0 || m->fit->status() == FitStatus::WarmUp));
+    }
+    return warm ? FitStatus::WarmUp : FitStatus::Running;
+}
+
+FAModel IterateFit::memberPosterior(const Member& member) const {
+    if (!member.fit || member.collected == 0)
+        return pointMass(member.sgd->theta());
+    FAModel q = member.fit->model();
+    if (member.fit->status() == FitStatus::WarmUp) // only the running mean has moved: SWA
+        return pointMass(q.c);
+    return q;
+}
+
+std::vector<FAModel> IterateFit::posterior() const {
+    std::vector<FAModel> out;
+    out.reserve(m_members.size());
+    for (const auto& m : m_members)
+        out.push_back(memberPosterior(*m));
+    return out;
+}
+
+Predictive IterateFit::evaluate(const ConstMatrixRef& X, const ConstVectorRef& yOriginal,
+                                double yMean, double yScale, int samples, std::uint64_t seed,
+                                const ScoringPoll& poll) const {
+    return predictive(*m_net, posterior(), X, yOriginal, yMean, yScale, samples, seed, poll);
+}
+
+const Vector& IterateFit::weights(int member) const {
+    return m_members.at(static_cast<std::size_t>(member))->sgd->theta();
+}
+
+long IterateFit::collected(int member) const {
+    return m_members.at(static_cast<std::size_t>(member))->collected;
+}
+
+} // namespace fa
