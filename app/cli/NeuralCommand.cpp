@@ -29,14 +29,21 @@ NeuralConfig parseConfig(const ArgParser& args) {
     c.loader = io::readOnce(io::datasetLoader(args.text("data-dir", ""))); // read once
     c.methods.clear();
     for (const auto& name : args.distinctList("method", {"vifa-gauss"})) {
-        const auto m = parseNeuralMethod(name);
-        if (!m)
+        if (const auto m = parseNeuralMethod(name))
+            c.methods.push_back(*m);
+        else if (const auto i = parseIterateMethod(name))
+            c.iterateMethods.push_back(*i);
+        else
             throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
                                         methodChoices(Lab::Neural) + ")");
-        c.methods.push_back(*m);
     }
     c.fit.hidden = hiddenLayers(args.integerList("hidden", {50}), "--hidden");
     readParams(args, neuralParams(), c); // the window's ranges too (core/neural/NeuralParams.h)
+    if (!args.has("swa-start"))
+        c.iterate.swaStart = c.fit.epochs / 2;
+    if (!c.iterateMethods.empty() && c.iterate.swaStart >= c.fit.epochs)
+        throw std::invalid_argument("--swa-start must be below --epochs (" +
+                                    std::to_string(c.fit.epochs) + ")");
     c.threads = args.integerIn("threads", 2, 1, 256);
     const std::string opt = args.text("optimizer", "adam");
     if (opt != "sgd" && opt != "adam")
@@ -62,11 +69,16 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
                 interrupted ? " (interrupted: finished splits only)" : "");
     std::printf("%-15s  %-20s  %-20s  %-9s  %-10s  %s\n", "method", "test NMLL", "test RMSE",
                 "95% cover", "ok/splits", "report (NMLL, RMSE)");
-    for (const NeuralMethod m : c.methods) {
+    std::vector<std::string> names;
+    for (const NeuralMethod m : c.methods)
+        names.push_back(neuralMethodName(m));
+    for (const IterateMethod m : c.iterateMethods)
+        names.push_back(iterateMethodName(m));
+    for (const std::string& name : names) {
         std::vector<double> nmll, rmse, coverage;
         int ok = 0;
         for (const auto& r : rows)
-            if (r.method == neuralMethodName(m)) {
+            if (r.method == name) {
                 nmll.push_back(r.nmll);
                 rmse.push_back(r.rmse);
                 coverage.push_back(r.coverage95);
@@ -75,23 +87,23 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
         const MeanStdErr a = meanStdErr(nmll), b = meanStdErr(rmse);
         MlpShape shape;
         shape.hidden = c.fit.hidden;
-        const auto published = publishedNeural(c.dataset, shape.name(), neuralMethodName(m));
+        const auto published = publishedNeural(c.dataset, shape.name(), name);
         char ref[64] = "-";
         if (published)
             std::snprintf(ref, sizeof ref, "%.2f ± %.2f, %.2f ± %.2f", published->nmll,
                           published->nmllSe, published->rmse, published->rmseSe);
         char okText[32];
         std::snprintf(okText, sizeof okText, "%d/%zu", ok, nmll.size());
-        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-9.3f  %-10s  %s\n",
-                    neuralMethodName(m).c_str(), a.mean, a.stdErr, b.mean, b.stdErr,
-                    meanStdErr(coverage).mean, okText, ref);
+        std::printf("%-15s  %6.3f ± %-11.3f  %6.3f ± %-11.3f  %-9.3f  %-10s  %s\n", name.c_str(),
+                    a.mean, a.stdErr, b.mean, b.stdErr, meanStdErr(coverage).mean, okText, ref);
     }
 }
 
 const char* const kSummary =
-    "VIFA / VIPPCA over a small network's weights (the report's protocol): per split a random "
-    "search of the prior and noise precisions by cross-validation, a fit, and the test NMLL and "
-    "RMSE; one row per (split, method).";
+    "VIFA / VIPPCA and the posteriors from SGD iterates (SWA-FA, SWAG, ensembles) over a small "
+    "network's weights (the report's protocol): per split a random search of the prior and noise "
+    "precisions by cross-validation, a fit, and the test NMLL, RMSE and 95 % coverage; one row "
+    "per (split, method).";
 
 /// The options of this command alone (experimentOptions adds the shared ones).
 const std::vector<OptionHelp>& ownOptions() {
@@ -99,7 +111,10 @@ const std::vector<OptionHelp>& ownOptions() {
         {"dataset", "boston", "boston, concrete, energy, yacht or PATH.csv."},
         {"target", "", "A CSV's target column (default: the last)."},
         {"method", "vifa-gauss",
-         "Comma list of vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace."},
+         "Comma list of vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace and the "
+         "posteriors from the SGD iterates: map, swa-fa-em, swa-fa-sga, swag, ensemble, "
+         "multiswag, multi-swa-fa-em (run after the others, each with its own search of the "
+         "precisions)."},
         {"hidden", "50", "The network's hidden layers: 50 or 50,50 (each 1 to 100000 units)."},
         {"optimizer", "adam", "adam or sgd."},
         {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
@@ -114,6 +129,8 @@ std::vector<OptionHelp> allOptions() {
     for (OptionHelp& o : all)
         if (o.flag == "threads")
             o = {"threads", "2", "The search's candidates side by side (1 to 256)."};
+        else if (o.flag == "swa-start")
+            o.value = "EPOCHS/2";
         else if (o.flag == "shard")
             o.help = "i/n: only the i-th of n slices of the splits (see merge).";
     return all;
@@ -128,6 +145,8 @@ int run(const ArgParser& args, const NeuralConfig& config) {
     if (config.folds > first.Xtrain.rows())
         throw std::invalid_argument("--folds " + std::to_string(config.folds) + " exceeds the " +
                                     std::to_string(first.Xtrain.rows()) + " training rows");
+    for (const IterateMethod m : config.iterateMethods) // e.g. a rank K not below the weights
+        (void)IterateFit(first.Xtrain, first.ytrain, iterateOptions(config, m, {}, config.seed));
     using Rows = std::vector<NeuralRow>;
     return runExperiment<Rows>(
         args, {"neural", "split", config.splits, config.shard, true},

@@ -40,6 +40,22 @@ const std::vector<MethodInfo>& methodRegistry() {
          "Gaussian VI: q = N(m, L Lᵀ), L lower-triangular with a log diagonal; Gaussian prior"},
         {"vi-meanfield", "VI, mean field", "VI-MF", 0xbcbd22, kPosterior,
          "Gaussian VI: q = N(m, diag σ²), log σ learned; Gaussian prior"},
+        // The neural lab's posteriors from the SGD iterates of the network's weights
+        // (core/neural/IterateFits.h).
+        {"map", "MAP (SGD, weight decay)", "MAP", 0x7f7f7f, kNeural,
+         "The network trained by SGD with weight decay α/N: a point mass at its weights"},
+        {"swa-fa-em", "SWA-FA, online EM", "SWA-FA EM", 0xff7f0e, kNeural,
+         "Online EM fitted to the SGD iterates after the SWA start; mean their running average"},
+        {"swa-fa-sga", "SWA-FA, online SGA", "SWA-FA SGA", 0x2ca02c, kNeural,
+         "Online SGA fitted to the SGD iterates after the SWA start; mean their running average"},
+        {"swag", "SWAG", "SWAG", 0x17becf, kNeural,
+         "SWAG: running mean and diagonal of the SGD iterates plus their last K deviations"},
+        {"ensemble", "deep ensemble", "ensemble", 0x1f77b4, kNeural,
+         "M MAP networks from independent starts and batch orders, equally weighted"},
+        {"multiswag", "MultiSWAG", "MultiSWAG", 0xbcbd22, kNeural,
+         "M independent SWAG runs; the predictive mixes their draws"},
+        {"multi-swa-fa-em", "multi-SWA-FA, online EM", "multi-SWA-FA", 0xaec7e8, kNeural,
+         "M independent SWA-FA (online EM) runs; the predictive mixes their draws"},
         // The latent-variable lab: every way of fitting FA (and PPCA) on one data set.
         {"em", "batch EM", "EM", 0xd62728, kLatent,
          "Batch EM: E step (posterior moments of every z_n), M step (F and Ψ, or W and σ²)"},

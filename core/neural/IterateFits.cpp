@@ -2,6 +2,7 @@
 
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/Methods.h"
 #include "core/math/Rng.h"
 #include "core/vi/SgdTrainer.h"
 
@@ -11,11 +12,9 @@
 namespace fa {
 namespace {
 
-struct MethodName {
-    IterateMethod method;
-    const char* name;
-};
-constexpr MethodName kMethods[] = {
+// The lab's names for these methods; labels and colours come from the method registry
+// (core/lab/Methods.h), which offers them to the neural lab.
+constexpr Named<IterateMethod> kMethods[] = {
     {IterateMethod::Map, "map"},
     {IterateMethod::SwaFaEm, "swa-fa-em"},
     {IterateMethod::SwaFaSga, "swa-fa-sga"},
@@ -74,24 +73,15 @@ std::unique_ptr<StreamFit> memberFit(const IterateFitOptions& o, Eigen::Index di
 } // namespace
 
 std::string iterateMethodName(IterateMethod method) {
-    for (const auto& m : kMethods)
-        if (m.method == method)
-            return m.name;
-    return "?";
+    return nameIn(kMethods, method);
 }
 
 std::optional<IterateMethod> parseIterateMethod(const std::string& name) {
-    for (const auto& m : kMethods)
-        if (name == m.name)
-            return m.method;
-    return std::nullopt;
+    return labMethod(kMethods, name, Lab::Neural);
 }
 
 std::vector<IterateMethod> allIterateMethods() {
-    std::vector<IterateMethod> all;
-    for (const auto& m : kMethods)
-        all.push_back(m.method);
-    return all;
+    return labMethods(kMethods, Lab::Neural);
 }
 
 bool isMultiMethod(IterateMethod method) {

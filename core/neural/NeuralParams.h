@@ -12,6 +12,8 @@ namespace fa {
 const Schema<NeuralFitOptions>& neuralFitParams();
 /// faexplorer-cli neural.
 const Schema<NeuralConfig>& neuralParams();
+/// The posteriors from the SGD iterates: members, rank, SWA start, SGD rate and batch.
+const Schema<IterateFitOptions>& iterateParams();
 /// The window's run.
 const Schema<NeuralLiveConfig>& neuralLiveParams();
 

@@ -33,26 +33,6 @@ Matrix rows(const Matrix& X, Eigen::Index first, Eigen::Index count) {
     return X.middleRows(first, count);
 }
 
-/// The poll of the test rows' predictive: the cancel before each draw, and `report` given to
-/// progress before the first draw and then at most every 0.1 s (a draw can take microseconds, and
-/// a report may be a message to a window's thread).
-ScoringPoll evaluationPoll(const std::atomic<bool>* cancel,
-                           const std::function<void(const NeuralProgress&)>& progress,
-                           NeuralProgress report) {
-    using Clock = std::chrono::steady_clock;
-    ScoringPoll poll{cancel, {}};
-    if (progress)
-        poll.tick = [&progress, report = std::move(report),
-                     last = std::optional<Clock::time_point>()]() mutable {
-            const Clock::time_point now = Clock::now();
-            if (last && now - *last < std::chrono::milliseconds(100))
-                return;
-            last = now;
-            progress(report);
-        };
-    return poll;
-}
-
 } // namespace
 
 std::string neuralMethodName(NeuralMethod method) {
@@ -132,9 +112,11 @@ std::vector<NeuralHyper> drawCandidates(int searchTrials, std::uint64_t seed) {
 }
 
 /// Candidate c's mean validation NMLL over the folds (infinite when a fit diverges); nullopt
-/// when cancelled.
-std::optional<double> crossValidate(const RegressionProblem& train, NeuralMethod method,
-                                    const NeuralFitOptions& options, int folds, std::uint64_t seed,
+/// when cancelled. makeFit(X, y, candidate, seed) gives a fit (NeuralFit, IterateFit) as a
+/// unique_ptr, run for `epochs` epochs and scored with `draws` predictive draws.
+template <class MakeFit>
+std::optional<double> crossValidate(const RegressionProblem& train, const MakeFit& makeFit,
+                                    int epochs, int draws, int folds, std::uint64_t seed,
                                     std::size_t c, const NeuralHyper& candidate,
                                     const std::atomic<bool>* cancel) {
     const Eigen::Index n = train.Xtrain.rows();
@@ -147,21 +129,20 @@ std::optional<double> crossValidate(const RegressionProblem& train, NeuralMethod
         Vector y(n - (hi - lo));
         X << rows(train.Xtrain, 0, lo), rows(train.Xtrain, hi, n - hi);
         y << train.ytrain.head(lo), train.ytrain.tail(n - hi);
-        NeuralFit fit(X, y, method, candidate, options,
-                      deriveSeed(seed, SeedStream::NeuralTuningFitBase,
-                                 c * 100 + static_cast<std::size_t>(f)));
-        for (int e = 0; e < options.epochs && !fit.diverged(); ++e) {
+        const auto fit = makeFit(X, y, candidate,
+                                 deriveSeed(seed, SeedStream::NeuralTuningFitBase,
+                                            c * 100 + static_cast<std::size_t>(f)));
+        for (int e = 0; e < epochs && !fit->diverged(); ++e) {
             if (cancel && cancel->load())
                 return std::nullopt; // an epoch at most after Ctrl-C, however long the fit
-            fit.runEpoch();
+            fit->runEpoch();
         }
-        if (fit.diverged())
+        if (fit->diverged())
             return std::numeric_limits<double>::infinity();
         // Validation NMLL on the standardised scale: the same ranking as the original one.
-        const Predictive p = fit.evaluate(
-            rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo), 0.0, 1.0,
-            options.predictiveSamples, deriveSeed(seed, SeedStream::NeuralValidationDraws),
-            ScoringPoll{cancel, {}});
+        const Predictive p = fit->evaluate(
+            rows(train.Xtrain, lo, hi - lo), train.ytrain.segment(lo, hi - lo), 0.0, 1.0, draws,
+            deriveSeed(seed, SeedStream::NeuralValidationDraws), ScoringPoll{cancel, {}});
         if (cancel && cancel->load())
             return std::nullopt; // a draw at most after Ctrl-C, however many draws
         total += p.nmll / folds;
@@ -195,11 +176,11 @@ template <class Work, class Stop> void runOnThreads(int threads, Work&& work, St
         std::rethrow_exception(error);
 }
 
-} // namespace
-
-TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
-                      const NeuralFitOptions& options, int searchTrials, int folds,
-                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
+/// The random search of tuneNeural for any fit makeFit gives (see crossValidate).
+template <class MakeFit>
+TuneResult searchBy(const RegressionProblem& train, const MakeFit& makeFit, int epochs, int draws,
+                    int searchTrials, int folds, std::uint64_t seed, int threads,
+                    const std::atomic<bool>* cancel) {
     const Eigen::Index n = train.Xtrain.rows();
     if (searchTrials < 1 || folds < 2 || folds > n)
         throw std::invalid_argument(
@@ -210,7 +191,7 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
     auto worker = [&] {
         for (std::size_t c = next++; c < candidates.size(); c = next++) {
             const std::optional<double> total =
-                crossValidate(train, method, options, folds, seed, c, candidates[c], cancel);
+                crossValidate(train, makeFit, epochs, draws, folds, seed, c, candidates[c], cancel);
             if (!total)
                 return;
             score[c] = std::isfinite(*total) ? *total : std::numeric_limits<double>::infinity();
@@ -226,6 +207,31 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
     r.best = candidates[best];
     r.validationNmll = score[best];
     return r;
+}
+
+} // namespace
+
+TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
+                      const NeuralFitOptions& options, int searchTrials, int folds,
+                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
+    const auto makeFit = [&](const Matrix& X, const Vector& y, const NeuralHyper& h,
+                             std::uint64_t fitSeed) {
+        return std::make_unique<NeuralFit>(X, y, method, h, options, fitSeed);
+    };
+    return searchBy(train, makeFit, options.epochs, options.predictiveSamples, searchTrials, folds,
+                    seed, threads, cancel);
+}
+
+TuneResult tuneIterates(const RegressionProblem& train, const NeuralConfig& config,
+                        IterateMethod method, std::uint64_t seed, const std::atomic<bool>* cancel) {
+    const auto makeFit = [&](const Matrix& X, const Vector& y, const NeuralHyper& h,
+                             std::uint64_t fitSeed) {
+        auto fit = std::make_unique<IterateFit>(X, y, iterateOptions(config, method, h, fitSeed));
+        fit->abandonOn(cancel);
+        return fit;
+    };
+    return searchBy(train, makeFit, config.fit.epochs, config.fit.predictiveSamples,
+                    config.searchTrials, config.folds, seed, config.threads, cancel);
 }
 
 RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,
@@ -251,83 +257,6 @@ RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, 
         throw std::invalid_argument(text);
     }
     return p;
-}
-
-std::vector<NeuralRow> runNeural(const NeuralConfig& config,
-                                 const std::function<void(const NeuralRow&)>& onRow,
-                                 const std::function<void(const NeuralProgress&)>& progress,
-                                 const std::atomic<bool>* cancel) {
-    if (config.splits < 1 || config.methods.empty())
-        throw std::invalid_argument("need at least one split and one method");
-    if (!(config.trainFraction > 0.0 && config.trainFraction < 1.0))
-        throw std::invalid_argument("the training fraction must lie strictly between 0 and 1");
-    checkParams(neuralParams(), config);
-    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
-    const std::string dataset = data.name;
-    std::vector<NeuralRow> out;
-    for (const int s : shardTrials(config.splits, config.shard)) {
-        const RegressionProblem p = neuralSplit(data, config.trainFraction, config.seed, s);
-        for (const NeuralMethod method : config.methods) {
-            if (cancel && cancel->load())
-                return out;
-            const std::string name = neuralMethodName(method);
-            const auto start = std::chrono::steady_clock::now();
-            if (progress)
-                progress({s, config.splits, name, "tuning"});
-            const std::uint64_t seed = deriveSeed(
-                deriveSeed(config.seed, SeedStream::NeuralSplitBase, static_cast<std::uint64_t>(s)),
-                static_cast<std::uint64_t>(method));
-            const TuneResult tuned = tuneNeural(p, method, config.fit, config.searchTrials,
-                                                config.folds, seed, config.threads, cancel);
-            if (cancel && cancel->load())
-                return out;
-            if (progress)
-                progress({s, config.splits, name, "final fit"});
-            NeuralFit fit(p.Xtrain, p.ytrain, method, tuned.best, config.fit,
-                          deriveSeed(seed, SeedStream::NeuralFinalFit));
-            for (int e = 0; e < config.fit.epochs && !fit.diverged(); ++e) {
-                if (cancel && cancel->load())
-                    return out; // the unfinished split gives no row
-                fit.runEpoch();
-            }
-            NeuralRow row;
-            row.dataset = dataset;
-            row.method = name;
-            MlpShape shape;
-            shape.hidden = config.fit.hidden;
-            row.hidden = shape.name();
-            row.split = s;
-            row.hyper = tuned.best;
-            if (fit.diverged()) {
-                row.nmll = row.rmse = std::numeric_limits<double>::quiet_NaN();
-                row.status = csvWord(FitStatus::Diverged);
-            } else {
-                // The test rows' S draws, each a pass over every row, can outlast the fit: the
-                // stage says so, and a cancel is seen before each draw.
-                const Vector yTest = p.ytest.array() * p.yScale + p.yMean;
-                const ScoringPoll poll = evaluationPoll(
-                    cancel, progress, {s, config.splits, name, "evaluating on the test rows"});
-                const Predictive pr =
-                    fit.evaluate(p.Xtest, yTest, p.yMean, p.yScale, config.fit.predictiveSamples,
-                                 deriveSeed(seed, SeedStream::NeuralTestDraws), poll);
-                if (poll.cancelled())
-                    return out; // the unfinished split gives no row
-                row.nmll = pr.nmll;
-                row.rmse = pr.rmse;
-                row.coverage95 = pr.coverage95;
-                // Never "ok" beside a number that is not finite.
-                row.status =
-                    csvWord(std::isfinite(pr.nmll) && std::isfinite(pr.rmse) ? FitStatus::Running
-                                                                             : FitStatus::Failed);
-            }
-            row.seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            if (onRow)
-                onRow(row);
-            out.push_back(std::move(row));
-        }
-    }
-    return out;
 }
 
 } // namespace fa

@@ -7,6 +7,7 @@
 #include "core/data/RegressionData.h"
 #include "core/lab/ScoringPoll.h"
 #include "core/lab/TrialRunner.h"
+#include "core/neural/IterateFits.h"
 #include "core/neural/MlpLikelihood.h"
 #include "core/neural/NeuralPredictive.h"
 #include "core/vi/Vifa.h"
@@ -93,11 +94,24 @@ TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                       const NeuralFitOptions& options, int searchTrials, int folds,
                       std::uint64_t seed, int threads, const std::atomic<bool>* cancel = nullptr);
 
+struct NeuralConfig;
+/// The same search for a posterior from the SGD iterates (iterateOptions below): each
+/// candidate's prior and noise precisions train the method's networks on k - 1 folds.
+TuneResult tuneIterates(const RegressionProblem& train, const NeuralConfig& config,
+                        IterateMethod method, std::uint64_t seed,
+                        const std::atomic<bool>* cancel = nullptr);
+
 struct NeuralConfig {
     std::string dataset = "boston"; ///< a bundled set or a CSV path
     std::string target;             ///< CSV target column; empty = last
     DatasetLoader loader;           ///< fa::io::datasetLoader
     std::vector<NeuralMethod> methods{NeuralMethod::VifaGauss};
+    /// The posteriors from the SGD iterates (map, swa-fa-em, ...), run after `methods`, each
+    /// with its own search of the prior and noise precisions (tuneIterates); their run length
+    /// is fit.epochs.
+    std::vector<IterateMethod> iterateMethods;
+    /// Their settings: members M (the multi methods'), rank K, SWA start, SGD rate and batch.
+    IterateFitOptions iterate{.members = 5, .learningRate = 0.1};
     NeuralFitOptions fit;
     int splits = 20;
     double trainFraction = 0.9;
@@ -133,6 +147,12 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                                  const std::function<void(const NeuralRow&)>& onRow = {},
                                  const std::function<void(const NeuralProgress&)>& progress = {},
                                  const std::atomic<bool>* cancel = nullptr);
+
+/// The options of an iterate method's fit in runNeural: config.iterate with the method, the
+/// network, the run length fit.epochs, M for the multi methods (1 for the rest), the searched
+/// precisions, the seed, and SGD's step rate / beta (the rate is on the squared error).
+IterateFitOptions iterateOptions(const NeuralConfig& config, IterateMethod method,
+                                 const NeuralHyper& hyper, std::uint64_t seed);
 
 /// The data of split s as runNeural prepares it.
 RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed,

@@ -2,6 +2,8 @@
 // PPCA closed form of a CSV file against eigenvalues of its correlation matrix (computed here),
 // the EM staircase in the written rows, missing values opt-in, a Heywood case named, and bad
 // arguments giving one line on stderr, exit 2 and no file.
+#include "tests/support/CsvCells.h"
+
 #include <Eigen/Dense>
 #include <QtTest>
 #include <cmath>
@@ -23,27 +25,12 @@ class TestCliLatent : public QObject {
                 QString::fromUtf8(p.readAllStandardError())};
     }
     /// The rows of a CSV as cells (header included).
-    static QList<QStringList> readCsv(const QString& path) {
-        QFile f(path);
-        QList<QStringList> rows;
-        if (!f.open(QIODevice::ReadOnly))
-            return rows;
-        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts))
-            rows << line.split(',');
-        return rows;
-    }
     QString writeFile(const QString& name, const QByteArray& text) {
         const QString path = m_dir.filePath(name);
         QFile f(path);
         f.open(QIODevice::WriteOnly);
         f.write(text);
         return path;
-    }
-    /// A finite number: an empty cell (how the CSV writes "does not apply") is not one.
-    static bool finite(const QString& cell) {
-        bool ok = false;
-        const double v = cell.toDouble(&ok);
-        return ok && std::isfinite(v);
     }
     QTemporaryDir m_dir;
 
@@ -60,7 +47,7 @@ class TestCliLatent : public QObject {
         const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv");
         QCOMPARE(run(args + QStringList{"--out", a}).code, 0);
         QCOMPARE(run(args + QStringList{"--out", b}).code, 0);
-        const auto rows = readCsv(a), again = readCsv(b);
+        const auto rows = test::readCsvCells(a), again = test::readCsvCells(b);
         QCOMPARE(rows.first().join(','),
                  QString("dataset,model,method,latent,components,trial,iteration,loglik_per_row,"
                          "heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status"));
@@ -76,7 +63,7 @@ class TestCliLatent : public QObject {
             QCOMPARE(r[3], QString("2"));
             QCOMPARE(r[4], QString("1"));
             QVERIFY(statuses.contains(r[12]));
-            QVERIFY(finite(r[7]) && finite(r[8]));
+            QVERIFY(test::finiteCell(r[7]) && test::finiteCell(r[8]));
             QVERIFY(r[10].toDouble() > 0.0);        // generated data: the distance to the truth
             QCOMPARE(r[9].isEmpty(), r[2] != "em"); // the ELBO is batch EM's
             QStringList x = r, y = again[i];
@@ -118,7 +105,7 @@ class TestCliLatent : public QObject {
             run({"--dataset", csv, "--model", "ppca", "--method", "closed-form,em", "--latent", "1",
                  "--iterations", "3000", "--test-fraction", "0", "--out", out});
         QCOMPARE(r.code, 0);
-        const auto rows = readCsv(out);
+        const auto rows = test::readCsvCells(out);
         QCOMPARE(rows[1][0], QString("four"));
         QCOMPARE(rows[1][2], QString("closed-form"));
         QCOMPARE(rows[1][6], QString("0"));
@@ -160,9 +147,9 @@ class TestCliLatent : public QObject {
         r = run({"--dataset", csv, "--model", "ppca", "--method", "em", "--latent", "1",
                  "--missing", "em", "--iterations", "200", "--out", out});
         QCOMPARE(r.code, 0);
-        const auto rows = readCsv(out);
-        QVERIFY(finite(rows.last()[7]));
-        QVERIFY(finite(rows.last()[8]));
+        const auto rows = test::readCsvCells(out);
+        QVERIFY(test::finiteCell(rows.last()[7]));
+        QVERIFY(test::finiteCell(rows.last()[8]));
     }
 
     // energy with K = 2 is a Heywood case: some ψ_d is driven to the floor. It is named, and
@@ -172,9 +159,9 @@ class TestCliLatent : public QObject {
         const Result r = run({"--dataset", "energy", "--method", "em,svd", "--latent", "2",
                               "--iterations", "2000", "--out", out});
         QCOMPARE(r.code, 0);
-        const auto rows = readCsv(out);
+        const auto rows = test::readCsvCells(out);
         for (const QStringList& row : rows.mid(1)) {
-            QVERIFY(finite(row[7]) && finite(row[8]));
+            QVERIFY(test::finiteCell(row[7]) && test::finiteCell(row[8]));
             QVERIFY(row[10].isEmpty()); // real data: no truth
         }
         QCOMPARE(rows.last()[2], QString("svd"));
@@ -232,7 +219,7 @@ class TestCliLatent : public QObject {
         Result r = run({"--dataset", csv, "--latent", "1", "--out", out});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.err.contains("left out") && r.err.contains("id"), qPrintable(r.err));
-        QCOMPARE(readCsv(out)[1][0], QString("ids"));
+        QCOMPARE(test::readCsvCells(out)[1][0], QString("ids"));
         // NA, nan, inf or an overflow in the first row is a bad cell of a column of numbers,
         // not a column of words.
         for (const char* first : {"NA", "nan", "-inf", "1e400", "null"}) {

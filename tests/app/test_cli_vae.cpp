@@ -3,6 +3,7 @@
 // on a CSV file against the eigenvalues of its correlation matrix (computed here), bad
 // arguments giving one line on stderr, exit 2 and no file, and Ctrl-C while the held-out rows
 // are scored.
+#include "tests/support/CsvCells.h"
 #include "tests/support/RunProgram.h"
 
 #include <Eigen/Dense>
@@ -26,32 +27,6 @@ class TestCliVae : public QObject {
         return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
                 QString::fromUtf8(p.readAllStandardError())};
     }
-    /// The rows of a CSV as cells (header included); a quoted cell may hold commas.
-    static QList<QStringList> readCsv(const QString& path) {
-        QFile f(path);
-        QList<QStringList> rows;
-        if (!f.open(QIODevice::ReadOnly))
-            return rows;
-        for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
-            QStringList cells{QString()};
-            bool quoted = false;
-            for (const QChar c : line) {
-                if (c == '"')
-                    quoted = !quoted;
-                else if (c == ',' && !quoted)
-                    cells << QString();
-                else
-                    cells.last() += c;
-            }
-            rows << cells;
-        }
-        return rows;
-    }
-    static bool finite(const QString& cell) {
-        bool ok = false;
-        const double v = cell.toDouble(&ok);
-        return ok && std::isfinite(v);
-    }
     QTemporaryDir m_dir;
 
   private slots:
@@ -71,7 +46,7 @@ class TestCliVae : public QObject {
         QFile raw(a);
         QVERIFY(raw.open(QIODevice::ReadOnly));
         QVERIFY(raw.readAll().contains(",\"8,8\","));
-        const auto rows = readCsv(a), again = readCsv(b);
+        const auto rows = test::readCsvCells(a), again = test::readCsvCells(b);
         QCOMPARE(rows.first().join(','),
                  QString("dataset,method,latent,hidden,trial,epoch,train_elbo_per_row,"
                          "test_elbo_per_row,test_iw_loglik_per_row,amortization_gap,"
@@ -85,7 +60,8 @@ class TestCliVae : public QObject {
             QCOMPARE(c[0], QString("nonlinear-synthetic"));
             QCOMPARE(c[2], QString("2"));
             QVERIFY(c[12] == "ok" || c[12] == "psi-floor");
-            QVERIFY(finite(c[6]) && finite(c[7]) && finite(c[8]) && c[11].toDouble() >= 0.0);
+            QVERIFY(test::finiteCell(c[6]) && test::finiteCell(c[7]) && test::finiteCell(c[8]) &&
+                    c[11].toDouble() >= 0.0);
             QStringList same = c, other = again[i];
             same.removeAt(11); // seconds differ
             other.removeAt(11);
@@ -99,7 +75,7 @@ class TestCliVae : public QObject {
             } else {
                 QCOMPARE(c[3], method == "linear-vae" ? QString("linear") : QString("8,8"));
                 QCOMPARE(c[9].isEmpty(), method == "vem"); // no encoder, no amortisation gap
-                QVERIFY(finite(c[10]));
+                QVERIFY(test::finiteCell(c[10]));
                 // The IW estimate bounds the ELBO from above (within Monte Carlo error).
                 QVERIFY(c[8].toDouble() > c[7].toDouble() - 0.05);
             }
@@ -129,7 +105,7 @@ class TestCliVae : public QObject {
         const Result r = run({"--dataset", csv, "--method", "ppca", "--latent", "1",
                               "--test-fraction", "0", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const auto rows = readCsv(out);
+        const auto rows = test::readCsvCells(out);
         QCOMPARE(rows.size(), 2);
         const Eigen::MatrixXd centred = X.rowwise() - X.colwise().mean();
         Eigen::MatrixXd S = centred.transpose() * centred / n;

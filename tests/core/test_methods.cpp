@@ -63,9 +63,18 @@ class TestMethods : public QObject {
             QVERIFY2(info && info->offeredBy(Lab::Posterior), methodName(m).c_str());
             QCOMPARE(parseMethod(methodName(m)), std::optional<PosteriorMethod>(m));
         }
+        // Neural lab: the four VIFA / VIPPCA fits and the seven posteriors from SGD iterates,
+        // in the order of the CLI contract.
         const auto neural = allNeuralMethods();
         QCOMPARE(neural.size(), std::size_t(4));
-        QCOMPARE(methodIds(Lab::Neural).size(), neural.size());
+        QCOMPARE(methodChoices(Lab::Neural),
+                 std::string("vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace, map, "
+                             "swa-fa-em, swa-fa-sga, swag, ensemble, multiswag, multi-swa-fa-em"));
+        const auto iterates = allIterateMethods();
+        QCOMPARE(iterates.size(), std::size_t(7));
+        for (IterateMethod m : iterates)
+            QCOMPARE(parseIterateMethod(iterateMethodName(m)), std::optional<IterateMethod>(m));
+        QVERIFY(!parseIterateMethod("sgd-em"));
         for (NeuralMethod m : neural) {
             const MethodInfo* info = findMethod(neuralMethodName(m));
             QVERIFY2(info && info->offeredBy(Lab::Neural), neuralMethodName(m).c_str());

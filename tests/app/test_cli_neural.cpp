@@ -1,0 +1,115 @@
+// faexplorer-cli neural's posteriors from the SGD iterates (issue 27) as a user runs them: the
+// rows of map, swag, ensemble and multiswag in the contract's columns, determinism, what
+// --members changes (only the multi methods' rows), a linear-size check of the rank against the
+// network's weights, and bad values refused with one line, exit 2 and no file.
+#include "tests/support/CsvCells.h"
+#include "tests/support/RunProgram.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestCliNeural : public QObject {
+    Q_OBJECT
+
+    /// yacht (6 inputs) through a network of one hidden layer of 4 units: D = 6·4 + 4 + 4 + 1
+    /// = 33 weights.
+    QStringList small(const QString& methods) const {
+        return {"neural", "--dataset", "yacht", "--hidden", "4",  "--method",
+                methods,  "--splits",  "2",     "--epochs", "12", "--search-trials",
+                "2",      "--folds",   "2",     "--seed",   "5",  "--predictive-samples",
+                "20"};
+    }
+    test::ProgramResult run(const QStringList& args) const {
+        return test::runProgram(FAEXPLORER_CLI, args);
+    }
+    /// The rows without their seconds cell.
+    static QList<QStringList> timeless(QList<QStringList> rows) {
+        for (QStringList& r : rows)
+            r.removeAt(6);
+        return rows;
+    }
+    QTemporaryDir m_dir;
+
+  private slots:
+    void iterateMethodsWriteTheContractRows() {
+        const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv");
+        const QStringList args = small("map,swag,ensemble,multiswag") << "--members"
+                                                                      << "3";
+        const test::ProgramResult r = run(args + QStringList{"--out", a});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(run(args + QStringList{"--out", b}).code, 0);
+        const auto rows = test::readCsvCells(a);
+        QCOMPARE(rows.first().join(','),
+                 QString("dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95"));
+        QCOMPARE(rows.size(), 1 + 2 * 4);
+        const QStringList order{"map", "swag", "ensemble", "multiswag"};
+        for (int i = 1; i < rows.size(); ++i) {
+            const QStringList& c = rows[i];
+            QCOMPARE(c[0], QString("yacht"));
+            QCOMPARE(c[1], order[(i - 1) % 4]);
+            QCOMPARE(c[3], QString::number((i - 1) / 4));
+            QCOMPARE(c[7], QString("ok"));
+            QVERIFY(test::finiteCell(c[4]) && test::finiteCell(c[5]) && c[5].toDouble() > 0.0);
+            const double coverage = c[8].toDouble();
+            QVERIFY2(coverage >= 0.0 && coverage <= 1.0, qPrintable(c.join(',')));
+        }
+        QCOMPARE(timeless(test::readCsvCells(b)), timeless(rows)); // the same seed, the same rows
+        for (const QString& m : order)
+            QVERIFY2(r.out.contains(m), qPrintable(r.out));
+    }
+
+    // --members is M of the multi methods alone: map's and swag's rows do not move with it,
+    // the ensemble's and MultiSWAG's do (more networks in the mixture).
+    void membersChangeOnlyTheMultiMethods() {
+        const QString two = m_dir.filePath("m2.csv"), four = m_dir.filePath("m4.csv");
+        const QStringList args = small("map,swag,ensemble,multiswag");
+        QCOMPARE(run(args + QStringList{"--members", "2", "--out", two}).code, 0);
+        QCOMPARE(run(args + QStringList{"--members", "4", "--out", four}).code, 0);
+        const auto a = timeless(test::readCsvCells(two)), b = timeless(test::readCsvCells(four));
+        QCOMPARE(a.size(), b.size());
+        for (int i = 1; i < a.size(); ++i) {
+            const bool multi = a[i][1] == "ensemble" || a[i][1] == "multiswag";
+            QVERIFY2((a[i] == b[i]) != multi, qPrintable(a[i].join(',') + " | " + b[i].join(',')));
+        }
+    }
+
+    void refusesBadValues_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no member") << QStringList{"--members", "0"} << "--members must be";
+        QTest::newRow("rank 0") << QStringList{"--rank", "0"} << "--rank must be";
+        QTest::newRow("start at the end")
+            << QStringList{"--swa-start", "12"} << "--swa-start must be below --epochs (12)";
+        QTest::newRow("rate 2") << QStringList{"--sgd-lr", "2"} << "--sgd-lr must lie in";
+        QTest::newRow("rank of every weight")
+            << QStringList{"--rank", "33"} << "below the number of weights D = 33";
+        QTest::newRow("unknown method")
+            << QStringList{"--method", "swa"} << "unknown method 'swa' (use vifa-gauss";
+    }
+    void refusesBadValues() {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        QStringList args = small("swa-fa-em");
+        if (extra.first() == "--method")
+            args[args.indexOf("--method") + 1] = extra[1];
+        else
+            args += extra;
+        const QString out = m_dir.filePath("bad.csv");
+        const test::ProgramResult r = run(args + QStringList{"--out", out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void helpNamesTheNewOptions() {
+        const test::ProgramResult r = run({"neural", "--help"});
+        QCOMPARE(r.code, 0);
+        for (const char* flag : {"--members", "--rank", "--swa-start", "--sgd-lr", "--sgd-batch",
+                                 "EPOCHS/2", "multi-swa-fa-em"})
+            QVERIFY2(r.out.contains(flag), flag);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliNeural)
+#include "test_cli_neural.moc"
