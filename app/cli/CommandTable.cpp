@@ -52,6 +52,13 @@ constexpr char kLatentBench[] = "latent-bench",
                kLatentBenchSummary[] =
                    "Batch FA EM, Gibbs sweeps, mixture of PPCA, PPCA, VAE and vEM fits, timed.",
                kLatentBenchOptions[] = "  --repeats 5 --data-dir DIR --out latent-bench.csv\n";
+constexpr char kNetworkBench[] = "network-bench",
+               kNetworkBenchSummary[] =
+                   "Per SGD step of a network: its own step against the online EM, online SGA "
+                   "and SWAG updates of its weights, timed.",
+               kNetworkBenchOptions[] =
+                   "  --dataset concrete --hidden 1000,1000 --rank 20 --batch 32 --epochs 2\n"
+                   "  --seed 0 --data-dir DIR --out network-bench.csv\n";
 
 } // namespace
 
@@ -75,6 +82,8 @@ const std::vector<Command>& commands() {
             "vae", "Nonlinear FA: variational EM, the VAE and the linear VAE beside PPCA."),
         {kLatentBench, kLatentBenchSummary,
          listed<kLatentBench, kLatentBenchSummary, kLatentBenchOptions>, runLatentBenchCommand},
+        {kNetworkBench, kNetworkBenchSummary,
+         listed<kNetworkBench, kNetworkBenchSummary, kNetworkBenchOptions>, runNetworkBenchCommand},
         {"merge", "OUT.csv IN.csv...: the CSVs of a sharded run back into the unsharded one.",
          mergeHelp, runMergeCommand}};
     return table;

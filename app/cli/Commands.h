@@ -23,6 +23,7 @@ std::string mergeHelp();
 int runBenchCommand(int argc, char** argv);
 int runPosteriorBenchCommand(int argc, char** argv);
 int runLatentBenchCommand(int argc, char** argv);
+int runNetworkBenchCommand(int argc, char** argv);
 int runGradVarianceCommand(int argc, char** argv);
 int runBoundCommand(int argc, char** argv);
 int runMergeCommand(int argc, char** argv);

@@ -102,6 +102,32 @@ class TestCliNeural : public QObject {
         QVERIFY(!QFile::exists(out));
     }
 
+    // network-bench's rows (timings aside, which belong in docs/benchmarks.md): the weight
+    // count of concrete's 8 inputs through 4 and 3 hidden units, 8·4 + 4 + 4·3 + 3 + 3 + 1 = 55,
+    // and one update row per fitter with a positive time.
+    void networkBenchCountsTheWeights() {
+        const QString out = m_dir.filePath("bench.csv");
+        const test::ProgramResult r =
+            run({"network-bench", "--hidden", "4,3", "--rank", "2", "--epochs", "1", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto rows = test::readCsvCells(out);
+        QVERIFY(rows.size() > 1);
+        const int name = int(rows.first().indexOf("name")),
+                  value = int(rows.first().indexOf("value"));
+        QVERIFY(name >= 0 && value >= 0);
+        QStringList updates;
+        for (const QStringList& row : rows.mid(1)) {
+            if (row[name] == "weights/concrete")
+                QCOMPARE(row[value].toDouble(), 55.0);
+            if (row[name].endsWith("_update/concrete")) {
+                updates << row[name];
+                QVERIFY(row[value].toDouble() > 0.0);
+            }
+        }
+        QCOMPARE(updates, (QStringList{"em_update/concrete", "sga_update/concrete",
+                                       "swag_update/concrete"}));
+    }
+
     void helpNamesTheNewOptions() {
         const test::ProgramResult r = run({"neural", "--help"});
         QCOMPARE(r.code, 0);
