@@ -46,7 +46,7 @@ class TestCliBounds : public QObject {
         QStringList names;
         for (const QString& line : commands.split('\n', Qt::SkipEmptyParts))
             names << line.trimmed().section(' ', 0, 0);
-        QCOMPARE(names.size(), 11);
+        QCOMPARE(names.size(), 12);
         for (const QString& name : names) {
             const Result r = run({name, "--help"});
             QVERIFY2(r.code == 0, qPrintable(name + ": " + r.err));
