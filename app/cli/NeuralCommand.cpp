@@ -69,12 +69,7 @@ void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, boo
                 interrupted ? " (interrupted: finished splits only)" : "");
     std::printf("%-15s  %-20s  %-20s  %-9s  %-10s  %s\n", "method", "test NMLL", "test RMSE",
                 "95% cover", "ok/splits", "report (NMLL, RMSE)");
-    std::vector<std::string> names;
-    for (const NeuralMethod m : c.methods)
-        names.push_back(neuralMethodName(m));
-    for (const IterateMethod m : c.iterateMethods)
-        names.push_back(iterateMethodName(m));
-    for (const std::string& name : names) {
+    for (const std::string& name : methodNames(c)) {
         std::vector<double> nmll, rmse, coverage;
         int ok = 0;
         for (const auto& r : rows)

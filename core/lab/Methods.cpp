@@ -42,7 +42,7 @@ const std::vector<MethodInfo>& methodRegistry() {
          "Gaussian VI: q = N(m, diag σ²), log σ learned; Gaussian prior"},
         // The neural lab's posteriors from the SGD iterates of the network's weights
         // (core/neural/IterateFits.h).
-        {"map", "MAP (SGD, weight decay)", "MAP", 0x7f7f7f, kNeural,
+        {"map", "MAP (SGD, weight decay)", "MAP", 0x393b79, kNeural,
          "The network trained by SGD with weight decay α/N: a point mass at its weights"},
         {"swa-fa-em", "SWA-FA, online EM", "SWA-FA EM", 0xff7f0e, kNeural,
          "Online EM fitted to the SGD iterates after the SWA start; mean their running average"},
@@ -54,7 +54,7 @@ const std::vector<MethodInfo>& methodRegistry() {
          "M MAP networks from independent starts and batch orders, equally weighted"},
         {"multiswag", "MultiSWAG", "MultiSWAG", 0xbcbd22, kNeural,
          "M independent SWAG runs; the predictive mixes their draws"},
-        {"multi-swa-fa-em", "multi-SWA-FA, online EM", "multi-SWA-FA", 0xaec7e8, kNeural,
+        {"multi-swa-fa-em", "multi-SWA-FA, online EM", "multi-SWA-FA", 0x637939, kNeural,
          "M independent SWA-FA (online EM) runs; the predictive mixes their draws"},
         // The latent-variable lab: every way of fitting FA (and PPCA) on one data set.
         {"em", "batch EM", "EM", 0xd62728, kLatent,

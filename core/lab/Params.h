@@ -26,6 +26,8 @@ struct ParamInfo {
     ParamKind kind = ParamKind::Real;
     double lo = 0.0, hi = 0.0; ///< the one closed range
     std::string help;          ///< one line: the field's tooltip and the --help entry
+    /// A session without the key (written before the parameter existed) keeps the default.
+    bool sessionOptional = false;
 };
 
 /// "between 1 and 100" for a whole number, "in [1e-08, 10]" for a real one.

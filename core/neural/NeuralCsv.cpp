@@ -20,10 +20,9 @@ void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& s, int spl
     out << kNeuralCurveHeader << '\n';
     for (const auto& m : s.methods)
         for (const NeuralCurvePoint& p : m.curve)
-            out << textCell(s.dataset) << ',' << neuralMethodName(m.method) << ",\"" << s.hidden
-                << "\"," << split << ',' << p.epoch << ',' << formatDouble(p.trainNmll) << ','
-                << formatDouble(p.trainRmse) << ',' << formatDouble(p.testNmll) << ','
-                << formatDouble(p.testRmse) << '\n';
+            out << textCell(s.dataset) << ',' << m.id << ",\"" << s.hidden << "\"," << split << ','
+                << p.epoch << ',' << formatDouble(p.trainNmll) << ',' << formatDouble(p.trainRmse)
+                << ',' << formatDouble(p.testNmll) << ',' << formatDouble(p.testRmse) << '\n';
 }
 
 MergeRule neuralMergeRule() {

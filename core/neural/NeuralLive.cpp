@@ -10,7 +10,7 @@ namespace fa {
 
 NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
     : LiveRun(std::move(abandon)), m_config(config) {
-    if (config.methods.empty())
+    if (config.methods.empty() && config.iterateMethods.empty())
         throw std::invalid_argument("choose at least one method");
     checkRunLength(config.fit.epochs);
     checkParams(neuralLiveParams(), config);
@@ -24,12 +24,28 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
     std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
     std::sort(m_order.begin(), m_order.end(),
               [&](Eigen::Index a, Eigen::Index b) { return m_testY(a) < m_testY(b); });
-    for (const NeuralMethod m : config.methods)
-        m_fits.push_back(
+    for (const NeuralMethod m : config.methods) {
+        LiveFit& fit = m_fits.emplace_back();
+        fit.id = neuralMethodName(m);
+        fit.vifa =
             std::make_unique<NeuralFit>(m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
-                                        deriveSeed(config.seed, static_cast<std::uint64_t>(m))));
-    for (const auto& fit : m_fits)
-        fit->abandonOn(abandonFlag());
+                                        deriveSeed(config.seed, static_cast<std::uint64_t>(m)));
+        fit.vifa->abandonOn(abandonFlag());
+    }
+    for (const IterateMethod m : config.iterateMethods) {
+        // As the CLI's protocol builds it (core/neural/NeuralProtocol.cpp), the window's
+        // precisions in place of a search, and a run as long as the VIFA fits'.
+        NeuralConfig as;
+        as.fit = config.fit;
+        as.iterate = config.iterate;
+        LiveFit& fit = m_fits.emplace_back();
+        fit.id = iterateMethodName(m);
+        fit.iterates = std::make_unique<IterateFit>(
+            m_split.Xtrain, m_split.ytrain,
+            iterateOptions(as, m, config.hyper,
+                           deriveSeed(config.seed, 100 + static_cast<std::uint64_t>(m))));
+        fit.iterates->abandonOn(abandonFlag());
+    }
     record();
 }
 
@@ -37,8 +53,8 @@ long NeuralLive::advance(long epochs) {
     epochs = std::min(epochs, static_cast<long>(m_config.fit.epochs) - m_epoch);
     for (long e = 0; e < epochs; ++e) {
         for (auto& fit : m_fits)
-            if (!fit->diverged())
-                fit->runEpoch();
+            if (!fit.diverged())
+                fit.runEpoch();
         if (abandoned()) // the window closed mid-epoch: nothing more is shown
             return e;
         ++m_epoch;
@@ -59,18 +75,17 @@ std::shared_ptr<const LabSnapshot> NeuralLive::labSnapshot() const {
     char cell[96];
     for (const auto& m : s->methods)
         if (!m.curve.empty()) {
-            std::snprintf(cell, sizeof cell, "%s: test NMLL %.2f, RMSE %.2f%s",
-                          neuralMethodName(m.method).c_str(), m.curve.back().testNmll,
-                          m.curve.back().testRmse, m.diverged ? " (diverged)" : "");
+            std::snprintf(cell, sizeof cell, "%s: test NMLL %.2f, RMSE %.2f%s", m.id.c_str(),
+                          m.curve.back().testNmll, m.curve.back().testRmse,
+                          m.diverged ? " (diverged)" : "");
             s->status += (s->status.empty() ? "" : "   ") + std::string(cell);
         }
     return s;
 }
 
 void NeuralLive::record() {
-    for (std::size_t k = 0; k < m_fits.size(); ++k) {
-        const NeuralFit& fit = *m_fits[k];
-        const NeuralMethod method = m_config.methods[k];
+    for (const LiveFit& fit : m_fits) {
+        const std::string& method = fit.id;
         if (abandoned()) // the window closed: what the scoring would show is never shown
             return;
         if (fit.diverged())
@@ -105,11 +120,11 @@ NeuralLiveSnapshot NeuralLive::snapshot() const {
     s.testTruth.resize(m_testY.size());
     for (std::size_t i = 0; i < m_order.size(); ++i)
         s.testTruth(static_cast<Eigen::Index>(i)) = m_testY(m_order[i]);
-    for (std::size_t k = 0; k < m_fits.size(); ++k) {
+    for (const LiveFit& fit : m_fits) {
         NeuralLiveSnapshot::Method m;
-        m.method = m_config.methods[k];
-        m.diverged = m_fits[k]->diverged();
-        if (const auto it = m_lastTest.find(m.method); it != m_lastTest.end()) {
+        m.id = fit.id;
+        m.diverged = fit.diverged();
+        if (const auto it = m_lastTest.find(m.id); it != m_lastTest.end()) {
             m.mean.resize(m_testY.size());
             m.sd.resize(m_testY.size());
             for (std::size_t i = 0; i < m_order.size(); ++i) {
@@ -117,7 +132,7 @@ NeuralLiveSnapshot NeuralLive::snapshot() const {
                 m.sd(static_cast<Eigen::Index>(i)) = it->second.sd(m_order[i]);
             }
         }
-        if (const auto it = m_curves.find(m.method); it != m_curves.end())
+        if (const auto it = m_curves.find(m.id); it != m_curves.end())
             m.curve = it->second;
         s.methods.push_back(std::move(m));
     }

@@ -15,6 +15,11 @@ struct NeuralLiveConfig {
     std::string dataset = "yacht", target;
     DatasetLoader loader; ///< fa::io::datasetLoader
     std::vector<NeuralMethod> methods{NeuralMethod::VifaGauss, NeuralMethod::VippcaGauss};
+    /// The posteriors from SGD iterates beside them (core/neural/IterateFits.h), with the same
+    /// prior and noise precisions; their settings: members, rank, SWA start, SGD rate (on the
+    /// squared error, as the CLI's) and batch.
+    std::vector<IterateMethod> iterateMethods;
+    IterateFitOptions iterate{.members = 5, .learningRate = 0.1};
     NeuralFitOptions fit;
     NeuralHyper hyper{1.0, 25.0, 0.05}; ///< the window's: β = 25 is a noise sd of 0.2 target sd
     int split = 0;
@@ -34,7 +39,7 @@ struct NeuralLiveSnapshot : LabSnapshotOf<NeuralLiveConfig> {
     Eigen::Index parameters = 0, trainRows = 0, testRows = 0;
     Vector testTruth; ///< test targets, original scale, sorted ascending
     struct Method {
-        NeuralMethod method;
+        std::string id; ///< the method's name: vifa-gauss, ..., swag, multi-swa-fa-em
         bool diverged = false;
         Vector mean, sd; ///< predictive on the sorted test points
         std::vector<NeuralCurvePoint> curve;
@@ -62,9 +67,23 @@ class NeuralLive : public LiveRun {
     RegressionProblem m_split;
     Vector m_trainY, m_testY;          // original scale
     std::vector<Eigen::Index> m_order; // test points sorted by target
-    std::vector<std::unique_ptr<NeuralFit>> m_fits;
-    std::map<NeuralMethod, std::vector<NeuralCurvePoint>> m_curves;
-    std::map<NeuralMethod, Predictive> m_lastTest;
+    /// A VIFA / VIPPCA fit or a posterior from SGD iterates, run and scored alike.
+    struct LiveFit {
+        std::string id;
+        std::unique_ptr<NeuralFit> vifa;
+        std::unique_ptr<IterateFit> iterates;
+        void runEpoch() { vifa ? vifa->runEpoch() : iterates->runEpoch(); }
+        bool diverged() const { return vifa ? vifa->diverged() : iterates->diverged(); }
+        Predictive evaluate(const ConstMatrixRef& X, const ConstVectorRef& y, double yMean,
+                            double yScale, int samples, std::uint64_t seed,
+                            const ScoringPoll& poll) const {
+            return vifa ? vifa->evaluate(X, y, yMean, yScale, samples, seed, poll)
+                        : iterates->evaluate(X, y, yMean, yScale, samples, seed, poll);
+        }
+    };
+    std::vector<LiveFit> m_fits;
+    std::map<std::string, std::vector<NeuralCurvePoint>> m_curves;
+    std::map<std::string, Predictive> m_lastTest;
     long m_epoch = 0;
     void record();
 };

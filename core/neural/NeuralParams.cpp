@@ -68,24 +68,31 @@ const Schema<NeuralConfig>& neuralParams() {
 }
 
 const Schema<IterateFitOptions>& iterateParams() {
-    static const Schema<IterateFitOptions> s = withDefaults<IterateFitOptions>(
-        {field({"members", "", "members M", W, 1, 100,
-                "Independent runs of ensemble, multiswag and multi-swa-fa-em (the other SGD "
-                "methods are one run)."},
-               &IterateFitOptions::members),
-         field({"rank", "", "rank K", W, 1, 1000,
-                "K of SWA-FA's online FA and of SWAG's last-K deviations."},
-               &IterateFitOptions::rank),
-         field({"swa-start", "", "SWA start", W, 0, static_cast<double>(kMaxRunLength),
-                "SGD epochs before the iterates are collected (below --epochs)."},
-               &IterateFitOptions::swaStart),
-         field({"sgd-lr", "", "SGD learning rate", R, 1e-6, 1,
-                "Constant SGD step of map and the iterate methods, on the squared error of the "
-                "standardised target (on the log-likelihood: this / β)."},
-               &IterateFitOptions::learningRate),
-         field({"sgd-batch", "", "SGD batch", W, 1, 1e5,
-                "Mini-batch size of map and the iterate methods."},
-               &IterateFitOptions::batch)});
+    // Session keys for the window's run; sessions written before issue 27 lack them.
+    static const Schema<IterateFitOptions> s = [] {
+        Schema<IterateFitOptions> v = withDefaults<IterateFitOptions>(
+            {field({"members", "run.members", "members M", W, 1, 100,
+                    "Independent runs of ensemble, multiswag and multi-swa-fa-em (the other SGD "
+                    "methods are one run)."},
+                   &IterateFitOptions::members),
+             field({"rank", "run.rank", "rank K", W, 1, 1000,
+                    "K of SWA-FA's online FA and of SWAG's last-K deviations."},
+                   &IterateFitOptions::rank),
+             field({"swa-start", "run.swaStart", "SWA start", W, 0,
+                    static_cast<double>(kMaxRunLength),
+                    "SGD epochs before the iterates are collected (below --epochs)."},
+                   &IterateFitOptions::swaStart),
+             field({"sgd-lr", "run.sgdLearningRate", "SGD learning rate", R, 1e-6, 1,
+                    "Constant SGD step of map and the iterate methods, on the squared error of the "
+                    "standardised target (on the log-likelihood: this / β)."},
+                   &IterateFitOptions::learningRate),
+             field({"sgd-batch", "run.sgdBatch", "SGD batch", W, 1, 1e5,
+                    "Mini-batch size of map and the iterate methods."},
+                   &IterateFitOptions::batch)});
+        for (Param<IterateFitOptions>& p : v)
+            p.sessionOptional = true;
+        return v;
+    }();
     return s;
 }
 
@@ -110,6 +117,7 @@ const Schema<NeuralLiveConfig>& neuralLiveParams() {
         v.push_back(field(
             {"", "data.split", "split", W, 0, 1000, "Which seeded 90/10 split the live run uses."},
             &NeuralLiveConfig::split));
+        appendNested(v, iterateParams(), &NeuralLiveConfig::iterate);
         v.push_back(field({"seed", "data.seed", "seed", W, 0, kMaxSeed,
                            "Seed of the splits, the initial weights and the draws."},
                           &NeuralLiveConfig::seed));

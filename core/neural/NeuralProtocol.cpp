@@ -167,6 +167,15 @@ class SplitRun {
 
 } // namespace
 
+std::vector<std::string> methodNames(const NeuralConfig& config) {
+    std::vector<std::string> names;
+    for (const NeuralMethod m : config.methods)
+        names.push_back(neuralMethodName(m));
+    for (const IterateMethod m : config.iterateMethods)
+        names.push_back(iterateMethodName(m));
+    return names;
+}
+
 IterateFitOptions iterateOptions(const NeuralConfig& config, IterateMethod method,
                                  const NeuralHyper& hyper, std::uint64_t seed) {
     IterateFitOptions o = config.iterate;

@@ -148,6 +148,10 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
                                  const std::function<void(const NeuralProgress&)>& progress = {},
                                  const std::atomic<bool>* cancel = nullptr);
 
+/// The names of the run's methods in the order its rows come: the VIFA fits, then the
+/// posteriors from SGD iterates.
+std::vector<std::string> methodNames(const NeuralConfig& config);
+
 /// The options of an iterate method's fit in runNeural: config.iterate with the method, the
 /// network, the run length fit.epochs, M for the multi methods (1 for the rest), the searched
 /// precisions, the seed, and SGD's step rate / beta (the rate is on the squared error).

@@ -48,6 +48,35 @@ class TestNeuralLive : public QObject {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, live.setLength(0));
     }
 
+    // The posteriors from SGD iterates run beside VIFA (issue 27). MAP is a point mass, so its
+    // predictive is one network plus the noise: its sd is the noise's, yScale / sqrt(beta), at
+    // every test point (the closed form); SWAG adds the weights' spread on top of it.
+    void iterateMethodsRunBesideVifa() {
+        NeuralLiveConfig c = smallConfig();
+        c.iterateMethods = {IterateMethod::Map, IterateMethod::Swag};
+        c.fit.epochs = 6;
+        c.iterate.swaStart = 2;
+        c.iterate.rank = 3;
+        NeuralLive live(c);
+        QCOMPARE(live.advance(10), 6L);
+        const NeuralLiveSnapshot s = live.snapshot();
+        QCOMPARE(s.methods.size(), std::size_t(4));
+        QCOMPARE(s.methods[2].id, std::string("map"));
+        QCOMPARE(s.methods[3].id, std::string("swag"));
+        const RegressionProblem p =
+            neuralSplit(io::datasetLoader()("yacht", ""), c.trainFraction, c.seed, c.split);
+        const double noiseSd = p.yScale / std::sqrt(c.hyper.noisePrecision);
+        const auto& map = s.methods[2];
+        const auto& swag = s.methods[3];
+        QCOMPARE(map.sd.size(), p.Xtest.rows());
+        for (Eigen::Index i = 0; i < map.sd.size(); ++i)
+            QVERIFY2(std::abs(map.sd(i) - noiseSd) < 1e-9 * noiseSd, std::to_string(i).c_str());
+        QVERIFY(swag.sd.minCoeff() >= noiseSd * (1.0 - 1e-12));
+        QVERIFY(swag.sd.mean() > noiseSd * 1.001);
+        QCOMPARE(swag.curve.size(), std::size_t(7)); // epochs 0..6
+        QVERIFY(std::isfinite(swag.curve.back().testNmll));
+    }
+
     void advanceMovesByEpochsAndCurvesGrow() {
         NeuralLive live(smallConfig());
         LiveRun& run = live;
@@ -71,8 +100,8 @@ class TestNeuralLive : public QObject {
         QCOMPARE(s->position, 3L);
         QCOMPARE(s->epoch, 3L);
         QCOMPARE(s->methods.size(), std::size_t(2));
-        QCOMPARE(s->methods[0].method, NeuralMethod::VifaGauss);
-        QCOMPARE(s->methods[1].method, NeuralMethod::VippcaGauss);
+        QCOMPARE(s->methods[0].id, std::string("vifa-gauss"));
+        QCOMPARE(s->methods[1].id, std::string("vippca-gauss"));
         for (const auto& m : s->methods) {
             QVERIFY(!m.diverged);
             QCOMPARE(m.curve.size(), std::size_t(4)); // epochs 0, 1, 2, 3
@@ -81,7 +110,7 @@ class TestNeuralLive : public QObject {
                 QVERIFY(std::isfinite(m.curve[k].trainNmll) && std::isfinite(m.curve[k].testNmll));
                 QVERIFY(m.curve[k].trainRmse > 0.0 && m.curve[k].testRmse > 0.0);
             }
-            const std::string name = neuralMethodName(m.method) + ": test NMLL";
+            const std::string name = m.id + ": test NMLL";
             QVERIFY2(s->status.find(name) != std::string::npos, s->status.c_str());
         }
         // Six inputs, one hidden layer of 8, one output: (6 + 1) 8 + (8 + 1) 1 weights.

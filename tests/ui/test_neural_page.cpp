@@ -112,6 +112,39 @@ class TestNeuralPage : public QObject {
         QVERIFY(lines[1].startsWith("yacht,vifa-gauss,\"50\",0,"));
     }
 
+    // The posteriors from SGD iterates checked in the window run in the splits table too, with
+    // the window's settings; an SWA start past the table's epochs is refused before it starts.
+    void splitsTableRunsTheIterateMethods() {
+        NeuralPage page;
+        fa::NeuralLiveConfig c = page.config();
+        c.methods.clear();
+        c.iterateMethods = {fa::IterateMethod::Map, fa::IterateMethod::Swag};
+        c.iterate.swaStart = 5;
+        page.setConfig(c);
+        QCOMPARE(page.config().iterateMethods, c.iterateMethods);
+        page.setSplitSettings(2, 2, 2, 3);
+        QSignalSpy said(&page, &LabPage::message);
+        page.runSplits();
+        QVERIFY(!said.isEmpty());
+        QVERIFY2(said.last().at(0).toString().contains("SWA start (5) must be below the table's "
+                                                       "epochs (3)"),
+                 qPrintable(said.last().at(0).toString()));
+        QVERIFY(page.splitRows().empty());
+        c.iterate.swaStart = 1;
+        page.setConfig(c);
+        QSignalSpy done(&page, &NeuralPage::splitsDone);
+        page.runSplits();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(page.splitRows().size(), std::size_t(4));
+        QTableWidget* t = page.table();
+        QCOMPARE(t->rowCount(), 2);
+        QCOMPARE(t->item(0, 2)->text(), QString("map"));
+        QCOMPARE(t->item(1, 2)->text(), QString("swag"));
+        QCOMPARE(t->item(1, 3)->text(), QString("2"));
+        for (const fa::NeuralRow& r : page.splitRows())
+            QCOMPARE(r.status, std::string("ok"));
+    }
+
     void cancelKeepsFinishedRows() {
         // Cancel the moment the first row arrives (not after a guessed delay): that row and any
         // other finished one stay, unchanged; the unfinished splits are not run.

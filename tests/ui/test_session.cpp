@@ -298,6 +298,12 @@ class TestSession : public QObject {
         s.config.seed = 9007199254740991ULL; // the largest seed a double holds exactly
         s.speed = 12;
         s.position = 33;
+        s.config.iterateMethods = {fa::IterateMethod::MultiSwag, fa::IterateMethod::Map};
+        s.config.iterate.members = 7;
+        s.config.iterate.rank = 4;
+        s.config.iterate.swaStart = 11;
+        s.config.iterate.learningRate = 0.05;
+        s.config.iterate.batch = 16;
         const fa::io::NeuralSession r =
             fa::io::neuralSessionFromJson(fa::io::neuralSessionToJson(s));
         QCOMPARE(r.config.dataset, s.config.dataset);
@@ -316,6 +322,30 @@ class TestSession : public QObject {
         QCOMPARE(r.config.seed, s.config.seed);
         QCOMPARE(r.speed, 12.0);
         QCOMPARE(r.position, 33L);
+        QVERIFY(r.config.iterateMethods == s.config.iterateMethods);
+        QCOMPARE(r.config.iterate.members, 7);
+        QCOMPARE(r.config.iterate.rank, 4);
+        QCOMPARE(r.config.iterate.swaStart, 11);
+        QCOMPARE(r.config.iterate.learningRate, 0.05);
+        QCOMPARE(r.config.iterate.batch, 16);
+        // A session written before issue 27 (no iterate methods, no settings of theirs) opens
+        // with the defaults.
+        {
+            QJsonObject root = QJsonDocument::fromJson(fa::io::neuralSessionToJson(s)).object();
+            QJsonObject run = root["run"].toObject();
+            for (const char* key : {"members", "rank", "swaStart", "sgdLearningRate", "sgdBatch"}) {
+                QVERIFY2(run.contains(key), key);
+                run.remove(key);
+            }
+            run["methods"] = QJsonArray{"vifa-gauss"};
+            root["run"] = run;
+            const fa::io::NeuralSession old =
+                fa::io::neuralSessionFromJson(QJsonDocument(root).toJson());
+            const fa::NeuralLiveConfig defaults;
+            QVERIFY(old.config.iterateMethods.empty());
+            QCOMPARE(old.config.iterate.members, defaults.iterate.members);
+            QCOMPARE(old.config.iterate.learningRate, defaults.iterate.learningRate);
+        }
         const auto refused = [&](const char* from, const char* to, const char* why) {
             QByteArray json = fa::io::neuralSessionToJson(s);
             QVERIFY2(json.contains(from), from);
@@ -334,6 +364,8 @@ class TestSession : public QObject {
         refused("\"init\": \"scaled\"", "\"init\": \"warm\"", "report or scaled");
         refused("\"latent\": 3", "\"latent\": 0", "run.latent");
         refused("\"learningRate\": 0.0025", "\"learningRate\": 2", "run.learningRate");
+        refused("\"rank\": 4", "\"rank\": 0", "run.rank");
+        refused("\"map\"", "\"multiswag\"", "listed twice");
     }
 };
 

@@ -58,7 +58,7 @@ NeuralPage::NeuralPage(QWidget* parent)
       m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
-    layOut(open, makeMethods());
+    layOut(open, makeMethods(), makeIterateMethods());
     connectControls(open);
 }
 
@@ -105,7 +105,25 @@ QGroupBox* NeuralPage::makeMethods() {
         m_methods);
 }
 
-void NeuralPage::layOut(QPushButton* open, QGroupBox* methods) {
+QGroupBox* NeuralPage::makeIterateMethods() {
+    QGroupBox* group = methodGroup(
+        fa::allIterateMethods(), fa::iterateMethodName, fa::Lab::Neural,
+        [](fa::IterateMethod) { return false; }, m_iterateMethods);
+    group->setTitle("From SGD iterates");
+    group->setToolTip("The network trained by SGD with weight decay (MAP), and the Gaussians its "
+                      "iterates give after the SWA start: online FA (SWA-FA, the thesis's "
+                      "method), SWAG, and ensembles of M runs. Same prior and noise precisions.");
+    auto* f = new QFormLayout;
+    f->addRow("members M", m_fields.field("members"));
+    f->addRow("rank K", m_fields.field("rank"));
+    f->addRow("SWA start", m_fields.field("swa-start"));
+    f->addRow("SGD rate", m_fields.field("sgd-lr"));
+    f->addRow("SGD batch", m_fields.field("sgd-batch"));
+    static_cast<QVBoxLayout*>(group->layout())->addLayout(f);
+    return group;
+}
+
+void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterates) {
     auto* form = new QGroupBox("Network and training");
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
@@ -156,7 +174,7 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods}, m_tabs, &m_parameters));
+    layout->addWidget(modeLayout({form, methods, iterates}, m_tabs, &m_parameters));
 }
 
 void NeuralPage::connectControls(QPushButton* open) {
@@ -173,6 +191,7 @@ void NeuralPage::connectControls(QPushButton* open) {
     connect(m_optimiser, &QComboBox::currentIndexChanged, this, restart);
     connect(m_init, &QComboBox::currentIndexChanged, this, restart);
     m_methods.onToggled(this, restart);
+    m_iterateMethods.onToggled(this, restart);
     for (QAbstractSpinBox* b : m_fields.fields())
         if (b != m_length)
             onFieldChanged(b, this, [restart](double) { restart(); });
@@ -246,7 +265,7 @@ void NeuralPage::draw(const fa::NeuralLiveSnapshot& s) {
         ser->clear();
     double nlo = INFINITY, nhi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
     for (const auto& m : s.methods) {
-        const std::string name = fa::neuralMethodName(m.method);
+        const std::string& name = m.id;
         const QColor colour = colourFor(name);
         QList<QPointF> trainN, testN, trainR, testR;
         for (const auto& p : m.curve) {

@@ -73,7 +73,9 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
     void makeControls();
     QGroupBox* makeMethods();
-    void layOut(QPushButton* open, QGroupBox* methods);
+    /// The posteriors from SGD iterates: their boxes and their settings' fields.
+    QGroupBox* makeIterateMethods();
+    void layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterates);
     void connectControls(QPushButton* open);
     /// A bundled set by key, else a CSV path as the fifth entry ("CSV: name").
     void selectDataset(const QString& dataset);
@@ -83,6 +85,7 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
 
     QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
     MethodBoxes<fa::NeuralMethod> m_methods;
+    MethodBoxes<fa::IterateMethod> m_iterateMethods;
     ParamFields<fa::NeuralLiveConfig> m_fields{fa::neuralLiveParams()}; ///< NeuralParams.h
     QAbstractSpinBox* m_length;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides

@@ -21,6 +21,7 @@ fa::NeuralLiveConfig NeuralPage::config() const {
     fa::NeuralLiveConfig c;
     c.dataset = m_dataset->currentData().toString().toStdString();
     c.methods = m_methods.checked();
+    c.iterateMethods = m_iterateMethods.checked();
     c.fit.hidden.clear();
     for (const QString& units : m_hidden->currentData().toString().split(','))
         c.fit.hidden.push_back(units.toInt());
@@ -50,6 +51,7 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     m_quiet = true;
     selectDataset(QString::fromStdString(c.dataset));
     m_methods.check(c.methods);
+    m_iterateMethods.check(c.iterateMethods);
     // Any shape a session or the CLI may give (each layer 1 to 100000 units) is kept: one
     // not offered yet becomes an entry of its own ("2 × 2000 ReLU"), never the nearest preset.
     QStringList units;

@@ -93,7 +93,7 @@ void NeuralSplitsPanel::setSettings(int splits, int searchTrials, int folds, int
 }
 
 void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
-    if (live.methods.empty()) {
+    if (live.methods.empty() && live.iterateMethods.empty()) {
         m_lastError = "choose at least one method";
         emit message("⚠ " + m_lastError, 8000);
         return;
@@ -103,6 +103,8 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     c.target = live.target;
     c.loader = live.loader ? live.loader : fa::io::datasetLoader();
     c.methods = live.methods;
+    c.iterateMethods = live.iterateMethods;
+    c.iterate = live.iterate;
     c.fit = live.fit;
     c.fit.epochs = m_epochs->value();
     c.splits = m_splits->value();
@@ -110,14 +112,21 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     c.folds = m_folds->value();
     c.seed = live.seed;
     c.threads = backgroundThreads();
+    if (!c.iterateMethods.empty() && c.iterate.swaStart >= c.fit.epochs) {
+        m_lastError = QString("the SWA start (%1) must be below the table's epochs (%2)")
+                          .arg(c.iterate.swaStart)
+                          .arg(c.fit.epochs);
+        emit message("⚠ " + m_lastError, 8000);
+        return;
+    }
     m_config = c;
     m_rows.clear();
     refresh();
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
-    m_progress->setRange(0, c.splits * static_cast<int>(c.methods.size()));
+    const int total = c.splits * static_cast<int>(fa::methodNames(c).size());
+    m_progress->setRange(0, total);
     m_progress->setValue(0);
-    const int total = c.splits * static_cast<int>(c.methods.size());
     // The protocol runs on the job's thread (and c.threads more for the search); rows and
     // progress come back to this thread one at a time.
     m_job->start([this, c, total](const std::atomic<bool>& cancel) {
@@ -152,8 +161,7 @@ void NeuralSplitsPanel::cancel() {
 
 void NeuralSplitsPanel::refresh() {
     m_table->setRowCount(0);
-    for (const auto m : m_config.methods) {
-        const std::string name = fa::neuralMethodName(m);
+    for (const std::string& name : fa::methodNames(m_config)) {
         std::vector<double> nmll, rmse;
         std::string dataset, hidden;
         for (const auto& r : m_rows)

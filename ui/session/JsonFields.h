@@ -146,6 +146,8 @@ void readParams(const QJsonObject& root, const Schema<Config>& schema, Config& c
             continue;
         const QString section = path.section('.', 0, 0), key = path.section('.', 1);
         const QJsonObject o = object(root, section);
+        if (p.sessionOptional && !o.contains(key))
+            continue;
         const double v =
             p.kind == ParamKind::Whole
                 ? static_cast<double>(whole(o, section, key, static_cast<long long>(p.lo),

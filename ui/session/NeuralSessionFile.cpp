@@ -14,7 +14,11 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
     QJsonArray hidden;
     for (const int units : c.fit.hidden)
         hidden.append(units);
-    const QJsonObject run{{"methods", wordsJson(c.methods, neuralMethodName)},
+    // One list: the VIFA fits' names, then the posteriors from SGD iterates.
+    QJsonArray methods = wordsJson(c.methods, neuralMethodName);
+    for (const QJsonValue& m : wordsJson(c.iterateMethods, iterateMethodName))
+        methods.append(m);
+    const QJsonObject run{{"methods", methods},
                           {"hidden", hidden},
                           {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
                           {"init", c.fit.reportInit ? "report" : "scaled"},
@@ -33,7 +37,18 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     readParams(root, neuralLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
-    c.methods = methodsOf(run, parseNeuralMethod);
+    const auto names = methodsOf(run, [](const std::string& name) -> std::optional<std::string> {
+        if (parseNeuralMethod(name) || parseIterateMethod(name))
+            return name;
+        return std::nullopt;
+    });
+    c.methods.clear();
+    c.iterateMethods.clear();
+    for (const std::string& name : names)
+        if (const auto m = parseNeuralMethod(name))
+            c.methods.push_back(*m);
+        else
+            c.iterateMethods.push_back(*parseIterateMethod(name));
     const QJsonValue hidden = require(run, "run", "hidden");
     if (!hidden.isArray())
         fail("'run.hidden' must be a list of layer sizes, e.g. [50, 50]");
