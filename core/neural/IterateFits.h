@@ -11,6 +11,7 @@
 #include "core/neural/NeuralPredictive.h"
 #include "core/vi/MapSgd.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -73,6 +74,9 @@ class IterateFit {
 
     long epoch() const { return m_epoch; }
     bool finished() const { return m_epoch >= m_options.epochs; }
+    /// A live change of the run's length (the window's run length field); never below the
+    /// epoch reached.
+    void setLength(int epochs) { m_options.epochs = std::max<long>(epochs, m_epoch); }
     /// Diverged if any member's SGD or fit diverged; WarmUp while a member that collects
     /// iterates is still a point mass (before swaStart, or its fitter's warm-up); else Running.
     FitStatus status() const;

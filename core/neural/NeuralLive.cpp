@@ -66,6 +66,9 @@ long NeuralLive::advance(long epochs) {
 void NeuralLive::setLength(long length) {
     checkRunLength(length);
     m_config.fit.epochs = static_cast<int>(std::max(length, m_epoch));
+    for (LiveFit& fit : m_fits) // the SGD-iterate runs go on as long (the VIFA fits have no end)
+        if (fit.iterates)
+            fit.iterates->setLength(m_config.fit.epochs);
 }
 
 std::shared_ptr<const LabSnapshot> NeuralLive::labSnapshot() const {

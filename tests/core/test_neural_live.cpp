@@ -75,6 +75,11 @@ class TestNeuralLive : public QObject {
         QVERIFY(swag.sd.mean() > noiseSd * 1.001);
         QCOMPARE(swag.curve.size(), std::size_t(7)); // epochs 0..6
         QVERIFY(std::isfinite(swag.curve.back().testNmll));
+        // A longer run: SGD goes on, so MAP's network (its predictive mean) moves again.
+        live.setLength(8);
+        QCOMPARE(live.advance(5), 2L);
+        const NeuralLiveSnapshot later = live.snapshot();
+        QVERIFY((later.methods[2].mean - map.mean).norm() > 1e-9 * map.mean.norm());
     }
 
     void advanceMovesByEpochsAndCurvesGrow() {
