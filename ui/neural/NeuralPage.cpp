@@ -297,10 +297,10 @@ void NeuralPage::draw(const fa::NeuralLiveSnapshot& s) {
             lo.append({x, m.mean(i) - 2 * m.sd(i)});
             hi.append({x, m.mean(i) + 2 * m.sd(i)});
         }
-        series(m_pred, m_predChart, name + "/mean", colour, Qt::SolidLine, label + " mean")
-            ->replace(mean);
-        series(m_pred, m_predChart, name + "/lo", colour, Qt::DotLine, label + " ± 2 sd")
-            ->replace(lo);
+        // One legend entry a method (its mean, solid; the dotted band is its ± 2 sd, as the
+        // title says): eleven methods' pairs did not fit beside the plot at 200 %.
+        series(m_pred, m_predChart, name + "/mean", colour, Qt::SolidLine, label)->replace(mean);
+        series(m_pred, m_predChart, name + "/lo", colour, Qt::DotLine, "")->replace(lo);
         series(m_pred, m_predChart, name + "/hi", colour, Qt::DotLine, "")->replace(hi);
     }
     QList<QPointF> truth;
@@ -326,7 +326,8 @@ void NeuralPage::draw(const fa::NeuralLiveSnapshot& s) {
         m_predY->applyNiceNumbers();
     }
     m_predChart->chart()->setTitle(
-        QString("%1, network %2 (%3 weights): test predictive, mean ± 2 sd, sorted by target")
+        QString("%1, network %2 (%3 weights): test predictive, mean (solid) ± 2 sd (dotted), "
+                "sorted by target")
             .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
             .arg(s.parameters));
 }
