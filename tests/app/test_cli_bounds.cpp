@@ -3,6 +3,7 @@
 // refused for real numbers as for whole ones, epoch:N and the bound's start are bounded,
 // duplicate methods are refused by every command, and a dataset name with a comma is quoted.
 // Every command answers --help from the command table (issue 26).
+#include "tests/support/CsvCells.h"
 #include "tests/support/RunProgram.h"
 
 #include <QtTest>
@@ -21,19 +22,6 @@ class TestCliBounds : public QObject {
         if (!f.open(QIODevice::ReadOnly))
             return {};
         return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-    }
-    static QStringList cells(const QString& line) {
-        QStringList out{QString()};
-        bool quoted = false;
-        for (const QChar ch : line) {
-            if (ch == '"')
-                quoted = !quoted;
-            else if (ch == ',' && !quoted)
-                out.append(QString());
-            else
-                out.last() += ch;
-        }
-        return out;
     }
 
   private slots:
@@ -140,7 +128,7 @@ class TestCliBounds : public QObject {
         QStringList rows = lines(out);
         QCOMPARE(rows.size(), 3);
         for (const QString& row : rows.mid(1)) {
-            const QStringList c = cells(row);
+            const QStringList c = test::csvCells(row);
             QVERIFY2(std::isfinite(c[6].toDouble()) && c[6].toDouble() > 1e6, qPrintable(row));
             QCOMPARE(c.last(), QString("diverged"));
         }
@@ -161,7 +149,7 @@ class TestCliBounds : public QObject {
         QVERIFY2(r.code == 0, qPrintable(r.err));
         rows = lines(neural);
         QCOMPARE(rows.size(), 2);
-        const QStringList c = cells(rows[1]);
+        const QStringList c = test::csvCells(rows[1]);
         QVERIFY2(c[4].toDouble() > 1e6, qPrintable(rows[1]));
         QCOMPARE(c[c.size() - 2], QString("diverged")); // status, then coverage_95
     }
@@ -183,14 +171,14 @@ class TestCliBounds : public QObject {
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QStringList rows = lines(out);
         QVERIFY(rows.size() == 2);
-        QCOMPARE(cells(rows[1]).size(), 9);
-        QCOMPARE(cells(rows[1]).first(), QString("my,data"));
+        QCOMPARE(test::csvCells(rows[1]).size(), 9);
+        QCOMPARE(test::csvCells(rows[1]).first(), QString("my,data"));
         QVERIFY(rows[1].startsWith("\"my,data\","));
         // The posterior command's rows too.
         r = run({"posterior", "--dataset", csv, "--epochs", "2", "--trials", "1", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         rows = lines(out);
-        QCOMPARE(cells(rows[1]).size(), cells(rows[0]).size());
+        QCOMPARE(test::csvCells(rows[1]).size(), test::csvCells(rows[0]).size());
     }
 };
 

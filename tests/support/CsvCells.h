@@ -10,24 +10,28 @@
 
 namespace test {
 
+/// One line's cells.
+inline QStringList csvCells(const QString& line) {
+    QStringList cells{QString()};
+    bool quoted = false;
+    for (const QChar c : line) {
+        if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            cells << QString();
+        else
+            cells.last() += c;
+    }
+    return cells;
+}
+
 inline QList<QStringList> readCsvCells(const QString& path) {
     QFile f(path);
     QList<QStringList> rows;
     if (!f.open(QIODevice::ReadOnly))
         return rows;
-    for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
-        QStringList cells{QString()};
-        bool quoted = false;
-        for (const QChar c : line) {
-            if (c == '"')
-                quoted = !quoted;
-            else if (c == ',' && !quoted)
-                cells << QString();
-            else
-                cells.last() += c;
-        }
-        rows << cells;
-    }
+    for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts))
+        rows << csvCells(line);
     return rows;
 }
 
