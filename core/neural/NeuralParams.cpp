@@ -1,5 +1,7 @@
 #include "core/neural/NeuralParams.h"
 
+#include "core/fa/OnlineFitter.h"
+
 namespace fa {
 
 std::vector<int> hiddenLayers(const std::vector<long>& units, const std::string& name) {
@@ -88,7 +90,13 @@ const Schema<IterateFitOptions>& iterateParams() {
                    &IterateFitOptions::learningRate),
              field({"sgd-batch", "run.sgdBatch", "SGD batch", W, 1, 1e5,
                     "Mini-batch size of map and the iterate methods."},
-                   &IterateFitOptions::batch)});
+                   &IterateFitOptions::batch),
+             field({"sga-lr", "run.sgaLearningRate", "SGA rate", R, kLearningRateMin,
+                    kLearningRateMax,
+                    "Online SGA's learning rate in swa-fa-sga (thesis: 0.001; too small there to "
+                    "move "
+                    "ψ from its start within a run, docs/results.md)."},
+                   &IterateFitOptions::sgaLearningRate)});
         for (Param<IterateFitOptions>& p : v)
             p.sessionOptional = true;
         return v;

@@ -119,6 +119,7 @@ QGroupBox* NeuralPage::makeIterateMethods() {
     f->addRow("SWA start", m_fields.field("swa-start"));
     f->addRow("SGD rate", m_fields.field("sgd-lr"));
     f->addRow("SGD batch", m_fields.field("sgd-batch"));
+    f->addRow("SGA rate", m_fields.field("sga-lr"));
     static_cast<QVBoxLayout*>(group->layout())->addLayout(f);
     return group;
 }
