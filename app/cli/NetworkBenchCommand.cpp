@@ -25,6 +25,7 @@ int runNetworkBenchCommand(int argc, char** argv) {
     c.seed = static_cast<std::uint64_t>(args.integerIn("seed", 0, 0, 1000000000));
     c.loader = io::datasetLoader(args.text("data-dir", ""));
     requireOutput(args);
+    refuseOutputOverDataset(args, "concrete", false); // the results would replace the data
     io::AtomicFile out(args.text("out", ""));
     const auto rows = runNetworkBench(c, [](const BenchRow& r) {
         std::printf("%-34s D=%-8d K=%-4d %12.6g %s\n", r.name.c_str(), r.dim, r.latent, r.value,

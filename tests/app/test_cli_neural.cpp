@@ -128,6 +128,22 @@ class TestCliNeural : public QObject {
                                        "swag_update/concrete"}));
     }
 
+    // An --out that is the CSV network-bench reads is refused before anything is written: the
+    // data file keeps its bytes.
+    void networkBenchKeepsItsInput() {
+        const QString csv = m_dir.filePath("data.csv");
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray text = "a,b,y\n1,2,3\n4,5,6\n7,8,10\n2,1,0\n";
+        f.write(text);
+        f.close();
+        const test::ProgramResult r = run({"network-bench", "--dataset", csv, "--hidden", "2",
+                                           "--rank", "1", "--epochs", "1", "--out", csv});
+        QCOMPARE(r.code, 2);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), text);
+    }
+
     void helpNamesTheNewOptions() {
         const test::ProgramResult r = run({"neural", "--help"});
         QCOMPARE(r.code, 0);
