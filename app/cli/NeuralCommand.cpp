@@ -141,7 +141,8 @@ int run(const ArgParser& args, const NeuralConfig& config) {
         throw std::invalid_argument("--folds " + std::to_string(config.folds) + " exceeds the " +
                                     std::to_string(first.Xtrain.rows()) + " training rows");
     for (const IterateMethod m : config.iterateMethods) // e.g. a rank K not below the weights
-        (void)IterateFit(first.Xtrain, first.ytrain, iterateOptions(config, m, {}, config.seed));
+        (void)IterateFit(first.Xtrain, first.ytrain,
+                         iterateOptions(config.iterate, config.fit, m, {}, config.seed));
     using Rows = std::vector<NeuralRow>;
     return runExperiment<Rows>(
         args, {"neural", "split", config.splits, config.shard, true},

@@ -35,14 +35,11 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
     for (const IterateMethod m : config.iterateMethods) {
         // As the CLI's protocol builds it (core/neural/NeuralProtocol.cpp), the window's
         // precisions in place of a search, and a run as long as the VIFA fits'.
-        NeuralConfig as;
-        as.fit = config.fit;
-        as.iterate = config.iterate;
         LiveFit& fit = m_fits.emplace_back();
         fit.id = iterateMethodName(m);
         fit.iterates = std::make_unique<IterateFit>(
             m_split.Xtrain, m_split.ytrain,
-            iterateOptions(as, m, config.hyper,
+            iterateOptions(config.iterate, config.fit, m, config.hyper,
                            deriveSeed(config.seed, 100 + static_cast<std::uint64_t>(m))));
         fit.iterates->abandonOn(abandonFlag());
     }

@@ -112,8 +112,9 @@ class SplitRun {
         if (cancelled())
             return std::nullopt;
         report(name, "SGD");
-        const IterateFitOptions o = iterateOptions(m_config, method, tuned->best,
-                                                   deriveSeed(seed, SeedStream::NeuralFinalFit));
+        const IterateFitOptions o =
+            iterateOptions(m_config.iterate, m_config.fit, method, tuned->best,
+                           deriveSeed(seed, SeedStream::NeuralFinalFit));
         IterateFit fit(m_p.Xtrain, m_p.ytrain, o);
         fit.abandonOn(m_cancel);
         auto row = scored(fit, o.epochs, seed, name, "SGD", tuned->best);
@@ -176,19 +177,20 @@ std::vector<std::string> methodNames(const NeuralConfig& config) {
     return names;
 }
 
-IterateFitOptions iterateOptions(const NeuralConfig& config, IterateMethod method,
-                                 const NeuralHyper& hyper, std::uint64_t seed) {
-    IterateFitOptions o = config.iterate;
+IterateFitOptions iterateOptions(const IterateFitOptions& settings, const NeuralFitOptions& fit,
+                                 IterateMethod method, const NeuralHyper& hyper,
+                                 std::uint64_t seed) {
+    IterateFitOptions o = settings;
     o.method = method;
-    o.hidden = config.fit.hidden;
-    o.epochs = config.fit.epochs;
-    o.members = isMultiMethod(method) ? config.iterate.members : 1;
+    o.hidden = fit.hidden;
+    o.epochs = fit.epochs;
+    o.members = isMultiMethod(method) ? settings.members : 1;
     o.priorPrecision = hyper.priorPrecision;
     o.noisePrecision = hyper.noisePrecision;
     // The rate is given on the squared error of the standardised target, so that one rate
     // suits every searched beta: MapSgd's step on the negative log-likelihood is rate / beta
     // (docs/maths/neural.md §8).
-    o.learningRate = config.iterate.learningRate / hyper.noisePrecision;
+    o.learningRate = settings.learningRate / hyper.noisePrecision;
     o.seed = seed;
     return o;
 }

@@ -226,7 +226,8 @@ TuneResult tuneIterates(const RegressionProblem& train, const NeuralConfig& conf
                         IterateMethod method, std::uint64_t seed, const std::atomic<bool>* cancel) {
     const auto makeFit = [&](const Matrix& X, const Vector& y, const NeuralHyper& h,
                              std::uint64_t fitSeed) {
-        auto fit = std::make_unique<IterateFit>(X, y, iterateOptions(config, method, h, fitSeed));
+        auto fit = std::make_unique<IterateFit>(
+            X, y, iterateOptions(config.iterate, config.fit, method, h, fitSeed));
         fit->abandonOn(cancel);
         return fit;
     };

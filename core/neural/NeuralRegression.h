@@ -152,11 +152,12 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
 /// posteriors from SGD iterates.
 std::vector<std::string> methodNames(const NeuralConfig& config);
 
-/// The options of an iterate method's fit in runNeural: config.iterate with the method, the
-/// network, the run length fit.epochs, M for the multi methods (1 for the rest), the searched
+/// The options of an iterate method's fit (runNeural and the window's run): `settings` with the
+/// method, fit's network and run length, M for the multi methods (1 for the rest), the
 /// precisions, the seed, and SGD's step rate / beta (the rate is on the squared error).
-IterateFitOptions iterateOptions(const NeuralConfig& config, IterateMethod method,
-                                 const NeuralHyper& hyper, std::uint64_t seed);
+IterateFitOptions iterateOptions(const IterateFitOptions& settings, const NeuralFitOptions& fit,
+                                 IterateMethod method, const NeuralHyper& hyper,
+                                 std::uint64_t seed);
 
 /// The data of split s as runNeural prepares it.
 RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed,
