@@ -103,7 +103,9 @@ const char* const kSummary =
 /// The options of this command alone (experimentOptions adds the shared ones).
 const std::vector<OptionHelp>& ownOptions() {
     static const std::vector<OptionHelp> o{
-        {"dataset", "boston", "boston, concrete, energy, yacht or PATH.csv."},
+        {"dataset", "boston",
+         "boston, concrete, energy, yacht, in-between (generated: one input, a gap between two "
+         "clusters) or PATH.csv."},
         {"target", "", "A CSV's target column (default: the last)."},
         {"method", "vifa-gauss",
          "Comma list of vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace and the "

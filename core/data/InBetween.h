@@ -24,6 +24,8 @@ class SplitMix64 {
 };
 
 inline constexpr std::uint64_t kInBetweenSeed = 2019;
+/// Its name as a data set (the neural lab's, the CLI's --dataset).
+inline constexpr const char* kInBetweenName = "in-between";
 inline constexpr int kInBetweenRows = 100;
 
 /// The standard normals of the noise: for each, two outputs r1, r2 give u1 = ((r1 >> 11) + 1)

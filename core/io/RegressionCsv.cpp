@@ -12,10 +12,6 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#ifndef FAEXPLORER_DATA_SUBDIR
-#define FAEXPLORER_DATA_SUBDIR "share/faexplorer/data"
-#endif
-
 namespace fa::io {
 namespace {
 
@@ -117,23 +113,6 @@ bool isWord(const std::string& cell) {
         if (lower == marker)
             return false;
     return true;
-}
-
-struct BuiltinSet {
-    const char* name;
-    const char* file;
-    const char* target;
-    std::vector<std::string> drop;
-};
-
-const std::vector<BuiltinSet>& builtinSets() {
-    static const std::vector<BuiltinSet> sets = {
-        {"boston", "boston_housing.csv", "medv", {}},
-        {"concrete", "concrete.csv", "strength", {}},
-        {"energy", "energy.csv", "heating_load", {"cooling_load"}},
-        {"yacht", "yacht.csv", "residuary_resistance", {}},
-    };
-    return sets;
 }
 
 /// The header and the numeric rows of a CSV; an empty cell is NaN when allowMissing.
@@ -313,59 +292,18 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
     return data;
 }
 
-std::vector<std::string> builtinDatasetNames() {
-    std::vector<std::string> names;
-    for (const auto& s : builtinSets())
-        names.emplace_back(s.name);
-    return names;
-}
-
-bool isBuiltinDataset(const std::string& name) {
-    return datasetFile(name, "/") != name; // a bundled set's file differs from its name
-}
-
-std::string datasetFile(const std::string& dataset, const std::string& dataDir) {
-    for (const auto& s : builtinSets())
-        if (dataset == s.name)
-            return (dataDir.empty() ? defaultDataDirectory() : dataDir) + "/" + s.file;
-    return dataset;
-}
-
-RegressionData loadBuiltinDataset(const std::string& name, const std::string& dataDir) {
-    for (const auto& s : builtinSets())
-        if (name == s.name) {
-            RegressionData data = loadRegressionCsv(dataDir + "/" + s.file, s.target, s.drop);
-            data.name = name;
-            return data;
-        }
-    throw std::invalid_argument("unknown data set '" + name + "'");
-}
-
-std::string defaultDataDirectory() {
-    if (const char* env = std::getenv("FAEXPLORER_DATA"); env && *env)
-        return env;
-    // bin/PROGRAM -> ../share/faexplorer/data, in the build tree and in an installed tree alike.
-    std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const std::filesystem::path dir = exe.parent_path().parent_path() / FAEXPLORER_DATA_SUBDIR;
-        if (std::filesystem::is_directory(dir, ec))
-            return dir.string();
-    }
-    return FAEXPLORER_DATA_SUBDIR; // relative to the working folder; a load then names it
-}
-
 RegressionData loadDataset(const std::string& dataset, const std::string& target,
                            const std::string& dataDir) {
     if (isBuiltinDataset(dataset)) {
+        RegressionData data =
+            loadBuiltinDataset(dataset, dataDir.empty() ? defaultDataDirectory() : dataDir);
         // A bundled set's target is fixed (its published results use it); naming another one is
         // refused rather than silently ignored.
-        for (const auto& s : builtinSets())
-            if (dataset == s.name && !target.empty() && target != s.target)
-                throw std::invalid_argument(
-                    "the bundled data set '" + dataset + "' has the fixed target '" + s.target +
-                    "'; another target column can be chosen for a CSV file only");
-        return loadBuiltinDataset(dataset, dataDir.empty() ? defaultDataDirectory() : dataDir);
+        if (!target.empty() && target != data.targetName)
+            throw std::invalid_argument(
+                "the bundled data set '" + dataset + "' has the fixed target '" + data.targetName +
+                "'; another target column can be chosen for a CSV file only");
+        return data;
     }
     return loadRegressionCsv(dataset, target);
 }

@@ -36,11 +36,13 @@ NumericTable loadTable(const std::string& dataset, bool allowMissing,
 TableLoader tableLoader(const std::string& dataDir = {});
 /// The bundled UCI sets: boston, concrete, energy (heating load; cooling load dropped), yacht.
 std::vector<std::string> builtinDatasetNames();
+/// A bundled set or the generated in-between set (core/data/InBetween.h, kInBetweenName).
 bool isBuiltinDataset(const std::string& name);
 /// The file a data set is read from: a bundled set's CSV in dataDir (empty: the default), or
 /// the name itself (a CSV path).
 std::string datasetFile(const std::string& dataset, const std::string& dataDir = {});
-/// Loads a bundled set from dataDir (resources/data in the source tree).
+/// Loads a bundled set from dataDir (resources/data in the source tree), or builds the
+/// in-between set.
 RegressionData loadBuiltinDataset(const std::string& name, const std::string& dataDir);
 /// Where the bundled sets live: $FAEXPLORER_DATA if set, else share/faexplorer/data beside the
 /// program's bin/ folder (the build tree mirrors an installed tree).

@@ -5,7 +5,7 @@ namespace fa::io {
 const char* const kNeuralHeader =
     "dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95";
 const char* const kNeuralCurveHeader =
-    "dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse";
+    "dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse,test_coverage_95";
 
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
     out << kNeuralHeader << '\n';
@@ -22,7 +22,8 @@ void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& s, int spl
         for (const NeuralCurvePoint& p : m.curve)
             out << textCell(s.dataset) << ',' << m.id << ",\"" << s.hidden << "\"," << split << ','
                 << p.epoch << ',' << formatDouble(p.trainNmll) << ',' << formatDouble(p.trainRmse)
-                << ',' << formatDouble(p.testNmll) << ',' << formatDouble(p.testRmse) << '\n';
+                << ',' << formatDouble(p.testNmll) << ',' << formatDouble(p.testRmse) << ','
+                << formatDouble(p.testCoverage) << '\n';
 }
 
 MergeRule neuralMergeRule() {

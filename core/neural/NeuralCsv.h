@@ -15,8 +15,8 @@ namespace fa::io {
 /// inside the central 95 % predictive interval; appended by issue 27)
 extern const char* const kNeuralHeader;
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows);
-/// dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse: the neural
-/// lab's live curves (Ctrl+E), one row per method and recorded epoch, as drawn.
+/// dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse,test_coverage_95:
+/// the neural lab's live curves (Ctrl+E), one row per method and recorded epoch, as drawn.
 extern const char* const kNeuralCurveHeader;
 void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& snapshot, int split);
 /// The columns every trial (split) of one run repeats: shards of one run agree on them.

@@ -7,6 +7,9 @@
 #include <stdexcept>
 
 namespace fa {
+namespace {
+constexpr Eigen::Index kGridPoints = 201;
+}
 
 NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
     : LiveRun(std::move(abandon)), m_config(config) {
@@ -43,7 +46,34 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
                            deriveSeed(config.seed, 100 + static_cast<std::uint64_t>(m))));
         fit.iterates->abandonOn(abandonFlag());
     }
+    if (m_split.Xtrain.cols() == 1) { // one input: a grid over the rows and a third beyond
+        const double lo = std::min(m_split.Xtrain.minCoeff(), m_split.Xtest.minCoeff());
+        const double hi = std::max(m_split.Xtrain.maxCoeff(), m_split.Xtest.maxCoeff());
+        const double pad = (hi - lo) / 3.0;
+        m_grid = Vector::LinSpaced(kGridPoints, lo - pad, hi + pad);
+        m_gridX = m_grid.col(0).array() * m_split.xScale(0) + m_split.xMean(0);
+    }
+    watchTrajectory();
     record();
+}
+
+void NeuralLive::watchTrajectory() {
+    for (const LiveFit& fit : m_fits) {
+        if (!fit.iterates || !collectsIterates(fit.iterates->options().method) ||
+            fit.iterates->network().dim() < 2)
+            continue;
+        IterateFit& watched = *fit.iterates;
+        const Eigen::Index dim = watched.network().dim();
+        m_trajectory = std::make_unique<IterateTrajectory>(dim, watched.options().rank,
+                                                           IterateTrajectory::defaultCapacity(dim));
+        m_watched = &fit;
+        // Member 0's iterates from the SWA start on: those its fit is fed.
+        watched.onIterate([this, &watched](int member, const Vector& theta) {
+            if (member == 0 && watched.epoch() >= watched.options().swaStart)
+                m_trajectory->observe(theta);
+        });
+        return;
+    }
 }
 
 long NeuralLive::advance(long epochs) {
@@ -98,11 +128,32 @@ void NeuralLive::record() {
                                               m_split.yScale, m_config.curveSamples, seed, poll);
         const Predictive test = fit.evaluate(m_split.Xtest, m_testY, m_split.yMean, m_split.yScale,
                                              m_config.curveSamples, seed, poll);
+        if (m_grid.size() > 0) { // the targets are unknown there: only mean and sd are used
+            m_lastGrid[method] = fit.evaluate(m_grid, Vector::Zero(m_grid.rows()), m_split.yMean,
+                                              m_split.yScale, m_config.curveSamples, seed, poll);
+        }
         if (abandoned())
             return;
-        m_curves[method].push_back({m_epoch, train.nmll, train.rmse, test.nmll, test.rmse});
+        m_curves[method].push_back(
+            {m_epoch, train.nmll, train.rmse, test.nmll, test.rmse, test.coverage95});
         m_lastTest[method] = test;
     }
+    recordPlane();
+}
+
+void NeuralLive::recordPlane() {
+    if (!m_watched || m_trajectory->collected() == 0)
+        return;
+    NeuralLiveSnapshot::Trajectory t;
+    t.method = m_watched->id;
+    FAModel q = m_watched->iterates->posterior().front();
+    if (isPointMass(q)) { // the fitter's warm-up: SWAG's plane until it has a Gaussian
+        q = m_trajectory->swag().model();
+        t.planeOfSwag = true;
+    }
+    t.plane = m_trajectory->plane(q);
+    t.plane.directions.resize(0, 0);
+    m_plane = std::move(t);
 }
 
 NeuralLiveSnapshot NeuralLive::snapshot() const {
@@ -132,10 +183,22 @@ NeuralLiveSnapshot NeuralLive::snapshot() const {
                 m.sd(static_cast<Eigen::Index>(i)) = it->second.sd(m_order[i]);
             }
         }
+        if (const auto it = m_lastGrid.find(m.id); it != m_lastGrid.end())
+            m.gridMean = it->second.mean, m.gridSd = it->second.sd;
         if (const auto it = m_curves.find(m.id); it != m_curves.end())
             m.curve = it->second;
         s.methods.push_back(std::move(m));
     }
+    if (m_grid.size() > 0) {
+        s.gridX = m_gridX;
+        s.trainX = m_split.Xtrain.col(0).array() * m_split.xScale(0) + m_split.xMean(0);
+        s.trainY = m_trainY;
+        s.testX.resize(m_testY.size());
+        for (std::size_t i = 0; i < m_order.size(); ++i)
+            s.testX(static_cast<Eigen::Index>(i)) =
+                m_split.Xtest(m_order[i], 0) * m_split.xScale(0) + m_split.xMean(0);
+    }
+    s.trajectory = m_plane;
     return s;
 }
 

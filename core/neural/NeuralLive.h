@@ -3,10 +3,12 @@
 // hyperparameters trained side by side an epoch at a time, with train and test NMLL / RMSE
 // curves and the test predictive (mean +- 2 sd against the truth) in small snapshots.
 #include "core/lab/LiveRun.h"
+#include "core/neural/IterateTrajectory.h"
 #include "core/neural/NeuralRegression.h"
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace fa {
@@ -31,6 +33,7 @@ struct NeuralLiveConfig {
 struct NeuralCurvePoint {
     long epoch = 0;
     double trainNmll = 0.0, trainRmse = 0.0, testNmll = 0.0, testRmse = 0.0;
+    double testCoverage = 0.0; ///< share of test targets inside the central 95 % interval
 };
 
 struct NeuralLiveSnapshot : LabSnapshotOf<NeuralLiveConfig> {
@@ -38,13 +41,28 @@ struct NeuralLiveSnapshot : LabSnapshotOf<NeuralLiveConfig> {
     std::string dataset, hidden;
     Eigen::Index parameters = 0, trainRows = 0, testRows = 0;
     Vector testTruth; ///< test targets, original scale, sorted ascending
+    /// A data set with one input (the in-between set): the rows on the original scale (testX in
+    /// the order of testTruth) and a grid of inputs over them and beyond, where every method's
+    /// predictive is drawn. Empty otherwise.
+    Vector trainX, trainY, testX, gridX;
     struct Method {
         std::string id; ///< the method's name: vifa-gauss, ..., swag, multi-swa-fa-em
         bool diverged = false;
-        Vector mean, sd; ///< predictive on the sorted test points
+        Vector mean, sd;         ///< predictive on the sorted test points
+        Vector gridMean, gridSd; ///< predictive over gridX (one-input data only)
         std::vector<NeuralCurvePoint> curve;
     };
     std::vector<Method> methods;
+    /// The first SGD-iterate method that collects iterates (member 1 of a multi method): its
+    /// collected iterates in the plane of its Gaussian's two leading directions, with SWAG of
+    /// the same iterates (core/neural/IterateTrajectory.h; `directions` left empty here). While
+    /// the fit is still a point mass (its warm-up), the plane is SWAG's.
+    struct Trajectory {
+        std::string method;
+        bool planeOfSwag = false; ///< the directions and the fit's ellipse are SWAG's
+        TrajectoryPlane plane;
+    };
+    std::optional<Trajectory> trajectory;
 };
 
 class NeuralLive : public LiveRun {
@@ -83,9 +101,16 @@ class NeuralLive : public LiveRun {
     };
     std::vector<LiveFit> m_fits;
     std::map<std::string, std::vector<NeuralCurvePoint>> m_curves;
-    std::map<std::string, Predictive> m_lastTest;
+    std::map<std::string, Predictive> m_lastTest, m_lastGrid;
+    Matrix m_grid;  // one-input data: the grid's inputs, standardised as the training rows
+    Vector m_gridX; // the same on the original scale
+    std::unique_ptr<IterateTrajectory> m_trajectory;
+    const LiveFit* m_watched = nullptr; // the fit whose iterates m_trajectory records
+    std::optional<NeuralLiveSnapshot::Trajectory> m_plane;
     long m_epoch = 0;
+    void watchTrajectory();
     void record();
+    void recordPlane();
 };
 
 } // namespace fa

@@ -58,6 +58,25 @@ class TestCliNeural : public QObject {
             QVERIFY2(r.out.contains(m), qPrintable(r.out));
     }
 
+    // The generated in-between set (core/data/InBetween.h): 100 rows, one input, so a 90/10
+    // split tests 10 rows; its rows carry its name.
+    void inBetweenIsADataSet() {
+        QStringList args = small("map");
+        args[args.indexOf("--dataset") + 1] = "in-between";
+        const QString out = m_dir.filePath("ib.csv");
+        const test::ProgramResult r = run(args + QStringList{"--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto rows = test::readCsvCells(out);
+        QCOMPARE(rows.size(), 3);
+        for (int i = 1; i < 3; ++i) {
+            QCOMPARE(rows[i][0], QString("in-between"));
+            QCOMPARE(rows[i][7], QString("ok"));
+            const double coverage = rows[i][8].toDouble(); // a share of 10 test rows
+            QVERIFY2(std::abs(coverage * 10 - std::round(coverage * 10)) < 1e-9,
+                     qPrintable(rows[i].join(',')));
+        }
+    }
+
     // --members is M of the multi methods alone: map's and swag's rows do not move with it,
     // the ensemble's and MultiSWAG's do (more networks in the mixture).
     void membersChangeOnlyTheMultiMethods() {
@@ -83,6 +102,9 @@ class TestCliNeural : public QObject {
         QTest::newRow("rate 2") << QStringList{"--sgd-lr", "2"} << "--sgd-lr must lie in";
         QTest::newRow("rank of every weight")
             << QStringList{"--rank", "33"} << "below the number of weights D = 33";
+        QTest::newRow("in-between's target")
+            << QStringList{"--dataset", "in-between", "--target", "z"}
+            << "the bundled data set 'in-between' has the fixed target 'y'";
         QTest::newRow("unknown method")
             << QStringList{"--method", "swa"} << "unknown method 'swa' (use vifa-gauss";
     }
@@ -90,9 +112,10 @@ class TestCliNeural : public QObject {
         QFETCH(QStringList, extra);
         QFETCH(QString, message);
         QStringList args = small("swa-fa-em");
-        if (extra.first() == "--method")
-            args[args.indexOf("--method") + 1] = extra[1];
-        else
+        if (extra.first() == "--method" || extra.first() == "--dataset") {
+            args[args.indexOf(extra.first()) + 1] = extra[1];
+            args += extra.mid(2);
+        } else
             args += extra;
         const QString out = m_dir.filePath("bad.csv");
         const test::ProgramResult r = run(args + QStringList{"--out", out});

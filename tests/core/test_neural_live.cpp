@@ -82,6 +82,70 @@ class TestNeuralLive : public QObject {
         QVERIFY((later.methods[2].mean - map.mean).norm() > 1e-9 * map.mean.norm());
     }
 
+    // The in-between set (one input): every method's predictive over a grid from a third of
+    // the inputs' range below the smallest to as far above the largest (the rows' x in closed
+    // form: -1.492 ... 1.492), MAP's sd there the noise's; and the trajectory view of the first
+    // method that collects iterates, against the same IterateFit built here with an observer
+    // of its own: every collected iterate of member 1, the kept ones (a multiple of the
+    // stride), their coordinates U^T (theta - c) and U^T C U for the fit's Gaussian, densely.
+    void inBetweenGridAndTrajectory() {
+        NeuralLiveConfig c;
+        c.dataset = "in-between";
+        c.loader = io::datasetLoader();
+        c.methods = {};
+        c.iterateMethods = {IterateMethod::Map, IterateMethod::SwaFaEm};
+        c.fit.hidden = {6};
+        c.fit.epochs = 40;
+        c.iterate.swaStart = 10;
+        c.iterate.rank = 3;
+        c.iterate.batch = 16;
+        c.curveSamples = 4;
+        NeuralLive live(c);
+        QCOMPARE(live.advance(40), 40L);
+        const NeuralLiveSnapshot s = live.snapshot();
+        const double lo = -1.5 + 0.8 * 0.5 / 50, hi = 0.7 + 0.8 * 49.5 / 50;
+        QCOMPARE(s.gridX.size(), Eigen::Index(201));
+        QVERIFY(std::abs(s.gridX(0) - (lo - (hi - lo) / 3)) < 1e-12);
+        QVERIFY(std::abs(s.gridX(200) - (hi + (hi - lo) / 3)) < 1e-12);
+        QCOMPARE(s.trainX.size() + s.testX.size(), Eigen::Index(100));
+        const RegressionProblem p =
+            neuralSplit(io::datasetLoader()("in-between", ""), c.trainFraction, c.seed, c.split);
+        const double noiseSd = p.yScale / std::sqrt(c.hyper.noisePrecision);
+        QCOMPARE(s.methods[0].gridSd.size(), Eigen::Index(201));
+        QVERIFY((s.methods[0].gridSd.array() - noiseSd).abs().maxCoeff() < 1e-9 * noiseSd);
+        QVERIFY(s.methods[1].gridSd.minCoeff() >= noiseSd * (1 - 1e-12));
+
+        QVERIFY(s.trajectory.has_value());
+        QCOMPARE(s.trajectory->method, std::string("swa-fa-em"));
+        IterateFit twin(p.Xtrain, p.ytrain,
+                        iterateOptions(c.iterate, c.fit, IterateMethod::SwaFaEm, c.hyper,
+                                       deriveSeed(c.seed, 100 + static_cast<std::uint64_t>(
+                                                                    IterateMethod::SwaFaEm))));
+        std::vector<Vector> collected;
+        twin.onIterate([&](int member, const Vector& theta) {
+            if (member == 0 && twin.epoch() >= c.iterate.swaStart)
+                collected.push_back(theta);
+        });
+        for (int e = 0; e < 40; ++e)
+            twin.runEpoch();
+        const TrajectoryPlane& plane = s.trajectory->plane;
+        QCOMPARE(plane.collected, static_cast<long>(collected.size()));
+        QCOMPARE(collected.size(), std::size_t(30 * (90 / 16))); // after the fit's warm-up of 100
+        QVERIFY(!s.trajectory->planeOfSwag);
+        const FAModel q = twin.posterior().front();
+        const Matrix U = leadingDirections(q);
+        const Matrix C = q.F * q.F.transpose() + Matrix(q.psi.asDiagonal());
+        QVERIFY((plane.fit - U.transpose() * C * U).norm() < 1e-9 * plane.fit.norm());
+        const long stride =
+            (static_cast<long>(collected.size()) + plane.points.rows() - 1) / plane.points.rows();
+        for (Eigen::Index i = 0; i < plane.points.rows(); ++i) {
+            const Vector ref =
+                U.transpose() * (collected[static_cast<std::size_t>(i * stride)] - q.c);
+            QVERIFY2((plane.points.row(i).transpose() - ref).norm() < 1e-9 * (1 + ref.norm()),
+                     std::to_string(i).c_str());
+        }
+    }
+
     void advanceMovesByEpochsAndCurvesGrow() {
         NeuralLive live(smallConfig());
         LiveRun& run = live;

@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtTest>
@@ -68,16 +69,18 @@ class TestNeuralPage : public QObject {
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
         QCOMPARE(lines[0], QString("dataset,method,hidden,split,epoch,train_nmll,train_rmse,"
-                                   "test_nmll,test_rmse"));
+                                   "test_nmll,test_rmse,test_coverage_95"));
         QCOMPARE(lines.size(), 1 + 2 * 5); // two methods, epochs 0..4
         for (const QString& line : lines.mid(1)) {
             // yacht,vifa-gauss,"50",0,3,… : the quoted hidden sizes hold no comma here
             const QStringList cells = QString(line).remove('"').split(',');
-            QCOMPARE(cells.size(), 9);
+            QCOMPARE(cells.size(), 10);
             QCOMPARE(cells[0], QString("yacht"));
             const int epoch = cells[4].toInt();
-            for (const auto& [column, curve] :
-                 {std::pair{6, "train-rmse"}, {7, "test-nmll"}, {8, "test-rmse"}}) {
+            for (const auto& [column, curve] : {std::pair{6, "train-rmse"},
+                                                {7, "test-nmll"},
+                                                {8, "test-rmse"},
+                                                {9, "coverage"}}) {
                 const QLineSeries* drawn = page.curve(cells[1], curve);
                 QVERIFY2(drawn, qPrintable(cells[1] + " " + curve));
                 QCOMPARE(cells[column].toDouble(), drawn->at(epoch).y());
@@ -110,6 +113,51 @@ class TestNeuralPage : public QObject {
                  QString("dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95"));
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[1].startsWith("yacht,vifa-gauss,\"50\",0,"));
+    }
+
+    // The in-between set (one input): the predictive is drawn over the snapshot's grid of x,
+    // with all 100 rows; with a method that collects iterates the trajectory chart appears,
+    // its points are the plane's, and every point of the fit's drawn ellipse p satisfies
+    // p^T Sigma^-1 p = 5.991 (the chi-square(2) 95 % point) for the plane's Sigma.
+    void inBetweenAndTrajectoryAreDrawn() {
+        NeuralPage page;
+        fa::NeuralLiveConfig c = page.config();
+        c.dataset = "in-between";
+        c.methods.clear();
+        c.iterateMethods = {fa::IterateMethod::Map};
+        c.fit.hidden = {8};
+        page.setConfig(c);
+        page.reset();
+        QVERIFY(runTo(page, 2));
+        QVERIFY(page.trajectoryChart()->isHidden()); // MAP collects nothing
+        c.iterateMethods = {fa::IterateMethod::Map, fa::IterateMethod::SwaFaEm};
+        c.iterate.swaStart = 2;
+        c.iterate.rank = 2;
+        page.setConfig(c);
+        page.reset();
+        QVERIFY(runTo(page, 60)); // 2 iterates an epoch: past the fitter's warm-up of 100
+        const auto s = page.latestSnapshot();
+        QVERIFY(s);
+        QCOMPARE(s->dataset, std::string("in-between"));
+        QCOMPARE(s->gridX.size(), Eigen::Index(201));
+        const QLineSeries* mean = page.predictiveMean("swa-fa-em");
+        QCOMPARE(mean->count(), 201);
+        for (int i = 0; i < 201; i += 50)
+            QCOMPARE(mean->at(i).x(), s->gridX(i));
+        QCOMPARE(page.truthSeries()->count(), 100);
+        QVERIFY(!page.trajectoryChart()->isHidden());
+        QVERIFY(s->trajectory && !s->trajectory->planeOfSwag);
+        const fa::TrajectoryPlane& plane = s->trajectory->plane;
+        QCOMPARE(page.trajectoryPoints()->count(), static_cast<int>(plane.points.rows()));
+        QCOMPARE(page.trajectoryPoints()->at(3).y(), plane.points(3, 1));
+        const Eigen::Matrix2d inverse = plane.fit.inverse();
+        QVERIFY(page.fitEllipse()->count() > 20);
+        for (const QPointF& p : page.fitEllipse()->points()) {
+            const Eigen::Vector2d v(p.x(), p.y());
+            QVERIFY2(std::abs(v.dot(inverse * v) - 5.991) < 1e-6,
+                     qPrintable(QString::number(v.dot(inverse * v))));
+        }
+        QVERIFY(page.swagEllipse()->isVisible());
     }
 
     // The posteriors from SGD iterates checked in the window run in the splits table too, with
@@ -196,7 +244,9 @@ class TestNeuralPage : public QObject {
         w.page<NeuralPage>()->runUntil(2);
         QVERIFY(reached.wait(30000));
         QTemporaryDir charts;
-        QCOMPARE(w.exportCharts(charts.path()).size(), 10); // four charts and the page
+        // Five charts and the page, PNG and SVG; the trajectory's only with a method that
+        // collects iterates (none by default).
+        QCOMPARE(w.exportCharts(charts.path()).size(), 12);
     }
 
     void aSessionReplaysTheSameCurves() {

@@ -64,15 +64,13 @@ NeuralPage::NeuralPage(QWidget* parent)
 
 void NeuralPage::makeControls() {
     m_dataset = new QComboBox;
-    for (const auto& [key, label] :
-         std::vector<std::pair<QString, QString>>{{"yacht", "Yacht hydrodynamics"},
-                                                  {"energy", "Energy efficiency (heating)"},
-                                                  {"boston", "Boston housing"},
-                                                  {"concrete", "Concrete strength"}})
-        m_dataset->addItem(label, key);
+    for (const auto& [key, label] : kNeuralDatasets)
+        m_dataset->addItem(QString::fromUtf8(label), QString::fromUtf8(key));
     m_dataset->setToolTip(
         "UCI set (standardised with the training part's statistics; no bias column: the network "
-        "has its own biases). Open CSV… (Ctrl+Shift+O in this mode) uses any CSV's last column as "
+        "has its own biases), or the generated in-between set: one input, two clusters of rows "
+        "with a gap between them, where the predictive over x shows which methods are "
+        "over-confident. Open CSV… (Ctrl+Shift+O in this mode) uses any CSV's last column as "
         "target.");
     m_hidden = new QComboBox;
     m_hidden->addItem("1 × 50 ReLU (small)", "50");
@@ -146,14 +144,27 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterat
     f->addRow("run length", m_length);
 
     m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis,
-    m_rmseY = new QValueAxis;
+    m_rmseY = new QValueAxis, m_covX = new QValueAxis, m_covY = new QValueAxis;
     m_predX = new QValueAxis, m_predY = new QValueAxis;
-    m_nmllChart = chartView("Negative mean log-likelihood (dashed: train, solid: test)", m_nmllX,
-                            m_nmllY, "epoch", "NMLL");
+    m_trajX = new QValueAxis, m_trajY = new QValueAxis;
+    m_nmllChart = chartView("NMLL (dashed: train, solid: test)", m_nmllX, m_nmllY, "epoch", "NMLL");
     m_rmseChart = chartView("RMSE, original units (dashed: train, solid: test)", m_rmseX, m_rmseY,
                             "epoch", "RMSE");
+    m_covChart =
+        chartView("Test targets inside the 95 % interval", m_covX, m_covY, "epoch", "coverage");
+    m_covY->setRange(0.0, 1.0);
+    m_covY->setLabelFormat("%.2f");
     m_predChart = chartView("Test predictive: mean ± 2 sd against the truth (sorted)", m_predX,
                             m_predY, "test point (by target)", "target");
+    m_trajChart = chartView("SGD iterates on the fit's two leading directions", m_trajX, m_trajY,
+                            "u₁ · (θ − mean)", "u₂ · (θ − mean)");
+    m_trajX->setLabelFormat("%.3g");
+    m_trajChart->setToolTip(
+        "The SGD iterates the first checked SWA-FA or SWAG method collects (its first member), "
+        "after the SWA start, on the two leading directions u₁, u₂ of its fitted Gaussian "
+        "(the leading eigenvectors of F Fᵀ), centred at its mean (the running average). "
+        "Solid: the fit's 95 % ellipse, the projection of F Fᵀ + Ψ; dashed: SWAG of the same "
+        "iterates. At most a few hundred iterates are kept, evenly spread over the run.");
     m_truth = new QScatterSeries;
     m_truth->setName("truth");
     m_truth->setMarkerSize(6);
@@ -161,16 +172,22 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterat
     m_predChart->chart()->addSeries(m_truth);
     m_truth->attachAxis(m_predX);
     m_truth->attachAxis(m_predY);
-    m_nmllChart->chart()->legend()->hide();
-    m_rmseChart->chart()->legend()->hide();
+    makeTrajectorySeries();
+    for (QChartView* v : {m_nmllChart, m_rmseChart, m_covChart, m_trajChart}) {
+        v->chart()->legend()->hide();
+        v->setMinimumSize(260, 240); // three a row beside the parameters at 1280 pixels
+    }
     // Up to nine entries (truth, each method's mean and band): one a line, beside the wide plot.
     m_predChart->chart()->legend()->setAlignment(Qt::AlignRight);
 
     auto* live = new QWidget;
-    auto* lg = new QGridLayout(live);
-    lg->addWidget(m_nmllChart, 0, 0);
-    lg->addWidget(m_rmseChart, 0, 1);
-    lg->addWidget(m_predChart, 1, 0, 1, 2);
+    m_liveGrid = new QGridLayout(live);
+    m_liveGrid->addWidget(m_nmllChart, 0, 0);
+    m_liveGrid->addWidget(m_rmseChart, 0, 1);
+    m_liveGrid->addWidget(m_covChart, 0, 2);
+    m_liveGrid->addWidget(m_predChart, 1, 0, 1, 3);
+    m_liveGrid->addWidget(m_trajChart, 1, 2);
+    m_trajChart->hide(); // shown while a method collects iterates (drawTrajectory)
     m_tabs->addTab(live, "Live training");
     m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
     auto* layout = new QVBoxLayout(this);
@@ -259,85 +276,31 @@ QLineSeries* NeuralPage::predictiveMean(const QString& method) const {
     return it == m_pred.end() ? nullptr : it->second;
 }
 
-void NeuralPage::draw(const fa::NeuralLiveSnapshot& s) {
-    for (auto& [k, ser] : m_curves)
-        ser->clear();
-    for (auto& [k, ser] : m_pred)
-        ser->clear();
-    double nlo = INFINITY, nhi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
-    for (const auto& m : s.methods) {
-        const std::string& name = m.id;
-        const QColor colour = colourFor(name);
-        QList<QPointF> trainN, testN, trainR, testR;
-        for (const auto& p : m.curve) {
-            if (!std::isfinite(p.testNmll) || !std::isfinite(p.trainNmll))
-                continue;
-            const double e = static_cast<double>(p.epoch);
-            trainN.append({e, p.trainNmll}), testN.append({e, p.testNmll});
-            trainR.append({e, p.trainRmse}), testR.append({e, p.testRmse});
-            if (p.epoch > 0) { // the untrained start would flatten everything else
-                nlo = std::min({nlo, p.trainNmll, p.testNmll}),
-                nhi = std::max({nhi, p.trainNmll, p.testNmll});
-                rlo = std::min({rlo, p.trainRmse, p.testRmse}),
-                rhi = std::max({rhi, p.trainRmse, p.testRmse});
-            }
-        }
-        const QString label = legendName(name);
-        series(m_curves, m_nmllChart, name + "/train-nmll", colour, Qt::DashLine, label + " train")
-            ->replace(trainN);
-        series(m_curves, m_nmllChart, name + "/test-nmll", colour, Qt::SolidLine, label + " test")
-            ->replace(testN);
-        series(m_curves, m_rmseChart, name + "/train-rmse", colour, Qt::DashLine, label + " train")
-            ->replace(trainR);
-        series(m_curves, m_rmseChart, name + "/test-rmse", colour, Qt::SolidLine, label + " test")
-            ->replace(testR);
-        QList<QPointF> mean, lo, hi;
-        for (Eigen::Index i = 0; i < m.mean.size(); ++i) {
-            const double x = static_cast<double>(i);
-            mean.append({x, m.mean(i)});
-            lo.append({x, m.mean(i) - 2 * m.sd(i)});
-            hi.append({x, m.mean(i) + 2 * m.sd(i)});
-        }
-        // One legend entry a method (its mean, solid; the dotted band is its ± 2 sd, as the
-        // title says): eleven methods' pairs did not fit beside the plot at 200 %.
-        series(m_pred, m_predChart, name + "/mean", colour, Qt::SolidLine, label)->replace(mean);
-        series(m_pred, m_predChart, name + "/lo", colour, Qt::DotLine, "")->replace(lo);
-        series(m_pred, m_predChart, name + "/hi", colour, Qt::DotLine, "")->replace(hi);
+void NeuralPage::makeTrajectorySeries() {
+    m_trajPoints = new QScatterSeries;
+    m_trajPoints->setName("iterates kept");
+    m_trajPoints->setMarkerSize(5);
+    m_trajPoints->setBorderColor(Qt::transparent);
+    m_fitEllipse = new QLineSeries;
+    m_swagEllipse = new QLineSeries;
+    for (QAbstractSeries* series :
+         {static_cast<QAbstractSeries*>(m_trajPoints), static_cast<QAbstractSeries*>(m_fitEllipse),
+          static_cast<QAbstractSeries*>(m_swagEllipse)}) {
+        m_trajChart->chart()->addSeries(series);
+        series->attachAxis(m_trajX);
+        series->attachAxis(m_trajY);
     }
-    QList<QPointF> truth;
-    for (Eigen::Index i = 0; i < s.testTruth.size(); ++i)
-        truth.append({static_cast<double>(i), s.testTruth(i)});
-    m_truth->replace(truth);
-    const double maxEpoch = std::max<double>(10, static_cast<double>(s.epoch));
-    setRoundTicks(m_nmllX, 0, maxEpoch, m_nmllChart->width() - 110, 55); // "0 50 100"
-    setRoundTicks(m_rmseX, 0, maxEpoch, m_rmseChart->width() - 110, 55);
-    if (nhi > nlo) {
-        m_nmllY->setRange(nlo - 0.05 * (nhi - nlo), nhi + 0.05 * (nhi - nlo));
-        m_nmllY->applyNiceNumbers();
-    }
-    if (rhi > rlo) {
-        m_rmseY->setRange(std::max(0.0, rlo - 0.05 * (rhi - rlo)), rhi + 0.05 * (rhi - rlo));
-        m_rmseY->applyNiceNumbers();
-    }
-    if (s.testTruth.size() > 0) {
-        const double tlo = s.testTruth.minCoeff(), thi = s.testTruth.maxCoeff(),
-                     pad = 0.25 * (thi - tlo);
-        m_predX->setRange(-1, static_cast<double>(s.testTruth.size()));
-        m_predY->setRange(tlo - pad, thi + pad);
-        m_predY->applyNiceNumbers();
-    }
-    m_predChart->chart()->setTitle(
-        QString("%1, network %2 (%3 weights): test predictive, mean (solid) ± 2 sd (dotted), "
-                "sorted by target")
-            .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
-            .arg(s.parameters));
 }
 
 std::vector<std::pair<QString, QWidget*>> NeuralPage::charts() const {
-    return {{"neural-nmll", m_nmllChart},
-            {"neural-rmse", m_rmseChart},
-            {"neural-predictive", m_predChart},
-            {"neural-table", m_splitsPanel->table()}};
+    std::vector<std::pair<QString, QWidget*>> out{{"neural-nmll", m_nmllChart},
+                                                  {"neural-rmse", m_rmseChart},
+                                                  {"neural-coverage", m_covChart},
+                                                  {"neural-predictive", m_predChart},
+                                                  {"neural-table", m_splitsPanel->table()}};
+    if (!m_trajChart->isHidden()) // shown while a method collects iterates
+        out.emplace_back("neural-trajectory", m_trajChart);
+    return out;
 }
 
 bool NeuralPage::exportCurves(const QString& path) {

@@ -10,9 +10,20 @@
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 
+#include <utility>
+
 using NeuralSnapshotPtr = std::shared_ptr<const fa::NeuralLiveSnapshot>;
 
+/// The data sets the page offers (key, label); an opened CSV is the entry after them.
+inline constexpr std::pair<const char*, const char*> kNeuralDatasets[] = {
+    {"yacht", "Yacht hydrodynamics"},
+    {"energy", "Energy efficiency (heating)"},
+    {"boston", "Boston housing"},
+    {"concrete", "Concrete strength"},
+    {"in-between", "In-between (generated, 1-D)"}};
+
 class QCheckBox;
+class QGridLayout;
 class QGroupBox;
 class QPushButton;
 class QComboBox;
@@ -37,10 +48,15 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     void setMethods(const std::vector<fa::NeuralMethod>& methods);
     QLineSeries*
     curve(const QString& method,
-          const QString& which) const; ///< which: train-nmll, test-nmll, train-rmse, test-rmse
+          const QString& which) const; ///< train-nmll, test-nmll, train-rmse, test-rmse, coverage
     QLineSeries* predictiveMean(const QString& method) const;
     QTableWidget* table() const;
     QScatterSeries* truthSeries() const { return m_truth; }
+    /// The trajectory view: the kept iterates and the two 95 % ellipses (fit, SWAG) as drawn.
+    QScatterSeries* trajectoryPoints() const { return m_trajPoints; }
+    QLineSeries* fitEllipse() const { return m_fitEllipse; }
+    QLineSeries* swagEllipse() const { return m_swagEllipse; }
+    QChartView* trajectoryChart() const { return m_trajChart; }
     /// The splits table's settings (tests and scripted use).
     void setSplitSettings(int splits, int searchTrials, int folds, int epochs);
     const std::vector<fa::NeuralRow>& splitRows() const;
@@ -76,6 +92,7 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     /// The posteriors from SGD iterates: their boxes and their settings' fields.
     QGroupBox* makeIterateMethods();
     void layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterates);
+    void makeTrajectorySeries();
     void connectControls(QPushButton* open);
     /// A bundled set by key, else a CSV path as the fifth entry ("CSV: name").
     void selectDataset(const QString& dataset);
@@ -89,9 +106,17 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     ParamFields<fa::NeuralLiveConfig> m_fields{fa::neuralLiveParams()}; ///< NeuralParams.h
     QAbstractSpinBox* m_length;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides
-    QChartView *m_nmllChart, *m_rmseChart, *m_predChart;
-    QValueAxis *m_nmllX, *m_rmseX, *m_predX, *m_predY, *m_nmllY, *m_rmseY;
+    void drawCurves(const fa::NeuralLiveSnapshot& snapshot);
+    void drawPredictive(const fa::NeuralLiveSnapshot& snapshot);
+    void drawTrajectory(const fa::NeuralLiveSnapshot& snapshot);
+
+    QChartView *m_nmllChart, *m_rmseChart, *m_covChart, *m_predChart, *m_trajChart;
+    QValueAxis *m_nmllX, *m_rmseX, *m_covX, *m_predX, *m_predY, *m_nmllY, *m_rmseY, *m_covY;
+    QValueAxis *m_trajX, *m_trajY;
     QScatterSeries* m_truth;
+    QScatterSeries* m_trajPoints;
+    QLineSeries *m_fitEllipse, *m_swagEllipse;
+    QGridLayout* m_liveGrid = nullptr;
     std::map<std::string, QLineSeries*> m_curves, m_pred;
     QTabWidget* m_tabs;
     NeuralSplitsPanel* m_splitsPanel;

@@ -43,8 +43,8 @@ void NeuralPage::setMethods(const std::vector<fa::NeuralMethod>& methods) {
 void NeuralPage::selectDataset(const QString& dataset) {
     if (const int index = m_dataset->findData(dataset); index >= 0)
         m_dataset->setCurrentIndex(index);
-    else // a CSV file: the fifth entry
-        showCsvChoice(m_dataset, 4, dataset);
+    else // a CSV file: the entry after the built-in sets
+        showCsvChoice(m_dataset, static_cast<int>(std::size(kNeuralDatasets)), dataset);
 }
 
 void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {

@@ -105,12 +105,31 @@ const std::vector<ViewHelp>& neuralViewHelp() {
          "√((1/N) Σ (yₙ − ŷₙ)²) with ŷ the predictive mean, original units.",
          "Falling well below the target's standard deviation.",
          "Stuck near the target's standard deviation: the network predicts the mean."},
+        {{"neural-coverage"},
+         "95 % coverage",
+         "The share of test targets inside each method's central 95 % predictive interval "
+         "(from the mixture of the draws' Gaussians), per epoch; dashed: the nominal 0.95.",
+         "Near 0.95 (with few test rows it moves in steps of 1/N).",
+         "Far below 0.95: the predictive is overconfident; at 1.00 throughout with a wide band: "
+         "underconfident."},
         {{"neural-predictive"},
-         "Test predictive",
+         "Test predictive, or the predictive over x",
          "Each test point's predictive mean ± 2 sd (from the draws) against its target, points "
-         "sorted by target.",
-         "The mean following the black points, the band covering most of them.",
-         "A flat mean (predicting the mean), or a band missing most points (overconfident)."},
+         "sorted by target. A data set with one input (the in-between set) shows instead the "
+         "mean ± 2 sd over a grid of x beyond the rows, with the rows.",
+         "The mean following the black points, the band covering most of them; over x, a band "
+         "that widens where there are no rows (the gap between the two clusters, and outside).",
+         "A flat mean (predicting the mean), a band missing most points (overconfident), or a "
+         "band as narrow in the gap as on the rows (no in-between uncertainty)."},
+        {{"neural-trajectory"},
+         "SGD iterates on the fit's plane",
+         "The iterates the first checked SWA-FA or SWAG method collects (its first member), "
+         "projected on the two leading directions u₁, u₂ of its Gaussian (eigenvectors of F Fᵀ) "
+         "and centred at its mean; solid: the 95 % ellipse of F Fᵀ + Ψ projected, dashed: SWAG "
+         "of the same iterates.",
+         "The ellipses enclosing about 95 % of the cloud.",
+         "An ellipse far smaller than the cloud: the fit underestimates the iterates' spread "
+         "(online EM from the thesis's start ψ = 1, far above the iterates' scale)."},
         {{"neural-table"},
          "Splits table",
          "The report's protocol per split: a random search of prior, noise and σ by k-fold "
