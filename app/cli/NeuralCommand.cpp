@@ -56,6 +56,10 @@ NeuralConfig parseConfig(const ArgParser& args) {
     if (init != "report" && init != "scaled")
         throw std::invalid_argument("--init must be report or scaled");
     c.fit.reportInit = init == "report";
+    const auto faStart = parseFaStart(args.text("fa-start", "thesis"));
+    if (!faStart)
+        throw std::invalid_argument("--fa-start must be thesis or iterates");
+    c.iterate.faStart = *faStart;
     c.trainFraction = args.real("train-fraction", 0.9);
     if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
         throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");
@@ -117,6 +121,9 @@ const std::vector<OptionHelp>& ownOptions() {
         {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
         {"train-fraction", "0.9", "Share of the rows each split trains on (strictly 0 to 1)."},
         {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."},
+        {"fa-start", "thesis",
+         "Start of SWA-FA's online EM / SGA: thesis (F₀ orthonormal, ψ = 1) or iterates (F₀ and "
+         "ψ at the iterates' spread over the epoch before --swa-start)."},
         dataDirOption()};
     return o;
 }

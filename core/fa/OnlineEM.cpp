@@ -13,6 +13,8 @@ OnlineEM::OnlineEM(Eigen::Index dim, const OnlineOptions& options)
       m_B(Matrix::Zero(options.latent, options.latent)) {
     Rng rng(options.initSeed);
     m_F0 = randomOrthonormalFrame(dim, options.latent, rng);
+    if (options.startScale.size() > 0)
+        m_F0 = options.startScale.asDiagonal() * m_F0;
     m_G = Matrix::Identity(options.latent, options.latent);
     m_Gs = m_G;
     m_Gp = m_G;

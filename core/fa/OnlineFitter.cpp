@@ -37,6 +37,12 @@ OnlineFitter::OnlineFitter(Eigen::Index dim, const OnlineOptions& options)
         throw std::invalid_argument("learning rate must be positive");
     const Eigen::Index K = options.latent;
     m_psi = Vector::Ones(dim);
+    if (options.startScale.size() > 0) {
+        if (options.startScale.size() != dim || !(options.startScale.array() > 0.0).all() ||
+            !options.startScale.allFinite())
+            throw std::invalid_argument("the start's scale must be D positive finite numbers");
+        m_psi = options.startScale.cwiseAbs2().cwiseMax(options.psiFloor);
+    }
     m_mean = Vector::Zero(dim);
     m_d = Vector::Zero(dim);
     m_yy = Matrix::Zero(K, K);

@@ -22,6 +22,12 @@ struct OnlineOptions {
     double learningRate = 0.001; ///< used by SGA only
     double psiFloor = 1e-8;      ///< psi is clamped here from below; clamps are counted
     std::uint64_t initSeed = 0;  ///< seed of the random orthonormal initial F
+    /// The start's scale per coordinate, s (D positive numbers), or empty for the thesis's
+    /// start (F0 a random orthonormal frame, psi = 1): F0 = diag(s) frame, psi = s^2 (floored
+    /// at psiFloor). FA is equivariant under x -> diag(s)^-1 x, so the fit from this start on x
+    /// is diag(s) times the fit from the thesis's start on diag(s)^-1 x (docs/maths/neural.md
+    /// §8.8).
+    Vector startScale;
 };
 
 /// Plain value handed to views and experiment runners.

@@ -12,6 +12,8 @@ OnlineSGA::OnlineSGA(Eigen::Index dim, const OnlineOptions& options)
     : OnlineFitter(dim, options), m_beta(m_psi.array().log()), m_eta(options.learningRate) {
     Rng rng(options.initSeed);
     m_F = randomOrthonormalFrame(dim, options.latent, rng);
+    if (options.startScale.size() > 0)
+        m_F = options.startScale.asDiagonal() * m_F;
 }
 
 void OnlineSGA::setLearningRate(double eta) {

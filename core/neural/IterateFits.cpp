@@ -24,6 +24,8 @@ constexpr Named<IterateMethod> kMethods[] = {
     {IterateMethod::MultiSwaFaEm, "multi-swa-fa-em"},
 };
 
+constexpr Named<FaStart> kStarts[] = {{FaStart::Thesis, "thesis"}, {FaStart::Iterates, "iterates"}};
+
 bool isSwag(IterateMethod method) {
     return method == IterateMethod::Swag || method == IterateMethod::MultiSwag;
 }
@@ -47,12 +49,22 @@ int checkIterateOptions(const IterateFitOptions& o) {
         throw std::invalid_argument("the rank K must be at least 1");
     if (o.method == IterateMethod::SwaFaSga)
         checkLearningRate(o.sgaLearningRate);
+    if (o.faStart == FaStart::Iterates && collectsIterates(o.method) && !isSwag(o.method) &&
+        o.swaStart < 1)
+        throw std::invalid_argument("the start at the iterates' scale measures them over the "
+                                    "epoch before the SWA start: the SWA start must be 1 or more");
     return members;
 }
 
-/// The Gaussian a member's iterates are fed to (none for map and ensemble).
+/// Whether a member's fitter waits for the SWA start, to start at the iterates' scale.
+bool startsAtIterates(const IterateFitOptions& o) {
+    return o.faStart == FaStart::Iterates && collectsIterates(o.method) && !isSwag(o.method);
+}
+
+/// The Gaussian a member's iterates are fed to (none for map and ensemble); scale: the
+/// online fitters' start at the iterates' scale (OnlineOptions::startScale), or empty.
 std::unique_ptr<StreamFit> memberFit(const IterateFitOptions& o, Eigen::Index dim,
-                                     std::uint64_t memberSeed) {
+                                     std::uint64_t memberSeed, const Vector& scale = {}) {
     if (!collectsIterates(o.method))
         return nullptr;
     if (isSwag(o.method))
@@ -65,12 +77,21 @@ std::unique_ptr<StreamFit> memberFit(const IterateFitOptions& o, Eigen::Index di
     fit.warmup = o.faWarmup;
     fit.learningRate = o.sgaLearningRate;
     fit.initSeed = deriveSeed(memberSeed, SeedStream::IterateFitter);
+    fit.startScale = scale;
     if (o.method == IterateMethod::SwaFaSga)
         return std::make_unique<OnlineSGA>(dim, fit);
     return std::make_unique<OnlineEM>(dim, fit);
 }
 
 } // namespace
+
+std::string faStartName(FaStart start) {
+    return nameIn(kStarts, start);
+}
+
+std::optional<FaStart> parseFaStart(const std::string& name) {
+    return valueIn(kStarts, name);
+}
 
 std::string iterateMethodName(IterateMethod method) {
     return nameIn(kMethods, method);
@@ -99,8 +120,14 @@ int defaultMembers(IterateMethod method) {
 
 struct IterateFit::Member {
     std::unique_ptr<MapSgd> sgd;
-    std::unique_ptr<StreamFit> fit; ///< null for map and ensemble
+    std::unique_ptr<StreamFit> fit; ///< null for map and ensemble, and until the SWA start
+                                    ///< when the fitter starts at the iterates' scale
+    std::uint64_t seed = 0;
     long collected = 0;
+    /// The epoch before the SWA start, for a start at the iterates' scale: Welford's running
+    /// mean and sum of squared deviations of each weight, and the count.
+    Vector spreadMean, spreadM2;
+    long spreadCount = 0;
 };
 
 IterateFit::IterateFit(const Matrix& X, const Vector& y, const IterateFitOptions& options,
@@ -126,7 +153,13 @@ IterateFit::IterateFit(const Matrix& X, const Vector& y, const IterateFitOptions
         sgd.seed = deriveSeed(seed, SeedStream::IterateBatchOrder);
         auto member = std::make_unique<Member>();
         member->sgd = std::make_unique<MapSgd>(*m_net, std::move(start), sgd);
-        member->fit = memberFit(options, m_net->dim(), seed);
+        member->seed = seed;
+        if (startsAtIterates(m_options)) { // built at the SWA start (runEpoch)
+            member->spreadMean = Vector::Zero(m_net->dim());
+            member->spreadM2 = Vector::Zero(m_net->dim());
+        } else {
+            member->fit = memberFit(options, m_net->dim(), seed);
+        }
         m_members.push_back(std::move(member));
     }
 }
@@ -150,11 +183,14 @@ void IterateFit::runEpoch() {
     if (finished())
         return;
     const bool collect = collectsIterates(m_options.method) && m_epoch >= m_options.swaStart;
+    const bool measure = startsAtIterates(m_options) && m_epoch + 1 == m_options.swaStart;
     for (std::size_t k = 0; k < m_members.size(); ++k) {
         if (abandoned())
             return;
         Member& m = *m_members[k];
-        if (!collect && !m_observer) {
+        if (collect && !m.fit) // the start at the iterates' scale, measured the epoch before
+            m.fit = memberFit(m_options, m_net->dim(), m.seed, spreadScale(m));
+        if (!collect && !measure && !m_observer) {
             m.sgd->runEpoch();
             continue;
         }
@@ -162,6 +198,12 @@ void IterateFit::runEpoch() {
         m.sgd->runEpoch([&](const Vector& theta) {
             if (m_observer)
                 m_observer(static_cast<int>(k), theta);
+            if (measure) { // Welford, weight by weight
+                const double n = static_cast<double>(++m.spreadCount);
+                m.spreadM2.array() += (theta - m.spreadMean).array() *
+                                      (theta - m.spreadMean).array() * ((n - 1.0) / n);
+                m.spreadMean += (theta - m.spreadMean) / n;
+            }
             if (collect) {
                 m.fit->observe(theta);
                 ++m.collected;
@@ -173,12 +215,20 @@ void IterateFit::runEpoch() {
     ++m_epoch;
 }
 
+Vector IterateFit::spreadScale(const Member& m) const {
+    // The weights' standard deviations over that epoch (divisor n), floored so that a weight
+    // that did not move (a unit no row activates) starts with a small but proper variance.
+    const double n = static_cast<double>(std::max(m.spreadCount, 1L));
+    return (m.spreadM2 / n).cwiseMax(kSpreadFloor).cwiseSqrt();
+}
+
 FitStatus IterateFit::status() const {
     bool warm = false;
     for (const auto& m : m_members) {
         if (m->sgd->diverged() || (m->fit && m->fit->diverged()))
             return FitStatus::Diverged;
-        warm = warm || (m->fit && (m->collected == 0 || m->fit->status() == FitStatus::WarmUp));
+        warm = warm || (collectsIterates(m_options.method) &&
+                        (!m->fit || m->collected == 0 || m->fit->status() == FitStatus::WarmUp));
     }
     return warm ? FitStatus::WarmUp : FitStatus::Running;
 }

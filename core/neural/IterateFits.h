@@ -34,6 +34,14 @@ bool collectsIterates(IterateMethod method);
 /// M when the options leave it at 0: 5 for the multi methods, 1 for the rest.
 int defaultMembers(IterateMethod method);
 
+/// Where online EM / SGA start (docs/maths/neural.md §8.8): the thesis's start (F0 a random
+/// orthonormal frame, psi = 1) or one at the iterates' own scale (s the per-weight standard
+/// deviation of the SGD iterates over the epoch before the SWA start: F0 = diag(s) frame,
+/// psi = s^2).
+enum class FaStart { Thesis, Iterates };
+std::string faStartName(FaStart start); ///< thesis, iterates
+std::optional<FaStart> parseFaStart(const std::string& name);
+
 struct IterateFitOptions {
     IterateMethod method = IterateMethod::SwaFaEm;
     std::vector<int> hidden{50}; ///< the network's hidden layers (none: linear regression)
@@ -46,7 +54,8 @@ struct IterateFitOptions {
     double priorPrecision = 1.0;  ///< alpha: the prior N(0, I / alpha), weight decay alpha / N
     double noisePrecision = 10.0; ///< beta of y | x, theta on the standardised target
     long faWarmup = 100;          ///< collected iterates during which F and psi stay at their start
-    double sgaLearningRate = 0.001; ///< online SGA's step (swa-fa-sga)
+    double sgaLearningRate = 0.001;    ///< online SGA's step (swa-fa-sga)
+    FaStart faStart = FaStart::Thesis; ///< Iterates needs swaStart >= 1 (an epoch to measure)
     std::uint64_t seed = 0;
 };
 
@@ -99,6 +108,9 @@ class IterateFit {
   private:
     struct Member;
     FAModel memberPosterior(const Member& member) const;
+    /// A member's start scale: the per-weight sd over the epoch before the SWA start.
+    Vector spreadScale(const Member& member) const;
+    static constexpr double kSpreadFloor = 1e-12; ///< on the measured variances
 
     IterateFitOptions m_options;
     std::unique_ptr<MlpLikelihood> m_net;

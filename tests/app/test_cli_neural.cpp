@@ -102,6 +102,11 @@ class TestCliNeural : public QObject {
         QTest::newRow("rate 2") << QStringList{"--sgd-lr", "2"} << "--sgd-lr must lie in";
         QTest::newRow("rank of every weight")
             << QStringList{"--rank", "33"} << "below the number of weights D = 33";
+        QTest::newRow("fa start") << QStringList{"--fa-start", "unit"}
+                                  << "--fa-start must be thesis or iterates";
+        QTest::newRow("fa start without an epoch before")
+            << QStringList{"--fa-start", "iterates", "--swa-start", "0"}
+            << "the SWA start must be 1 or more";
         QTest::newRow("in-between's target")
             << QStringList{"--dataset", "in-between", "--target", "z"}
             << "the bundled data set 'in-between' has the fixed target 'y'";

@@ -196,6 +196,69 @@ class TestIterateFits : public QObject {
         }
     }
 
+    // The start at the iterates' scale (docs/maths/neural.md §8.8): s is the weights' standard
+    // deviation over the epoch before the SWA start, recomputed here in two passes from the
+    // recorded iterates. FA is equivariant under x -> diag(s)^-1 x, so the run's online EM must
+    // equal diag(s) times the thesis-start online EM fed the collected iterates divided by s:
+    // c = s .* c', F = diag(s) F', psi = s^2 .* psi'.
+    void startAtTheIteratesScaleIsTheThesisFitRescaled() {
+        Rng rng(6);
+        const Matrix X = rng.normalMatrix(40, 2);
+        const Vector y = (X.col(0).array() * X.col(1).array()).matrix() + 0.1 * X.col(0);
+        IterateFitOptions o;
+        o.method = IterateMethod::SwaFaEm;
+        o.faStart = FaStart::Iterates;
+        o.hidden = {3};
+        o.batch = 8, o.learningRate = 0.05, o.rank = 2, o.epochs = 12, o.swaStart = 4;
+        o.faWarmup = 6;
+        IterateFit fit(X, y, o);
+        std::vector<Vector> before, collected;
+        fit.onIterate([&](int, const Vector& theta) {
+            if (fit.epoch() == o.swaStart - 1)
+                before.push_back(theta);
+            else if (fit.epoch() >= o.swaStart)
+                collected.push_back(theta);
+        });
+        for (int e = 0; e < o.epochs; ++e) {
+            fit.runEpoch();
+            if (e < o.swaStart)
+                QCOMPARE(fit.status(), FitStatus::WarmUp); // no Gaussian before the start
+        }
+        QCOMPARE(before.size(), std::size_t(5));
+        const Eigen::Index D = fit.network().dim();
+        Vector mean = Vector::Zero(D), var = Vector::Zero(D);
+        for (const Vector& t : before)
+            mean += t / 5.0;
+        for (const Vector& t : before)
+            var += (t - mean).cwiseAbs2() / 5.0;
+        const Vector s = var.cwiseMax(1e-12).cwiseSqrt();
+        OnlineOptions f;
+        f.latent = o.rank;
+        f.warmup = o.faWarmup;
+        f.initSeed = deriveSeed(deriveSeed(o.seed, SeedStream::IterateMemberBase, 0),
+                                SeedStream::IterateFitter);
+        OnlineEM reference(D, f);
+        for (const Vector& t : collected)
+            reference.observe(t.cwiseQuotient(s));
+        const FAModel r = reference.model();
+        const FAModel q = fit.posterior().front();
+        QCOMPARE(fit.status(), FitStatus::Running);
+        QVERIFY(maxAbs(q.c - s.cwiseProduct(r.c)) < 1e-9 * maxAbs(q.c));
+        QVERIFY(maxAbs(q.F - s.asDiagonal() * r.F) < 1e-9 * maxAbs(q.F));
+        QVERIFY(maxAbs(q.psi - s.cwiseAbs2().cwiseProduct(r.psi)) < 1e-9 * maxAbs(q.psi));
+        // And the thesis's start is another fit: the option changes the numbers.
+        o.faStart = FaStart::Thesis;
+        IterateFit thesis(X, y, o);
+        for (int e = 0; e < o.epochs; ++e)
+            thesis.runEpoch();
+        QVERIFY(maxAbs(thesis.posterior().front().psi - q.psi) > 1e-6 * maxAbs(q.psi));
+        o.faStart = FaStart::Iterates;
+        o.swaStart = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, IterateFit(X, y, o));
+        QCOMPARE(faStartName(*parseFaStart("iterates")), std::string("iterates"));
+        QVERIFY(!parseFaStart("unit"));
+    }
+
     void mapIsTheRidgeSolution() {
         // Without a hidden layer, MAP = (beta Z^T Z + alpha I)^-1 beta Z^T y with Z = [X, 1].
         const Data d = linearData(50, 6);

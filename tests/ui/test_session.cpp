@@ -304,6 +304,7 @@ class TestSession : public QObject {
         s.config.iterate.swaStart = 11;
         s.config.iterate.learningRate = 0.05;
         s.config.iterate.batch = 16;
+        s.config.iterate.faStart = fa::FaStart::Iterates;
         const fa::io::NeuralSession r =
             fa::io::neuralSessionFromJson(fa::io::neuralSessionToJson(s));
         QCOMPARE(r.config.dataset, s.config.dataset);
@@ -328,12 +329,14 @@ class TestSession : public QObject {
         QCOMPARE(r.config.iterate.swaStart, 11);
         QCOMPARE(r.config.iterate.learningRate, 0.05);
         QCOMPARE(r.config.iterate.batch, 16);
+        QVERIFY(r.config.iterate.faStart == fa::FaStart::Iterates);
         // A session written before issue 27 (no iterate methods, no settings of theirs) opens
         // with the defaults.
         {
             QJsonObject root = QJsonDocument::fromJson(fa::io::neuralSessionToJson(s)).object();
             QJsonObject run = root["run"].toObject();
-            for (const char* key : {"members", "rank", "swaStart", "sgdLearningRate", "sgdBatch"}) {
+            for (const char* key :
+                 {"members", "rank", "swaStart", "sgdLearningRate", "sgdBatch", "faStart"}) {
                 QVERIFY2(run.contains(key), key);
                 run.remove(key);
             }
@@ -345,6 +348,7 @@ class TestSession : public QObject {
             QVERIFY(old.config.iterateMethods.empty());
             QCOMPARE(old.config.iterate.members, defaults.iterate.members);
             QCOMPARE(old.config.iterate.learningRate, defaults.iterate.learningRate);
+            QVERIFY(old.config.iterate.faStart == fa::FaStart::Thesis);
         }
         const auto refused = [&](const char* from, const char* to, const char* why) {
             QByteArray json = fa::io::neuralSessionToJson(s);
@@ -366,6 +370,7 @@ class TestSession : public QObject {
         refused("\"learningRate\": 0.0025", "\"learningRate\": 2", "run.learningRate");
         refused("\"rank\": 4", "\"rank\": 0", "run.rank");
         refused("\"map\"", "\"multiswag\"", "listed twice");
+        refused("\"faStart\": \"iterates\"", "\"faStart\": \"unit\"", "thesis or iterates");
     }
 };
 

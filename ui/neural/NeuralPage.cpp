@@ -118,6 +118,15 @@ QGroupBox* NeuralPage::makeIterateMethods() {
     f->addRow("SGD rate", m_fields.field("sgd-lr"));
     f->addRow("SGD batch", m_fields.field("sgd-batch"));
     f->addRow("SGA rate", m_fields.field("sga-lr"));
+    m_faStart = new QComboBox;
+    m_faStart->addItem("thesis (ψ = 1)", "thesis");
+    m_faStart->addItem("iterates' scale", "iterates");
+    m_faStart->setToolTip(
+        "Where SWA-FA's online EM / SGA start. thesis: F₀ a random orthonormal frame and ψ = 1, "
+        "the thesis's start, far wider than a network's iterates (its fit then stays much too "
+        "narrow: see the trajectory chart). iterates' scale: F₀ and ψ scaled weight by weight "
+        "to the iterates' spread over the epoch before the SWA start.");
+    f->addRow("FA start", m_faStart);
     static_cast<QVBoxLayout*>(group->layout())->addLayout(f);
     return group;
 }
@@ -208,6 +217,7 @@ void NeuralPage::connectControls(QPushButton* open) {
     connect(m_hidden, &QComboBox::currentIndexChanged, this, restart);
     connect(m_optimiser, &QComboBox::currentIndexChanged, this, restart);
     connect(m_init, &QComboBox::currentIndexChanged, this, restart);
+    connect(m_faStart, &QComboBox::currentIndexChanged, this, restart);
     m_methods.onToggled(this, restart);
     m_iterateMethods.onToggled(this, restart);
     for (QAbstractSpinBox* b : m_fields.fields())

@@ -100,7 +100,7 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
                         const std::string& key, const QColor& colour, Qt::PenStyle style,
                         const QString& name);
 
-    QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init;
+    QComboBox *m_dataset, *m_hidden, *m_optimiser, *m_init, *m_faStart = nullptr;
     MethodBoxes<fa::NeuralMethod> m_methods;
     MethodBoxes<fa::IterateMethod> m_iterateMethods;
     ParamFields<fa::NeuralLiveConfig> m_fields{fa::neuralLiveParams()}; ///< NeuralParams.h

@@ -29,6 +29,7 @@ fa::NeuralLiveConfig NeuralPage::config() const {
     c.fit.optimiser = m_optimiser->currentData().toString() == "sgd" ? fa::OptimiserKind::Sgd
                                                                      : fa::OptimiserKind::Adam;
     c.fit.reportInit = m_init->currentData().toString() == "report";
+    c.iterate.faStart = *fa::parseFaStart(m_faStart->currentData().toString().toStdString());
     c.loader = fa::io::datasetLoader(); // the bundled sets, or the CSV file named
     return c;
 }
@@ -68,6 +69,8 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     m_optimiser->setCurrentIndex(
         m_optimiser->findData(c.fit.optimiser == fa::OptimiserKind::Sgd ? "sgd" : "adam"));
     m_init->setCurrentIndex(m_init->findData(c.fit.reportInit ? "report" : "scaled"));
+    m_faStart->setCurrentIndex(
+        m_faStart->findData(QString::fromStdString(fa::faStartName(c.iterate.faStart))));
     m_quiet = false;
 }
 

@@ -22,6 +22,7 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
                           {"hidden", hidden},
                           {"optimizer", c.fit.optimiser == OptimiserKind::Adam ? "adam" : "sgd"},
                           {"init", c.fit.reportInit ? "report" : "scaled"},
+                          {"faStart", QString::fromStdString(faStartName(c.iterate.faStart))},
                           {"length", c.fit.epochs}};
     return sessionJson(
         {{"data", QJsonObject{{"dataset", QString::fromStdString(c.dataset)}}}, {"run", run}},
@@ -72,6 +73,13 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     if (init != "report" && init != "scaled")
         fail("'run.init' must be report or scaled");
     f.reportInit = init == "report";
+    // Absent before the start at the iterates' scale: the thesis's.
+    if (run.contains("faStart")) {
+        const auto start = parseFaStart(text(run, "run", "faStart").toStdString());
+        if (!start)
+            fail("'run.faStart' must be thesis or iterates");
+        c.iterate.faStart = *start;
+    }
 
     s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 20.0;
     s.position = root.contains("epochs")
