@@ -64,9 +64,13 @@ bool fitAndScore(Fit& fit, int epochs, const RegressionProblem& p, const NeuralC
     row.nmll = pr.nmll;
     row.rmse = pr.rmse;
     row.coverage95 = pr.coverage95;
-    // Never "ok" beside a number that is not finite.
-    row.status = csvWord(std::isfinite(pr.nmll) && std::isfinite(pr.rmse) ? FitStatus::Running
-                                                                          : FitStatus::Failed);
+    // Never "ok" beside a number that is not finite, nor beside an absurd one: a predictive
+    // mean off by more than kAbsurdRmse standard deviations of the training target on average
+    // is a fit that blew up without leaving a non-finite number (docs/maths/neural.md §3).
+    const bool finite = std::isfinite(pr.nmll) && std::isfinite(pr.rmse);
+    row.status = csvWord(!finite                            ? FitStatus::Failed
+                         : pr.rmse > kAbsurdRmse * p.yScale ? FitStatus::Diverged
+                                                            : FitStatus::Running);
     return true;
 }
 

@@ -122,6 +122,10 @@ struct NeuralConfig {
     Shard shard;     ///< the slice of the splits to run (a cluster's job array)
 };
 
+/// A row's test RMSE above this many standard deviations of the training target is not "ok"
+/// but "diverged", its cells kept.
+inline constexpr double kAbsurdRmse = 10.0;
+
 struct NeuralRow {
     std::string dataset, method, hidden;
     int split = 0;

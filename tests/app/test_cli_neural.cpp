@@ -77,6 +77,23 @@ class TestCliNeural : public QObject {
         }
     }
 
+    // A fit that blows up without a non-finite number is not "ok": online SGA at step 0.1 on
+    // Yacht ends with a test RMSE of about 2300 against a target sd of 15. Its row says
+    // "diverged" and keeps its (finite) cells; the summary counts 0 of 1 ok.
+    void anAbsurdRowIsNotOk() {
+        const QString out = m_dir.filePath("absurd.csv");
+        const test::ProgramResult r =
+            run({"neural", "--dataset", "yacht", "--method", "swa-fa-sga", "--sga-lr", "0.1",
+                 "--splits", "1", "--threads", "1", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto rows = test::readCsvCells(out);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[1][7], QString("diverged"));
+        QVERIFY2(rows[1][5].toDouble() > 10 * 15.0, qPrintable(rows[1].join(',')));
+        QVERIFY(test::finiteCell(rows[1][4]));
+        QVERIFY2(r.out.contains("0/1"), qPrintable(r.out));
+    }
+
     // --members is M of the multi methods alone: map's and swag's rows do not move with it,
     // the ensemble's and MultiSWAG's do (more networks in the mixture).
     void membersChangeOnlyTheMultiMethods() {
