@@ -70,7 +70,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
 void printSummary(const NeuralConfig& c, const std::vector<NeuralRow>& rows, bool interrupted) {
     std::printf("neural %s, hidden %s, %zu row(s)%s: mean ± standard error over splits\n",
                 c.dataset.c_str(), rows.empty() ? "?" : rows.front().hidden.c_str(), rows.size(),
-                interrupted ? " (interrupted: finished splits only)" : "");
+                interrupted ? " (interrupted: the finished (split, method) rows only)" : "");
     std::printf("%-15s  %-20s  %-20s  %-9s  %-10s  %s\n", "method", "test NMLL", "test RMSE",
                 "95% cover", "ok/splits", "report (NMLL, RMSE)");
     for (const std::string& name : methodNames(c)) {
