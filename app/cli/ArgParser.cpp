@@ -165,6 +165,16 @@ std::vector<long> ArgParser::integerList(const std::string& name,
     return values;
 }
 
+std::vector<double> ArgParser::realList(const std::string& name,
+                                        const std::vector<double>& fallback) const {
+    if (!has(name))
+        return fallback;
+    std::vector<double> values;
+    for (const auto& part : listParts(name, m_values.at(name)))
+        values.push_back(parseReal(name, part));
+    return values;
+}
+
 std::vector<std::string> ArgParser::textList(const std::string& name,
                                              const std::vector<std::string>& fallback) const {
     return has(name) ? listParts(name, m_values.at(name)) : fallback;

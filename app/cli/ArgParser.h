@@ -27,6 +27,8 @@ class ArgParser {
     /// "--name must lie in [lo, hi]".
     double realIn(const std::string& name, double fallback, double lo, double hi) const;
     std::vector<long> integerList(const std::string& name, const std::vector<long>& fallback) const;
+    std::vector<double> realList(const std::string& name,
+                                 const std::vector<double>& fallback) const;
     std::vector<std::string> textList(const std::string& name,
                                       const std::vector<std::string>& fallback) const;
     /// textList whose entries must differ (a method list): "--method: 'em' is listed twice".

@@ -22,6 +22,14 @@
 namespace fa::cli {
 namespace {
 
+/// --NAME LO,HI: a log-uniform search range.
+SearchRange rangeOption(const ArgParser& args, const std::string& name, SearchRange fallback) {
+    const std::vector<double> v = args.realList(name, {fallback.lo, fallback.hi});
+    if (v.size() != 2 || !(v[0] > 0.0 && v[0] <= v[1] && v[1] <= 1e8))
+        throw std::invalid_argument("--" + name + " must be LO,HI with 0 < LO <= HI <= 1e8");
+    return {v[0], v[1]};
+}
+
 NeuralConfig parseConfig(const ArgParser& args) {
     NeuralConfig c;
     c.dataset = args.text("dataset", "boston");
@@ -60,6 +68,11 @@ NeuralConfig parseConfig(const ArgParser& args) {
     if (!faStart)
         throw std::invalid_argument("--fa-start must be thesis or iterates");
     c.iterate.faStart = *faStart;
+    c.ranges.prior = rangeOption(args, "prior-range", c.ranges.prior);
+    c.ranges.noise = rangeOption(args, "noise-range", c.ranges.noise);
+    c.ranges.sigma = rangeOption(args, "sigma-range", c.ranges.sigma);
+    if (args.has("laplace-range"))
+        c.ranges.laplace = rangeOption(args, "laplace-range", {});
     c.trainFraction = args.real("train-fraction", 0.9);
     if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
         throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");
@@ -121,6 +134,13 @@ const std::vector<OptionHelp>& ownOptions() {
         {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
         {"train-fraction", "0.9", "Share of the rows each split trains on (strictly 0 to 1)."},
         {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."},
+        {"prior-range", "0.01,10", "The search's log-uniform range of the prior precision α."},
+        {"noise-range", "1,100",
+         "The search's range of the noise precision β of the standardised target."},
+        {"sigma-range", "0.01,1", "The search's range of VIPPCA's σ."},
+        {"laplace-range", "",
+         "The search's range of the Laplace prior's rate b, searched itself (the report's "
+         "appendix A: 0.01,10); default: b = √(2α) of the searched α."},
         {"fa-start", "thesis",
          "Start of SWA-FA's online EM / SGA: thesis (F₀ orthonormal, ψ = 1) or iterates (F₀ and "
          "ψ at the iterates' spread over the epoch before --swa-start)."},

@@ -139,7 +139,7 @@ class SplitRun {
         const TuneResult tuned =
             tuneNeural(m_p, method, m_config.fit, m_config.searchTrials, m_config.folds,
                        methodSeed(m_config, m_split, static_cast<std::uint64_t>(method)),
-                       m_config.threads, m_cancel);
+                       m_config.threads, m_cancel, m_config.ranges);
         if (cancelled())
             return std::nullopt;
         return tuned;
@@ -208,6 +208,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
     if (!(config.trainFraction > 0.0 && config.trainFraction < 1.0))
         throw std::invalid_argument("the training fraction must lie strictly between 0 and 1");
     checkParams(neuralParams(), config);
+    checkSearchRanges(config.ranges);
     const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
     std::vector<NeuralRow> out;
     // A cancelled (split, method) gives no row, and the run stops there.

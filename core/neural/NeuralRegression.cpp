@@ -100,13 +100,22 @@ namespace {
 
 /// The search's candidates, all drawn up front, so the result does not depend on the thread
 /// count.
-std::vector<NeuralHyper> drawCandidates(int searchTrials, std::uint64_t seed) {
+std::vector<NeuralHyper> drawCandidates(int searchTrials, std::uint64_t seed, const SearchRanges& r,
+                                        bool laplace) {
+    if (searchTrials < 1)
+        throw std::invalid_argument(
+            "the search needs at least one trial and 2 <= folds <= training rows");
+    checkSearchRanges(r);
     std::vector<NeuralHyper> candidates(static_cast<std::size_t>(searchTrials));
     Rng rng(seed);
     for (auto& h : candidates) {
-        h.priorPrecision = logUniform(rng, 0.01, 10.0);
-        h.noisePrecision = logUniform(rng, 1.0, 100.0);
-        h.sigma = logUniform(rng, 0.01, 1.0);
+        h.priorPrecision = logUniform(rng, r.prior.lo, r.prior.hi);
+        h.noisePrecision = logUniform(rng, r.noise.lo, r.noise.hi);
+        h.sigma = logUniform(rng, r.sigma.lo, r.sigma.hi);
+        if (laplace && r.laplace) { // the rate b itself; the fit takes alpha with b = sqrt(2 alpha)
+            const double b = logUniform(rng, r.laplace->lo, r.laplace->hi);
+            h.priorPrecision = 0.5 * b * b;
+        }
     }
     return candidates;
 }
@@ -180,12 +189,11 @@ template <class Work, class Stop> void runOnThreads(int threads, Work&& work, St
 template <class MakeFit>
 TuneResult searchBy(const RegressionProblem& train, const MakeFit& makeFit, int epochs, int draws,
                     int searchTrials, int folds, std::uint64_t seed, int threads,
-                    const std::atomic<bool>* cancel) {
+                    const std::atomic<bool>* cancel, const std::vector<NeuralHyper>& candidates) {
     const Eigen::Index n = train.Xtrain.rows();
     if (searchTrials < 1 || folds < 2 || folds > n)
         throw std::invalid_argument(
             "the search needs at least one trial and 2 <= folds <= training rows");
-    const std::vector<NeuralHyper> candidates = drawCandidates(searchTrials, seed);
     std::vector<double> score(candidates.size(), std::numeric_limits<double>::infinity());
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
@@ -211,15 +219,31 @@ TuneResult searchBy(const RegressionProblem& train, const MakeFit& makeFit, int 
 
 } // namespace
 
+void checkSearchRanges(const SearchRanges& r) {
+    const auto check = [](const SearchRange& range, const char* what) {
+        if (!(range.lo > 0.0 && range.lo <= range.hi && range.hi <= 1e8))
+            throw std::invalid_argument(std::string("the search range of the ") + what +
+                                        " must satisfy 0 < low <= high <= 1e8");
+    };
+    check(r.prior, "prior precision");
+    check(r.noise, "noise precision");
+    check(r.sigma, "VIPPCA sigma");
+    if (r.laplace)
+        check(*r.laplace, "Laplace rate");
+}
+
 TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                       const NeuralFitOptions& options, int searchTrials, int folds,
-                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel) {
+                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel,
+                      const SearchRanges& ranges) {
     const auto makeFit = [&](const Matrix& X, const Vector& y, const NeuralHyper& h,
                              std::uint64_t fitSeed) {
         return std::make_unique<NeuralFit>(X, y, method, h, options, fitSeed);
     };
-    return searchBy(train, makeFit, options.epochs, options.predictiveSamples, searchTrials, folds,
-                    seed, threads, cancel);
+    return searchBy(
+        train, makeFit, options.epochs, options.predictiveSamples, searchTrials, folds, seed,
+        threads, cancel,
+        drawCandidates(searchTrials, seed, ranges, neuralPrior(method) == PriorKind::Laplace));
 }
 
 TuneResult tuneIterates(const RegressionProblem& train, const NeuralConfig& config,
@@ -232,7 +256,8 @@ TuneResult tuneIterates(const RegressionProblem& train, const NeuralConfig& conf
         return fit;
     };
     return searchBy(train, makeFit, config.fit.epochs, config.fit.predictiveSamples,
-                    config.searchTrials, config.folds, seed, config.threads, cancel);
+                    config.searchTrials, config.folds, seed, config.threads, cancel,
+                    drawCandidates(config.searchTrials, seed, config.ranges, false));
 }
 
 RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,

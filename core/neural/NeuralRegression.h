@@ -80,10 +80,24 @@ class NeuralFit final : public GaussianFit {
     std::unique_ptr<Vifa> m_vifa;
 };
 
-/// Random search (log-uniform: prior precision [0.01, 10], noise precision of the standardised
-/// target [1, 100], VIPPCA's sigma [0.01, 1]) scored by the mean validation NMLL over k
-/// contiguous folds of the training rows; trials run on `threads` threads and the result does
-/// not depend on how many. A raised cancel is seen within an epoch or a validation draw; the
+/// A log-uniform search range [lo, hi].
+struct SearchRange {
+    double lo = 0.0, hi = 0.0;
+};
+/// The random search's ranges (docs/maths/neural.md §3). The Laplace prior's rate b: unset, the
+/// drawn prior precision's sqrt(2 alpha); set, b drawn itself (the report's appendix A,
+/// [0.01, 10]) and the fit given alpha = b^2 / 2.
+struct SearchRanges {
+    SearchRange prior{0.01, 10.0}, noise{1.0, 100.0}, sigma{0.01, 1.0};
+    std::optional<SearchRange> laplace;
+};
+/// Throws std::invalid_argument unless 0 < lo <= hi <= 1e8 for every range.
+void checkSearchRanges(const SearchRanges& ranges);
+
+/// Random search (log-uniform in SearchRanges: prior precision [0.01, 10], noise precision of
+/// the standardised target [1, 100], VIPPCA's sigma [0.01, 1]) scored by the mean validation NMLL
+/// over k contiguous folds of the training rows; trials run on `threads` threads and the result
+/// does not depend on how many. A raised cancel is seen within an epoch or a validation draw; the
 /// result is then partial, for the caller to drop.
 struct TuneResult {
     NeuralHyper best;
@@ -92,7 +106,8 @@ struct TuneResult {
 };
 TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                       const NeuralFitOptions& options, int searchTrials, int folds,
-                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel = nullptr);
+                      std::uint64_t seed, int threads, const std::atomic<bool>* cancel = nullptr,
+                      const SearchRanges& ranges = {});
 
 struct NeuralConfig;
 /// The same search for a posterior from the SGD iterates (iterateOptions below): each
@@ -117,6 +132,7 @@ struct NeuralConfig {
     double trainFraction = 0.9;
     int searchTrials = 10;
     int folds = 5;
+    SearchRanges ranges;
     std::uint64_t seed = 0;
     int threads = 2; ///< the tuner's candidates run side by side
     Shard shard;     ///< the slice of the splits to run (a cluster's job array)

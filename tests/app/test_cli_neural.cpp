@@ -119,6 +119,12 @@ class TestCliNeural : public QObject {
         QTest::newRow("rate 2") << QStringList{"--sgd-lr", "2"} << "--sgd-lr must lie in";
         QTest::newRow("rank of every weight")
             << QStringList{"--rank", "33"} << "below the number of weights D = 33";
+        QTest::newRow("range upside down") << QStringList{"--prior-range", "10,1"}
+                                           << "--prior-range must be LO,HI with 0 < LO <= HI";
+        QTest::newRow("range of one number")
+            << QStringList{"--laplace-range", "1"} << "--laplace-range must be LO,HI";
+        QTest::newRow("range at zero")
+            << QStringList{"--noise-range", "0,1"} << "--noise-range must be LO,HI";
         QTest::newRow("fa start") << QStringList{"--fa-start", "unit"}
                                   << "--fa-start must be thesis or iterates";
         QTest::newRow("fa start without an epoch before")

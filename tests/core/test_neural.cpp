@@ -199,6 +199,47 @@ class TestNeural : public QObject {
         QVERIFY(one.best.priorPrecision >= 0.01 && one.best.priorPrecision <= 10);
         QVERIFY(one.best.sigma >= 0.01 && one.best.sigma <= 1);
     }
+    // The search ranges (appendix A of the report: the Laplace rate searched itself). A range
+    // of one point gives that value to every candidate, so the choice is known in closed form:
+    // alpha, beta and sigma the points, and for a Laplace method with a rate range [b, b]
+    // alpha = b^2 / 2 (the rate is sqrt(2 alpha)); a Gaussian method ignores the rate range.
+    // Wider ranges keep the choice inside them; a range with low > high is refused.
+    void searchRangesBoundTheCandidates() {
+        SyntheticRecipe r;
+        r.samples = 40;
+        r.inputs = 2;
+        PrepareOptions o;
+        o.bias = false;
+        const RegressionProblem p = prepareRegression(syntheticRegression(r, 3), o);
+        NeuralFitOptions f;
+        f.hidden = {3};
+        f.epochs = 2;
+        f.predictiveSamples = 5;
+        SearchRanges point;
+        point.prior = {0.3, 0.3};
+        point.noise = {7.0, 7.0};
+        point.sigma = {0.2, 0.2};
+        point.laplace = SearchRange{2.5, 2.5};
+        const TuneResult laplace =
+            tuneNeural(p, NeuralMethod::VifaLaplace, f, 3, 2, 4, 1, nullptr, point);
+        QCOMPARE(laplace.best.priorPrecision, 0.5 * 2.5 * 2.5);
+        QCOMPARE(laplace.best.noisePrecision, 7.0);
+        const TuneResult gauss =
+            tuneNeural(p, NeuralMethod::VippcaGauss, f, 3, 2, 4, 1, nullptr, point);
+        QCOMPARE(gauss.best.priorPrecision, 0.3);
+        QCOMPARE(gauss.best.sigma, 0.2);
+        SearchRanges wide;
+        wide.prior = {2.0, 3.0};
+        wide.noise = {20.0, 30.0};
+        wide.laplace = SearchRange{0.5, 0.6};
+        const TuneResult w = tuneNeural(p, NeuralMethod::VifaLaplace, f, 4, 2, 4, 1, nullptr, wide);
+        const double rate = std::sqrt(2.0 * w.best.priorPrecision);
+        QVERIFY2(rate >= 0.5 - 1e-12 && rate <= 0.6 + 1e-12, qPrintable(QString::number(rate)));
+        QVERIFY(w.best.noisePrecision >= 20.0 && w.best.noisePrecision <= 30.0);
+        wide.sigma = {1.0, 0.5};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tuneNeural(p, NeuralMethod::VippcaGauss, f,
+                                                                   2, 2, 4, 1, nullptr, wide));
+    }
     void aFitLearnsTheFunction() {
         // y = sin(2 x) + noise: after training, the test RMSE is far below the target's spread.
         Rng rng(5);
