@@ -51,6 +51,15 @@ std::vector<std::string> listParts(const std::string& name, const std::string& s
         throw std::invalid_argument("--" + name + " needs at least one value (got an empty one)");
     return split(s, ',');
 }
+
+/// The comma list --name gives, each part through parse(name, part).
+template <class Parse>
+auto parsedList(const std::string& name, const std::string& value, Parse parse) {
+    std::vector<decltype(parse(name, value))> values;
+    for (const auto& part : listParts(name, value))
+        values.push_back(parse(name, part));
+    return values;
+}
 } // namespace
 
 double ArgParser::param(const ParamInfo& p) const {
@@ -157,22 +166,12 @@ double ArgParser::realIn(const std::string& name, double fallback, double lo, do
 
 std::vector<long> ArgParser::integerList(const std::string& name,
                                          const std::vector<long>& fallback) const {
-    if (!has(name))
-        return fallback;
-    std::vector<long> values;
-    for (const auto& part : listParts(name, m_values.at(name)))
-        values.push_back(parseInteger(name, part));
-    return values;
+    return has(name) ? parsedList(name, m_values.at(name), parseInteger) : fallback;
 }
 
 std::vector<double> ArgParser::realList(const std::string& name,
                                         const std::vector<double>& fallback) const {
-    if (!has(name))
-        return fallback;
-    std::vector<double> values;
-    for (const auto& part : listParts(name, m_values.at(name)))
-        values.push_back(parseReal(name, part));
-    return values;
+    return has(name) ? parsedList(name, m_values.at(name), parseReal) : fallback;
 }
 
 std::vector<std::string> ArgParser::textList(const std::string& name,

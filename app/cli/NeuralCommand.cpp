@@ -182,7 +182,7 @@ int run(const ArgParser& args, const NeuralConfig& config) {
                     char buf[160];
                     std::snprintf(
                         buf, sizeof buf,
-                        "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps finished splits)",
+                        "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps the finished rows)",
                         p.split + 1, p.splits, p.method.c_str(), p.stage.c_str());
                     progress.update(buf);
                 },
