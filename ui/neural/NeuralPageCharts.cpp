@@ -177,8 +177,8 @@ void NeuralPage::drawTrajectory(const fa::NeuralLiveSnapshot& s) {
     m_trajY->setRange(-1.05 * reachY, 1.05 * reachY);
     // Short, with the key (the chart is a third of the width: a legend would be cut).
     m_trajChart->chart()->setTitle(
-        t.planeOfSwag ? QString("Iterates, SWAG's 95 % (%1 warms up)").arg(legendName(t.method))
-                      : (swagOnly ? QString("Iterates, %1's 95 % ellipse").arg(legendName(t.method))
-                                  : QString("Iterates; %1 (solid), SWAG (dashed), 95 %")
-                                        .arg(legendName(t.method))));
+        t.planeOfSwag
+            ? QString("Iterates, SWAG's 95 % (%1 warms up)").arg(legendName(t.method))
+            : (swagOnly ? QString("Iterates, %1's 95 % ellipse").arg(legendName(t.method))
+                        : QString("%1 (solid), SWAG (dashed), 95 %").arg(legendName(t.method))));
 }
