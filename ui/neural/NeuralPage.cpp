@@ -157,8 +157,8 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterat
     m_predX = new QValueAxis, m_predY = new QValueAxis;
     m_trajX = new QValueAxis, m_trajY = new QValueAxis;
     m_nmllChart = chartView("NMLL (dashed: train, solid: test)", m_nmllX, m_nmllY, "epoch", "NMLL");
-    m_rmseChart = chartView("RMSE, original units (dashed: train, solid: test)", m_rmseX, m_rmseY,
-                            "epoch", "RMSE");
+    m_rmseChart = chartView("RMSE (dashed: train, solid: test)", m_rmseX, m_rmseY, "epoch",
+                            "RMSE, original units");
     m_covChart =
         chartView("Test targets inside the 95 % interval", m_covX, m_covY, "epoch", "coverage");
     m_covY->setRange(0.0, 1.0);
