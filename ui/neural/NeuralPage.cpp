@@ -197,6 +197,8 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterat
     m_liveGrid->addWidget(m_predChart, 1, 0, 1, 3);
     m_liveGrid->addWidget(m_trajChart, 1, 2);
     m_trajChart->hide(); // shown while a method collects iterates (drawTrajectory)
+    for (int column = 0; column < 3; ++column) // three equal columns, whatever the titles
+        m_liveGrid->setColumnStretch(column, 1);
     m_tabs->addTab(live, "Live training");
     m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
     auto* layout = new QVBoxLayout(this);

@@ -113,8 +113,7 @@ void NeuralPage::drawPredictive(const fa::NeuralLiveSnapshot& s) {
         m_predY->applyNiceNumbers();
     }
     m_predChart->chart()->setTitle(
-        QString(overX ? "%1, network %2 (%3 weights): predictive over x, mean (solid) ± 2 sd "
-                        "(dotted), with the rows"
+        QString(overX ? "%1, network %2 (%3 weights): predictive over x, mean ± 2 sd, and the rows"
                       : "%1, network %2 (%3 weights): test predictive, mean (solid) ± 2 sd "
                         "(dotted), sorted by target")
             .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.hidden))
