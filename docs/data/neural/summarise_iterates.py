@@ -5,6 +5,12 @@ Cells: mean ± standard error over the splits whose status is `ok` (sample stand
 / sqrt(n)); coverage_95 as a mean ± standard error too. Standard library only.
 
     python3 docs/data/neural/summarise_iterates.py [DIR]
+    python3 docs/data/neural/summarise_iterates.py --fa-start [DIR]
+
+With --fa-start it reads docs/data/neural/iterates-*-small-fastart.csv too (the three SWA-FA
+methods run with `--fa-start iterates`, same seed, so the same splits) and prints those methods
+beside their thesis-start rows and SWAG, MultiSWAG, the ensemble and MAP, and paired test-NMLL
+differences split by split. Without it the output is what it always was.
 """
 import csv
 import math
@@ -27,15 +33,15 @@ def mean_se(xs):
     return m, math.sqrt(var / n)
 
 
-def load(directory):
+def load(directory, suffix="", tag=""):
     rows = {}
     for d in DATASETS:
-        path = os.path.join(directory, f"iterates-{d}-small.csv")
+        path = os.path.join(directory, f"iterates-{d}-small{suffix}.csv")
         if not os.path.exists(path):
             continue
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
-                rows.setdefault((d, r["method"]), []).append(r)
+                rows.setdefault((d, r["method"] + tag), []).append(r)
     return rows
 
 
@@ -57,8 +63,99 @@ def table(rows, title, column, digits):
     print()
 
 
+def paired(rows, a, b, d):
+    """Mean ± SE of nmll(a) − nmll(b) over the splits where both rows are ok, and their count."""
+    ra = {r["split"]: float(r["nmll"]) for r in rows.get((d, a), []) if r["status"] == "ok"}
+    rb = {r["split"]: float(r["nmll"]) for r in rows.get((d, b), []) if r["status"] == "ok"}
+    common = sorted(set(ra) & set(rb))
+    if len(common) < 2:
+        return None
+    m, se = mean_se([ra[s] - rb[s] for s in common])
+    return m, se, len(common)
+
+
+FA_THESIS = " (thesis)"
+FA_ITERATES = " (iterates)"
+FA_METHODS = ["map", "swag", "ensemble", "multiswag",
+              "swa-fa-em" + FA_THESIS, "swa-fa-em" + FA_ITERATES,
+              "swa-fa-sga" + FA_THESIS, "swa-fa-sga" + FA_ITERATES,
+              "multi-swa-fa-em" + FA_THESIS, "multi-swa-fa-em" + FA_ITERATES]
+FA_PAIRS = [("swa-fa-em" + FA_ITERATES, "swa-fa-em" + FA_THESIS),
+            ("swa-fa-em" + FA_ITERATES, "swag"),
+            ("multi-swa-fa-em" + FA_ITERATES, "multiswag"),
+            ("multi-swa-fa-em" + FA_ITERATES, "ensemble"),
+            ("swa-fa-sga" + FA_ITERATES, "swa-fa-sga" + FA_THESIS)]
+
+
+def main_fa_start(directory):
+    """The SWA-FA methods from `--fa-start iterates` beside the thesis start and the others."""
+    base = load(directory)
+    rows = {}
+    for (d, meth), rs in base.items():
+        if meth in ("swa-fa-em", "swa-fa-sga", "multi-swa-fa-em"):
+            rows[(d, meth + FA_THESIS)] = rs
+        else:
+            rows[(d, meth)] = rs
+    rows.update(load(directory, "-fastart", FA_ITERATES))
+    header = "| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |"
+    rule = "| --- |" + " --- |" * len(DATASETS)
+    for title, column in [("Test NMLL (lower is better)", "nmll"),
+                          ("Test RMSE (original units)", "rmse"),
+                          ("95 % coverage (share of test targets inside the central 95 % "
+                           "interval)", "coverage_95")]:
+        print(f"**{title}; SWA-FA from the thesis's start and from the iterates' scale**\n")
+        print(header)
+        print(rule)
+        for meth in FA_METHODS:
+            print(f"| {meth} | " + " | ".join(cell(rows, (d, meth), column, 3)
+                                              for d in DATASETS) + " |")
+        print()
+    print("**ok / splits, and seconds per split (mean; search and refit of one method)**\n")
+    print(header)
+    print(rule)
+    for meth in FA_METHODS:
+        if not meth.endswith(FA_ITERATES):
+            continue
+        cells = []
+        for d in DATASETS:
+            rs = rows.get((d, meth), [])
+            if not rs:
+                cells.append("–")
+                continue
+            ok = sum(1 for r in rs if r["status"] == "ok")
+            secs = sum(float(r["seconds"]) for r in rs) / len(rs)
+            cells.append(f"{ok}/{len(rs)}, {secs:.1f} s")
+        print(f"| {meth} | " + " | ".join(cells) + " |")
+    print()
+    print("**Paired test-NMLL differences, first minus second (mean ± SE over the splits where"
+          " both rows are ok, paired by split; n shown when fewer than 20; negative: the first"
+          " is better)**\n")
+    print("| pair | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
+    print(rule)
+    for a, b in FA_PAIRS:
+        cells = []
+        for d in DATASETS:
+            p = paired(rows, a, b, d)
+            if p is None:
+                cells.append("–")
+                continue
+            m, se, n = p
+            text = f"{m:+.3f} ± {se:.3f}".replace("-", "−")
+            cells.append(text if n >= 20 else f"{text} (n = {n})")
+        print(f"| {a} − {b} | " + " | ".join(cells) + " |")
+    print()
+    bad = [(d, m, r["split"], r["status"]) for (d, m), rs in sorted(rows.items())
+           for r in rs if r["status"] != "ok" and m.endswith(FA_ITERATES)]
+    print("rows not ok (--fa-start iterates):", bad if bad else "none")
+
+
 def main():
-    directory = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    args = sys.argv[1:]
+    if args and args[0] == "--fa-start":
+        args = args[1:]
+        main_fa_start(args[0] if args else os.path.dirname(os.path.abspath(__file__)))
+        return
+    directory = args[0] if args else os.path.dirname(os.path.abspath(__file__))
     rows = load(directory)
     table(rows, "Test NMLL (lower is better)", "nmll", 3)
     table(rows, "Test RMSE (original units)", "rmse", 3)
