@@ -146,6 +146,48 @@ class TestNeuralLive : public QObject {
         }
     }
 
+    // The in-between lesson's claim (resources/presets/lesson-in-between.json, its settings
+    // here): at x = 0, in the gap, MAP's predictive sd is the noise's, yScale / sqrt(beta)
+    // (closed form); SWAG and SWA-FA, Gaussians around one SGD run, stay within 10 % of it;
+    // the ensemble and MultiSWAG, five independent runs, are at least 40 % wider there, and
+    // inside a cluster (x = -1.1) all five stay within 25 % of the noise.
+    void inBetweenOnlyIndependentRunsWidenInTheGap() {
+        NeuralLiveConfig c;
+        c.dataset = "in-between";
+        c.loader = io::datasetLoader();
+        c.methods = {};
+        c.iterateMethods = {IterateMethod::Map, IterateMethod::SwaFaEm, IterateMethod::Swag,
+                            IterateMethod::Ensemble, IterateMethod::MultiSwag};
+        c.fit.epochs = 1000;
+        c.iterate.swaStart = 500;
+        c.iterate.members = 5;
+        c.iterate.rank = 20;
+        c.hyper = {1.0, 25.0, 0.05};
+        NeuralLive live(c);
+        QCOMPARE(live.advance(1000), 1000L);
+        const NeuralLiveSnapshot s = live.snapshot();
+        const auto at = [&](double x) {
+            Eigen::Index i = 0;
+            (s.gridX.array() - x).abs().minCoeff(&i);
+            return i;
+        };
+        const RegressionProblem p =
+            neuralSplit(io::datasetLoader()("in-between", ""), c.trainFraction, c.seed, c.split);
+        const double noise = p.yScale / std::sqrt(c.hyper.noisePrecision);
+        QVERIFY(std::abs(s.methods[0].gridSd(at(0.0)) - noise) < 1e-9 * noise);
+        for (const std::size_t m : {std::size_t(1), std::size_t(2)})
+            QVERIFY2(s.methods[m].gridSd(at(0.0)) < 1.1 * noise, s.methods[m].id.c_str());
+        for (const std::size_t m : {std::size_t(3), std::size_t(4)})
+            QVERIFY2(s.methods[m].gridSd(at(0.0)) > 1.4 * noise, s.methods[m].id.c_str());
+        for (const auto& m : s.methods)
+            QVERIFY2(m.gridSd(at(-1.1)) < 1.25 * noise, m.id.c_str());
+        qInfo("sd at x = 0 (noise %.3f): map %.3f, swa-fa-em %.3f, swag %.3f, ensemble %.3f, "
+              "multiswag %.3f",
+              noise, s.methods[0].gridSd(at(0.0)), s.methods[1].gridSd(at(0.0)),
+              s.methods[2].gridSd(at(0.0)), s.methods[3].gridSd(at(0.0)),
+              s.methods[4].gridSd(at(0.0)));
+    }
+
     void advanceMovesByEpochsAndCurvesGrow() {
         NeuralLive live(smallConfig());
         LiveRun& run = live;
