@@ -142,8 +142,8 @@ void NeuralLive::record() {
 }
 
 void NeuralLive::recordPlane() {
-    if (!m_watched || m_trajectory->collected() == 0)
-        return;
+    if (!m_watched || m_trajectory->collected() == 0 || m_watched->diverged())
+        return; // a diverged fit keeps the last plane it had
     NeuralLiveSnapshot::Trajectory t;
     t.method = m_watched->id;
     FAModel q = m_watched->iterates->posterior().front();
@@ -151,6 +151,8 @@ void NeuralLive::recordPlane() {
         q = m_trajectory->swag().model();
         t.planeOfSwag = true;
     }
+    if (!q.c.allFinite() || !q.F.allFinite() || !q.psi.allFinite())
+        return;
     t.plane = m_trajectory->plane(q);
     t.plane.directions.resize(0, 0);
     m_plane = std::move(t);
