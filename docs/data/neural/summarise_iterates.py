@@ -45,6 +45,16 @@ def load(directory, suffix="", tag=""):
     return rows
 
 
+def status_cell(rows, key):
+    """'ok/n, seconds' of one (data set, method): the ok rows and the mean seconds per split."""
+    rs = rows.get(key, [])
+    if not rs:
+        return "–"
+    ok = sum(1 for r in rs if r["status"] == "ok")
+    secs = sum(float(r["seconds"]) for r in rs) / len(rs)
+    return f"{ok}/{len(rs)}, {secs:.1f} s"
+
+
 def cell(rows, key, column, digits):
     ok = [r for r in rows.get(key, []) if r["status"] == "ok"]
     if not ok:
@@ -116,16 +126,7 @@ def main_fa_start(directory):
     for meth in FA_METHODS:
         if not meth.endswith(FA_ITERATES):
             continue
-        cells = []
-        for d in DATASETS:
-            rs = rows.get((d, meth), [])
-            if not rs:
-                cells.append("–")
-                continue
-            ok = sum(1 for r in rs if r["status"] == "ok")
-            secs = sum(float(r["seconds"]) for r in rs) / len(rs)
-            cells.append(f"{ok}/{len(rs)}, {secs:.1f} s")
-        print(f"| {meth} | " + " | ".join(cells) + " |")
+        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
     print()
     print("**Paired test-NMLL differences, first minus second (mean ± SE over the splits where"
           " both rows are ok, paired by split; n shown when fewer than 20; negative: the first"
@@ -144,9 +145,13 @@ def main_fa_start(directory):
             cells.append(text if n >= 20 else f"{text} (n = {n})")
         print(f"| {a} − {b} | " + " | ".join(cells) + " |")
     print()
-    bad = [(d, m, r["split"], r["status"]) for (d, m), rs in sorted(rows.items())
-           for r in rs if r["status"] != "ok" and m.endswith(FA_ITERATES)]
-    print("rows not ok (--fa-start iterates):", bad if bad else "none")
+    bad = {}
+    for (d, m), rs in sorted(rows.items()):
+        for r in rs:
+            if r["status"] != "ok" and m.endswith(FA_ITERATES):
+                bad[(d, m, r["status"])] = bad.get((d, m, r["status"]), 0) + 1
+    print("rows not ok (--fa-start iterates):",
+          "; ".join(f"{d} {m}: {n} {st}" for (d, m, st), n in bad.items()) if bad else "none")
 
 
 def main():
@@ -166,16 +171,7 @@ def main():
     print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
     print("| --- |" + " --- |" * len(DATASETS))
     for meth in METHODS:
-        cells = []
-        for d in DATASETS:
-            rs = rows.get((d, meth), [])
-            if not rs:
-                cells.append("–")
-                continue
-            ok = sum(1 for r in rs if r["status"] == "ok")
-            secs = sum(float(r["seconds"]) for r in rs) / len(rs)
-            cells.append(f"{ok}/{len(rs)}, {secs:.1f} s")
-        print(f"| {meth} | " + " | ".join(cells) + " |")
+        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
     print()
     # Paired differences over the same splits (both rows ok).
     pairs = [("swa-fa-em", "swag"), ("multi-swa-fa-em", "multiswag"), ("swa-fa-em", "vifa-gauss"),
