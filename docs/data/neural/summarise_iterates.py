@@ -6,11 +6,14 @@ Cells: mean ± standard error over the splits whose status is `ok` (sample stand
 
     python3 docs/data/neural/summarise_iterates.py [DIR]
     python3 docs/data/neural/summarise_iterates.py --fa-start [DIR]
+    python3 docs/data/neural/summarise_iterates.py --large [DIR]
 
 With --fa-start it reads docs/data/neural/iterates-*-small-fastart.csv too (the three SWA-FA
 methods run with `--fa-start iterates`, same seed, so the same splits) and prints those methods
 beside their thesis-start rows and SWAG, MultiSWAG, the ensemble and MAP, and paired test-NMLL
-differences split by split. Without it the output is what it always was.
+differences split by split. With --large it reads the 2 x 50 network's iterates-*-large.csv
+and, from the same splits, table3-*.csv (VIFA and VIPPCA), and prints them side by side with
+paired differences. Without either the output is what it always was.
 """
 import csv
 import math
@@ -33,10 +36,10 @@ def mean_se(xs):
     return m, math.sqrt(var / n)
 
 
-def load(directory, suffix="", tag=""):
+def load(directory, suffix="", tag="", pattern="iterates-{d}-small{suffix}.csv"):
     rows = {}
     for d in DATASETS:
-        path = os.path.join(directory, f"iterates-{d}-small{suffix}.csv")
+        path = os.path.join(directory, pattern.format(d=d, suffix=suffix))
         if not os.path.exists(path):
             continue
         with open(path, newline="") as f:
@@ -154,8 +157,50 @@ def main_fa_start(directory):
           "; ".join(f"{d} {m}: {n} {st}" for (d, m, st), n in bad.items()) if bad else "none")
 
 
+LARGE_METHODS = ["vippca-gauss", "vifa-gauss", "vippca-laplace", "vifa-laplace", "map",
+                 "swa-fa-em", "swag", "ensemble", "multiswag"]
+LARGE_PAIRS = [("swa-fa-em", "swag"), ("swa-fa-em", "map"), ("swag", "map"),
+               ("ensemble", "map"), ("multiswag", "ensemble"), ("swa-fa-em", "vippca-gauss"),
+               ("ensemble", "vippca-gauss"), ("multiswag", "vippca-gauss")]
+
+
+def main_large(directory):
+    """The 2 x 50 network: the SGD-iterate methods beside the report's Table 3 methods."""
+    rows = load(directory, pattern="iterates-{d}-large{suffix}.csv")
+    rows.update(load(directory, pattern="table3-{d}{suffix}.csv"))
+    for title, column in (("Test NMLL (lower is better), 2 × 50 network", "nmll"),
+                          ("Test RMSE (original units), 2 × 50 network", "rmse"),
+                          ("95 % coverage, 2 × 50 network", "coverage_95")):
+        print(f"**{title}**\n")
+        print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
+        print("| --- |" + " --- |" * len(DATASETS))
+        for meth in LARGE_METHODS:
+            print(f"| {meth} | " + " | ".join(cell(rows, (d, meth), column, 3)
+                                              for d in DATASETS) + " |")
+        print()
+    print("**ok / splits, and seconds per split**\n")
+    print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
+    print("| --- |" + " --- |" * len(DATASETS))
+    for meth in LARGE_METHODS:
+        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
+    print()
+    print("**Paired test-NMLL differences, first minus second (mean ± SE over the common ok"
+          " splits; negative: the first is better)**\n")
+    print("| pair | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
+    print("| --- |" + " --- |" * len(DATASETS))
+    for a, b in LARGE_PAIRS:
+        cells = []
+        for d in DATASETS:
+            p = paired(rows, a, b, d)
+            cells.append("–" if p is None else f"{p[0]:+.3f} ± {p[1]:.3f}".replace("-", "−"))
+        print(f"| {a} − {b} | " + " | ".join(cells) + " |")
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--large":
+        main_large(args[1] if len(args) > 1 else os.path.dirname(os.path.abspath(__file__)))
+        return
     if args and args[0] == "--fa-start":
         args = args[1:]
         main_fa_start(args[0] if args else os.path.dirname(os.path.abspath(__file__)))
