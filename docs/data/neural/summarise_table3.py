@@ -19,6 +19,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summarise_iterates import mean_se  # noqa: E402  (one mean ± SE for both scripts)
+
 DATASETS = ["energy", "boston", "concrete", "yacht"]  # the report's row order
 
 # The report's cells (mean, SE), copied from the seed
@@ -89,17 +92,6 @@ METRICS = [("nmll", "test NMLL", 2), ("rmse", "test RMSE", 2), ("coverage_95", "
 NAMES = {"vippca-gauss": "VIPPCA Gauss", "vifa-gauss": "VIFA Gauss",
          "vippca-laplace": "VIPPCA Laplace", "vifa-laplace": "VIFA Laplace"}
 NETS = {"large": "2 × 50", "small": "1 × 50"}
-
-
-def mean_se(xs):
-    n = len(xs)
-    if n == 0:
-        return float("nan"), float("nan")
-    m = sum(xs) / n
-    if n == 1:
-        return m, float("nan")
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
 
 
 def load(path):
