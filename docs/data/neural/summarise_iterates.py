@@ -66,11 +66,11 @@ def cell(rows, key, column, digits):
     return f"{m:.{digits}f} ± {se:.{digits}f}"
 
 
-def table(rows, title, column, digits):
+def table(rows, title, column, digits, methods=METHODS):
     print(f"**{title}**\n")
     print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
     print("| --- |" + " --- |" * len(DATASETS))
-    for meth in METHODS:
+    for meth in methods:
         print(f"| {meth} | " + " | ".join(cell(rows, (d, meth), column, digits)
                                           for d in DATASETS) + " |")
     print()
@@ -85,6 +85,27 @@ def paired(rows, a, b, d):
         return None
     m, se = mean_se([ra[s] - rb[s] for s in common])
     return m, se, len(common)
+
+
+def status_table(rows, title, methods):
+    print(f"**{title}**\n")
+    print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
+    print("| --- |" + " --- |" * len(DATASETS))
+    for meth in methods:
+        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
+    print()
+
+
+def paired_table(rows, title, pairs):
+    print(f"**{title}**\n")
+    print("| pair | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
+    print("| --- |" + " --- |" * len(DATASETS))
+    for a, b in pairs:
+        cells = []
+        for d in DATASETS:
+            p = paired(rows, a, b, d)
+            cells.append("–" if p is None else f"{p[0]:+.3f} ± {p[1]:.3f}".replace("-", "−"))
+        print(f"| {a} − {b} | " + " | ".join(cells) + " |")
 
 
 FA_THESIS = " (thesis)"
@@ -123,14 +144,8 @@ def main_fa_start(directory):
             print(f"| {meth} | " + " | ".join(cell(rows, (d, meth), column, 3)
                                               for d in DATASETS) + " |")
         print()
-    print("**ok / splits, and seconds per split (mean; search and refit of one method)**\n")
-    print(header)
-    print(rule)
-    for meth in FA_METHODS:
-        if not meth.endswith(FA_ITERATES):
-            continue
-        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
-    print()
+    status_table(rows, "ok / splits, and seconds per split (mean; search and refit of one"
+                 " method)", [m for m in FA_METHODS if m.endswith(FA_ITERATES)])
     print("**Paired test-NMLL differences, first minus second (mean ± SE over the splits where"
           " both rows are ok, paired by split; n shown when fewer than 20; negative: the first"
           " is better)**\n")
@@ -168,32 +183,12 @@ def main_large(directory):
     """The 2 x 50 network: the SGD-iterate methods beside the report's Table 3 methods."""
     rows = load(directory, pattern="iterates-{d}-large{suffix}.csv")
     rows.update(load(directory, pattern="table3-{d}{suffix}.csv"))
-    for title, column in (("Test NMLL (lower is better), 2 × 50 network", "nmll"),
-                          ("Test RMSE (original units), 2 × 50 network", "rmse"),
-                          ("95 % coverage, 2 × 50 network", "coverage_95")):
-        print(f"**{title}**\n")
-        print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
-        print("| --- |" + " --- |" * len(DATASETS))
-        for meth in LARGE_METHODS:
-            print(f"| {meth} | " + " | ".join(cell(rows, (d, meth), column, 3)
-                                              for d in DATASETS) + " |")
-        print()
-    print("**ok / splits, and seconds per split**\n")
-    print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
-    print("| --- |" + " --- |" * len(DATASETS))
-    for meth in LARGE_METHODS:
-        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
-    print()
-    print("**Paired test-NMLL differences, first minus second (mean ± SE over the common ok"
-          " splits; negative: the first is better)**\n")
-    print("| pair | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
-    print("| --- |" + " --- |" * len(DATASETS))
-    for a, b in LARGE_PAIRS:
-        cells = []
-        for d in DATASETS:
-            p = paired(rows, a, b, d)
-            cells.append("–" if p is None else f"{p[0]:+.3f} ± {p[1]:.3f}".replace("-", "−"))
-        print(f"| {a} − {b} | " + " | ".join(cells) + " |")
+    table(rows, "Test NMLL (lower is better), 2 × 50 network", "nmll", 3, LARGE_METHODS)
+    table(rows, "Test RMSE (original units), 2 × 50 network", "rmse", 3, LARGE_METHODS)
+    table(rows, "95 % coverage, 2 × 50 network", "coverage_95", 3, LARGE_METHODS)
+    status_table(rows, "ok / splits, and seconds per split", LARGE_METHODS)
+    paired_table(rows, "Paired test-NMLL differences, first minus second (mean ± SE over the"
+                 " common ok splits; negative: the first is better)", LARGE_PAIRS)
 
 
 def main():
@@ -211,33 +206,14 @@ def main():
     table(rows, "Test RMSE (original units)", "rmse", 3)
     table(rows, "95 % coverage (share of test targets inside the central 95 % interval)",
           "coverage_95", 3)
-    # Status counts and fit times.
-    print("**ok / splits, and seconds per split (mean; search and refit of one method)**\n")
-    print("| method | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
-    print("| --- |" + " --- |" * len(DATASETS))
-    for meth in METHODS:
-        print(f"| {meth} | " + " | ".join(status_cell(rows, (d, meth)) for d in DATASETS) + " |")
-    print()
+    status_table(rows, "ok / splits, and seconds per split (mean; search and refit of one"
+                 " method)", METHODS)
     # Paired differences over the same splits (both rows ok).
     pairs = [("swa-fa-em", "swag"), ("multi-swa-fa-em", "multiswag"), ("swa-fa-em", "vifa-gauss"),
              ("swa-fa-em", "map"), ("swag", "map"), ("ensemble", "map"),
              ("multi-swa-fa-em", "ensemble"), ("multiswag", "ensemble")]
-    print("**Paired test-NMLL differences, first minus second (mean ± SE over common ok splits;"
-          " negative: the first is better)**\n")
-    print("| pair | " + " | ".join(d.capitalize() for d in DATASETS) + " |")
-    print("| --- |" + " --- |" * len(DATASETS))
-    for a, b in pairs:
-        cells = []
-        for d in DATASETS:
-            ra = {r["split"]: float(r["nmll"]) for r in rows.get((d, a), []) if r["status"] == "ok"}
-            rb = {r["split"]: float(r["nmll"]) for r in rows.get((d, b), []) if r["status"] == "ok"}
-            common = sorted(set(ra) & set(rb))
-            if len(common) < 2:
-                cells.append("–")
-                continue
-            m, se = mean_se([ra[s] - rb[s] for s in common])
-            cells.append(f"{m:+.3f} ± {se:.3f}".replace("-", "−"))
-        print(f"| {a} − {b} | " + " | ".join(cells) + " |")
+    paired_table(rows, "Paired test-NMLL differences, first minus second (mean ± SE over common"
+                 " ok splits; negative: the first is better)", pairs)
     print()
     bad = [(d, m, r["split"], r["status"]) for (d, m), rs in sorted(rows.items())
            for r in rs if r["status"] != "ok"]
