@@ -52,6 +52,14 @@ Data linearData(Eigen::Index n, std::uint64_t seed) {
     return d;
 }
 
+/// 40 rows of two N(0, 1) inputs, y = x0 x1 + 0.1 x0: a target a 2-3-1 ReLU network can learn.
+Data productData(std::uint64_t seed) {
+    Rng rng(seed);
+    Data d{rng.normalMatrix(40, 2), Vector()};
+    d.y = (d.X.col(0).array() * d.X.col(1).array()).matrix() + 0.1 * d.X.col(0);
+    return d;
+}
+
 Matrix withOnes(const Matrix& X) {
     Matrix Z(X.rows(), X.cols() + 1);
     Z << X, Vector::Ones(X.rows());
@@ -98,9 +106,7 @@ class TestIterateFits : public QObject {
         // A 2-3-1 ReLU network (D = 13). The trajectory is recorded here through the observer;
         // the mean, the variance (two passes) and the last K deviations from the running mean
         // at their time (a fresh sum each) give Sigma = 1/2 diag(var) + 1/2 D D^T / (K - 1).
-        Rng rng(4);
-        const Matrix X = rng.normalMatrix(40, 2);
-        const Vector y = (X.col(0).array() * X.col(1).array()).matrix() + 0.1 * X.col(0);
+        const auto [X, y] = productData(4);
         IterateFitOptions o;
         o.method = IterateMethod::Swag;
         o.hidden = {3};
@@ -202,9 +208,7 @@ class TestIterateFits : public QObject {
     // equal diag(s) times the thesis-start online EM fed the collected iterates divided by s:
     // c = s .* c', F = diag(s) F', psi = s^2 .* psi'.
     void startAtTheIteratesScaleIsTheThesisFitRescaled() {
-        Rng rng(6);
-        const Matrix X = rng.normalMatrix(40, 2);
-        const Vector y = (X.col(0).array() * X.col(1).array()).matrix() + 0.1 * X.col(0);
+        const auto [X, y] = productData(6);
         IterateFitOptions o;
         o.method = IterateMethod::SwaFaEm;
         o.faStart = FaStart::Iterates;
