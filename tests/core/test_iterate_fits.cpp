@@ -55,9 +55,8 @@ Data linearData(Eigen::Index n, std::uint64_t seed) {
 /// 40 rows of two N(0, 1) inputs, y = x0 x1 + 0.1 x0: a target a 2-3-1 ReLU network can learn.
 Data productData(std::uint64_t seed) {
     Rng rng(seed);
-    Data d{rng.normalMatrix(40, 2), Vector()};
-    d.y = (d.X.col(0).array() * d.X.col(1).array()).matrix() + 0.1 * d.X.col(0);
-    return d;
+    const Matrix X = rng.normalMatrix(40, 2);
+    return {X, (X.col(0).array() * X.col(1).array()).matrix() + 0.1 * X.col(0)};
 }
 
 Matrix withOnes(const Matrix& X) {
@@ -202,11 +201,9 @@ class TestIterateFits : public QObject {
         }
     }
 
-    // The start at the iterates' scale (docs/maths/neural.md §8.8): s is the weights' standard
-    // deviation over the epoch before the SWA start, recomputed here in two passes from the
-    // recorded iterates. FA is equivariant under x -> diag(s)^-1 x, so the run's online EM must
-    // equal diag(s) times the thesis-start online EM fed the collected iterates divided by s:
-    // c = s .* c', F = diag(s) F', psi = s^2 .* psi'.
+    // The start at the iterates' scale (docs/maths/neural.md §8.8): s, the weights' sd over the
+    // epoch before the SWA start, recomputed here in two passes. FA is equivariant under
+    // x -> x / s, so the run's online EM is diag(s) times the thesis-start one fed iterates / s.
     void startAtTheIteratesScaleIsTheThesisFitRescaled() {
         const auto [X, y] = productData(6);
         IterateFitOptions o;
