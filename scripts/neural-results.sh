@@ -42,3 +42,14 @@ done
 for d in energy yacht boston concrete; do
   $cli neural --dataset "$d" --hidden 50 --method vifa-gauss "${full[@]}" --out "$out/appendixA-small-gauss-$d.csv"
 done
+# Issue 27: the posteriors from the SGD iterates (about 30 + 16 + 20 minutes on one thread);
+# tables: docs/data/neural/summarise_iterates.py [--fa-start | --large].
+for d in yacht energy boston concrete; do
+  $cli neural --dataset "$d" --hidden 50 --splits 20 --threads 1 \
+      --method vifa-gauss,vifa-laplace,map,swa-fa-em,swa-fa-sga,swag,ensemble,multiswag,multi-swa-fa-em \
+      --out "$out/iterates-$d-small.csv"
+  $cli neural --dataset "$d" --hidden 50 --splits 20 --threads 1 \
+      --method swa-fa-em,swa-fa-sga,multi-swa-fa-em --fa-start iterates --out "$out/iterates-$d-small-fastart.csv"
+  $cli neural --dataset "$d" --hidden 50,50 --splits 10 --threads 1 \
+      --method map,swa-fa-em,swag,ensemble,multiswag --out "$out/iterates-$d-large.csv"
+done
