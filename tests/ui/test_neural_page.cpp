@@ -151,10 +151,11 @@ class TestNeuralPage : public QObject {
         QCOMPARE(page.trajectoryPoints()->count(), static_cast<int>(plane.points.rows()));
         QCOMPARE(page.trajectoryPoints()->at(3).y(), plane.points(3, 1));
         const Eigen::Matrix2d inverse = plane.fit.inverse();
+        const double kChi2Two95 = -2.0 * std::log(0.05); // chi-square(2)'s 95 % point, 5.9915
         QVERIFY(page.fitEllipse()->count() > 20);
         for (const QPointF& p : page.fitEllipse()->points()) {
             const Eigen::Vector2d v(p.x(), p.y());
-            QVERIFY2(std::abs(v.dot(inverse * v) - 5.991) < 1e-6,
+            QVERIFY2(std::abs(v.dot(inverse * v) - kChi2Two95) < 1e-6,
                      qPrintable(QString::number(v.dot(inverse * v))));
         }
         QVERIFY(page.swagEllipse()->isVisible());

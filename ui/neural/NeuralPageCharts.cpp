@@ -1,10 +1,10 @@
 // The neural page's live charts: the curves (NMLL, RMSE, coverage over epochs), the predictive
 // (over the sorted test points, or over x for a one-input set) and the SGD trajectory plane.
+#include "core/metrics/MarginalViews.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/neural/NeuralPage.h"
 
-#include <Eigen/Eigenvalues>
 #include <QGridLayout>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -121,18 +121,11 @@ void NeuralPage::drawPredictive(const fa::NeuralLiveSnapshot& s) {
 }
 
 namespace {
-/// The 95 % ellipse of N(centre, cov) in the plane: chi-square(2) quantile 5.991.
+/// The 95 % ellipse of N(centre, cov) in the plane (core/metrics/MarginalViews.h).
 QList<QPointF> ellipse(const Eigen::Vector2d& centre, const Eigen::Matrix2d& cov) {
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(cov);
-    const Eigen::Vector2d axes = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt() * std::sqrt(5.991);
     QList<QPointF> out;
-    for (int i = 0; i <= 96; ++i) {
-        const double t = 2.0 * M_PI * i / 96.0;
-        const Eigen::Vector2d p =
-            centre +
-            eig.eigenvectors() * Eigen::Vector2d(axes(0) * std::cos(t), axes(1) * std::sin(t));
+    for (const Eigen::Vector2d& p : fa::massEllipse({centre, cov}, 0.95))
         out.append({p(0), p(1)});
-    }
     return out;
 }
 } // namespace
