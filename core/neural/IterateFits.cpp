@@ -122,7 +122,6 @@ struct IterateFit::Member {
     std::unique_ptr<MapSgd> sgd;
     std::unique_ptr<StreamFit> fit; ///< null for map and ensemble, and until the SWA start
                                     ///< when the fitter starts at the iterates' scale
-    std::uint64_t seed = 0;
     long collected = 0;
     /// The epoch before the SWA start, for a start at the iterates' scale: Welford's running
     /// mean and sum of squared deviations of each weight, and the count.
@@ -153,7 +152,6 @@ IterateFit::IterateFit(const Matrix& X, const Vector& y, const IterateFitOptions
         sgd.seed = deriveSeed(seed, SeedStream::IterateBatchOrder);
         auto member = std::make_unique<Member>();
         member->sgd = std::make_unique<MapSgd>(*m_net, std::move(start), sgd);
-        member->seed = seed;
         if (startsAtIterates(m_options)) { // built at the SWA start (runEpoch)
             member->spreadMean = Vector::Zero(m_net->dim());
             member->spreadM2 = Vector::Zero(m_net->dim());
@@ -188,8 +186,12 @@ void IterateFit::runEpoch() {
         if (abandoned())
             return;
         Member& m = *m_members[k];
-        if (collect && !m.fit) // the start at the iterates' scale, measured the epoch before
-            m.fit = memberFit(m_options, m_net->dim(), m.seed, spreadScale(m));
+        if (collect && !m.fit) { // the start at the iterates' scale, measured the epoch before
+            m.fit = memberFit(m_options, m_net->dim(),
+                              deriveSeed(m_options.seed, SeedStream::IterateMemberBase, k),
+                              spreadScale(m));
+            m.spreadMean.resize(0), m.spreadM2.resize(0); // done with
+        }
         if (!collect && !measure && !m_observer) {
             m.sgd->runEpoch();
             continue;

@@ -86,7 +86,9 @@ TrajectoryPlane IterateTrajectory::plane(const FAModel& q) const {
     p.collected = m_count;
     p.directions = leadingDirections(q);
     const Matrix& U = p.directions;
-    p.points = ((kept().colwise() - q.c).transpose() * U).eval();
+    // U^T (theta - c) for each kept theta, without a D x kept copy of the record.
+    p.points = kept().transpose() * U;
+    p.points.rowwise() -= (q.c.transpose() * U).eval();
     p.fit = projected(U, q.F, q.psi);
     if (m_count > 0) {
         p.swag = projected(U, m_swag.loadings(), m_swag.psi());
