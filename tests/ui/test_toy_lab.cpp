@@ -84,18 +84,14 @@ class ToyRun : public fa::LiveRun {
 };
 
 // Step 5: sessions through the schema, and the page.
-struct ToySession {
-    ToyConfig config;
-    double speed = 0.0;
-    long rounds = 0;
-};
+using ToySession = fa::io::LabSession<ToyConfig, 0>;
 
 QByteArray toySessionToJson(const ToySession& s) {
     QJsonObject root{{"format", fa::io::kSessionFormat},
                      {"version", fa::io::kSessionVersion},
                      {"mode", "toy"},
                      {"speed", s.speed},
-                     {"rounds", static_cast<double>(s.rounds)}};
+                     {"rounds", static_cast<double>(s.position)}};
     fa::io::writeParams(root, toyParams(), s.config);
     return QJsonDocument(root).toJson();
 }
@@ -105,13 +101,13 @@ ToySession toySessionFromJson(const QByteArray& json) {
     ToySession s;
     fa::io::readParams(root, toyParams(), s.config);
     s.speed = fa::io::real(root, "session", "speed");
-    s.rounds = fa::io::whole(root, "session", "rounds", 0, 1000);
+    s.position = fa::io::whole(root, "session", "rounds", 0, 1000);
     return s;
 }
 
 using ToySessionFiles = fa::io::SessionFiles<ToySession, toySessionToJson, toySessionFromJson>;
 
-class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
+class ToyPage : public LabPageOf<ToyRun, ToySnapshot, ToySessionFiles> {
   public:
     ToyPage()
         : LabPageOf(nullptr, {.sessionKind = "toy", .unitName = "round", .defaultLength = 30}),
@@ -137,14 +133,6 @@ class ToyPage : public LabPageOf<ToyRun, ToySnapshot> {
         return {{"toy-distance", m_distance}};
     }
     QWidget* parameterColumn() const override { return m_column; }
-    bool openSession(const QString& path) override {
-        return openSessionFile<ToySession>(
-            path, ToySessionFiles::load, [](ToyConfig&) {}, &ToySession::rounds, m_speed, "rounds");
-    }
-    bool saveSession(const QString& path) override {
-        return saveSessionFile<ToySession>(path, ToySessionFiles::save, &ToySession::rounds,
-                                           m_speed);
-    }
     QAbstractSpinBox* field(const std::string& key) { return m_fields.field(key); }
     double shownDistance() const { return m_distance->text().toDouble(); }
 

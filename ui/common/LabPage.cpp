@@ -181,21 +181,21 @@ QStringList LabPage::statusTexts() const {
     if (!m_latest)
         return {m_lastError.isEmpty() ? QString() : "⚠ " + m_lastError, {}, {}, {}};
     const fa::LabSnapshot& s = *m_latest;
+    const QString status = QString::fromStdString(s.status);
+    switch (m_facts.status) {
+    case StatusStyle::Unit:
+        return {QString("%1 %2").arg(m_facts.unitName).arg(s.position), playState(), {}, status};
+    case StatusStyle::UnitOfLength:
+        return {QString("%1 %2 of %3").arg(m_facts.unitName).arg(s.position).arg(s.length),
+                playState(), QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), status};
+    case StatusStyle::Rate:
+        break;
+    }
     const QString position = s.length > 0 ? QString("%1 / %2").arg(s.position).arg(s.length)
                                           : QString::number(s.position);
     return {position,
             m_stats.running ? QString("%1 /s").arg(m_stats.unitsPerSecond, 0, 'f', 0) : playState(),
-            QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), QString::fromStdString(s.status)};
-}
-
-QStringList LabPage::epochStatusTexts() const {
-    QStringList texts = LabPage::statusTexts();
-    if (latestLabSnapshot()) {
-        texts[0] = QString("epoch %1").arg(latestLabSnapshot()->position);
-        texts[1] = playState();
-        texts[2].clear();
-    }
-    return texts;
+            QString("%1 s").arg(m_stats.runSeconds, 0, 'f', 1), status};
 }
 
 QStringList LabPage::exportCharts(const QString& folder, int width) {

@@ -21,6 +21,11 @@ class QSpinBox;
 
 /// What a lab is to the shell and the menus, said once by its page's constructor; the defaults
 /// are an epoch lab's that offers nothing beyond its run.
+/// What a lab's status bar says first: the position out of the length and the rate (`Rate`),
+/// "iteration N of L" and the play state (`UnitOfLength`), or, for few and slow epochs,
+/// "epoch N" and the play state with no rate or time (`Unit`).
+enum class StatusStyle { Rate, UnitOfLength, Unit };
+
 struct LabFacts {
     QString sessionKind = {};              ///< the "mode" of its session files; empty: none
     QString curvesFileName = "curves.csv"; ///< Ctrl+E's suggested file name
@@ -37,6 +42,7 @@ struct LabFacts {
     /// Whether a recording spaces its frames logarithmically when no preset says (the
     /// explorer's runs, whose errors change over orders of magnitude of samples).
     bool recordsOnLogScale = false;
+    StatusStyle status = StatusStyle::Rate;
 };
 
 class LabPage : public QWidget {
@@ -138,9 +144,6 @@ class LabPage : public QWidget {
     /// box mirrors it) and step field (units per Step), starting at these values; `units` is
     /// the plural unit ("epochs"). Lay them out where the page likes.
     void makeRunFields(int speed, int step, const QString& units, const QString& stepTip);
-    /// The status bar of a lab whose epochs are few and slow: "epoch N", the play state, no
-    /// rate or time (statusTexts() of the neural and posterior labs).
-    QStringList epochStatusTexts() const;
     /// The run could not start: the default reports it; pages put their controls back.
     virtual void runFailed(const QString& why);
     virtual void runStarted() {}

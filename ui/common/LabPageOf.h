@@ -3,8 +3,9 @@
 // Run(config, fa::AbandonFlag) and config(); Snapshot is its LabSnapshotOf<Config>. It owns what
 // every page did by hand with casts: the typed latest snapshot and drawing, typed live changes,
 // reset() and starting a run from a configuration, putting the fields back after a refused one,
-// Ctrl+E of the run's rows, File → Open and Save of a session {config, speed, position}, and
-// Open CSV's dialog. The page keeps its controls, views and layout.
+// Ctrl+E of the run's rows, File → Open and Save of a session {config, speed, position} (Files:
+// the lab's fa::io::SessionFiles; void, no sessions or the page's own), and Open CSV's dialog.
+// The page keeps its controls, views and layout.
 #include "ui/common/LabPage.h"
 #include "ui/common/PlaneCombos.h"
 
@@ -21,7 +22,7 @@ class QComboBox;
 /// entry, "CSV: name", reused by the next file) and selects it.
 void showCsvChoice(QComboBox* datasets, int builtin, const QString& path);
 
-template <class Run, class Snapshot> class LabPageOf : public LabPage {
+template <class Run, class Snapshot, class Files = void> class LabPageOf : public LabPage {
   public:
     using Config = std::decay_t<decltype(std::declval<const Run&>().config())>;
     using SnapshotPtr = std::shared_ptr<const Snapshot>;
@@ -43,6 +44,20 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     }
     /// Uses a CSV file as the page's data (Open CSV…); false and a message if refused.
     virtual bool openCsv(const QString&) { return false; }
+    /// File → Open and Save of the lab's sessions, when it names its Files.
+    bool openSession(const QString& path) override {
+        if constexpr (std::is_void_v<Files>)
+            return LabPage::openSession(path);
+        else
+            return openSessionFile(path, Files::load, &Files::Session::position, speedBox(),
+                                   unitName() + "s");
+    }
+    bool saveSession(const QString& path) override {
+        if constexpr (std::is_void_v<Files>)
+            return LabPage::saveSession(path);
+        else
+            return saveSessionFile(path, Files::save, &Files::Session::position, speedBox());
+    }
     void openCsvDialog() override {
         const QString path =
             QFileDialog::getOpenFileName(this, "Open data", {}, "CSV files (*.csv);;All files (*)");
@@ -104,13 +119,13 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
             redrawNow();
         }
     }
-    /// File → Open of a session {config, speed, position}: read and checked by building a run
-    /// (`prepare` sets what a file does not hold, the data loader) before anything changes;
-    /// then the controls, the speed box and a paused run replaying to the saved position.
-    template <class Session, class Load, class Prepare>
-    bool openSessionFile(const QString& path, Load load, Prepare prepare, long Session::*position,
-                         QSpinBox* speed, const QString& units) {
-        const std::optional<Session> s = readSession<Session>(path, load, prepare, true);
+    /// File → Open of a session {config, speed, position}: read (the reader attaches the data
+    /// loader) and checked by building a run before anything changes; then the controls, the speed
+    /// box and a paused run replaying to the saved position.
+    template <class Session, class Load>
+    bool openSessionFile(const QString& path, Load load, long Session::*position, QSpinBox* speed,
+                         const QString& units) {
+        const std::optional<Session> s = readSession<Session>(path, load, true);
         if (!s)
             return false;
         replaySession(s->config, s->speed, (*s).*position, speed, path, units);
@@ -118,12 +133,10 @@ template <class Run, class Snapshot> class LabPageOf : public LabPage {
     }
     /// A session file read (and, with `probe`, checked by building its run); on failure says
     /// why ("Cannot open the session") and nothing changes.
-    template <class Session, class Load, class Prepare>
-    std::optional<Session> readSession(const QString& path, Load load, Prepare prepare,
-                                       bool probe) {
+    template <class Session, class Load>
+    std::optional<Session> readSession(const QString& path, Load load, bool probe) {
         try {
-            Session s = load(path);
-            prepare(s.config);
+            const Session s = load(path);
             if (probe)
                 const Run run(s.config);
             return s;

@@ -6,7 +6,9 @@
 #include "core/lab/Params.h"
 
 #include <QAbstractSpinBox>
+#include <QFormLayout>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +36,12 @@ template <class Config> class ParamFields {
         QAbstractSpinBox* box = paramField(p, p.fallback);
         m_made.emplace_back(&p, box);
         return box;
+    }
+    /// A row per parameter in `form`, each labelled as the schema labels it: the window names a
+    /// parameter as --help and the core's messages do.
+    void addRows(QFormLayout* form, std::initializer_list<std::string> keys) {
+        for (const std::string& key : keys)
+            form->addRow(QString::fromStdString(fa::paramByKey(m_schema, key).label), field(key));
     }
     /// Every field made, into a configuration.
     void read(Config& config) const {

@@ -37,12 +37,11 @@ QGroupBox* ControlPanel::modelBox() {
 
     auto* model = new QGroupBox("True model");
     auto* mf = new QFormLayout(model);
-    mf->addRow("D", m_dim);
-    mf->addRow("K", m_fields.field("latent"));
+    m_fields.addRows(mf, {"dim", "latent"});
     mf->addRow("spectrum a", m_specLo);
     mf->addRow("spectrum b", m_specHi);
     mf->addRow("generator", m_generator);
-    mf->addRow("seed", m_fields.field("seed"));
+    m_fields.addRows(mf, {"seed"});
     return model;
 }
 
@@ -68,10 +67,7 @@ QGroupBox* ControlPanel::fittingBox() {
     ff->addRow(m_em);
     ff->addRow(m_sga);
     ff->addRow(m_batch);
-    ff->addRow("fitted K", m_fields.field("fitting.fitLatent"));
-    ff->addRow("learning rate", m_lr);
-    ff->addRow("warm-up", m_fields.field("warmup"));
-    ff->addRow("samples", m_fields.field("fitting.totalSamples"));
+    m_fields.addRows(ff, {"fitting.fitLatent", "lr", "warmup", "fitting.totalSamples"});
     return fitting;
 }
 

@@ -10,8 +10,7 @@
 
 bool ExplorerPage::openSession(const QString& path) {
     // Not built to check it: the reader checks every value, and a run of D = 10^6 is large.
-    const auto s = readSession<fa::io::Session>(
-        path, fa::io::loadSession, [](fa::ExplorerConfig&) {}, false);
+    const auto s = readSession<fa::io::Session>(path, fa::io::loadSession, false);
     if (!s)
         return false; // nothing changed
     m_controls->setViewOptions(s->view);

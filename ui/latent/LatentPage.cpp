@@ -29,7 +29,8 @@ LatentPage::LatentPage(QWidget* parent)
                          .curvesFileName = "latent.csv",
                          .offersCsv = true,
                          .unitName = "iteration",
-                         .defaultLength = 300}),
+                         .defaultLength = 300,
+                         .status = StatusStyle::UnitOfLength}),
       m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
       m_means(new LatentMeansView) {
     makeControls();
@@ -103,19 +104,11 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     f->addRow(m_missing);
     f->addRow("model", m_model);
     f->addRow("EM prior", m_prior);
-    f->addRow("latent K", m_latent);
-    f->addRow("components C", m_components);
-    f->addRow("iterations", m_fields.field("iterations"));
-    f->addRow("held out", m_fields.field("test-fraction"));
-    f->addRow("seed", m_fields.field("seed"));
-    f->addRow("generated D", m_dim);
-    f->addRow("true K", m_trueLatent);
-    f->addRow("rows", m_samples);
+    m_fields.addRows(f, {"latent", "components", "iterations", "test-fraction", "seed", "dim",
+                         "true-latent", "samples"});
     auto* run = new QGroupBox("Sampling, speed, view");
     auto* r = new QFormLayout(run);
-    r->addRow("Gibbs chains", m_fields.field("chains"));
-    r->addRow("Gibbs burn-in", m_fields.field("burn-in"));
-    r->addRow("SGA rate", m_fields.field("lr"));
+    m_fields.addRows(r, {"chains", "burn-in", "lr"});
     r->addRow("speed", m_speed);
     r->addRow("step", m_step);
     r->addRow("view x", m_axes.x());

@@ -10,6 +10,7 @@
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 #include "ui/common/PlaneCombos.h"
+#include "ui/session/LatentSessionFile.h"
 
 #include <optional>
 
@@ -25,7 +26,8 @@ class DataPlaneView;
 class TraceView;
 class LatentMeansView;
 
-class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
+class LatentPage
+    : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot, fa::io::LatentSessionFiles> {
     Q_OBJECT
   public:
     explicit LatentPage(QWidget* parent = nullptr);
@@ -40,9 +42,6 @@ class LatentPage : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot> {
     QCheckBox* methodBox(fa::LatentMethod method) const;
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
-    QStringList statusTexts() const override;
-    bool openSession(const QString& path) override;
-    bool saveSession(const QString& path) override;
     bool exportCurves(const QString& csvPath) override; ///< the latent command's columns
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;

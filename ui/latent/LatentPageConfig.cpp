@@ -68,12 +68,3 @@ std::vector<std::pair<QString, QWidget*>> LatentPage::charts() const {
             {"latent-trace", m_trace},
             {"latent-means", m_means}};
 }
-
-QStringList LatentPage::statusTexts() const {
-    QStringList texts = LabPage::statusTexts();
-    if (const auto s = latestSnapshot()) {
-        texts[0] = QString("iteration %1 of %2").arg(s->iteration).arg(s->length);
-        texts[1] = playState();
-    }
-    return texts;
-}

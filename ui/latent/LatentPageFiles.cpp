@@ -42,15 +42,3 @@ bool LatentPage::openCsv(const QString& path) {
 bool LatentPage::exportCurves(const QString& path) {
     return exportRows(path, fa::io::writeLatentCsv);
 }
-
-bool LatentPage::openSession(const QString& path) {
-    return openSessionFile(
-        path, fa::io::LatentSessionFiles::load,
-        [](fa::LatentLiveConfig& c) { c.loader = fa::io::tableLoader(); },
-        &fa::io::LatentSession::position, m_speed, "iterations");
-}
-
-bool LatentPage::saveSession(const QString& path) {
-    return saveSessionFile(path, fa::io::LatentSessionFiles::save, &fa::io::LatentSession::position,
-                           m_speed);
-}

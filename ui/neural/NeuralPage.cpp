@@ -54,7 +54,8 @@ NeuralPage::NeuralPage(QWidget* parent)
                          .curvesFileName = "neural-curves.csv",
                          .offersCsv = true,
                          .jobName = "splits table",
-                         .defaultLength = 60}),
+                         .defaultLength = 60,
+                         .status = StatusStyle::Unit}),
       m_tabs(new QTabWidget), m_splitsPanel(new NeuralSplitsPanel) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
@@ -112,12 +113,7 @@ QGroupBox* NeuralPage::makeIterateMethods() {
                       "iterates give after the SWA start: online FA (SWA-FA, the thesis's "
                       "method), SWAG, and ensembles of M runs. Same prior and noise precisions.");
     auto* f = new QFormLayout;
-    f->addRow("members M", m_fields.field("members"));
-    f->addRow("rank K", m_fields.field("rank"));
-    f->addRow("SWA start", m_fields.field("swa-start"));
-    f->addRow("SGD rate", m_fields.field("sgd-lr"));
-    f->addRow("SGD batch", m_fields.field("sgd-batch"));
-    f->addRow("SGA rate", m_fields.field("sga-lr"));
+    m_fields.addRows(f, {"members", "rank", "swa-start", "sgd-lr", "sgd-batch", "sga-lr"});
     m_faStart = new QComboBox;
     m_faStart->addItem("thesis (ψ = 1)", "thesis");
     m_faStart->addItem("iterates' scale", "iterates");
@@ -137,20 +133,13 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterat
     f->addRow("data set", m_dataset);
     f->addRow(open);
     f->addRow("network", m_hidden);
-    f->addRow("prior precision", m_fields.field("hyper.priorPrecision"));
-    f->addRow("noise precision", m_fields.field("hyper.noisePrecision"));
-    f->addRow("VIPPCA σ", m_fields.field("hyper.sigma"));
-    f->addRow("learning rate", m_fields.field("lr"));
+    m_fields.addRows(f, {"hyper.priorPrecision", "hyper.noisePrecision", "hyper.sigma", "lr"});
     f->addRow("optimiser", m_optimiser);
     f->addRow("start of q", m_init);
-    f->addRow("latent K", m_fields.field("latent"));
-    f->addRow("batch M", m_fields.field("batch"));
-    f->addRow("samples L", m_fields.field("samples"));
-    f->addRow("split", m_fields.field("data.split"));
-    f->addRow("seed", m_fields.field("seed"));
+    m_fields.addRows(f, {"latent", "batch", "samples", "data.split", "seed"});
     f->addRow("speed", m_speed);
     f->addRow("step", m_step);
-    f->addRow("run length", m_length);
+    m_fields.addRows(f, {"epochs"});
 
     m_nmllX = new QValueAxis, m_nmllY = new QValueAxis, m_rmseX = new QValueAxis,
     m_rmseY = new QValueAxis, m_covX = new QValueAxis, m_covY = new QValueAxis;
@@ -246,10 +235,6 @@ bool NeuralPage::openCsv(const QString& path) {
     m_quiet = false;
     reset();
     return true;
-}
-
-QStringList NeuralPage::statusTexts() const {
-    return epochStatusTexts();
 }
 
 void NeuralPage::runSplits() {

@@ -9,6 +9,7 @@
 #include "ui/common/LabPageOf.h"
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
+#include "ui/session/NeuralSessionFile.h"
 
 #include <utility>
 
@@ -38,7 +39,8 @@ class QChartView;
 class NeuralSplitsPanel;
 class QValueAxis;
 
-class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
+class NeuralPage
+    : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot, fa::io::NeuralSessionFiles> {
     Q_OBJECT
   public:
     explicit NeuralPage(QWidget* parent = nullptr);
@@ -61,15 +63,12 @@ class NeuralPage : public LabPageOf<fa::NeuralLive, fa::NeuralLiveSnapshot> {
     void setSplitSettings(int splits, int searchTrials, int folds, int epochs);
     const std::vector<fa::NeuralRow>& splitRows() const;
     std::vector<std::pair<QString, QWidget*>> charts() const override;
-    QStringList statusTexts() const override;
     bool exportRows(const QString& csvPath);
     /// The live curves as drawn (Ctrl+E), at any epoch: core/io's writeNeuralCurveCsv.
     bool exportCurves(const QString& csvPath) override;
     void runJob() override { runSplits(); }
     void cancelJob() override { cancelSplits(); }
     bool exportJob(const QString& csvPath) override { return exportRows(csvPath); }
-    bool openSession(const QString& path) override;
-    bool saveSession(const QString& path) override;
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
     QWidget* parameterColumn() const override { return m_parameters; }

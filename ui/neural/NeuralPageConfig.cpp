@@ -74,20 +74,6 @@ void NeuralPage::setConfig(const fa::NeuralLiveConfig& c) {
     m_quiet = false;
 }
 
-bool NeuralPage::openSession(const QString& path) {
-    // The fields hold every value a session may (their ranges are the session reader's,
-    // core/neural/NeuralParams.h), so the run starts from exactly the saved configuration.
-    return openSessionFile<fa::io::NeuralSession>(
-        path, fa::io::NeuralSessionFiles::load,
-        [](fa::NeuralLiveConfig& c) { c.loader = fa::io::datasetLoader(); },
-        &fa::io::NeuralSession::position, m_speed, "epochs");
-}
-
-bool NeuralPage::saveSession(const QString& path) {
-    return saveSessionFile<fa::io::NeuralSession>(path, fa::io::NeuralSessionFiles::save,
-                                                  &fa::io::NeuralSession::position, m_speed);
-}
-
 void NeuralPage::saveSettings(QSettings& settings) const {
     fa::io::NeuralSession s;
     s.config = config();

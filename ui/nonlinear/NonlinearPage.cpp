@@ -19,8 +19,10 @@
 #include <cmath>
 
 NonlinearPage::NonlinearPage(QWidget* parent)
-    : LabPageOf(parent,
-                {.sessionKind = "nonlinear", .curvesFileName = "vae.csv", .offersCsv = true}),
+    : LabPageOf(parent, {.sessionKind = "nonlinear",
+                         .curvesFileName = "vae.csv",
+                         .offersCsv = true,
+                         .status = StatusStyle::UnitOfLength}),
       m_elbo(new ElboView), m_gaps(new GapView), m_latentView(new LatentSpaceView),
       m_data(new DataSpaceView) {
     makeControls();
@@ -90,24 +92,15 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     auto* f = new QFormLayout(form);
     f->addRow("data set", m_dataset);
     f->addRow(open);
-    f->addRow("held out", m_fields.field("test-fraction"));
-    f->addRow("seed", m_fields.field("seed"));
-    f->addRow("generated D", m_dim);
-    f->addRow("rows", m_samples);
-    f->addRow("true K", m_trueLatent);
-    f->addRow("noise sd", m_dataNoise);
+    m_fields.addRows(f, {"test-fraction", "seed", "dim", "samples", "true-latent", "data-noise"});
     auto* model = new QGroupBox("Model and training");
     auto* g = new QFormLayout(model);
-    g->addRow("latent K", m_fields.field("latent"));
+    m_fields.addRows(g, {"latent"});
     g->addRow("hidden layers", m_layers);
     g->addRow("units", m_units);
     g->addRow("activation", m_activation);
     g->addRow("noise", m_noise);
-    g->addRow("fixed σ²", m_noiseVariance);
-    g->addRow("step size", m_fields.field("lr"));
-    g->addRow("batch", m_fields.field("batch"));
-    g->addRow("vEM E steps", m_fields.field("e-steps"));
-    g->addRow("epochs", m_fields.field("epochs"));
+    m_fields.addRows(g, {"noise-variance", "lr", "batch", "e-steps", "epochs"});
     auto* run = new QGroupBox("Speed and views");
     auto* r = new QFormLayout(run);
     r->addRow("speed", m_speed);

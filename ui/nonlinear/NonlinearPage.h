@@ -10,6 +10,7 @@
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/ParamFields.h"
 #include "ui/common/PlaneCombos.h"
+#include "ui/session/VaeSessionFile.h"
 
 class QCheckBox;
 class QGroupBox;
@@ -23,7 +24,7 @@ class GapView;
 class LatentSpaceView;
 class DataSpaceView;
 
-class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
+class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot, fa::io::VaeSessionFiles> {
     Q_OBJECT
   public:
     explicit NonlinearPage(QWidget* parent = nullptr);
@@ -38,9 +39,6 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot> {
     QCheckBox* methodBox(fa::VaeMethod method) const;
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
-    QStringList statusTexts() const override;
-    bool openSession(const QString& path) override;
-    bool saveSession(const QString& path) override;
     bool exportCurves(const QString& csvPath) override; ///< the vae command's columns
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;

@@ -110,15 +110,6 @@ std::vector<std::pair<QString, QWidget*>> NonlinearPage::charts() const {
             {"nonlinear-data", m_data}};
 }
 
-QStringList NonlinearPage::statusTexts() const {
-    QStringList texts = LabPage::statusTexts();
-    if (const auto s = latestSnapshot()) {
-        texts[0] = QString("epoch %1 of %2").arg(s->epoch).arg(s->length);
-        texts[1] = playState();
-    }
-    return texts;
-}
-
 bool NonlinearPage::openCsv(const QString& path) {
     try {
         const auto table = fa::io::loadNumericCsv(path.toStdString(), false);
@@ -138,16 +129,4 @@ bool NonlinearPage::openCsv(const QString& path) {
 
 bool NonlinearPage::exportCurves(const QString& path) {
     return exportRows(path, fa::io::writeVaeCsv);
-}
-
-bool NonlinearPage::openSession(const QString& path) {
-    return openSessionFile(
-        path, fa::io::VaeSessionFiles::load,
-        [](fa::VaeLiveConfig& c) { c.loader = fa::io::tableLoader(); },
-        &fa::io::VaeSession::position, m_speed, "epochs");
-}
-
-bool NonlinearPage::saveSession(const QString& path) {
-    return saveSessionFile(path, fa::io::VaeSessionFiles::save, &fa::io::VaeSession::position,
-                           m_speed);
 }

@@ -74,11 +74,10 @@ QGroupBox* PosteriorControls::makeDataGroup(QPushButton* open) {
     df->addRow("data set", m_dataset);
     df->addRow(open);
     df->addRow("target", m_target);
-    df->addRow("synthetic N", m_fields.field("n"));
+    m_fields.addRows(df, {"n"});
     df->addRow("train share", share);
     df->addRow("α, β", m_hyper);
-    df->addRow("α", m_fields.field("alpha"));
-    df->addRow("β", m_fields.field("beta"));
+    m_fields.addRows(df, {"alpha", "beta"});
     df->addRow(m_priorLabel);
     return data;
 }
@@ -115,8 +114,7 @@ QGroupBox* PosteriorControls::makeMethodsGroup() {
         m_methods.emplace_back(method, box);
     }
     auto* common = new QFormLayout;
-    common->addRow("latent K", m_fields.field("latent"));
-    common->addRow("seed", m_fields.field("seed"));
+    m_fields.addRows(common, {"latent", "seed"});
     ml->addLayout(common);
     return methods;
 }
@@ -143,14 +141,10 @@ QGroupBox* PosteriorControls::makeVariationalGroup() {
 
     auto* vifa = new QGroupBox("Variational fits");
     auto* vf = new QFormLayout(vifa);
-    vf->addRow("batch M", m_fields.field("batch"));
-    vf->addRow("samples L", m_fields.field("samples"));
-    vf->addRow("η for c", m_fields.field("lr-c"));
-    vf->addRow("η for F", m_fields.field("lr-f"));
-    vf->addRow("η for log ψ", m_fields.field("lr-gamma"));
+    m_fields.addRows(vf, {"batch", "samples", "lr-c", "lr-f", "lr-gamma"});
     vf->addRow("optimiser", m_optimiser);
     vf->addRow("clip norm", clip);
-    vf->addRow("VIPPCA σ", m_fields.field("sigma"));
+    m_fields.addRows(vf, {"sigma"});
     vf->addRow("gradient (VI)", m_estimator);
     vf->addRow(m_compare);
     return vifa;
@@ -172,8 +166,7 @@ QGroupBox* PosteriorControls::makeSgdGroup() {
 
     auto* sgd = new QGroupBox("SGD iterates (live)");
     auto* sf = new QFormLayout(sgd);
-    sf->addRow("batch", m_fields.field("sgd-batch"));
-    sf->addRow("warm-up epochs", m_fields.field("warmup-epochs"));
+    m_fields.addRows(sf, {"sgd-batch", "warmup-epochs"});
     sf->addRow(m_lrLabel);
     sf->addRow(m_lrSlider);
     sf->addRow(m_lambdaLabel);
@@ -207,7 +200,7 @@ QGroupBox* PosteriorControls::makeViewGroup() {
     vw->addRow("parameters", coords);
     vw->addRow("speed", m_speed);
     vw->addRow("step", m_step);
-    vw->addRow("run length", m_length);
+    m_fields.addRows(vw, {"epochs"});
     return view;
 }
 

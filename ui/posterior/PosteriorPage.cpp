@@ -25,7 +25,8 @@
 PosteriorPage::PosteriorPage(QWidget* parent)
     : LabPageOf(parent, {.sessionKind = "posterior",
                          .curvesFileName = "posterior-curves.csv",
-                         .offersCsv = true}),
+                         .offersCsv = true,
+                         .status = StatusStyle::Unit}),
       m_controls(new PosteriorControls), m_contours(new ContourView), m_tabs(new QTabWidget) {
     m_contours->setCloudName("iterates");
     m_contours->useShortNames(true);
@@ -139,10 +140,6 @@ long PosteriorPage::stepSize() const {
     return m_controls->stepEpochs();
 }
 
-QStringList PosteriorPage::statusTexts() const {
-    return epochStatusTexts();
-}
-
 void PosteriorPage::draw(const fa::PosteriorLiveSnapshot& s) {
     ContourScene scene;
     const auto name = [&](int k) {
@@ -191,9 +188,8 @@ bool PosteriorPage::openCsv(const QString& path) {
 }
 
 bool PosteriorPage::openSession(const QString& path) {
-    const auto s = readSession<fa::io::PosteriorSession>(
-        path, fa::io::PosteriorSessionFiles::load,
-        [](fa::PosteriorLiveConfig& c) { c.setup.loader = fa::io::datasetLoader(); }, false);
+    const auto s =
+        readSession<fa::io::PosteriorSession>(path, fa::io::PosteriorSessionFiles::load, false);
     if (!s)
         return false;
     try { // the data and parameters, and the view against them, before anything changes

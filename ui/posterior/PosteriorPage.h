@@ -37,7 +37,6 @@ class PosteriorPage : public LabPageOf<fa::PosteriorLive, fa::PosteriorLiveSnaps
     void setConfig(const fa::PosteriorLiveConfig& config) override;
     /// Every chart with a file name stem, for PNG/SVG export.
     std::vector<std::pair<QString, QWidget*>> charts() const override;
-    QStringList statusTexts() const override;
 
     /// File operations; each returns false and sets lastError() (nothing changes on failure).
     bool openCsv(const QString& path) override;

@@ -207,4 +207,36 @@ QByteArray sessionJson(QJsonObject root, const SessionPlaces& places, double spe
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+/// A session's speed ("speed", up to maxSpeed; the session type's default where absent) and
+/// position (`places.positionKey`, up to maxPosition; 0 where absent).
+template <class S>
+void readPace(const QJsonObject& root, const SessionPlaces& places, double maxSpeed,
+              long long maxPosition, S& s) {
+    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, maxSpeed) : S{}.speed;
+    s.position = root.contains(places.positionKey)
+                     ? static_cast<long>(whole(root, "session", places.positionKey, 0, maxPosition))
+                     : 0;
+}
+
+/// The run's length, `run.length` from lo to hi (files from before issue 25 have none: `older`,
+/// or the saved position if that is further); a position past it is refused.
+inline long lengthOf(const QJsonObject& run, long long lo, long long hi, long older,
+                     long position) {
+    const long length = run.contains("length")
+                            ? static_cast<long>(whole(run, "run", "length", lo, hi))
+                            : std::max(older, position);
+    if (position > length)
+        fail("'epochs' lies past the run's 'run.length'");
+    return length;
+}
+
+/// The view's plane: `view.x` and `view.y`, columns counted from 1, or both 0 for the principal
+/// axes; x and y count from 0 (-1: the principal axes).
+inline void readPlane(const QJsonObject& view, int& x, int& y) {
+    x = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;
+    y = static_cast<int>(whole(view, "view", "y", 0, 100000)) - 1;
+    if ((x < 0) != (y < 0) || (x >= 0 && x == y))
+        fail("'view.x' and 'view.y' must be two different columns, or both 0 (principal axes)");
+}
+
 } // namespace fa::io

@@ -1,5 +1,6 @@
 #include "ui/session/LatentSessionFile.h"
 
+#include "core/io/RegressionCsv.h"
 #include "core/latent/LatentParams.h"
 #include "core/math/Rng.h"
 #include "ui/session/JsonFields.h"
@@ -8,6 +9,8 @@
 #include <QJsonDocument>
 
 namespace fa::io {
+
+constexpr SessionPlaces kPlaces{"latent", "iterations"};
 
 QByteArray latentSessionToJson(const LatentSession& s) {
     const LatentLiveConfig& c = s.config;
@@ -18,8 +21,8 @@ QByteArray latentSessionToJson(const LatentSession& s) {
     QJsonObject run{{"methods", wordsJson(c.methods, latentMethodName)},
                     {"prior", QString::fromStdString(faPriorName(c.fit.prior))}};
     QJsonObject view{{"x", c.viewX + 1}, {"y", c.viewY + 1}, {"traceEntry", c.traceEntry + 1}};
-    return sessionJson({{"data", data}, {"run", run}, {"view", view}}, {"latent", "iterations"},
-                       s.speed, s.position, latentLiveParams(), c);
+    return sessionJson({{"data", data}, {"run", run}, {"view", view}}, kPlaces, s.speed, s.position,
+                       latentLiveParams(), c);
 }
 
 LatentSession latentSessionFromJson(const QByteArray& json) {
@@ -44,17 +47,11 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
         c.fit.prior = word(run, "run", "prior", parseFaPrior);
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
-        c.viewX = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;
-        c.viewY = static_cast<int>(whole(view, "view", "y", 0, 100000)) - 1;
-        if ((c.viewX < 0) != (c.viewY < 0) || (c.viewX >= 0 && c.viewX == c.viewY))
-            fail("'view.x' and 'view.y' must be two different columns, or both 0 (principal "
-                 "axes)");
+        readPlane(view, c.viewX, c.viewY);
         c.traceEntry = static_cast<int>(whole(view, "view", "traceEntry", 1, 100000)) - 1;
     }
-    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 100000) : 20.0;
-    s.position = root.contains("iterations")
-                     ? static_cast<long>(whole(root, "session", "iterations", 0, c.length))
-                     : 0;
+    readPace(root, kPlaces, 100000, c.length, s);
+    c.loader = tableLoader(); // the bundled tables, or the CSV file named
     return s;
 }
 

@@ -1,5 +1,6 @@
 #include "ui/session/NeuralSessionFile.h"
 
+#include "core/io/RegressionCsv.h"
 #include "core/neural/NeuralParams.h"
 #include "ui/session/JsonFields.h"
 
@@ -9,6 +10,9 @@
 #include <cmath>
 
 namespace fa::io {
+
+constexpr SessionPlaces kPlaces{"neural", "epochs", "data"};
+
 QByteArray neuralSessionToJson(const NeuralSession& s) {
     const NeuralLiveConfig& c = s.config;
     QJsonArray hidden;
@@ -26,7 +30,7 @@ QByteArray neuralSessionToJson(const NeuralSession& s) {
                           {"length", c.fit.epochs}};
     return sessionJson(
         {{"data", QJsonObject{{"dataset", QString::fromStdString(c.dataset)}}}, {"run", run}},
-        {"neural", "epochs", "data"}, s.speed, s.position, neuralLiveParams(), c, c.seed);
+        kPlaces, s.speed, s.position, neuralLiveParams(), c, c.seed);
 }
 
 NeuralSession neuralSessionFromJson(const QByteArray& json) {
@@ -81,16 +85,10 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
         c.iterate.faStart = *start;
     }
 
-    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 20.0;
-    s.position = root.contains("epochs")
-                     ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
-                     : 0;
-    // The run's length (absent before issue 25: the report's 120, or as far as it was saved).
-    f.epochs = run.contains("length")
-                   ? static_cast<int>(whole(run, "run", "length", 1, kMaxRunLength))
-                   : static_cast<int>(std::max(120L, s.position));
-    if (s.position > f.epochs)
-        fail("'epochs' lies past the run's 'run.length'");
+    readPace(root, kPlaces, 1e7, 100'000'000, s);
+    // The run's length: before issue 25, the report's 120.
+    f.epochs = static_cast<int>(lengthOf(run, 1, kMaxRunLength, 120, s.position));
+    c.loader = datasetLoader(); // the bundled sets, or the CSV file named
     return s;
 }
 

@@ -1,5 +1,6 @@
 #include "ui/session/PosteriorSessionFile.h"
 
+#include "core/io/RegressionCsv.h"
 #include "core/posterior/PosteriorParams.h"
 #include "ui/session/JsonFields.h"
 
@@ -8,6 +9,8 @@
 #include <algorithm>
 
 namespace fa::io {
+
+constexpr SessionPlaces kPlaces{"posterior", "epochs", "data"};
 QByteArray posteriorSessionToJson(const PosteriorSession& s) {
     const PosteriorLiveConfig& c = s.config;
     const PosteriorSetup& d = c.setup;
@@ -27,8 +30,8 @@ QByteArray posteriorSessionToJson(const PosteriorSession& s) {
                             {"length", static_cast<double>(c.length)},
                             {"changes", changes}}},
         {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}}};
-    return sessionJson(root, {"posterior", "epochs", "data"}, s.speed, s.position,
-                       posteriorLiveParams(), c, c.seed); // core/posterior/PosteriorParams.h
+    return sessionJson(root, kPlaces, s.speed, s.position, posteriorLiveParams(), c,
+                       c.seed); // core/posterior/PosteriorParams.h
 }
 
 namespace {
@@ -112,21 +115,12 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         if (s.coordI == s.coordJ)
             fail("'view.coordI' and 'view.coordJ' must differ");
     }
-    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 1e7) : 250.0;
-    if (s.speed < 0)
-        fail("'speed' must not be negative");
-    s.position = root.contains("epochs")
-                     ? static_cast<long>(whole(root, "session", "epochs", 0, 100'000'000))
-                     : 0;
-    // The run's length (absent before issue 25: the CLI's 5000, or as far as it was saved).
+    readPace(root, kPlaces, 1e7, 100'000'000, s);
+    // The run's length: before issue 25, the CLI's 5000.
     const ParamInfo& length = paramByFlag(posteriorLiveParams(), "epochs");
-    c.length =
-        run.contains("length")
-            ? static_cast<long>(whole(run, "run", "length", static_cast<long long>(length.lo),
-                                      static_cast<long long>(length.hi)))
-            : std::max(5000L, s.position);
-    if (s.position > c.length)
-        fail("'epochs' lies past the run's 'run.length'");
+    c.length = lengthOf(run, static_cast<long long>(length.lo), static_cast<long long>(length.hi),
+                        5000, s.position);
+    c.setup.loader = datasetLoader(); // the bundled sets, or the CSV file named
     return s;
 }
 

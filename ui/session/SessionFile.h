@@ -53,6 +53,7 @@ template <class Config, int DefaultSpeed> struct LabSession {
 /// problem. Each lab's header names them: NeuralSessionFiles::save, ...
 template <class S, QByteArray (*ToJson)(const S&), S (*FromJson)(const QByteArray&)>
 struct SessionFiles {
+    using Session = S;
     static void save(const QString& path, const S& session) {
         writeSessionFile(path, ToJson(session));
     }

@@ -1,5 +1,6 @@
 #include "ui/session/VaeSessionFile.h"
 
+#include "core/io/RegressionCsv.h"
 #include "core/vae/VaeParams.h"
 #include "ui/session/JsonFields.h"
 
@@ -7,6 +8,8 @@
 #include <QJsonDocument>
 
 namespace fa::io {
+
+constexpr SessionPlaces kPlaces{"nonlinear", "epochs"};
 
 QByteArray vaeSessionToJson(const VaeSession& s) {
     const VaeLiveConfig& c = s.config;
@@ -25,8 +28,8 @@ QByteArray vaeSessionToJson(const VaeSession& s) {
                      {"colourBy", c.colourBy + 1},
                      {"method", QString::fromStdString(vaeMethodName(
                                     c.methods[static_cast<std::size_t>(c.viewMethod)]))}};
-    return sessionJson({{"data", data}, {"run", run}, {"view", view}}, {"nonlinear", "epochs"},
-                       s.speed, s.position, vaeLiveParams(), c);
+    return sessionJson({{"data", data}, {"run", run}, {"view", view}}, kPlaces, s.speed, s.position,
+                       vaeLiveParams(), c);
 }
 
 VaeSession vaeSessionFromJson(const QByteArray& json) {
@@ -56,11 +59,7 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     c.fit.linearNoise = word(run, "run", "linearNoise", parseNoiseKind);
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
-        c.viewX = static_cast<int>(whole(view, "view", "x", 0, 100000)) - 1;
-        c.viewY = static_cast<int>(whole(view, "view", "y", 0, 100000)) - 1;
-        if ((c.viewX < 0) != (c.viewY < 0) || (c.viewX >= 0 && c.viewX == c.viewY))
-            fail("'view.x' and 'view.y' must be two different columns, or both 0 (principal "
-                 "axes)");
+        readPlane(view, c.viewX, c.viewY);
         c.colourBy = static_cast<int>(whole(view, "view", "colourBy", 0, 100000)) - 1;
         const auto shown = parseVaeMethod(view.value("method").toString().toStdString());
         const auto it =
@@ -69,10 +68,8 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
             fail("'view.method' must be one of 'run.methods'");
         c.viewMethod = static_cast<int>(it - c.methods.begin());
     }
-    s.speed = root.contains("speed") ? realIn(root, "session", "speed", 0, 100000) : 10.0;
-    s.position = root.contains("epochs")
-                     ? static_cast<long>(whole(root, "session", "epochs", 0, c.length))
-                     : 0;
+    readPace(root, kPlaces, 100000, c.length, s);
+    c.loader = tableLoader(); // the bundled tables, or the CSV file named
     return s;
 }
 
