@@ -7,6 +7,7 @@
 // the lab's fa::io::SessionFiles; void, no sessions or the page's own), and Open CSV's dialog.
 // The page keeps its controls, views and layout.
 #include "ui/common/LabPage.h"
+#include "ui/common/ParamFields.h"
 #include "ui/common/PlaneCombos.h"
 
 #include <QDir>
@@ -102,6 +103,15 @@ template <class Run, class Snapshot, class Files = void> class LabPageOf : publi
                 const auto [x, y] = axes.sync(box);
                 change([x, y](Run& run) { run.setView(x, y); }, Lasting::Yes);
             });
+    }
+    /// The run-length field makes the run longer or shorter from where it stands
+    /// (Run::setLength), a change sessions keep; not while `quiet`.
+    void connectLength(QAbstractSpinBox* length, const bool& quiet) {
+        onFieldChanged(length, this, [this, &quiet](double units) {
+            if (!quiet)
+                change([n = static_cast<long>(units)](Run& run) { run.setLength(n); },
+                       Lasting::Yes);
+        });
     }
     /// Ctrl+E of the rows the latest snapshot carries (the CLI's columns), written by
     /// write(out, rows); refused without a run.

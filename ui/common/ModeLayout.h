@@ -5,16 +5,17 @@
 // the focus (installWheelGuard, ui/common/FormWidgets.h).
 #include "ui/common/FormWidgets.h"
 
+#include <QGridLayout>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QWidget>
 #include <initializer_list>
 
-/// column, if given, is set to the parameter column (what LabPage::parameterColumn() returns and
-/// presentation mode hides).
-inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* views,
-                             QWidget** column = nullptr) {
+/// The page's layout: its panels and views side by side. column, if given, is set to the
+/// parameter column (what LabPage::parameterColumn() returns and presentation mode hides).
+inline void modeLayout(QWidget* page, std::initializer_list<QWidget*> panels, QWidget* views,
+                       QWidget** column = nullptr) {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -32,5 +33,21 @@ inline QSplitter* modeLayout(std::initializer_list<QWidget*> panels, QWidget* vi
     split->setStretchFactor(1, 1);
     if (column)
         *column = scroll;
-    return split;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+}
+
+/// Four views in a 2 × 2 grid, row by row, and a line of text across below them.
+inline QWidget* fourViews(std::initializer_list<QWidget*> views, QWidget* below) {
+    auto* grid = new QWidget;
+    auto* layout = new QGridLayout(grid);
+    layout->setContentsMargins(0, 0, 0, 0);
+    int k = 0;
+    for (QWidget* view : views) {
+        layout->addWidget(view, k / 2, k % 2);
+        ++k;
+    }
+    layout->addWidget(below, 2, 0, 1, 2);
+    return grid;
 }

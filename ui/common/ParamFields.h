@@ -7,6 +7,7 @@
 
 #include <QAbstractSpinBox>
 #include <QFormLayout>
+#include <algorithm>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -52,6 +53,14 @@ template <class Config> class ParamFields {
     void show(const Config& config) const {
         for (const auto& [p, box] : m_made)
             setFieldValue(box, p->get(config));
+    }
+    /// Every field made calls `slot` when committed, but those in `apart` (the page connects
+    /// them itself: a live change, a reset of the view).
+    void onAnyChanged(QObject* context, const std::function<void()>& slot,
+                      std::initializer_list<const QAbstractSpinBox*> apart = {}) const {
+        for (const auto& made : m_made)
+            if (std::find(apart.begin(), apart.end(), made.second) == apart.end())
+                onFieldChanged(made.second, context, [slot](double) { slot(); });
     }
     std::vector<QAbstractSpinBox*> fields() const {
         std::vector<QAbstractSpinBox*> all;

@@ -97,9 +97,7 @@ QGroupBox* ControlPanel::viewBox() {
 }
 
 void ControlPanel::connectControls() {
-    for (QAbstractSpinBox* b : m_fields.fields())
-        if (b != m_lr)
-            onFieldChanged(b, this, [this](double) { emit structureChanged(); });
+    m_fields.onAnyChanged(this, [this] { emit structureChanged(); }, {m_lr});
     for (QDoubleSpinBox* b : {m_specLo, m_specHi})
         connect(b, &QDoubleSpinBox::valueChanged, this, &ControlPanel::structureChanged);
     for (QCheckBox* b : {m_em, m_sga, m_batch})

@@ -39,9 +39,7 @@ ExplorerPage::ExplorerPage(QWidget* parent)
     m_tabs->addTab(live, "Live run");
     m_tabs->addTab(m_trials, "Trials (mean ± SE)");
     letSpaceThrough(m_trials->trialsBox()); // Space is Play / Pause there too
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({m_controls, m_stepPanel}, m_tabs, &m_parameters));
+    modeLayout(this, {m_controls, m_stepPanel}, m_tabs, &m_parameters);
 
     connect(m_controls, &ControlPanel::structureChanged, this, &ExplorerPage::reset);
     connect(m_controls, &ControlPanel::learningRateChanged, this,

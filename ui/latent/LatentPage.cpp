@@ -118,17 +118,8 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
-    auto* views = new QWidget;
-    auto* grid = new QGridLayout(views);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(m_loglik, 0, 0);
-    grid->addWidget(m_plane, 0, 1);
-    grid->addWidget(m_trace, 1, 0);
-    grid->addWidget(m_means, 1, 1);
-    grid->addWidget(m_summary, 2, 0, 1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods, run}, views, &m_parameters));
+    QWidget* views = fourViews({m_loglik, m_plane, m_trace, m_means}, m_summary);
+    modeLayout(this, {form, methods, run}, views, &m_parameters);
 }
 
 void LatentPage::connectControls(QPushButton* open) {
@@ -147,21 +138,14 @@ void LatentPage::connectControls(QPushButton* open) {
     m_methods.onToggled(this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
     connect(m_prior, &QComboBox::currentIndexChanged, this, restart);
-    for (QAbstractSpinBox* b : m_fields.fields())
-        if (b != m_dim && b->objectName() != "iterations")
-            onFieldChanged(b, this, [restart](double) { restart(); });
+    m_fields.onAnyChanged(this, restart, {m_dim, m_fields.field("iterations")});
     onFieldChanged(m_dim, this, [this](double) {
         if (m_quiet)
             return;
         resetView(); // the columns in view may be gone
         reset();
     });
-    onFieldChanged(m_fields.field("iterations"), this, [this](double iterations) {
-        if (!m_quiet) // a longer or shorter run, from where it stands
-            change([length = static_cast<long>(iterations)](
-                       fa::LatentLive& run) { run.setLength(length); },
-                   Lasting::Yes);
-    });
+    connectLength(m_fields.field("iterations"), m_quiet);
     connect(m_zoom, &QCheckBox::toggled, this, [this](bool on) {
         m_loglik->setWindow(on ? 10 : 0);
         redrawNow();

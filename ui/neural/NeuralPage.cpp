@@ -190,9 +190,7 @@ void NeuralPage::layOut(QPushButton* open, QGroupBox* methods, QGroupBox* iterat
         m_liveGrid->setColumnStretch(column, 1);
     m_tabs->addTab(live, "Live training");
     m_tabs->addTab(m_splitsPanel, "Splits table (mean ± SE)");
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods, iterates}, m_tabs, &m_parameters));
+    modeLayout(this, {form, methods, iterates}, m_tabs, &m_parameters);
 }
 
 void NeuralPage::connectControls(QPushButton* open) {
@@ -211,15 +209,8 @@ void NeuralPage::connectControls(QPushButton* open) {
     connect(m_faStart, &QComboBox::currentIndexChanged, this, restart);
     m_methods.onToggled(this, restart);
     m_iterateMethods.onToggled(this, restart);
-    for (QAbstractSpinBox* b : m_fields.fields())
-        if (b != m_length)
-            onFieldChanged(b, this, [restart](double) { restart(); });
-    onFieldChanged(m_length, this, [this](double epochs) {
-        if (!m_quiet)
-            change([epochs =
-                        static_cast<long>(epochs)](fa::NeuralLive& run) { run.setLength(epochs); },
-                   Lasting::Yes);
-    });
+    m_fields.onAnyChanged(this, restart, {m_length});
+    connectLength(m_length, m_quiet);
     reset();
 }
 

@@ -112,17 +112,8 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
-    auto* views = new QWidget;
-    auto* grid = new QGridLayout(views);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(m_elbo, 0, 0);
-    grid->addWidget(m_data, 0, 1);
-    grid->addWidget(m_gaps, 1, 0);
-    grid->addWidget(m_latentView, 1, 1);
-    grid->addWidget(m_summary, 2, 0, 1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({form, methods, model, run}, views, &m_parameters));
+    QWidget* views = fourViews({m_elbo, m_data, m_gaps, m_latentView}, m_summary);
+    modeLayout(this, {form, methods, model, run}, views, &m_parameters);
 }
 
 void NonlinearPage::connectControls(QPushButton* open) {
@@ -142,9 +133,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
         connect(box, &QComboBox::currentIndexChanged, this, restart);
     for (IntSpinBox* b : {m_layers, m_units})
         connect(b, &QSpinBox::valueChanged, this, restart);
-    for (QAbstractSpinBox* b : m_fields.fields())
-        if (b != m_dim && b->objectName() != "epochs")
-            onFieldChanged(b, this, [restart](double) { restart(); });
+    m_fields.onAnyChanged(this, restart, {m_dim, m_fields.field("epochs")});
     onFieldChanged(m_dim, this, [this](double) {
         if (m_quiet)
             return;
@@ -153,12 +142,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
     });
     connect(m_noise, &QComboBox::currentIndexChanged, this,
             [this] { m_noiseVariance->setEnabled(m_noise->currentData() == "fixed"); });
-    onFieldChanged(m_fields.field("epochs"), this, [this](double epochs) {
-        if (!m_quiet) // a longer or shorter run, from where it stands
-            change(
-                [length = static_cast<long>(epochs)](fa::VaeLive& run) { run.setLength(length); },
-                Lasting::Yes);
-    });
+    connectLength(m_fields.field("epochs"), m_quiet);
     connectPlane(m_axes, m_quiet);
     connect(m_viewMethod, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (!m_quiet && index >= 0)

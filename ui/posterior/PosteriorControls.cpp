@@ -43,6 +43,9 @@ QGroupBox* PosteriorControls::makeDataGroup(QPushButton* open) {
     m_dataset->addItem("Yacht hydrodynamics (6 inputs)", "yacht");
     m_dataset->addItem("Logistic regression, 2 parameters (grid posterior)", "logistic-synthetic");
     m_dataset->addItem("Bimodal bad case y = w₁w₂x + ε (grid posterior)", "bimodal-synthetic");
+    // As wide as its usual entries, not its longest: the popup shows every name in full.
+    m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_dataset->setMinimumContentsLength(30);
     m_dataset->setToolTip(
         "Synthetic: x ~ N(0, [[1, .5], [.5, 1]]), θ ~ N(0, I/α), y = θᵀx + ε, ε ~ N(0, 1/β), "
         "α = 0.01, β = 0.1, N rows, no bias.\nLogistic regression (N = 60) and the bimodal bad "
@@ -210,9 +213,7 @@ void PosteriorControls::connectControls(QPushButton* open) {
         connect(box, &QComboBox::currentIndexChanged, this, &PosteriorControls::emitStructure);
     m_methods.onToggled(this, &PosteriorControls::emitStructure);
     connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
-    for (QAbstractSpinBox* field : m_fields.fields())
-        if (field != m_length)
-            onFieldChanged(field, this, [this](double) { emitStructure(); });
+    m_fields.onAnyChanged(this, [this] { emitStructure(); }, {m_length});
     onFieldChanged(m_length, this, [this](double epochs) {
         if (!m_quiet)
             emit lengthChanged(static_cast<long>(epochs));

@@ -65,9 +65,7 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     m_tabs->addTab(m_gradients, "Gradient estimators");
     m_bound = new BoundChart;
     m_tabs->addTab(m_bound, "α, β through the bound");
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(modeLayout({m_controls}, m_tabs, &m_parameters));
+    modeLayout(this, {m_controls}, m_tabs, &m_parameters);
 
     connect(m_controls, &PosteriorControls::structureChanged, this, &PosteriorPage::reset);
     connect(m_controls, &PosteriorControls::openCsvRequested, this, &PosteriorPage::openCsvDialog);

@@ -42,18 +42,7 @@ NeuralSession neuralSessionFromJson(const QByteArray& json) {
     readParams(root, neuralLiveParams(), c); // the ranges of the CLI, the fields and the core
 
     const QJsonObject run = object(root, "run");
-    const auto names = methodsOf(run, [](const std::string& name) -> std::optional<std::string> {
-        if (parseNeuralMethod(name) || parseIterateMethod(name))
-            return name;
-        return std::nullopt;
-    });
-    c.methods.clear();
-    c.iterateMethods.clear();
-    for (const std::string& name : names)
-        if (const auto m = parseNeuralMethod(name))
-            c.methods.push_back(*m);
-        else
-            c.iterateMethods.push_back(*parseIterateMethod(name));
+    setNeuralMethods(c, methodsOf(run, neuralLabMethod));
     const QJsonValue hidden = require(run, "run", "hidden");
     if (!hidden.isArray())
         fail("'run.hidden' must be a list of layer sizes, e.g. [50, 50]");
