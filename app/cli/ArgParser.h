@@ -1,11 +1,13 @@
 #pragma once
 // --name value options for the CLI, with typed getters that throw one clear message, and the
 // checks every command shares (shards, an output over an input, diverged fits).
+#include "core/lab/Methods.h"
 #include "core/lab/Params.h"
 #include "core/lab/TrialRunner.h"
 
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,21 @@ void readParams(const ArgParser& args, const Schema<Config>& schema, Config& con
     for (const Param<Config>& p : schema)
         if (!p.flag.empty() && args.has(p.flag))
             p.set(config, args.param(p));
+}
+
+/// --method's comma list (`fallback` without it; no name twice), each a method the lab offers
+/// read by `parse` (its name table); an unknown one is refused with the lab's choices.
+template <class Parse>
+auto methodsArg(const ArgParser& args, const std::string& fallback, Lab lab, Parse parse) {
+    std::vector<typename decltype(parse(std::string{}))::value_type> methods;
+    for (const std::string& name : args.distinctList("method", {fallback})) {
+        const auto m = parse(name);
+        if (!m || !findMethod(name, lab))
+            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
+                                        methodChoices(lab) + ")");
+        methods.push_back(*m);
+    }
+    return methods;
 }
 
 /// One line of a command's --help beside its schema's: "--dataset NAME  what it is".

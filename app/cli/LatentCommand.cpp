@@ -51,19 +51,13 @@ LatentConfig parseConfig(const ArgParser& args) {
     LatentDataSpec& d = c.data;
     d.dataset = args.text("dataset", "synthetic");
     d.model = parseLatentModel(args.text("model", "fa"));
-    c.methods.clear();
-    for (const auto& name : args.distinctList("method", {"em"})) {
-        const auto m = parseLatentMethod(name);
-        if (!m || !findMethod(name, Lab::Latent))
-            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
-                                        methodChoices(Lab::Latent) + ")");
-        if (!modelOffers(d.model, *m))
-            throw std::invalid_argument("--method " + name + " does not fit --model " +
-                                        latentModelName(d.model) +
+    c.methods = methodsArg(args, "em", Lab::Latent, parseLatentMethod);
+    for (const LatentMethod m : c.methods)
+        if (!modelOffers(d.model, m))
+            throw std::invalid_argument("--method " + latentMethodName(m) +
+                                        " does not fit --model " + latentModelName(d.model) +
                                         " (fa: em, gibbs, svd, online-em, online-sga; ppca: "
                                         "closed-form, em; mppca: em)");
-        c.methods.push_back(*m);
-    }
     // The mixture's own defaults (K = 1 per piece in D = 3, the window's too), then the schema.
     if (d.model == LatentModel::Mppca) {
         c.fit.latent = d.synthetic.trueLatent = 1;

@@ -35,16 +35,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     c.dataset = args.text("dataset", "boston");
     c.target = args.text("target", "");
     c.loader = io::readOnce(io::datasetLoader(args.text("data-dir", ""))); // read once
-    c.methods.clear();
-    for (const auto& name : args.distinctList("method", {"vifa-gauss"})) {
-        if (const auto m = parseNeuralMethod(name))
-            c.methods.push_back(*m);
-        else if (const auto i = parseIterateMethod(name))
-            c.iterateMethods.push_back(*i);
-        else
-            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
-                                        methodChoices(Lab::Neural) + ")");
-    }
+    setNeuralMethods(c, methodsArg(args, "vifa-gauss", Lab::Neural, neuralLabMethod));
     c.fit.hidden = hiddenLayers(args.integerList("hidden", {50}), "--hidden");
     readParams(args, neuralParams(), c); // the window's ranges too (core/neural/NeuralParams.h)
     if (!args.has("swa-start"))

@@ -84,16 +84,8 @@ PosteriorConfig parseConfig(const ArgParser& args) {
     PosteriorConfig c;
     c.setup = parsePosteriorSetup(args);
 
-    c.methods.clear();
-    bool anyVi = false;
-    for (const auto& name : args.distinctList("method", {"vifa-gauss"})) {
-        const auto m = parseMethod(name);
-        if (!m)
-            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
-                                        methodChoices(Lab::Posterior) + ")");
-        c.methods.push_back(*m);
-        anyVi = anyVi || !isSgdMethod(*m);
-    }
+    c.methods = methodsArg(args, "vifa-gauss", Lab::Posterior, parseMethod);
+    const bool anyVi = !std::all_of(c.methods.begin(), c.methods.end(), isSgdMethod);
     c.epochs = anyVi ? 5000 : 1000; // SGD methods alone: 1000 epochs unless --epochs says
     // The window's and the sessions' ranges too (core/posterior/PosteriorParams.h), so that a
     // run the CLI accepts is one the window can show.

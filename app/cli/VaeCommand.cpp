@@ -53,14 +53,7 @@ VaeConfig parseConfig(const ArgParser& args) {
     VaeConfig c;
     VaeDataSpec& d = c.data;
     d.dataset = args.text("dataset", "nonlinear-synthetic");
-    c.methods.clear();
-    for (const auto& name : args.distinctList("method", {"vae"})) {
-        const auto m = parseVaeMethod(name);
-        if (!m || !findMethod(name, Lab::Nonlinear))
-            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
-                                        methodChoices(Lab::Nonlinear) + ")");
-        c.methods.push_back(*m);
-    }
+    c.methods = methodsArg(args, "vae", Lab::Nonlinear, parseVaeMethod);
     readParams(args, vaeParams(), c);
     c.fit.hidden.clear();
     const auto hidden = args.integerList("hidden", {50});

@@ -4,6 +4,12 @@
 
 namespace fa {
 
+std::optional<std::string> neuralLabMethod(const std::string& name) {
+    if (parseNeuralMethod(name) || parseIterateMethod(name))
+        return name;
+    return std::nullopt;
+}
+
 std::vector<int> hiddenLayers(const std::vector<long>& units, const std::string& name) {
     if (units.empty())
         throw std::invalid_argument(name + ": no layer");

@@ -23,4 +23,19 @@ const Schema<NeuralLiveConfig>& neuralLiveParams();
 inline constexpr long kMaxNeuralUnits = 100000;
 std::vector<int> hiddenLayers(const std::vector<long>& units, const std::string& name);
 
+/// The neural lab's methods are one list to the CLI's --method and a session's run.methods: a
+/// VIFA fit's name or a posterior's from SGD iterates. The name, if it is either.
+std::optional<std::string> neuralLabMethod(const std::string& name);
+/// Each name of the list (neuralLabMethod's) into the configuration's VIFA fits or posteriors
+/// from SGD iterates, in order.
+template <class Config> void setNeuralMethods(Config& c, const std::vector<std::string>& names) {
+    c.methods.clear();
+    c.iterateMethods.clear();
+    for (const std::string& name : names)
+        if (const auto m = parseNeuralMethod(name))
+            c.methods.push_back(*m);
+        else if (const auto i = parseIterateMethod(name))
+            c.iterateMethods.push_back(*i);
+}
+
 } // namespace fa
