@@ -16,9 +16,9 @@ const std::vector<MethodInfo>& methodRegistry() {
         // The FA explorer: online fits of a generated FA model against batch FA.
         {"batch", "batch FA", "batch FA", 0x1f77b4, kExplorer,
          "Maximum-likelihood FA on all samples so far (SVD iteration, as scikit-learn)"},
-        {"em", "online EM", "online EM", 0xff7f0e, kExplorer, "Online EM (thesis Algorithm 5)"},
+        {"em", "online EM", "online EM", 0xff7f0e, kExplorer, "Online EM (thesis Algorithm 2)"},
         {"sga", "online SGA", "online SGA", 0x2ca02c, kExplorer,
-         "Online stochastic gradient ascent on the log-likelihood (thesis Algorithm 4)"},
+         "Online stochastic gradient ascent on the log-likelihood (thesis Algorithm 1)"},
         // FA-shaped posteriors: the posterior lab (linear regression) and the neural lab.
         {"vifa-gauss", "VIFA, Gaussian prior", "VIFA-G", 0xd62728, kPosterior | kNeural,
          "VIFA: q = N(c, F Fᵀ + Ψ), Ψ learned; Gaussian prior"},
@@ -67,9 +67,9 @@ const std::vector<MethodInfo>& methodRegistry() {
         {"svd", "SVD batch FA", "SVD FA", 0x1f77b4, kLatent,
          "Maximum-likelihood FA by the SVD iteration (scikit-learn's FactorAnalysis)"},
         {"online-em", "online EM (passes)", "online EM", 0xff7f0e, kLatent,
-         "Online EM (thesis Algorithm 5) making passes over the rows"},
+         "Online EM (thesis Algorithm 2) making passes over the rows"},
         {"online-sga", "online SGA (passes)", "online SGA", 0x2ca02c, kLatent,
-         "Online SGA (thesis Algorithm 4) making passes over the rows"},
+         "Online SGA (thesis Algorithm 1) making passes over the rows"},
         // The nonlinear-FA lab: variational EM, the VAE, the linear VAE and PPCA's closed form.
         {"vem", "variational EM", "vEM", 0xff7f0e, kNonlinear,
          "Variational EM: a Gaussian q(z_n) per row, k gradient steps per E step, then a "

@@ -50,8 +50,9 @@ void LatentPage::makeControls() {
                                                   {"yacht", "Yacht hydrodynamics"}})
         m_dataset->addItem(label, key);
     m_dataset->setToolTip("Generated: the explorer's FA generator (PPCA: its Ψ made isotropic; "
-                          "mixture: linear pieces in 2–3 D). Real data: every column z-scored "
-                          "with the fitting rows' statistics. Open CSV… (Ctrl+Shift+O) uses any "
+                          "mixture: linear pieces in 2–3 D). Real data: every column (Energy: its "
+                          "cooling load left out) z-scored with the fitting rows' statistics. Open "
+                          "CSV… (Ctrl+Shift+O) uses any "
                           "CSV of numbers.");
     m_model = new QComboBox;
     m_model->addItem("Factor analysis (FA)", "fa");

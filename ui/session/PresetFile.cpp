@@ -31,6 +31,34 @@ QString text(const QJsonObject& block, const QString& key, bool required) {
         fail(QString("'preset.%1' must be a non-empty text").arg(key));
     return v.toString().trimmed();
 }
+/// "preset.checks": [{"after": 1000, "row": {"algorithm": "em", "samples": "1000"},
+/// "column": "rel_cov_dist", "value": "0.09", "tolerance": 0.01}, ...]; the value is text,
+/// written as the caption writes it.
+std::vector<PresetClaim> claimsOf(const QJsonObject& block) {
+    std::vector<PresetClaim> claims;
+    if (!block.contains("checks"))
+        return claims;
+    const QJsonValue checks = block.value("checks");
+    if (!checks.isArray())
+        fail("'preset.checks' must be a list");
+    for (const QJsonValue& v : checks.toArray()) {
+        const QJsonObject check = v.toObject();
+        PresetClaim c;
+        c.after = static_cast<long>(whole(check, "preset.checks", "after", 0, 100'000'000));
+        const QJsonObject row = check.value("row").toObject();
+        for (auto it = row.begin(); it != row.end(); ++it)
+            c.row.emplace_back(it.key(), it.value().toString());
+        c.column = text(check, "column", true);
+        c.text = text(check, "value", true);
+        bool number = false;
+        c.value = c.text.toDouble(&number);
+        c.tolerance = realIn(check, "preset.checks", "tolerance", 0, 1e300);
+        if (!number || c.row.empty())
+            fail("every 'preset.checks' entry needs a 'row' and a number as 'value'");
+        claims.push_back(c);
+    }
+    return claims;
+}
 } // namespace
 
 Preset readPreset(const QString& path) {
@@ -50,6 +78,7 @@ Preset readPreset(const QString& path) {
         if (!p.recordingScale.isEmpty() && p.recordingScale != "log" &&
             p.recordingScale != "linear")
             fail("'preset.recordingScale' must be \"log\" or \"linear\"");
+        p.claims = claimsOf(block);
         return p;
     } catch (const SessionError& e) {
         throw SessionError(

@@ -4,9 +4,22 @@
 // Opening one is opening its session; the block is the menu entry and the caption.
 #include <QString>
 #include <QStringList>
+#include <utility>
 #include <vector>
 
 namespace fa::io {
+
+/// A number the caption states and a run of the preset must reproduce (issue 28: captions that
+/// cannot drift from the code): in the run's Ctrl+E rows (the CLI's columns) after `after`
+/// units, the row whose cells match `row` has `column` within `tolerance` of `value`, and the
+/// caption writes `value` as given ("0.09").
+struct PresetClaim {
+    long after = 0;
+    std::vector<std::pair<QString, QString>> row; ///< column name → cell text
+    QString column;
+    double value = 0.0, tolerance = 0.0;
+    QString text; ///< the value as the caption writes it
+};
 
 struct Preset {
     QString name;    ///< the file's stem: `faexplorer --preset NAME`
@@ -20,6 +33,7 @@ struct Preset {
     /// Frames of a recording evenly spaced in "log" or "linear" position (empty: the lab's own
     /// axis: log for the explorer): the lesson's time scale (the EM staircase's first steps).
     QString recordingScale;
+    std::vector<PresetClaim> claims; ///< "preset.checks"
 };
 
 /// share/faexplorer/SUB beside the running program (bin/../share/faexplorer/SUB), the same in
