@@ -33,6 +33,9 @@ constexpr char kGrad[] = "grad-variance",
                kGradOptions[] =
                    "  --dataset D (as posterior) --method vi-full|vi-meanfield|vifa-gauss|\n"
                    "            vifa-laplace|vippca (--latent K --sigma S for VIFA / VIPPCA)\n"
+                   "  --dataset poisson-synthetic --method vi-gamma|vi-exponential, or\n"
+                   "  --dataset bernoulli-latent --method vi-bernoulli (score estimators only):\n"
+                   "            families beyond the Gaussian, --at optimum|start\n"
                    "  --estimator reparam,score,score-baseline --samples 1,10,100\n"
                    "  --at optimum|start|epoch:N --trials 1000 --seed 0 --out FILE.csv\n"
                    "  (the fit to epoch:N: --batch --fit-samples --lr-c --lr-f --lr-gamma "

@@ -23,6 +23,63 @@ const std::set<std::string> kOptions{
     "seed",      "epochs",        "batch",          "lr-c",    "lr-f",     "lr-gamma",
     "optimizer", "max-grad-norm", "fit-samples",    "out"};
 
+std::vector<GradientEstimator> estimatorsOf(const ArgParser& args) {
+    std::vector<GradientEstimator> estimators;
+    for (const auto& name :
+         args.distinctList("estimator", {"reparam", "score", "score-baseline"})) {
+        const auto e = parseEstimator(name);
+        if (!e)
+            throw std::invalid_argument("--estimator: unknown estimator '" + name +
+                                        "' (use reparam, score, score-baseline)");
+        estimators.push_back(*e);
+    }
+    return estimators;
+}
+
+std::vector<int> samplesOf(const ArgParser& args) {
+    std::vector<int> samples;
+    for (const long s : args.integerList("samples", {1, 10, 100})) {
+        if (s < 1 || s > 1'000'000)
+            throw std::invalid_argument("--samples: every S must lie in [1, 1000000]");
+        samples.push_back(static_cast<int>(s));
+    }
+    return samples;
+}
+
+std::uint64_t seedOf(const ArgParser& args) {
+    const long seed = args.integer("seed", 0);
+    if (seed < 0)
+        throw std::invalid_argument("--seed must not be negative");
+    return static_cast<std::uint64_t>(seed);
+}
+
+/// poisson-synthetic and bernoulli-latent: the families beyond the Gaussian, at the optimum or
+/// the start; the Gaussian fits' options do not apply.
+ScalarGradVarianceConfig parseScalarConfig(const ArgParser& args) {
+    for (const char* flag :
+         {"latent",      "sigma",          "target",        "n",           "inputs",
+          "correlation", "train-fraction", "bias",          "hyper",       "alpha",
+          "beta",        "epochs",         "batch",         "lr-c",        "lr-f",
+          "lr-gamma",    "optimizer",      "max-grad-norm", "fit-samples", "data-dir"})
+        if (args.has(flag))
+            throw std::invalid_argument(std::string("--") + flag + " does not apply to " +
+                                        args.text("dataset", ""));
+    ScalarGradVarianceConfig c;
+    c.dataset = args.text("dataset", "");
+    c.method = args.text("method", c.dataset == "bernoulli-latent" ? "vi-bernoulli" : "vi-gamma");
+    c.estimators = estimatorsOf(args);
+    if (c.dataset == "bernoulli-latent" && !args.has("estimator")) // no reparameterisation
+        c.estimators = {GradientEstimator::Score, GradientEstimator::ScoreBaseline};
+    c.samples = samplesOf(args);
+    const std::string at = args.text("at", "optimum");
+    if (at != "optimum" && at != "start")
+        throw std::invalid_argument("--at must be optimum or start for " + c.dataset);
+    c.atOptimum = at == "optimum";
+    c.trials = static_cast<int>(args.integerIn("trials", 1000, 2, 10'000'000));
+    c.seed = seedOf(args);
+    return c;
+}
+
 GradVarianceConfig parseConfig(const ArgParser& args) {
     GradVarianceConfig c;
     c.setup = parsePosteriorSetup(args);
@@ -34,21 +91,8 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
             "--method must be vi-full, vi-meanfield, vifa-gauss, vifa-laplace or vippca (got '" +
             method + "')");
     c.method = *m;
-    c.estimators.clear();
-    for (const auto& name :
-         args.distinctList("estimator", {"reparam", "score", "score-baseline"})) {
-        const auto e = parseEstimator(name);
-        if (!e)
-            throw std::invalid_argument("--estimator: unknown estimator '" + name +
-                                        "' (use reparam, score, score-baseline)");
-        c.estimators.push_back(*e);
-    }
-    c.samples.clear();
-    for (const long s : args.integerList("samples", {1, 10, 100})) {
-        if (s < 1 || s > 1'000'000)
-            throw std::invalid_argument("--samples: every S must lie in [1, 1000000]");
-        c.samples.push_back(static_cast<int>(s));
-    }
+    c.estimators = estimatorsOf(args);
+    c.samples = samplesOf(args);
     const std::string at = args.text("at", "optimum");
     c.epoch = args.integerIn("epochs", 5000, 0, 100'000'000);
     if (at == "optimum")
@@ -71,10 +115,7 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
     } else
         throw std::invalid_argument("--at must be optimum, start or epoch:N (got '" + at + "')");
     c.trials = args.integerIn("trials", 1000, 2, 10'000'000);
-    const long seed = args.integer("seed", 0);
-    if (seed < 0)
-        throw std::invalid_argument("--seed must not be negative");
-    c.seed = static_cast<std::uint64_t>(seed);
+    c.seed = seedOf(args);
     // How the fit that brings q to epoch:N (or to the optimum of a target with no closed form)
     // runs: the posterior command's VI options, in their ranges (core/posterior/PosteriorParams.h);
     // its --samples is the fit's --fit-samples here.
@@ -93,9 +134,9 @@ GradVarianceConfig parseConfig(const ArgParser& args) {
     return c;
 }
 
-void printSummary(const GradVarianceConfig& config, const std::vector<GradVarianceRow>& rows) {
+void printSummary(int trials, const std::vector<GradVarianceRow>& rows) {
     std::printf("grad-variance %s, %s, %d estimates each: total variance of the -ELBO gradient\n",
-                rows.front().dataset.c_str(), rows.front().method.c_str(), config.trials);
+                rows.front().dataset.c_str(), rows.front().method.c_str(), trials);
     std::printf("%-15s %8s  %-6s %14s %14s\n", "estimator", "S", "block", "mean_norm", "variance");
     for (const auto& r : rows)
         std::printf("%-15s %8d  %-6s %14.6g %14.6g\n", r.estimator.c_str(), r.samples,
@@ -106,14 +147,20 @@ void printSummary(const GradVarianceConfig& config, const std::vector<GradVarian
 
 int runGradVarianceCommand(int argc, char** argv) {
     const ArgParser args(argc, argv, 2, kOptions);
-    const GradVarianceConfig config = parseConfig(args);
+    const bool scalar = isScalarFamilySet(args.text("dataset", ""));
+    const ScalarGradVarianceConfig scalarConfig =
+        scalar ? parseScalarConfig(args) : ScalarGradVarianceConfig{};
+    const GradVarianceConfig config = scalar ? GradVarianceConfig{} : parseConfig(args);
+    const auto& estimators = scalar ? scalarConfig.estimators : config.estimators;
+    const auto& samples = scalar ? scalarConfig.samples : config.samples;
+    const int trials = scalar ? scalarConfig.trials : config.trials;
     using Rows = std::vector<GradVarianceRow>;
     return runExperiment<Rows>(
         args, {"grad-variance", "run", 1, {}, false},
         [&](ProgressLine&, const std::atomic<bool>*) {
-            Rows rows = runGradVariance(config);
-            for (const GradientEstimator e : config.estimators)
-                for (const int s : config.samples)
+            Rows rows = scalar ? runScalarGradVariance(scalarConfig) : runGradVariance(config);
+            for (const GradientEstimator e : estimators)
+                for (const int s : samples)
                     if (e == GradientEstimator::ScoreBaseline && s < 2)
                         std::fprintf(stderr,
                                      "grad-variance: score-baseline at S = %d has no "
@@ -122,7 +169,7 @@ int runGradVarianceCommand(int argc, char** argv) {
             return rows;
         },
         [](std::ostream& csv, Rows& rows) { io::writeGradVarianceCsv(csv, rows); },
-        [&](const Rows& rows, bool) { printSummary(config, rows); });
+        [&](const Rows& rows, bool) { printSummary(trials, rows); });
 }
 
 } // namespace fa::cli

@@ -100,8 +100,9 @@ void moveToPointOfStudy(const GradVarianceConfig& config, const PosteriorProblem
     }
 }
 
-/// The norm of the draws' mean and their total variance (two passes).
-std::pair<double, double> meanNormAndVariance(const std::vector<Vector>& draws) {
+} // namespace
+
+std::pair<double, double> gradientSpread(const std::vector<Vector>& draws) {
     Matrix g(draws.front().size(), Eigen::Index(draws.size()));
     for (std::size_t t = 0; t < draws.size(); ++t)
         g.col(Eigen::Index(t)) = draws[t];
@@ -109,8 +110,6 @@ std::pair<double, double> meanNormAndVariance(const std::vector<Vector>& draws) 
     const double variance = (g.colwise() - mean).squaredNorm() / (g.cols() - 1.0);
     return {mean.norm(), variance};
 }
-
-} // namespace
 
 std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
     checkConfig(config);
@@ -141,7 +140,7 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
             const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const auto addRow = [&](const char* name, const std::vector<Vector>& draws) {
-                const auto [meanNorm, variance] = meanNormAndVariance(draws);
+                const auto [meanNorm, variance] = gradientSpread(draws);
                 rows.push_back({problem.dataset, methodName(config.method), estimatorName(e), S,
                                 name, meanNorm, variance, seconds});
             };

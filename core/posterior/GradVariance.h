@@ -35,6 +35,28 @@ struct GradVarianceRow {
     double meanNorm = 0.0, variance = 0.0, seconds = 0.0;
 };
 
+/// The norm of the estimates' mean and their total variance (ddof 1).
+std::pair<double, double> gradientSpread(const std::vector<Vector>& draws);
+
+/// The study on the families beyond the Gaussian (core/vi/ScalarFamilies.h,
+/// docs/maths/posterior.md §4.7): `poisson-synthetic` with `vi-gamma` or `vi-exponential`,
+/// `bernoulli-latent` with `vi-bernoulli` (score and score-baseline only).
+struct ScalarGradVarianceConfig {
+    std::string dataset = "poisson-synthetic", method = "vi-gamma";
+    std::vector<GradientEstimator> estimators = {
+        GradientEstimator::Reparam, GradientEstimator::Score, GradientEstimator::ScoreBaseline};
+    std::vector<int> samples = {1, 10, 100};
+    bool atOptimum = true; ///< else the start: shape 1 and rate 1, or logits 0
+    int trials = 1000;
+    std::uint64_t seed = 0;
+};
+/// The data sets the study takes.
+bool isScalarFamilySet(const std::string& dataset);
+/// Rows as runGradVariance's, one block per parameter group (log-shape, log-rate; logits).
+/// Throws std::invalid_argument for a method the data set does not take, or reparam on
+/// bernoulli-latent.
+std::vector<GradVarianceRow> runScalarGradVariance(const ScalarGradVarianceConfig& config);
+
 /// Throws std::invalid_argument for an SGD-fed method or S < 1. The
 /// baseline at S = 1 (no other draw to leave out) gives no rows.
 std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config);

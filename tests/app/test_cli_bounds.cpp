@@ -2,7 +2,8 @@
 // diverged fit says `diverged`, tiny data is refused), the CLI's ranges are the window's, hex is
 // refused for real numbers as for whole ones, epoch:N and the bound's start are bounded,
 // duplicate methods are refused by every command, and a dataset name with a comma is quoted.
-// Every command answers --help from the command table (issue 26).
+// Every command answers --help from the command table (issue 26). grad-variance's families beyond
+// the Gaussian (issue 28) refuse what they cannot do and vanish at their optimum.
 #include "tests/support/CsvCells.h"
 #include "tests/support/RunProgram.h"
 
@@ -93,6 +94,22 @@ class TestCliBounds : public QObject {
         QTest::newRow("estimator twice")
             << QStringList{"grad-variance", "--estimator", "score,score"}
             << "'score' is listed twice";
+        // Gradients beyond the Gaussian: a discrete z has no reparameterisation; each data set
+        // takes its own families and none of the Gaussian fits' options.
+        QTest::newRow("bernoulli reparam")
+            << QStringList{"grad-variance", "--dataset", "bernoulli-latent", "--estimator",
+                           "reparam"}
+            << "reparam does not exist for vi-bernoulli";
+        QTest::newRow("poisson bernoulli")
+            << QStringList{"grad-variance", "--dataset", "poisson-synthetic", "--method",
+                           "vi-bernoulli"}
+            << "poisson-synthetic takes --method vi-gamma or vi-exponential";
+        QTest::newRow("poisson alpha")
+            << QStringList{"grad-variance", "--dataset", "poisson-synthetic", "--alpha", "2"}
+            << "--alpha does not apply to poisson-synthetic";
+        QTest::newRow("poisson epoch")
+            << QStringList{"grad-variance", "--dataset", "poisson-synthetic", "--at", "epoch:3"}
+            << "--at must be optimum or start";
         // Tiny data: vae refuses what latent refuses (K = 1 needs more than 2 fitting rows).
         QTest::newRow("vae 3 rows")
             << QStringList{"vae", "--dataset", "@/three.csv", "--method", "ppca", "--latent", "1"}
@@ -152,6 +169,33 @@ class TestCliBounds : public QObject {
         const QStringList c = test::csvCells(rows[1]);
         QVERIFY2(c[4].toDouble() > 1e6, qPrintable(rows[1]));
         QCOMPARE(c[c.size() - 2], QString("diverged")); // status, then coverage_95
+    }
+
+    // grad-variance beyond the Gaussian: one row per (estimator, S, block), and at the optimum
+    // (the exact posterior; the exponential's best rate B / A) the exact gradient is 0, so each
+    // estimator's mean lies within 4 standard errors of it.
+    void gradientsBeyondTheGaussianVanishAtTheOptimum() {
+        const QList<QPair<QStringList, QStringList>> runs{
+            {{"poisson-synthetic", "vi-gamma"}, {"log-shape", "log-rate"}},
+            {{"poisson-synthetic", "vi-exponential"}, {"log-rate"}},
+            {{"bernoulli-latent", "vi-bernoulli"}, {"logits"}}};
+        for (const auto& [args, blocks] : runs) {
+            const QString out = path("gv.csv");
+            const Result r = run({"grad-variance", "--dataset", args[0], "--method", args[1],
+                                  "--samples", "10", "--trials", "400", "--out", out});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            const QStringList rows = lines(out);
+            const int estimators = args[1] == "vi-bernoulli" ? 2 : 3;
+            QCOMPARE(rows.size(), 1 + estimators * int(blocks.size()));
+            for (const QString& row : rows.mid(1)) {
+                const QStringList c = test::csvCells(row); // ...,block,mean_norm,variance,seconds
+                QVERIFY(blocks.contains(c[4]));
+                // The variance is the trace of the estimates' covariance, so under a zero
+                // gradient |mean|² is about trace / T for a block of any size.
+                const double se = std::sqrt(c[6].toDouble() / 400);
+                QVERIFY2(c[5].toDouble() < 4 * se, qPrintable(row));
+            }
+        }
     }
 
     void aDatasetNameWithACommaIsQuoted() {
