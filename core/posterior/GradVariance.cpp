@@ -102,6 +102,9 @@ void moveToPointOfStudy(const GradVarianceConfig& config, const PosteriorProblem
 
 } // namespace
 
+namespace {
+
+/// The norm of the estimates' mean and their total variance (ddof 1).
 std::pair<double, double> gradientSpread(const std::vector<Vector>& draws) {
     Matrix g(draws.front().size(), Eigen::Index(draws.size()));
     for (std::size_t t = 0; t < draws.size(); ++t)
@@ -109,6 +112,40 @@ std::pair<double, double> gradientSpread(const std::vector<Vector>& draws) {
     const Vector mean = g.rowwise().mean();
     const double variance = (g.colwise() - mean).squaredNorm() / (g.cols() - 1.0);
     return {mean.norm(), variance};
+}
+
+} // namespace
+
+std::vector<GradVarianceRow> studyCells(const GradVarianceCells& cells,
+                                        const std::vector<std::string>& blocks,
+                                        const BlockEstimate& estimate) {
+    std::vector<GradVarianceRow> rows;
+    for (std::size_t ei = 0; ei < cells.estimators.size(); ++ei)
+        for (std::size_t si = 0; si < cells.samples.size(); ++si) {
+            const GradientEstimator e = cells.estimators[ei];
+            const int S = cells.samples[si];
+            if (e == GradientEstimator::ScoreBaseline && S < 2)
+                continue; // no leave-one-out baseline from one draw: no row
+            Rng rng(deriveSeed(cells.seed, SeedStream::GradVarianceCellBase, 64 * ei + si));
+            const auto start = std::chrono::steady_clock::now();
+            std::vector<std::vector<Vector>> draws(blocks.size());
+            for (int t = 0; t < cells.trials; ++t) {
+                std::vector<Vector> estimates = estimate(e, S, rng);
+                for (std::size_t b = 0; b < blocks.size(); ++b)
+                    draws[b].push_back(std::move(estimates[b]));
+            }
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            for (std::size_t b = 0; b < blocks.size(); ++b) {
+                const auto [meanNorm, variance] = gradientSpread(draws[b]);
+                rows.push_back({cells.dataset, cells.method, estimatorName(e), S, blocks[b],
+                                meanNorm, variance, seconds});
+            }
+        }
+    if (rows.empty())
+        throw std::invalid_argument("no estimator and sample count give a row: the leave-one-out "
+                                    "baseline needs S >= 2");
+    return rows;
 }
 
 std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
@@ -122,35 +159,12 @@ std::vector<GradVarianceRow> runGradVariance(const GradVarianceConfig& config) {
 
     std::vector<Eigen::Index> all(static_cast<std::size_t>(likelihood->size()));
     std::iota(all.begin(), all.end(), Eigen::Index{0});
-    std::vector<GradVarianceRow> rows;
-    for (std::size_t ei = 0; ei < config.estimators.size(); ++ei)
-        for (std::size_t si = 0; si < config.samples.size(); ++si) {
-            const GradientEstimator e = config.estimators[ei];
-            const int S = config.samples[si];
-            if (e == GradientEstimator::ScoreBaseline && S < 2)
-                continue; // no leave-one-out baseline from one draw: no row
-            Rng rng(deriveSeed(config.seed, SeedStream::GradVarianceCellBase, 64 * ei + si));
-            const auto start = std::chrono::steady_clock::now();
-            std::vector<Vector> means, scales;
-            for (int t = 0; t < config.trials; ++t) {
-                auto [mean, scale] = fit.estimate(e, S, all, rng);
-                means.push_back(std::move(mean));
-                scales.push_back(std::move(scale));
-            }
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            const auto addRow = [&](const char* name, const std::vector<Vector>& draws) {
-                const auto [meanNorm, variance] = gradientSpread(draws);
-                rows.push_back({problem.dataset, methodName(config.method), estimatorName(e), S,
-                                name, meanNorm, variance, seconds});
-            };
-            addRow("mean", means);
-            addRow("scale", scales);
-        }
-    if (rows.empty())
-        throw std::invalid_argument("no estimator and sample count give a row: the leave-one-out "
-                                    "baseline needs S >= 2");
-    return rows;
+    return studyCells({problem.dataset, methodName(config.method), config.estimators,
+                       config.samples, config.trials, config.seed},
+                      {"mean", "scale"}, [&](GradientEstimator e, int S, Rng& rng) {
+                          auto [mean, scale] = fit.estimate(e, S, all, rng);
+                          return std::vector<Vector>{std::move(mean), std::move(scale)};
+                      });
 }
 
 } // namespace fa

@@ -6,6 +6,7 @@
 // covariance, ddof 1). The variance scales as 1/S.
 #include "core/posterior/PosteriorLab.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,22 @@ struct GradVarianceRow {
     double meanNorm = 0.0, variance = 0.0, seconds = 0.0;
 };
 
-/// The norm of the estimates' mean and their total variance (ddof 1).
-std::pair<double, double> gradientSpread(const std::vector<Vector>& draws);
+/// What a study's rows are named by and drawn from.
+struct GradVarianceCells {
+    std::string dataset, method;
+    std::vector<GradientEstimator> estimators;
+    std::vector<int> samples;
+    int trials = 1000;
+    std::uint64_t seed = 0;
+};
+/// One estimate from S draws, split into the study's blocks.
+using BlockEstimate = std::function<std::vector<Vector>(GradientEstimator, int, Rng&)>;
+/// For every (estimator e, sample count s) but the baseline at S = 1, `trials` estimates from
+/// the cell's own stream GradVarianceCellBase + 64 e + s; per block the norm of their mean and
+/// their total variance (ddof 1). Throws std::invalid_argument if no cell gives a row.
+std::vector<GradVarianceRow> studyCells(const GradVarianceCells& cells,
+                                        const std::vector<std::string>& blocks,
+                                        const BlockEstimate& estimate);
 
 /// The study on the families beyond the Gaussian (core/vi/ScalarFamilies.h,
 /// docs/maths/posterior.md §4.7): `poisson-synthetic` with `vi-gamma` or `vi-exponential`,

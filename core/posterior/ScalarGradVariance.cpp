@@ -3,7 +3,6 @@
 #include "core/posterior/GradVariance.h"
 #include "core/vi/ScalarFamilies.h"
 
-#include <chrono>
 #include <functional>
 #include <stdexcept>
 
@@ -58,33 +57,17 @@ Estimate studied(const ScalarGradVarianceConfig& c, std::vector<std::string>& bl
 std::vector<GradVarianceRow> runScalarGradVariance(const ScalarGradVarianceConfig& config) {
     std::vector<std::string> blocks;
     const Estimate estimate = studied(config, blocks);
-    std::vector<GradVarianceRow> rows;
-    for (std::size_t ei = 0; ei < config.estimators.size(); ++ei)
-        for (std::size_t si = 0; si < config.samples.size(); ++si) {
-            const GradientEstimator e = config.estimators[ei];
-            const int S = config.samples[si];
-            if (e == GradientEstimator::ScoreBaseline && S < 2)
-                continue; // no leave-one-out baseline from one draw: no row
-            Rng rng(deriveSeed(config.seed, SeedStream::GradVarianceCellBase, 64 * ei + si));
-            const auto start = std::chrono::steady_clock::now();
-            std::vector<std::vector<Vector>> draws(blocks.size());
-            for (int t = 0; t < config.trials; ++t) {
-                const Vector g = estimate(e, S, rng);
-                for (std::size_t b = 0; b < blocks.size(); ++b) // one entry per block but logits
-                    draws[b].push_back(blocks.size() == 1 ? g : g.segment(Eigen::Index(b), 1));
-            }
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            for (std::size_t b = 0; b < blocks.size(); ++b) {
-                const auto [meanNorm, variance] = gradientSpread(draws[b]);
-                rows.push_back({config.dataset, config.method, estimatorName(e), S, blocks[b],
-                                meanNorm, variance, seconds});
-            }
-        }
-    if (rows.empty())
-        throw std::invalid_argument("no estimator and sample count give a row: the leave-one-out "
-                                    "baseline needs S >= 2");
-    return rows;
+    return studyCells({config.dataset, config.method, config.estimators, config.samples,
+                       config.trials, config.seed},
+                      blocks, [&](GradientEstimator e, int S, Rng& rng) {
+                          const Vector g = estimate(e, S, rng);
+                          if (blocks.size() == 1)
+                              return std::vector<Vector>{g};
+                          std::vector<Vector> split; // one entry per block
+                          for (Eigen::Index b = 0; b < g.size(); ++b)
+                              split.push_back(g.segment(b, 1));
+                          return split;
+                      });
 }
 
 } // namespace fa
