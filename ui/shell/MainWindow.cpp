@@ -40,9 +40,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_pages.push_back(page);
         const int k = m_tabs->addTab(page, lab.title);
         m_tabs->setTabToolTip(k, QString("%1 (Ctrl+%2)").arg(lab.tooltip).arg(k + 1));
-        connect(page, &LabPage::message, this, [this](const QString& text, int timeout) {
-            statusBar()->showMessage(text, timeout);
-        });
+        connect(page, &LabPage::message, this,
+                [this](const QString& text, int timeout) { say(text, timeout); });
         connect(page, &LabPage::statusChanged, this, [this, page] {
             if (page == currentPage())
                 showStatus();
@@ -163,7 +162,7 @@ void MainWindow::buildMenus() {
                         const QString said = RecordDialog::recordInteractively(
                             currentPage(), recordingDefaults(), this);
                         if (!said.isEmpty())
-                            statusBar()->showMessage(said, 10000);
+                            say(said, 10000);
                     })
         ->setToolTip("Run the lab again from its start and save frames at fixed positions as an "
                      "animated GIF (the same session gives the same frames)");
@@ -256,6 +255,31 @@ void MainWindow::buildHelpMenu() {
     });
 }
 
+void MainWindow::say(const QString& text, int timeoutMs) {
+    m_message = text;
+    m_messageEnd = timeoutMs > 0 ? QDeadlineTimer(timeoutMs) : QDeadlineTimer::Forever;
+    statusBar()->showMessage(text, timeoutMs);
+    fitMessage();
+}
+
+void MainWindow::fitMessage() {
+    const QString shown = statusBar()->currentMessage();
+    // Only ours, in full or cut (a menu's status tip or a cleared bar is left alone).
+    if (shown.isEmpty() || m_message.isEmpty() ||
+        !(shown == m_message ||
+          (shown.endsWith(QChar(0x2026)) && m_message.startsWith(shown.chopped(1)))))
+        return;
+    int room = statusBar()->width() - 32; // the size grip and the margins
+    for (const QLabel* l : {m_positionLabel, m_rateLabel, m_elapsedLabel})
+        room -= l->isVisible() ? l->sizeHint().width() + 8 : 0;
+    const QString fitted =
+        statusBar()->fontMetrics().elidedText(m_message, Qt::ElideRight, std::max(room, 80));
+    if (fitted != statusBar()->currentMessage())
+        statusBar()->showMessage(fitted, m_messageEnd.isForever()
+                                             ? 0
+                                             : std::max<int>(1, int(m_messageEnd.remainingTime())));
+}
+
 void MainWindow::showStatus() {
     LabPage* p = currentPage();
     if (m_view)
@@ -274,6 +298,7 @@ void MainWindow::showStatus() {
     m_exportJob->setText(job ? "Export " + p->jobName() + " as CSV…"
                              : "Export background results as CSV…");
     m_cancelJob->setText(job ? "Cancel " + p->jobName() : "Cancel the background run");
+    fitMessage(); // the labels beside it may have grown
 }
 
 void MainWindow::togglePlay() {
@@ -309,7 +334,7 @@ bool MainWindow::openSession(const QString& path) {
         kind = fa::io::sessionMode(path);
     } catch (const fa::io::SessionError& e) {
         m_lastError = "Cannot open the session: " + QString::fromUtf8(e.what());
-        statusBar()->showMessage("⚠ " + m_lastError, 15000);
+        say("⚠ " + m_lastError, 15000);
         return false;
     }
     for (LabPage* p : m_pages)
@@ -328,7 +353,7 @@ bool MainWindow::openSession(const QString& path) {
             return true;
         }
     m_lastError = "Cannot open the session: no lab opens sessions of kind '" + kind + "'";
-    statusBar()->showMessage("⚠ " + m_lastError, 15000);
+    say("⚠ " + m_lastError, 15000);
     return false;
 }
 

@@ -4,6 +4,7 @@
 // every action to the page in view and knows nothing of any page's insides.
 #include "ui/common/RunRecorder.h"
 
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <vector>
 
@@ -63,6 +64,10 @@ class MainWindow : public QMainWindow {
     void buildPresetMenu();
     void buildHelpMenu();
     void showStatus();
+    /// A message in the status bar for timeoutMs, cut with "…" to the room beside the position,
+    /// rate and time (at 200 % a long one ran into them mid-word).
+    void say(const QString& text, int timeoutMs);
+    void fitMessage();    ///< the message shown cut again to the room there is now
     bool report(bool ok); ///< takes lastError from the page in view when !ok
     void saveFileDialog(const QString& title, const QString& name,
                         const std::function<bool(const QString&)>& save);
@@ -73,6 +78,8 @@ class MainWindow : public QMainWindow {
     QAction *m_playAction, *m_stepAction, *m_resetAction, *m_runJob, *m_cancelJob, *m_exportJob,
         *m_openCsv;
     QLabel *m_positionLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
+    QString m_message;           ///< the status message in full (say)
+    QDeadlineTimer m_messageEnd; ///< when it goes
     QString m_lastError;
     ViewControls* m_view = nullptr;
     QToolBar* m_toolBar = nullptr;

@@ -52,14 +52,14 @@ bool MainWindow::openPreset(const QString& name) {
         preset = fa::io::findPreset(fa::io::presetDirectory(), name);
     } catch (const fa::io::SessionError& e) {
         m_lastError = "Cannot open the preset: " + QString::fromUtf8(e.what());
-        statusBar()->showMessage("⚠ " + m_lastError, 15000);
+        say("⚠ " + m_lastError, 15000);
         return false;
     }
     if (!openSession(preset.path))
         return false;
     m_caption->setPreset(preset);
     m_caption->followLab(currentLab());
-    statusBar()->showMessage(QString("Preset: %1 — press Space to play").arg(preset.title), 15000);
+    say(QString("Preset: %1 — press Space to play").arg(preset.title), 15000);
     return true;
 }
 
