@@ -8,6 +8,7 @@
 // against batch EM's maximum likelihood, the floor in a Heywood column, and the refusals.
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"
+#include "tests/support/ConvergedEm.h"
 #include "tests/support/TestModels.h"
 
 #include <QtTest>
@@ -215,13 +216,10 @@ class TestFaGibbsPrior : public QObject {
         const FAModel truth = test::makeModel(6, 2, 44);
         const Matrix X = test::drawRows(truth, 1500, 45);
         for (const FaPrior prior : {FaPrior::Jeffreys, FaPrior::Conjugate}) {
-            FaEmOptions eo;
-            eo.latent = 2;
-            eo.prior = prior == FaPrior::Conjugate ? prior : FaPrior::None;
-            FaBatchEm em(X, eo);
-            for (int t = 0; t < 3000 && !em.converged(); ++t)
-                em.iterate();
-            const Matrix emC = em.model().denseCovariance();
+            const Matrix emC =
+                test::convergedEm(X, 2, prior == FaPrior::Conjugate ? prior : FaPrior::None)
+                    .model()
+                    .denseCovariance();
             FaGibbsOptions o;
             o.latent = 2;
             o.burnIn = 300;
