@@ -5,9 +5,11 @@
 #include "app/cli/ExperimentRunner.h"
 #include "core/fa/ModelGenerator.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/CsvFormat.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
+#include "core/latent/FaGibbs.h"
 #include "core/latent/LatentCsv.h"
 #include "core/latent/LatentExperiment.h"
 #include "core/latent/LatentParams.h"
@@ -18,6 +20,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -39,11 +43,33 @@ const std::vector<OptionHelp>& ownOptions() {
         {"method", "em",
          "Comma list; fa: em, gibbs, svd, online-em, online-sga; ppca: closed-form, em; mppca: "
          "em."},
-        {"prior", "none", "FA's batch EM: none (maximum likelihood), jeffreys or conjugate (MAP)."},
+        {"prior", "none",
+         "One prior for FA's em and gibbs: none (em: maximum likelihood), jeffreys or improper "
+         "(two names of the slides' p ∝ Π ψ_d⁻¹: em MAP, gibbs the joint normal-inverse-χ² "
+         "draw), conjugate (ν₀ = 1, τ₀² = 0.1 v_d, λ₀ = 1: em MAP, gibbs the joint draw) or "
+         "independent (gibbs' own priors). A method the word does not fit keeps its default (em "
+         "none, gibbs independent); a word no chosen method takes is refused."},
+        {"gibbs-summary", "",
+         "PATH.csv: Gibbs's summary of every tracked entry of C = F Fᵀ + Ψ after the last sweep, "
+         "per trial: posterior mean, 95 % interval, split-R̂ and effective sample size."},
         {"missing", "refuse", "refuse, or em: a CSV's empty cells are missing values (PPCA's EM)."},
         {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
         dataDirOption()};
     return o;
+}
+
+/// --prior WORD: FA only, and some chosen method must take the word's prior.
+void checkPrior(const std::string& word, const LatentConfig& c) {
+    if (c.data.model != LatentModel::Fa)
+        throw std::invalid_argument("--prior applies to FA's batch EM and Gibbs (--model fa "
+                                    "--method em or gibbs)");
+    for (const LatentMethod m : c.methods)
+        if (methodTakesPrior(m, c.fit.prior))
+            return;
+    throw std::invalid_argument("--prior " + word +
+                                " fits none of the chosen methods (em: none, jeffreys or "
+                                "improper, conjugate; gibbs: jeffreys or improper, conjugate, "
+                                "independent)");
 }
 
 LatentConfig parseConfig(const ArgParser& args) {
@@ -84,10 +110,11 @@ LatentConfig parseConfig(const ArgParser& args) {
                                     " leaves no draw of the " + std::to_string(c.iterations) +
                                     " iterations to keep");
     c.fit.prior = parseFaPrior(args.text("prior", "none"));
-    if (args.has("prior") &&
-        (d.model != LatentModel::Fa ||
-         std::find(c.methods.begin(), c.methods.end(), LatentMethod::Em) == c.methods.end()))
-        throw std::invalid_argument("--prior applies to FA's batch EM (--model fa --method em)");
+    if (args.has("prior"))
+        checkPrior(args.text("prior", ""), c);
+    if (args.has("gibbs-summary") &&
+        std::find(c.methods.begin(), c.methods.end(), LatentMethod::Gibbs) == c.methods.end())
+        throw std::invalid_argument("--gibbs-summary needs --method gibbs");
 
     const bool synthetic = d.dataset == "synthetic";
     for (const char* flag : {"dim", "true-latent", "spectrum", "samples", "noise"})
@@ -171,7 +198,42 @@ std::vector<OptionHelp> allOptions() {
     return all;
 }
 
-int run(const ArgParser& args, const LatentConfig& config) {
+/// --gibbs-summary: each trial's Gibbs summaries as CSV rows, written in trial order.
+class GibbsSummaries {
+  public:
+    void add(int trial, const LatentFit& fit, const std::vector<std::string>& columns) {
+        if (!fit.gibbs())
+            return;
+        std::ostringstream out;
+        for (const GibbsEntrySummary& s : fit.gibbs()->summary())
+            out << trial << ',' << io::textCell(columns[std::size_t(s.row)]) << ','
+                << io::textCell(columns[std::size_t(s.col)]) << ',' << io::optionalCell(s.mean)
+                << ',' << io::optionalCell(s.lower) << ',' << io::optionalCell(s.upper) << ','
+                << io::optionalCell(s.rhat) << ',' << io::optionalCell(s.ess) << '\n';
+        const std::lock_guard<std::mutex> guard(m_lock);
+        m_rows[trial] = out.str();
+    }
+    void write(const std::string& path) const {
+        io::AtomicFile file(path);
+        file.stream() << "trial,row,col,mean,lower,upper,rhat,ess\n";
+        for (const auto& [trial, rows] : m_rows)
+            file.stream() << rows;
+        file.commit();
+    }
+
+  private:
+    std::mutex m_lock;
+    std::map<int, std::string> m_rows;
+};
+
+int run(const ArgParser& args, const LatentConfig& given) {
+    LatentConfig config = given;
+    GibbsSummaries summaries;
+    if (args.has("gibbs-summary"))
+        config.finished = [&summaries](int trial, const LatentFit& fit,
+                                       const std::vector<std::string>& columns) {
+            summaries.add(trial, fit, columns);
+        };
     requireOutput(args);
     refuseOutputOverDataset(args, "synthetic", config.data.dataset == "synthetic");
     // Bad files and shapes are named before the output exists: every trial's data (its split
@@ -218,7 +280,11 @@ int run(const ArgParser& args, const LatentConfig& config) {
                 cancel);
         },
         [](std::ostream& csv, Rows& rows) { io::writeLatentCsv(csv, rows); },
-        [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
+        [&](const Rows& rows, bool interrupted) {
+            printSummary(config, rows, interrupted);
+            if (args.has("gibbs-summary"))
+                summaries.write(args.text("gibbs-summary", ""));
+        });
 }
 
 } // namespace

@@ -25,6 +25,9 @@ FaBatchEm::FaBatchEm(const ConstMatrixRef& X, const FaEmOptions& options) : m_op
     if (!(options.psiFloor > 0.0 && options.psiFloor < 1.0))
         throw std::invalid_argument(
             "the floor on psi must lie in (0, 1) (a share of the variance)");
+    if (options.prior == FaPrior::Independent)
+        throw std::invalid_argument("the independent prior is the Gibbs sampler's: batch EM takes "
+                                    "none, jeffreys or conjugate");
     if (options.prior == FaPrior::Conjugate &&
         !(options.nu0 > 0.0 && options.tau0 > 0.0 && options.lambda0 > 0.0 &&
           std::isfinite(options.nu0 * options.tau0 * options.lambda0)))
@@ -132,6 +135,7 @@ double FaBatchEm::logPrior(const Matrix& F, const Vector& psi) const {
     const auto n = static_cast<double>(m_X.rows());
     switch (m_options.prior) {
     case FaPrior::None:
+    case FaPrior::Independent: // refused by the constructor
         return 0.0;
     case FaPrior::Jeffreys:
         return -psi.array().log().sum() / n;

@@ -9,25 +9,24 @@
 // Batch work, O(N D K) per iteration; nothing D x D is formed.
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
+#include "core/latent/FaPrior.h"
 #include "core/math/Types.h"
 
 #include <vector>
 
 namespace fa {
 
-/// The M step's prior (docs/maths/latent.md §1.7): none (maximum likelihood); the slides' eq 4,
-/// p(Θ) ∝ Π_d ψ_d⁻¹ (ψ_d's divisor N becomes N + 2); or the conjugate normal-inverse-χ²
-/// f_d | ψ_d ~ N(0, ψ_d / λ₀ I), ψ_d ~ Inv-χ²(ν₀, τ₀² S_dd), which keeps every ψ_d away from 0.
-enum class FaPrior { None, Jeffreys, Conjugate };
-
 struct FaEmOptions {
     int latent = 2;
     double psiFloor = 1e-6;   ///< ε: ψ_d >= ε S_dd, S_dd the variance of column d (ddof 0)
     double tolerance = 1e-10; ///< converged when |Δ objective| < tolerance (1 + |ℓ|), per row
+    /// The M step's prior (§1.7): None (maximum likelihood), Jeffreys (the slides' eq 4,
+    /// p(Θ) ∝ Π_d ψ_d⁻¹: ψ_d's divisor N becomes N + 2) or Conjugate (keeps every ψ_d away
+    /// from 0); Independent is the sampler's and is refused.
     FaPrior prior = FaPrior::None;
-    double nu0 = 1.0;     ///< ν₀ (conjugate prior)
-    double tau0 = 0.1;    ///< τ₀² as a share of S_dd (conjugate prior)
-    double lambda0 = 1.0; ///< λ₀ (conjugate prior)
+    double nu0 = ConjugateHyper{}.nu0;         ///< ν₀ (conjugate prior)
+    double tau0 = ConjugateHyper{}.tau0;       ///< τ₀² as a share of S_dd (conjugate prior)
+    double lambda0 = ConjugateHyper{}.lambda0; ///< λ₀ (conjugate prior)
 };
 
 /// One iteration's staircase, every value per row (divided by N).

@@ -88,6 +88,14 @@ FaGibbs::FaGibbs(const ConstMatrixRef& X, const FaGibbsOptions& options) : m_opt
     if (!positiveFinite(options.priorShape) || !positiveFinite(options.priorScale) ||
         !positiveFinite(options.loadingPrecision))
         throw std::invalid_argument("the prior parameters must be positive and finite");
+    if (options.prior == FaPrior::None)
+        throw std::invalid_argument("maximum likelihood is not a prior to sample: Gibbs takes "
+                                    "the jeffreys (improper), conjugate or independent prior");
+    const ConjugateHyper& h = options.conjugate;
+    if (!positiveFinite(h.nu0) || !positiveFinite(h.tau0) || !positiveFinite(h.lambda0) ||
+        !(options.psiFloor > 0.0 && options.psiFloor < 1.0))
+        throw std::invalid_argument("the conjugate prior needs positive, finite ν₀, τ₀² and λ₀, "
+                                    "and the floor on ψ must lie in (0, 1)");
     if (!X.allFinite())
         throw std::invalid_argument("the data contain a value that is not finite");
     m_X = X;
@@ -129,12 +137,25 @@ FaGibbs::FaGibbs(const ConstMatrixRef& X, const FaGibbsOptions& options) : m_opt
                    std::vector<std::vector<double>>(m_tracked.size()));
     m_sumC = Matrix::Zero(dim, dim);
     m_sumMean = Vector::Zero(dim);
+    m_floored.assign(static_cast<std::size_t>(dim), false);
 }
 
 void FaGibbs::sweepChain(Chain& ch) {
     const Eigen::Index n = m_X.rows(), dim = m_X.cols(), k = m_options.latent;
     // 1. Every z_n | rest.
     gibbs::drawLatents(ch.F, ch.psi, ch.c, m_X, ch.rng, ch.Z);
+    if (m_options.prior != FaPrior::Independent) { // 2 and 3 as one joint draw (§2.5)
+        const gibbs::RowPosterior post =
+            gibbs::jointRowPosterior(ch.Z, m_X, m_varX, m_options.prior, m_options.conjugate);
+        if (!post.valid) {
+            m_diverged = true; // Z̃ᵀZ̃ singular: the chain keeps its last (finite) state
+            return;
+        }
+        const Vector floor = m_options.psiFloor * m_varX;
+        for (const Eigen::Index d : gibbs::drawJointRows(post, floor, ch.rng, ch.F, ch.c, ch.psi))
+            m_floored[static_cast<std::size_t>(d)] = true;
+        return;
+    }
     // 2. Every [f_d; c_d] | rest from the shared Z̃ᵀZ̃ and Z̃ᵀX, Z̃ = [Z, 1].
     Matrix ztz(k + 1, k + 1), ztx(k + 1, dim);
     ztz.topLeftCorner(k, k).noalias() = ch.Z.transpose() * ch.Z;
@@ -278,8 +299,18 @@ FAModel FaGibbs::chainState(int chain) const {
     return {ch.c, ch.F, ch.psi};
 }
 
+std::vector<Eigen::Index> FaGibbs::flooredColumns() const {
+    std::vector<Eigen::Index> out;
+    for (std::size_t d = 0; d < m_floored.size(); ++d)
+        if (m_floored[d])
+            out.push_back(static_cast<Eigen::Index>(d));
+    return out;
+}
+
 FitStatus FaGibbs::status() const {
-    return m_diverged ? FitStatus::Diverged : FitStatus::Running;
+    if (m_diverged)
+        return FitStatus::Diverged;
+    return flooredColumns().empty() ? FitStatus::Running : FitStatus::PsiFloor;
 }
 
 } // namespace fa

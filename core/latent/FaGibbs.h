@@ -1,13 +1,16 @@
 #pragma once
 // Gibbs sampling for factor analysis (slides "Lap 6", "Derive the Gibbs updates" I–III;
-// docs/maths/latent.md §2). Semi-conjugate priors, scale-equivariant by default (v_d the variance
+// docs/maths/latent.md §2). By default semi-conjugate priors, scale-equivariant (v_d the variance
 // of column d): f_d ~ N(0, v_d / λ I_K), c_d flat, ψ_d ~ IG(a₀, b v_d). One sweep draws every
 // z_n | rest, then every [f_d; c_d] | rest (jointly, which avoids the slow F–c zig-zag), then
-// every ψ_d | rest. Several chains from dispersed starts. F is identified only up to rotation
-// and sign, so the summaries are of C = F Fᵀ + Ψ: its posterior mean, 95 % interval, split-R̂
-// and effective sample size per entry. Batch work, O(N D K + D K³) per sweep and chain.
+// every ψ_d | rest. Under the slides' improper prior p ∝ Π ψ_d⁻¹ or the conjugate prior the last
+// two steps are one joint normal-inverse-χ² draw of (f_d, c_d, ψ_d) given Z (§2.5). Several chains
+// from dispersed starts. F is identified only up to rotation and sign, so the summaries are of C =
+// F Fᵀ + Ψ: its posterior mean, 95 % interval, split-R̂ and effective sample size per entry. Batch
+// work, O(N D K + D K³) per sweep and chain.
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
+#include "core/latent/FaPrior.h"
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
 
@@ -26,6 +29,11 @@ struct FaGibbsOptions {
     double priorScale = 0.1;       ///< b₀ = priorScale · v_d (> 0 keeps Heywood cases proper)
     double loadingPrecision = 1.0; ///< λ_f = loadingPrecision / v_d
     int maxTracked = 136;          ///< entries of C whose draws are kept (all of them for D <= 16)
+    /// Independent: the three priors above (§2.1); Jeffreys (improper, eq 4) or Conjugate: the
+    /// joint draw of §2.5 (priorShape, priorScale and loadingPrecision then unused); not None.
+    FaPrior prior = FaPrior::Independent;
+    ConjugateHyper conjugate; ///< ν₀, τ₀, λ₀ of the conjugate prior (EM's, §1.7)
+    double psiFloor = 1e-6;   ///< joint draw: ψ_d >= psiFloor · v_d (§2.5, Heywood cases)
 };
 
 /// The exact conditionals one sweep draws from, public so that tests can check them.
@@ -46,6 +54,23 @@ void loadingPosterior(const Matrix& ztz, const Vector& ztx, double psi,
 /// ψ_d | rest ~ IG(a₀ + N/2, b₀ + ½ Σ_n r_nd²): returns {shape, rate}.
 std::pair<double, double> noisePosterior(double sumSquaredResidual, Eigen::Index n, double a0,
                                          double b0);
+
+/// The joint conditional of every (w_d = [f_d; c_d], ψ_d) given Z under the improper (Jeffreys)
+/// or the conjugate prior (§2.5): w_d | ψ_d ~ N(μ_d, ψ_d Λ⁻¹), ψ_d ~ scaled-inv-χ²(ν, s_d²).
+struct RowPosterior {
+    Matrix means;                 ///< μ_d as columns, (K + 1) x D
+    Eigen::LLT<Matrix> precision; ///< Λ, the same for every d
+    double dof = 0.0;             ///< ν
+    Vector scale;                 ///< s_d²
+    bool valid = false;           ///< false when Λ is not positive definite
+};
+/// X holds the rows (N x D), Z the latents (N x K), variances the v_d (τ²_d = τ₀ v_d).
+RowPosterior jointRowPosterior(const Matrix& Z, const ConstMatrixRef& X, const Vector& variances,
+                               FaPrior prior, const ConjugateHyper& hyper);
+/// One joint draw of every (ψ_d, then w_d) into F's rows, c and ψ, with ψ_d >= floor(d) (redrawn
+/// below it; set to it after 64 tries). Returns the columns set to the floor.
+std::vector<Eigen::Index> drawJointRows(const RowPosterior& posterior, const Vector& floor,
+                                        Rng& rng, Matrix& F, Vector& c, Vector& psi);
 } // namespace gibbs
 
 /// One covariance entry's posterior summary over every chain's kept draws.
@@ -58,8 +83,8 @@ struct GibbsEntrySummary {
 class FaGibbs : public GaussianFit {
   public:
     /// X holds one observation per row (N x D). Throws std::invalid_argument unless N > K + 1,
-    /// 1 <= K < D, 1 <= chains <= 64, burn-in >= 0, thin >= 1, the priors are positive and
-    /// finite, every entry is finite and no column is constant.
+    /// 1 <= K < D, 1 <= chains <= 64, burn-in >= 0, thin >= 1, the prior is not None and its
+    /// parameters are positive and finite, every entry is finite and no column is constant.
     FaGibbs(const ConstMatrixRef& X, const FaGibbsOptions& options);
 
     /// One sweep of every chain.
@@ -89,6 +114,8 @@ class FaGibbs : public GaussianFit {
 
     /// A chain's current draw of (c, F, Ψ).
     FAModel chainState(int chain) const;
+    /// Columns whose ψ_d a joint draw has set to the floor (a Heywood case, §2.5), ascending.
+    std::vector<Eigen::Index> flooredColumns() const;
     FitStatus status() const override;
     /// The FA model of chain 0's current draw (the posterior mean of C is not FA-shaped: use
     /// meanCovariance()).
@@ -106,6 +133,7 @@ class FaGibbs : public GaussianFit {
     FaGibbsOptions m_options;
     Matrix m_X;
     Vector m_varX, m_priorPrecision;
+    std::vector<bool> m_floored; ///< per column: a joint draw was set to the floor
     std::vector<Chain> m_chains;
     std::vector<std::pair<Eigen::Index, Eigen::Index>> m_tracked;
     std::vector<std::vector<std::vector<double>>> m_draws; ///< [chain][entry][draw]

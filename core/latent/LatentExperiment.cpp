@@ -98,6 +98,8 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
                     progress(report);
                 }
             }
+            if (c.finished)
+                c.finished(trial, *fit, data.columns);
         }
         rows.insert(rows.end(), trialRows.begin(), trialRows.end());
     }

@@ -24,6 +24,10 @@ struct LatentConfig {
     TableLoader loader; ///< real data (core/io's tableLoader in the programs)
     int threads = 1;    ///< trials run side by side (0: every core); the rows do not depend on it
     Shard shard;        ///< the slice of the trials to run (a cluster's job array)
+    /// Called with each fit after its last iteration (from the trial's thread), with the names
+    /// of the data's columns; may be empty.
+    std::function<void(int trial, const LatentFit& fit, const std::vector<std::string>& columns)>
+        finished;
 };
 
 /// One CSV row; NaN cells are written empty (they do not apply).

@@ -101,6 +101,8 @@ class GibbsFit final : public LatentFit {
     FitStatus status(bool last) const override {
         if (m_gibbs.diverged())
             return FitStatus::Diverged;
+        if (!m_gibbs.flooredColumns().empty())
+            return FitStatus::PsiFloor;
         if (!last)
             return FitStatus::Running;
         // Converged when every tracked entry of C has split-R̂ <= 1.01 (BDA3's flag).
@@ -112,6 +114,7 @@ class GibbsFit final : public LatentFit {
         return FitStatus::Running;
     }
     const FaGibbs* gibbs() const override { return &m_gibbs; }
+    std::vector<Eigen::Index> flooredColumns() const override { return m_gibbs.flooredColumns(); }
 
   private:
     static FaGibbsOptions options(const LatentFitOptions& o) {
@@ -120,6 +123,7 @@ class GibbsFit final : public LatentFit {
         g.chains = o.chains;
         g.seed = o.seed;
         g.burnIn = o.burnIn;
+        g.prior = priorFor(LatentMethod::Gibbs, o.prior);
         return g;
     }
     FaGibbs m_gibbs;
@@ -362,7 +366,8 @@ std::unique_ptr<LatentFit> makeLatentFit(LatentModel model, LatentMethod method,
     }
     switch (method) {
     case LatentMethod::Em:
-        return std::make_unique<FaEmFit>(rows, options.latent, options.prior);
+        return std::make_unique<FaEmFit>(rows, options.latent,
+                                         priorFor(LatentMethod::Em, options.prior));
     case LatentMethod::Gibbs:
         return std::make_unique<GibbsFit>(rows, options);
     case LatentMethod::Svd:

@@ -30,16 +30,24 @@ void checkLatentRun(LatentModel model, const std::vector<LatentMethod>& methods,
 
 struct LatentFitOptions {
     int latent = 2;
-    int components = 3;            ///< the mixture only
-    std::uint64_t seed = 0;        ///< random starts, chains, pass orders
-    int chains = 4;                ///< Gibbs
-    long burnIn = 500;             ///< Gibbs sweeps discarded
-    double learningRate = 0.001;   ///< online SGA
-    FaPrior prior = FaPrior::None; ///< FA batch EM's M step: maximum likelihood or MAP
+    int components = 3;          ///< the mixture only
+    std::uint64_t seed = 0;      ///< random starts, chains, pass orders
+    int chains = 4;              ///< Gibbs
+    long burnIn = 500;           ///< Gibbs sweeps discarded
+    double learningRate = 0.001; ///< online SGA
+    /// The one prior chosen for FA's batch EM and Gibbs; each method runs under priorFor().
+    FaPrior prior = FaPrior::None;
 };
-/// "none", "jeffreys" (the slides' eq 4, p ∝ Π ψ_d⁻¹), "conjugate"; parse throws naming them.
+/// "none", "jeffreys" (the slides' eq 4, p ∝ Π ψ_d⁻¹; "improper" is read as the same prior),
+/// "conjugate", "independent"; parse throws naming them.
 std::string faPriorName(FaPrior prior);
 FaPrior parseFaPrior(const std::string& name);
+/// Whether the prior is one the method runs under: em none, jeffreys, conjugate; gibbs
+/// jeffreys, conjugate, independent; no other method takes a prior.
+bool methodTakesPrior(LatentMethod method, FaPrior prior);
+/// The prior method runs under when prior is the one chosen: it, where the method takes it;
+/// otherwise the method's default (em none, gibbs independent).
+FaPrior priorFor(LatentMethod method, FaPrior prior);
 
 class FaGibbs;
 class Mppca;

@@ -13,8 +13,12 @@ constexpr Named<LatentMethod> kNames[] = {{LatentMethod::Em, "em"},
                                           {LatentMethod::Svd, "svd"},
                                           {LatentMethod::OnlineEm, "online-em"},
                                           {LatentMethod::OnlineSga, "online-sga"}};
-constexpr Named<FaPrior> kPriorNames[] = {
-    {FaPrior::None, "none"}, {FaPrior::Jeffreys, "jeffreys"}, {FaPrior::Conjugate, "conjugate"}};
+// "improper" after "jeffreys": the same prior (docs/maths/latent.md §2.5), written "jeffreys".
+constexpr Named<FaPrior> kPriorNames[] = {{FaPrior::None, "none"},
+                                          {FaPrior::Jeffreys, "jeffreys"},
+                                          {FaPrior::Jeffreys, "improper"},
+                                          {FaPrior::Conjugate, "conjugate"},
+                                          {FaPrior::Independent, "independent"}};
 
 } // namespace
 
@@ -48,6 +52,18 @@ std::string faPriorName(FaPrior prior) {
 
 FaPrior parseFaPrior(const std::string& name) {
     return requireIn(kPriorNames, name, "prior");
+}
+
+bool methodTakesPrior(LatentMethod method, FaPrior prior) {
+    if (method == LatentMethod::Em)
+        return prior != FaPrior::Independent;
+    return method == LatentMethod::Gibbs && prior != FaPrior::None;
+}
+
+FaPrior priorFor(LatentMethod method, FaPrior prior) {
+    if (methodTakesPrior(method, prior))
+        return prior;
+    return method == LatentMethod::Gibbs ? FaPrior::Independent : FaPrior::None;
 }
 
 void checkLatentRun(LatentModel model, const std::vector<LatentMethod>& methods, long iterations) {

@@ -192,6 +192,12 @@ class TestCliLatent : public QObject {
         QTest::newRow("prior without FA EM")
             << QStringList{"--model", "ppca", "--method", "em", "--prior", "jeffreys"} << "prior";
         QTest::newRow("unknown prior") << QStringList{"--prior", "flat"} << "flat";
+        QTest::newRow("prior for svd")
+            << QStringList{"--method", "svd", "--prior", "conjugate"} << "conjugate";
+        QTest::newRow("gibbs prior for em")
+            << QStringList{"--method", "em", "--prior", "independent"} << "independent";
+        QTest::newRow("maximum likelihood for gibbs")
+            << QStringList{"--method", "gibbs", "--prior", "none"} << "none";
         QTest::newRow("burn-in keeps nothing")
             << QStringList{"--method", "gibbs", "--iterations", "50", "--burn-in", "50"}
             << "burn-in";
@@ -206,6 +212,44 @@ class TestCliLatent : public QObject {
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(!QFile::exists(out));
     }
+    // One word, one prior (docs/maths/latent.md §2.5): --help lists the words; "improper" and
+    // "jeffreys" give the same rows; with em and gibbs a word fits both where it can (conjugate
+    // changes Gibbs's rows and leaves EM's equal to em alone), and a word only one method takes
+    // leaves the other at its default (independent: EM's rows are maximum likelihood's).
+    void priorWordsMeanOnePriorForEmAndGibbs() {
+        QProcess help;
+        help.start(FAEXPLORER_CLI, {"latent", "--help"});
+        QVERIFY(help.waitForFinished(30000));
+        const QString text = QString::fromUtf8(help.readAllStandardOutput());
+        for (const char* word : {"jeffreys", "improper", "conjugate", "independent"})
+            QVERIFY2(text.contains(word), word);
+        auto rowsOf = [&](const QString& name, const QStringList& extra) {
+            const QString path = m_dir.filePath(name);
+            const QStringList base{"--dim",     "5",  "--samples", "200", "--iterations", "30",
+                                   "--burn-in", "10", "--chains",  "2",   "--out",        path};
+            const Result r = run(base + extra);
+            [&] { QCOMPARE(r.code, 0); }();
+            QMap<QString, QStringList> byMethod; // the rows of each method, seconds dropped
+            for (QStringList row : test::readCsvCells(path).mid(1)) {
+                row.removeAt(11);
+                byMethod[row[2]].append(row.join(','));
+            }
+            return byMethod;
+        };
+        const auto improper = rowsOf("i.csv", {"--method", "gibbs", "--prior", "improper"});
+        const auto jeffreys = rowsOf("j.csv", {"--method", "gibbs", "--prior", "jeffreys"});
+        const auto plain = rowsOf("p.csv", {"--method", "em,gibbs"});
+        QCOMPARE(improper["gibbs"], jeffreys["gibbs"]);
+        QVERIFY(improper["gibbs"] != rowsOf("g.csv", {"--method", "gibbs"})["gibbs"]);
+        const auto both = rowsOf("b.csv", {"--method", "em,gibbs", "--prior", "conjugate"});
+        const auto emOnly = rowsOf("e.csv", {"--method", "em", "--prior", "conjugate"});
+        QCOMPARE(both["em"], emOnly["em"]);
+        QVERIFY(both["em"] != plain["em"] && both["gibbs"] != plain["gibbs"]);
+        const auto independent =
+            rowsOf("n.csv", {"--method", "em,gibbs", "--prior", "independent"});
+        QCOMPARE(independent, plain);
+    }
+
     // A first column of words (an id) is left out and said so; a word later in a column of
     // numbers is refused with its row.
     void columnsOfWordsAreLeftOut() {

@@ -5,6 +5,7 @@
 // data set, and the generating C inside the 95 % intervals.
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/FaGibbs.h"
+#include "tests/support/ConvergedEm.h"
 #include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
 
@@ -119,11 +120,7 @@ class TestFaGibbs : public QObject {
         const FAModel truth = test::makeModel(8, 2, 25);
         const Matrix X = test::drawRows(truth, 2000, 26);
         const Matrix heldOut = test::drawRows(truth, 1000, 27);
-        FaEmOptions eo;
-        eo.latent = 2;
-        FaBatchEm em(X, eo);
-        for (int t = 0; t < 3000 && !em.converged(); ++t)
-            em.iterate();
+        const FaBatchEm em = test::convergedEm(X, 2);
         const Matrix emC = em.model().denseCovariance();
 
         FaGibbsOptions o;

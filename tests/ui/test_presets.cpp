@@ -95,6 +95,7 @@ class TestPresets : public QObject {
                               "report-table3-large-network",
                               "lesson-em-staircase",
                               "lesson-gibbs-vs-em",
+                              "lesson-gibbs-priors",
                               "lesson-mppca",
                               "lesson-meanfield-vs-full",
                               "lesson-score-vs-reparam",

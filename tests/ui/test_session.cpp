@@ -215,6 +215,28 @@ class TestSession : public QObject {
         QVERIFY_THROWS_EXCEPTION(SessionError, loadSession(big.fileName()));
     }
 
+    // "improper" is read as "jeffreys" (one prior, latent.md §2.5); "independent" round-trips.
+    void latentPriorWords() {
+        const LatentSession s;
+        const QByteArray json = latentSessionToJson(s);
+        for (const auto& [word, prior] : std::vector<std::pair<QString, fa::FaPrior>>{
+                 {"improper", fa::FaPrior::Jeffreys},
+                 {"jeffreys", fa::FaPrior::Jeffreys},
+                 {"independent", fa::FaPrior::Independent}}) {
+            QJsonObject root = QJsonDocument::fromJson(json).object();
+            QJsonObject run = root["run"].toObject();
+            run["prior"] = word;
+            root["run"] = run;
+            const LatentSession u = latentSessionFromJson(QJsonDocument(root).toJson());
+            QCOMPARE(u.config.fit.prior, prior);
+            const QString written = QJsonDocument::fromJson(latentSessionToJson(u))
+                                        .object()["run"]
+                                        .toObject()["prior"]
+                                        .toString();
+            QCOMPARE(written, word == "improper" ? QString("jeffreys") : word);
+        }
+    }
+
     // Latent-lab sessions: every field survives a round trip; each bad field is named.
     void latentSessionRoundTripAndRefusals() {
         LatentSession s;

@@ -61,13 +61,17 @@ void LatentPage::makeControls() {
     m_model->setToolTip("FA: C = F Fᵀ + Ψ (Ψ diagonal); PPCA: Ψ = σ² I; mixture: C components "
                         "each a PPCA with its own mean and weight.");
     m_prior = new QComboBox;
-    m_prior->addItem("maximum likelihood", "none");
-    m_prior->addItem("MAP, p ∝ Π 1/ψ (slides eq 4)", "jeffreys");
-    m_prior->addItem("MAP, conjugate prior", "conjugate");
-    m_prior->setToolTip("FA batch EM's M step. MAP with the slides' prior divides ψ's sum by "
-                        "N + 2; the conjugate normal-inverse-χ² prior (ν₀ = 1, τ₀² = 0.1 of each "
-                        "column's variance, λ₀ = 1) shrinks F and keeps every ψ away from 0 "
-                        "(no Heywood case).");
+    // One prior per entry for EM and Gibbs alike (docs/maths/latent.md §1.7, §2.5).
+    m_prior->addItem("EM: max. likelihood · Gibbs: independent", "none");
+    m_prior->addItem("p ∝ Π 1/ψ (slides eq 4): EM MAP · Gibbs NIχ²", "jeffreys");
+    m_prior->addItem("conjugate NIχ²: EM MAP · Gibbs NIχ²", "conjugate");
+    m_prior->setToolTip(
+        "The prior each FA method uses. First entry: batch EM maximises the likelihood, Gibbs "
+        "keeps its independent priors (f_d ~ N(0, v_d I), ψ_d ~ IG(1, 0.1 v_d)). p ∝ Π 1/ψ, the "
+        "slides' improper prior: EM's MAP step divides ψ's sum by N + 2; Gibbs draws each "
+        "(f_d, c_d, ψ_d) jointly from its normal-inverse-χ² conditional (ψ floored at 1e-6 v_d in "
+        "a Heywood case). Conjugate (ν₀ = 1, τ₀² = 0.1 of each column's variance, λ₀ = 1): EM's "
+        "MAP step and Gibbs's joint draw under the same prior, which keeps every ψ away from 0.");
     // The parameters of core/latent/LatentParams.h: their ranges, defaults and tooltips.
     m_latent = m_fields.field("latent");
     m_components = m_fields.field("components");
@@ -104,7 +108,7 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     f->addRow(open);
     f->addRow(m_missing);
     f->addRow("model", m_model);
-    f->addRow("EM prior", m_prior);
+    f->addRow("prior", m_prior);
     m_fields.addRows(f, {"latent", "components", "iterations", "test-fraction", "seed", "dim",
                          "true-latent", "samples"});
     auto* run = new QGroupBox("Sampling, speed, view");

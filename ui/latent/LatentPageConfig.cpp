@@ -45,6 +45,7 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
         m_model->findData(QString::fromStdString(fa::latentModelName(c.data.model))));
     m_methods.check(c.methods);
     m_fields.show(c);
+    // "independent" runs as the first entry does (EM keeps maximum likelihood).
     m_prior->setCurrentIndex(
         std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(c.fit.prior)))));
     m_missing->setChecked(c.data.allowMissing);
