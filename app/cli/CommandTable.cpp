@@ -79,6 +79,8 @@ const std::vector<Command>& commands() {
         experiment<neuralCommand>(
             "neural",
             "VIFA / VIPPCA over a small network's weights: test NMLL and RMSE over splits."),
+        experiment<gpCommand>("gp", "Gaussian-process regression with four kernels: test NMLL "
+                                    "and RMSE over the neural lab's splits."),
         experiment<latentCommand>(
             "latent", "FA, PPCA and mixture-of-PPCA fitters on generated, bundled or CSV data."),
         experiment<vaeCommand>(

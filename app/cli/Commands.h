@@ -35,4 +35,5 @@ const CommandSpec& posteriorCommand();
 const CommandSpec& neuralCommand();
 const CommandSpec& latentCommand();
 const CommandSpec& vaeCommand();
+const CommandSpec& gpCommand();
 } // namespace fa::cli

@@ -5,6 +5,7 @@
 #include "core/io/ShardMerge.h"
 #include "core/latent/LatentCsv.h"
 #include "core/neural/NeuralCsv.h"
+#include "core/posterior/GpCsv.h"
 #include "core/posterior/PosteriorCsv.h"
 #include "core/vae/VaeCsv.h"
 
@@ -52,8 +53,8 @@ int runMergeCommand(int argc, char** argv) {
     io::MergeSummary summary;
     // The sharded commands' CSVs, each with the columns its trials must agree on.
     const std::vector<io::MergeRule> rules = {io::faSweepMergeRule(), io::posteriorMergeRule(),
-                                              io::neuralMergeRule(), io::latentMergeRule(),
-                                              io::vaeMergeRule()};
+                                              io::neuralMergeRule(),  io::latentMergeRule(),
+                                              io::vaeMergeRule(),     io::gpMergeRule()};
     const std::string merged = io::mergeShards(inputs, rules, &summary);
     io::AtomicFile out(outPath);
     out.stream() << merged;

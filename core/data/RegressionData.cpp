@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -137,6 +138,31 @@ RegressionProblem prepareRegression(const RegressionData& data, const PrepareOpt
         prob.Xtest.col(p).setOnes();
     }
     return prob;
+}
+
+RegressionData loadRegressionDataset(const DatasetLoader& loader, const std::string& dataset,
+                                     const std::string& target) {
+    if (!loader)
+        throw std::invalid_argument("no data loader for the data set '" + dataset + "'");
+    return loader(dataset, target);
+}
+
+RegressionProblem splitRegression(const RegressionData& data, double trainFraction,
+                                  std::uint64_t seed, int split) {
+    PrepareOptions o;
+    o.bias = false;
+    o.trainFraction = trainFraction;
+    o.splitSeed = deriveSeed(seed, static_cast<std::uint64_t>(split));
+    RegressionProblem p = prepareRegression(data, o);
+    if (p.Xtest.rows() == 0) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "the test part is empty: %ld rows with a training fraction of %g leave "
+                      "none to score; lower the training fraction or use more rows",
+                      static_cast<long>(data.size()), trainFraction);
+        throw std::invalid_argument(text);
+    }
+    return p;
 }
 
 } // namespace fa

@@ -63,6 +63,18 @@ struct PrepareOptions {
 /// (population form, divisor N). A constant input column is centred but not scaled.
 RegressionProblem prepareRegression(const RegressionData& data, const PrepareOptions& options);
 
+/// Split s of the regression labs' protocol (neural and Gaussian processes): the rows shuffled with
+/// deriveSeed(seed, s), the first round(f N) for training, inputs and target standardised with
+/// the training part, no bias column. Throws std::invalid_argument when the test part is empty.
+RegressionProblem splitRegression(const RegressionData& data, double trainFraction,
+                                  std::uint64_t seed, int split);
+/// A row's test RMSE above this many standard deviations of the training target is not "ok"
+/// but "diverged", its cells kept (the neural and Gaussian-process rows).
+inline constexpr double kAbsurdRmse = 10.0;
+/// The data set through the loader; throws std::invalid_argument without one.
+RegressionData loadRegressionDataset(const DatasetLoader& loader, const std::string& dataset,
+                                     const std::string& target);
+
 /// How every lab standardises a column (the regression labs' inputs and target, the latent and
 /// nonlinear labs' columns): its mean and scale (standard deviation), found for columns near the
 /// ends of the double range too (1e-300, 1e200, subnormal: divided by their largest magnitude

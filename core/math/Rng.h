@@ -83,6 +83,14 @@ enum class SeedStream : std::uint64_t {
     IterateMemberBase = 100,
     IterateBatchOrder = 8, ///< under a member's seed: the order of its mini-batches
     IterateFitter = 9,     ///< under a member's seed: the online FA fitter's start frame
+
+    // Gaussian processes (core/posterior/GaussianProcess.h, GpExperiment.h, NetworkPrior.h).
+    /// Under the run's seed: trial t's kernel k takes deriveSeed(GpTrialBase + t, k); trial t's
+    /// rows are split t of the regression labs' protocol (splitRegression), as neural's are.
+    GpTrialBase = 2000,
+    GpRestarts = 1,     ///< under a (trial, kernel) seed: the optimiser's random starts
+    NetworkWeights = 1, ///< under a width lesson's seed: the random networks' weights
+    GpPriorDraws = 2,   ///< under a width lesson's seed: the GP prior's function draws
 };
 
 /// deriveSeed(seed, stream + offset): a named stream, or the offset-th of a run of them.

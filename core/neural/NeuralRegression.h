@@ -138,10 +138,6 @@ struct NeuralConfig {
     Shard shard;     ///< the slice of the splits to run (a cluster's job array)
 };
 
-/// A row's test RMSE above this many standard deviations of the training target is not "ok"
-/// but "diverged", its cells kept.
-inline constexpr double kAbsurdRmse = 10.0;
-
 struct NeuralRow {
     std::string dataset, method, hidden;
     int split = 0;
@@ -179,11 +175,16 @@ IterateFitOptions iterateOptions(const IterateFitOptions& settings, const Neural
                                  IterateMethod method, const NeuralHyper& hyper,
                                  std::uint64_t seed);
 
-/// The data of split s as runNeural prepares it.
-RegressionProblem neuralSplit(const RegressionData& data, double trainFraction, std::uint64_t seed,
-                              int split);
-/// The data set through the loader; throws std::invalid_argument without one.
-RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,
-                                 const std::string& target);
+/// The data of split s as runNeural prepares it: core/data's splitRegression, which the Gaussian
+/// processes share, so that a split s is the same rows in both labs.
+inline RegressionProblem neuralSplit(const RegressionData& data, double trainFraction,
+                                     std::uint64_t seed, int split) {
+    return splitRegression(data, trainFraction, seed, split);
+}
+/// The data set through the loader (core/data's loadRegressionDataset).
+inline RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,
+                                        const std::string& target) {
+    return loadRegressionDataset(loader, dataset, target);
+}
 
 } // namespace fa

@@ -154,4 +154,34 @@ const Schema<PosteriorLiveConfig>& posteriorLiveParams() {
     return s;
 }
 
+const Schema<GpOptimiseOptions>& gpOptimiserParams() {
+    static const Schema<GpOptimiseOptions> s = withDefaults<GpOptimiseOptions>(
+        {field({"restarts", "gp.restarts", "restarts", W, 1, 100,
+                "Starts of the hyperparameters' L-BFGS: the default, then random ones around it."},
+               &GpOptimiseOptions::restarts),
+         field({"iterations", "gp.iterations", "iterations", W, 1, 1e5,
+                "L-BFGS iterations per start at most."},
+               &GpOptimiseOptions::iterations)});
+    return s;
+}
+
+const Schema<GpConfig>& gpParams() {
+    static const Schema<GpConfig> s = [] {
+        Schema<GpConfig> v;
+        v.push_back(field({"trials", "", "trials", W, 1, 1e5,
+                           "Trials: trial t fits every kernel on split t (neural's split t)."},
+                          &GpConfig::trials));
+        v.push_back(field({"train-fraction", "", "train share", R, 0, 1,
+                           "Share of the rows each split trains on (strictly between 0 and 1)."},
+                          &GpConfig::trainFraction));
+        v.push_back(field({"seed", "", "seed", W, 0, kMaxSeed,
+                           "Seed of the splits (neural's, for the same --seed) and of the "
+                           "optimiser's random starts."},
+                          &GpConfig::seed));
+        appendNested(v, gpOptimiserParams(), &GpConfig::optimiser);
+        return withDefaults(std::move(v));
+    }();
+    return s;
+}
+
 } // namespace fa

@@ -7,6 +7,7 @@
 // page's fields and the core's checks read them. (Method-dependent defaults, such as 1000 epochs
 // for SGD methods alone, and α, β of a generated target, are set by the CLI on top.)
 #include "core/lab/Params.h"
+#include "core/posterior/GpExperiment.h"
 #include "core/posterior/PosteriorLive.h"
 
 namespace fa {
@@ -22,5 +23,9 @@ const Schema<PosteriorRunOptions>& posteriorRunParams();
 const Schema<PosteriorConfig>& posteriorParams();
 /// The window's run.
 const Schema<PosteriorLiveConfig>& posteriorLiveParams();
+/// The Gaussian processes' optimiser (restarts, iterations): faexplorer-cli gp and a window.
+const Schema<GpOptimiseOptions>& gpOptimiserParams();
+/// faexplorer-cli gp (the training fraction's range is closed here; runGp also refuses 0 and 1).
+const Schema<GpConfig>& gpParams();
 
 } // namespace fa

@@ -23,10 +23,8 @@ class TestCliNeural : public QObject {
         return test::runProgram(FAEXPLORER_CLI, args);
     }
     /// The rows without their seconds cell.
-    static QList<QStringList> timeless(QList<QStringList> rows) {
-        for (QStringList& r : rows)
-            r.removeAt(6);
-        return rows;
+    static QList<QStringList> timeless(const QList<QStringList>& rows) {
+        return test::withoutColumn(rows, 6);
     }
     QTemporaryDir m_dir;
 

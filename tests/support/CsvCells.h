@@ -35,6 +35,13 @@ inline QList<QStringList> readCsvCells(const QString& path) {
     return rows;
 }
 
+/// The rows without one column (a run's seconds, which no two runs share).
+inline QList<QStringList> withoutColumn(QList<QStringList> rows, int column) {
+    for (QStringList& r : rows)
+        r.removeAt(column);
+    return rows;
+}
+
 /// A finite number: an empty cell (how the CSV writes "does not apply") is not one.
 inline bool finiteCell(const QString& cell) {
     bool ok = false;

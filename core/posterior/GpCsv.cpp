@@ -1,0 +1,21 @@
+#include "core/posterior/GpCsv.h"
+
+namespace fa::io {
+
+const char* const kGpHeader =
+    "dataset,kernel,trial,nmll,rmse,log_marginal_likelihood,seconds,status";
+
+void writeGpCsv(std::ostream& out, const std::vector<GpRow>& rows) {
+    out << kGpHeader << '\n';
+    for (const GpRow& r : rows)
+        out << textCell(r.dataset) << ',' << r.kernel << ',' << r.trial << ','
+            << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
+            << formatDouble(r.logMarginal) << ',' << formatDouble(r.seconds) << ',' << r.status
+            << '\n';
+}
+
+MergeRule gpMergeRule() {
+    return {kGpHeader, {"dataset", "kernel"}};
+}
+
+} // namespace fa::io
