@@ -1,5 +1,5 @@
 // libFuzzer target: the CLI's argument checks on arbitrary argument lists. The first byte picks
-// the command (fa-sweep, posterior, neural, latent, vae), the rest is split at NUL bytes into
+// the command (fa-sweep, posterior, neural, latent, vae, gp), the rest is split at NUL bytes into
 // arguments, and the command's own parser and checks run on them, exactly as before a run (no data
 // is read, nothing runs). A bad argument is refused with std::invalid_argument, which the program
 // turns into exit code 2; anything else (another exception, a crash, undefined behaviour) is a
@@ -8,6 +8,7 @@
 #include "app/cli/Commands.h"
 
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,9 +16,16 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0)
         return 0;
-    static const char* const kCommands[] = {"fa-sweep", "posterior", "neural", "latent", "vae"};
-    const int command = data[0] % 5;
-    std::vector<std::string> parts{"faexplorer-cli", kCommands[command]};
+    struct Entry {
+        const char* name;
+        const fa::cli::CommandSpec& (*spec)();
+    };
+    static const Entry kCommands[] = {
+        {"fa-sweep", fa::cli::faSweepCommand}, {"posterior", fa::cli::posteriorCommand},
+        {"neural", fa::cli::neuralCommand},    {"latent", fa::cli::latentCommand},
+        {"vae", fa::cli::vaeCommand},          {"gp", fa::cli::gpCommand}};
+    const Entry& command = kCommands[data[0] % std::size(kCommands)];
+    std::vector<std::string> parts{"faexplorer-cli", command.name};
     std::string current;
     for (std::size_t i = 1; i < size; ++i) {
         if (data[i] == 0) {
@@ -33,24 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (auto& p : parts)
         argv.push_back(p.data());
     argv.push_back(nullptr);
-    const int argc = static_cast<int>(parts.size());
     try {
-        switch (command) {
-        case 0:
-            fa::cli::faSweepCommand().check(argc, argv.data());
-            break;
-        case 1:
-            fa::cli::posteriorCommand().check(argc, argv.data());
-            break;
-        case 2:
-            fa::cli::neuralCommand().check(argc, argv.data());
-            break;
-        case 3:
-            fa::cli::latentCommand().check(argc, argv.data());
-            break;
-        default:
-            fa::cli::vaeCommand().check(argc, argv.data());
-        }
+        command.spec().check(static_cast<int>(parts.size()), argv.data());
     } catch (const std::invalid_argument&) {
     }
     return 0;
