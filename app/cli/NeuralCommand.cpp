@@ -155,8 +155,8 @@ int run(const ArgParser& args, const NeuralConfig& config) {
     requireOutput(args);
     refuseOutputOverDataset(args, "boston", false);
     // Bad files, an empty test part and too few rows for the folds are named before the run.
-    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
-    const RegressionProblem first = neuralSplit(data, config.trainFraction, config.seed, 0);
+    const RegressionData data = loadRegressionDataset(config.loader, config.dataset, config.target);
+    const RegressionProblem first = splitRegression(data, config.trainFraction, config.seed, 0);
     if (config.folds > first.Xtrain.rows())
         throw std::invalid_argument("--folds " + std::to_string(config.folds) + " exceeds the " +
                                     std::to_string(first.Xtrain.rows()) + " training rows");

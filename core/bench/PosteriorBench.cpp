@@ -120,7 +120,7 @@ void benchGrids(const PosteriorBenchConfig& config, BenchRows& out, Sink& sink) 
 /// L = 4, 200 epochs, Adam 0.01): one training run, then the 100-draw test predictive.
 void benchNeural(const PosteriorBenchConfig& config, BenchRows& out, Sink& sink) {
     const RegressionData boston = config.loader("boston", "");
-    const RegressionProblem split = neuralSplit(boston, 0.9, 0, 0);
+    const RegressionProblem split = splitRegression(boston, 0.9, 0, 0);
     NeuralFitOptions nf;
     nf.latent = 3;
     nf.epochs = 200;

@@ -17,8 +17,8 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
         throw std::invalid_argument("choose at least one method");
     checkRunLength(config.fit.epochs);
     checkParams(neuralLiveParams(), config);
-    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
-    m_split = neuralSplit(data, config.trainFraction, config.seed, config.split);
+    const RegressionData data = loadRegressionDataset(config.loader, config.dataset, config.target);
+    m_split = splitRegression(data, config.trainFraction, config.seed, config.split);
     if (m_split.Xtest.rows() < 1)
         throw std::invalid_argument("the test part is empty: lower the training fraction");
     m_trainY = m_split.ytrain.array() * m_split.yScale + m_split.yMean;

@@ -88,7 +88,7 @@ class SplitRun {
     SplitRun(const NeuralConfig& config, const RegressionData& data, int split,
              const Progress& progress, const std::atomic<bool>* cancel)
         : m_config(config), m_data(data), m_split(split), m_progress(progress), m_cancel(cancel),
-          m_p(neuralSplit(data, config.trainFraction, config.seed, split)) {}
+          m_p(splitRegression(data, config.trainFraction, config.seed, split)) {}
 
     /// The row of a VIFA / VIPPCA fit; none when cancelled.
     std::optional<NeuralRow> vifa(NeuralMethod method) {
@@ -209,7 +209,7 @@ std::vector<NeuralRow> runNeural(const NeuralConfig& config,
         throw std::invalid_argument("the training fraction must lie strictly between 0 and 1");
     checkParams(neuralParams(), config);
     checkSearchRanges(config.ranges);
-    const RegressionData data = loadNeuralDataset(config.loader, config.dataset, config.target);
+    const RegressionData data = loadRegressionDataset(config.loader, config.dataset, config.target);
     std::vector<NeuralRow> out;
     // A cancelled (split, method) gives no row, and the run stops there.
     const auto keep = [&](std::optional<NeuralRow> row,

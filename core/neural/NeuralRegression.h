@@ -175,16 +175,4 @@ IterateFitOptions iterateOptions(const IterateFitOptions& settings, const Neural
                                  IterateMethod method, const NeuralHyper& hyper,
                                  std::uint64_t seed);
 
-/// The data of split s as runNeural prepares it: core/data's splitRegression, which the Gaussian
-/// processes share, so that a split s is the same rows in both labs.
-inline RegressionProblem neuralSplit(const RegressionData& data, double trainFraction,
-                                     std::uint64_t seed, int split) {
-    return splitRegression(data, trainFraction, seed, split);
-}
-/// The data set through the loader (core/data's loadRegressionDataset).
-inline RegressionData loadNeuralDataset(const DatasetLoader& loader, const std::string& dataset,
-                                        const std::string& target) {
-    return loadRegressionDataset(loader, dataset, target);
-}
-
 } // namespace fa

@@ -64,7 +64,7 @@ class TestNeuralLive : public QObject {
         QCOMPARE(s.methods[2].id, std::string("map"));
         QCOMPARE(s.methods[3].id, std::string("swag"));
         const RegressionProblem p =
-            neuralSplit(io::datasetLoader()("yacht", ""), c.trainFraction, c.seed, c.split);
+            splitRegression(io::datasetLoader()("yacht", ""), c.trainFraction, c.seed, c.split);
         const double noiseSd = p.yScale / std::sqrt(c.hyper.noisePrecision);
         const auto& map = s.methods[2];
         const auto& swag = s.methods[3];
@@ -108,8 +108,8 @@ class TestNeuralLive : public QObject {
         QVERIFY(std::abs(s.gridX(0) - (lo - (hi - lo) / 3)) < 1e-12);
         QVERIFY(std::abs(s.gridX(200) - (hi + (hi - lo) / 3)) < 1e-12);
         QCOMPARE(s.trainX.size() + s.testX.size(), Eigen::Index(100));
-        const RegressionProblem p =
-            neuralSplit(io::datasetLoader()("in-between", ""), c.trainFraction, c.seed, c.split);
+        const RegressionProblem p = splitRegression(io::datasetLoader()("in-between", ""),
+                                                    c.trainFraction, c.seed, c.split);
         const double noiseSd = p.yScale / std::sqrt(c.hyper.noisePrecision);
         QCOMPARE(s.methods[0].gridSd.size(), Eigen::Index(201));
         QVERIFY((s.methods[0].gridSd.array() - noiseSd).abs().maxCoeff() < 1e-9 * noiseSd);
@@ -171,8 +171,8 @@ class TestNeuralLive : public QObject {
             (s.gridX.array() - x).abs().minCoeff(&i);
             return i;
         };
-        const RegressionProblem p =
-            neuralSplit(io::datasetLoader()("in-between", ""), c.trainFraction, c.seed, c.split);
+        const RegressionProblem p = splitRegression(io::datasetLoader()("in-between", ""),
+                                                    c.trainFraction, c.seed, c.split);
         const double noise = p.yScale / std::sqrt(c.hyper.noisePrecision);
         QVERIFY(std::abs(s.methods[0].gridSd(at(0.0)) - noise) < 1e-9 * noise);
         for (const std::size_t m : {std::size_t(1), std::size_t(2)})
