@@ -39,12 +39,16 @@ run posterior-logistic posterior --dataset logistic-synthetic --method vifa-gaus
 run posterior-boston posterior --dataset boston --method vifa-gauss,vippca --epochs 50 --trials 1 --hyper evidence --optimizer adam
 run grad-variance grad-variance --dataset synthetic --method vi-full --trials 50
 run grad-variance-vifa grad-variance --dataset synthetic --method vifa-gauss --at epoch:20 --trials 30 --samples 1,10
+run grad-variance-gamma grad-variance --dataset poisson-synthetic --method vi-gamma --trials 50 --samples 1,10
+run grad-variance-bernoulli grad-variance --dataset bernoulli-latent --trials 50 --samples 10
 run vi-bound vi-bound --dataset synthetic --iterations 20
+run gp gp --dataset yacht --kernel linear,nn-erf --trials 1
 run neural neural --dataset yacht --splits 2 --epochs 5 --search-trials 2 --folds 2 --predictive-samples 10 --hidden 10 --method vifa-gauss,vippca-laplace
 run latent-fa latent --model fa --method em,gibbs,svd,online-em,online-sga --iterations 20 --trials 2 --chains 2
 run latent-ppca latent --model ppca --method closed-form,em --iterations 20 --trials 2
 run latent-mppca latent --model mppca --method em --iterations 15 --components 2
 run latent-map latent --model fa --method em --prior conjugate --iterations 20 --dataset boston
+run latent-gibbs-improper latent --model fa --method em,gibbs --prior improper --iterations 20 --trials 1 --chains 2
 run vae vae --method vem,vae,linear-vae,ppca --epochs 3 --iw-samples 50 --q-steps 10 --trials 2 --samples 300
 run vae-moons vae --dataset two-moons --method vae,vem --epochs 2 --iw-samples 20 --q-steps 5 --hidden 20,20 --activation relu --noise isotropic --samples 200
 "$cli" fa-sweep --dim 10 --latent 2 --samples 100 --trials 3 --shard 1/2 --out "$out/s1.tmpcsv" >/dev/null 2>&1
