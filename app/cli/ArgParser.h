@@ -56,19 +56,30 @@ void readParams(const ArgParser& args, const Schema<Config>& schema, Config& con
             p.set(config, args.param(p));
 }
 
-/// --method's comma list (`fallback` without it; no name twice), each a method the lab offers
-/// read by `parse` (its name table); an unknown one is refused with the lab's choices.
+/// A comma list of words (`fallback` without it; no word twice), each read by `parse` (a name
+/// table); an unknown one is refused: "--kernel: unknown kernel 'x' (use se, linear, ...)".
+template <class Parse>
+auto wordsArg(const ArgParser& args, const std::string& flag,
+              const std::vector<std::string>& fallback, const std::string& what, Parse parse,
+              const std::string& choices) {
+    std::vector<typename decltype(parse(std::string{}))::value_type> values;
+    for (const std::string& name : args.distinctList(flag, fallback)) {
+        const auto v = parse(name);
+        if (!v)
+            throw std::invalid_argument("--" + flag + ": unknown " + what + " '" + name +
+                                        "' (use " + choices + ")");
+        values.push_back(*v);
+    }
+    return values;
+}
+
+/// --method's comma list: each a method the lab offers, read by `parse` (its name table).
 template <class Parse>
 auto methodsArg(const ArgParser& args, const std::string& fallback, Lab lab, Parse parse) {
-    std::vector<typename decltype(parse(std::string{}))::value_type> methods;
-    for (const std::string& name : args.distinctList("method", {fallback})) {
-        const auto m = parse(name);
-        if (!m || !findMethod(name, lab))
-            throw std::invalid_argument("--method: unknown method '" + name + "' (use " +
-                                        methodChoices(lab) + ")");
-        methods.push_back(*m);
-    }
-    return methods;
+    return wordsArg(
+        args, "method", {fallback}, "method",
+        [&](const std::string& name) { return findMethod(name, lab) ? parse(name) : std::nullopt; },
+        methodChoices(lab));
 }
 
 /// One line of a command's --help beside its schema's: "--dataset NAME  what it is".

@@ -21,14 +21,8 @@ GpConfig parseConfig(const ArgParser& args) {
     c.dataset = args.text("dataset", "boston");
     c.target = args.text("target", "");
     c.loader = io::readOnce(io::datasetLoader(args.text("data-dir", ""))); // read once
-    c.kernels.clear();
-    for (const std::string& name :
-         args.distinctList("kernel", {"se", "linear", "nn-erf", "nn-relu"}))
-        if (const auto k = parseGpKernel(name))
-            c.kernels.push_back(*k);
-        else
-            throw std::invalid_argument("--kernel: unknown kernel '" + name + "' (use " +
-                                        gpKernelChoices() + ")");
+    c.kernels = wordsArg(args, "kernel", {"se", "linear", "nn-erf", "nn-relu"}, "kernel",
+                         parseGpKernel, gpKernelChoices());
     readParams(args, gpParams(), c);
     if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
         throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");

@@ -24,16 +24,8 @@ const std::set<std::string> kOptions{
     "optimizer", "max-grad-norm", "fit-samples",    "out"};
 
 std::vector<GradientEstimator> estimatorsOf(const ArgParser& args) {
-    std::vector<GradientEstimator> estimators;
-    for (const auto& name :
-         args.distinctList("estimator", {"reparam", "score", "score-baseline"})) {
-        const auto e = parseEstimator(name);
-        if (!e)
-            throw std::invalid_argument("--estimator: unknown estimator '" + name +
-                                        "' (use reparam, score, score-baseline)");
-        estimators.push_back(*e);
-    }
-    return estimators;
+    return wordsArg(args, "estimator", {"reparam", "score", "score-baseline"}, "estimator",
+                    parseEstimator, "reparam, score, score-baseline");
 }
 
 std::vector<int> samplesOf(const ArgParser& args) {
