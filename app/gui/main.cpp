@@ -25,6 +25,7 @@
 #include <QScreen>
 #include <QTimer>
 #include <cstdio>
+#include <functional>
 
 namespace {
 // QGuiApplication takes "-session"/"--session" for X11 session management and removes it from
@@ -237,7 +238,14 @@ bool openInputs(MainWindow& window, const QCommandLineParser& parser, const GuiO
 int takeScreenshot(MainWindow& window, const QString& path, long target, int pixels) {
     LabPage* page = window.currentPage();
     int code = 0;
-    QObject::connect(page, &LabPage::reached, qApp, [&](long reached) {
+    std::function<void(long)> whenViewsReady; // a view's own computation first (60 s at most)
+    int waits = 0;
+    QObject::connect(page, &LabPage::reached, qApp, [&](long reached) { whenViewsReady(reached); });
+    whenViewsReady = [&](long reached) {
+        if (page->viewsPending() && ++waits < 600) {
+            QTimer::singleShot(100, qApp, [&, reached] { whenViewsReady(reached); });
+            return;
+        }
         QTimer::singleShot(300, qApp, [&, reached] { // let the last frame paint
             const LabStats s = page->stats();
             const QString unit = page->unitName();
@@ -253,7 +261,7 @@ int takeScreenshot(MainWindow& window, const QString& path, long target, int pix
             }
             qApp->quit();
         });
-    });
+    };
     // A run that cannot start or stops on an error ends the screenshot with its reason.
     QObject::connect(page, &LabPage::runError, qApp, [&](const QString& why) {
         std::fprintf(stderr, "faexplorer: the run stopped before %s %ld: %s\n",

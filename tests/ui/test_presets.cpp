@@ -99,6 +99,8 @@ class TestPresets : public QObject {
                               "lesson-mppca",
                               "lesson-meanfield-vs-full",
                               "lesson-score-vs-reparam",
+                              "lesson-gradient-families",
+                              "lesson-gp-width",
                               "lesson-bad-case",
                               "lesson-amortisation-gap",
                               "lesson-linear-vae-ppca",

@@ -95,6 +95,9 @@ class LabPage : public QWidget {
     virtual QSpinBox* speedBox() const; ///< the one makeRunFields made, if any
     /// The column of parameters presentation mode hides (nullptr: none).
     virtual QWidget* parameterColumn() const { return nullptr; }
+    /// A view's own computation (not the run's: e.g. the posterior lab's GP lesson) still out;
+    /// a screenshot waits for it.
+    virtual bool viewsPending() const { return false; }
 
     /// For recordings: the same run again from its start (its parameters, seeds and live
     /// changes), whether background work (a batch refit) is still out, and a redraw now.

@@ -1,13 +1,18 @@
 #include "ui/posterior/GradientPanel.h"
 
 #include "ui/common/AxisTicks.h"
+#include "ui/common/BackgroundJob.h"
 #include "ui/common/ChartTitle.h"
+#include "ui/session/PosteriorSessionFile.h"
 
+#include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
@@ -45,23 +50,48 @@ void fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
     y->setRange(cy - hy, cy + hy);
 }
 
+/// The families beyond the Gaussian: the combo's label, grad-variance's data set and method,
+/// and what the panel says of it (docs/maths/posterior.md §4.7).
+struct Family {
+    const char *label, *dataset, *method, *note;
+};
+const std::array<Family, 3> kFamilies{{
+    {"gamma q on a Poisson rate", "poisson-synthetic", "vi-gamma",
+     "A Poisson rate λ with a gamma prior, 30 counts; q(λ) a gamma, at the exact posterior "
+     "(where the true gradient is 0). The reparameterised estimator is the implicit one (the "
+     "gamma's CDF held fixed as the shape moves): exact in distribution. Blocks: log shape "
+     "(solid) and log rate (dashed); 1000 estimates per point."},
+    {"exponential q on a Poisson rate", "poisson-synthetic", "vi-exponential",
+     "The same Poisson rate; q(λ) an exponential (a gamma of shape 1), λ = −log(u) / rate, at "
+     "its best rate. Its draws spread far wider than the posterior, so even the "
+     "reparameterised gradient is noisy. One block, log rate (solid); 1000 estimates per point."},
+    {"Bernoulli latents (score only)", "bernoulli-latent", "vi-bernoulli",
+     "20 rows of a two-component mixture, each row's component a Bernoulli q with its own logit, "
+     "at the exact posterior. A discrete draw is no differentiable function of the logits, so "
+     "there is no reparameterisation: only the score function, with and without the "
+     "leave-one-out baseline. One block, the logits (solid); 1000 estimates per point."},
+}};
+
 } // namespace
 
 GradientPanel::GradientPanel(QWidget* parent)
     : QWidget(parent), m_lx(new QLogValueAxis), m_ly(new QLogValueAxis), m_kly(new QLogValueAxis),
-      m_klx(new QValueAxis), m_note(new QLabel) {
+      m_klx(new QValueAxis), m_note(new QLabel), m_familyNote(new QLabel), m_family(new QComboBox),
+      m_job(new BackgroundJob(this)) {
     auto* layout = new QVBoxLayout(this);
     m_note->setWordWrap(true);
     m_note->setText("Choose “VI, full covariance” or “VI, mean field” to see how noisy each "
                     "gradient estimator is at the fit's current q.");
-    layout->addWidget(m_note);
+    layout->addWidget(makeFamilyRow());
     layout->addLayout(makeClouds(), 1);
-    QChartView* view = makeVarianceView();
-    QChartView* klView = makeKlView();
+    layout->addWidget(m_familyNote);
+    m_varianceView = makeVarianceView();
+    m_klView = makeKlView();
     auto* bottom = new QHBoxLayout;
-    bottom->addWidget(view, 1);
-    bottom->addWidget(klView, 1);
+    bottom->addWidget(m_varianceView, 1);
+    bottom->addWidget(m_klView, 1);
     layout->addLayout(bottom, 1);
+    setFamily(0);
 }
 
 QGridLayout* GradientPanel::makeClouds() {
@@ -168,14 +198,12 @@ void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
     showKl(snapshot);
     if (snapshot.gradients == m_shown && m_shown)
         return; // studies are renewed every 2 s; frames in between show the same one
+    if (family() != 0)
+        return; // the chart shows a family's study
     m_shown = snapshot.gradients;
     const fa::GradientStudy* study = m_shown.get();
     if (!study) {
-        for (QScatterSeries* s : m_clouds)
-            s->clear();
-        for (auto* lines : {&m_meanLines, &m_scaleLines})
-            for (QLineSeries* l : *lines)
-                l->clear();
+        clearStudy();
         m_note->setText("Choose “VI, full covariance” or “VI, mean field” to see how noisy each "
                         "gradient estimator is at the fit's current q.");
         return;
@@ -245,4 +273,124 @@ void GradientPanel::showKl(const fa::PosteriorLiveSnapshot& snapshot) {
     if (hi > 0.0)
         m_kly->setRange(std::pow(10.0, std::floor(std::log10(std::max(lo, hi * 1e-8)))),
                         std::pow(10.0, std::ceil(std::log10(hi))));
+}
+
+QWidget* GradientPanel::makeFamilyRow() {
+    auto* row = new QWidget;
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    m_family->addItem("Gaussian q of the live fit");
+    for (const Family& f : kFamilies)
+        m_family->addItem(f.label);
+    m_family->setToolTip("Which q's gradient estimators to study: the live VI fit's Gaussian, or "
+                         "a family beyond the Gaussian on a target of its own.");
+    h->addWidget(new QLabel("Family:"));
+    h->addWidget(m_family);
+    h->addWidget(m_note, 1);
+    m_familyNote->setWordWrap(true);
+    m_familyNote->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    connect(m_family, &QComboBox::currentIndexChanged, this, [this](int f) { setFamily(f); });
+    connect(m_job, &BackgroundJob::finished, this, [this](bool, const QString& error) {
+        if (!error.isEmpty())
+            m_note->setText("The study could not be computed: " + error);
+    });
+    return row;
+}
+
+int GradientPanel::family() const {
+    return m_family->currentIndex();
+}
+
+bool GradientPanel::pending() const {
+    return m_job->running();
+}
+
+void GradientPanel::setFamily(int f) {
+    if (f < 0 || f > int(kFamilies.size()))
+        return;
+    const QSignalBlocker block(m_family);
+    m_family->setCurrentIndex(f);
+    const bool live = f == 0;
+    for (QChartView* v : m_cloudViews)
+        v->setVisible(live);
+    m_klView->setVisible(live);
+    m_familyNote->setVisible(!live);
+    m_varianceView->chart()->legend()->setVisible(!live);
+    m_shown.reset(); // the next snapshot draws its study again
+    m_rows.clear();
+    clearStudy();
+    if (live) {
+        m_varianceView->chart()->setTitle(
+            "Total variance against draws L<br>(mean solid, scale dashed; colours as above)");
+        m_note->setText("Waiting for the next study of the live fit…");
+        return;
+    }
+    m_familyNote->setText(kFamilies[std::size_t(f - 1)].note);
+    m_varianceView->chart()->setTitle(QString("%1: total variance of the ELBO gradient against "
+                                              "draws L")
+                                          .arg(kFamilies[std::size_t(f - 1)].label));
+    studyFamily();
+}
+
+void GradientPanel::studyFamily() {
+    if (m_job->running()) {
+        m_job->cancel(); // its rows are dropped: the family has changed
+        connect(m_job, &BackgroundJob::finished, this, &GradientPanel::studyFamily,
+                Qt::SingleShotConnection);
+        return;
+    }
+    const int f = family();
+    if (f == 0)
+        return;
+    m_note->setText("Computing…");
+    fa::ScalarGradVarianceConfig c;
+    c.dataset = kFamilies[std::size_t(f - 1)].dataset;
+    c.method = kFamilies[std::size_t(f - 1)].method;
+    if (c.dataset == std::string("bernoulli-latent"))
+        c.estimators = {fa::GradientEstimator::Score, fa::GradientEstimator::ScoreBaseline};
+    m_job->start([this, c, f](const std::atomic<bool>& cancel) {
+        auto rows = fa::runScalarGradVariance(c);
+        if (!cancel.load())
+            m_job->deliver([this, rows = std::move(rows), f] {
+                if (family() != f)
+                    return;
+                m_rows = rows;
+                showFamily();
+                emit familyShown();
+            });
+    });
+}
+
+void GradientPanel::clearStudy() {
+    for (QScatterSeries* s : m_clouds)
+        s->clear();
+    for (auto* lines : {&m_meanLines, &m_scaleLines})
+        for (QLineSeries* l : *lines)
+            l->clear();
+}
+
+void GradientPanel::showFamily() {
+    clearStudy();
+    std::vector<std::string> blocks; // in the rows' order: the first solid, the second dashed
+    double lo = INFINITY, hi = 0.0;
+    for (const fa::GradVarianceRow& r : m_rows) {
+        auto b = std::find(blocks.begin(), blocks.end(), r.block);
+        if (b == blocks.end())
+            b = blocks.insert(blocks.end(), r.block);
+        const auto e = fa::parseEstimator(r.estimator);
+        if (!e || b - blocks.begin() > 1 || !(r.variance > 0.0))
+            continue;
+        const auto k = static_cast<std::size_t>(*e);
+        QLineSeries* line = (b == blocks.begin() ? m_meanLines : m_scaleLines)[k];
+        line->setName(QString("%1, %2").arg(kNames[k], QString::fromStdString(r.block)));
+        line->append(double(r.samples), r.variance);
+        lo = std::min(lo, r.variance), hi = std::max(hi, r.variance);
+    }
+    for (QLegendMarker* marker : m_varianceView->chart()->legend()->markers())
+        marker->setVisible(static_cast<QLineSeries*>(marker->series())->count() > 0);
+    if (hi > 0.0)
+        m_ly->setRange(std::pow(10.0, std::floor(std::log10(lo))),
+                       std::pow(10.0, std::ceil(std::log10(hi))));
+    m_note->setText(QString("%1 estimates per point, at the exact optimum.")
+                        .arg(fa::ScalarGradVarianceConfig{}.trials));
 }

@@ -6,6 +6,7 @@
 #include "ui/common/ModeLayout.h"
 #include "ui/posterior/BoundChart.h"
 #include "ui/posterior/ComparisonScatter.h"
+#include "ui/posterior/GpPanel.h"
 #include "ui/posterior/GradientPanel.h"
 #include "ui/posterior/PosteriorControls.h"
 #include "ui/posterior/PosteriorCurveChart.h"
@@ -65,6 +66,8 @@ PosteriorPage::PosteriorPage(QWidget* parent)
     m_tabs->addTab(m_gradients, "Gradient estimators");
     m_bound = new BoundChart;
     m_tabs->addTab(m_bound, "α, β through the bound");
+    m_gp = new GpPanel;
+    m_tabs->addTab(m_gp, "Gaussian processes");
     modeLayout(this, {m_controls}, m_tabs, &m_parameters);
 
     connect(m_controls, &PosteriorControls::structureChanged, this, &PosteriorPage::reset);
@@ -98,10 +101,15 @@ QSpinBox* PosteriorPage::speedBox() const {
 }
 
 std::vector<std::pair<QString, QWidget*>> PosteriorPage::charts() const {
-    return {{"posterior-contours-2d", m_contours},  {"posterior-rel-mean", m_curves[0]},
-            {"posterior-rel-cov", m_curves[1]},     {"posterior-w2", m_curves[2]},
-            {"posterior-w2-over-d", m_curves[3]},   {"posterior-means", m_scatters[0]},
-            {"posterior-variances", m_scatters[1]}, {"posterior-covariances", m_scatters[2]}};
+    std::vector<std::pair<QString, QWidget*>> out{
+        {"posterior-contours-2d", m_contours},  {"posterior-rel-mean", m_curves[0]},
+        {"posterior-rel-cov", m_curves[1]},     {"posterior-w2", m_curves[2]},
+        {"posterior-w2-over-d", m_curves[3]},   {"posterior-means", m_scatters[0]},
+        {"posterior-variances", m_scatters[1]}, {"posterior-covariances", m_scatters[2]}};
+    if (m_gp->lesson()) // the GP tab's charts once they show something
+        for (const auto& chart : m_gp->charts())
+            out.push_back(chart);
+    return out;
 }
 
 fa::PosteriorLiveConfig PosteriorPage::config() const {
@@ -132,6 +140,11 @@ void PosteriorPage::start(const fa::PosteriorLiveConfig& config, Start how) {
             return live;
         },
         how);
+}
+
+bool PosteriorPage::viewsPending() const {
+    return (m_tabs->currentWidget() == m_gp && m_gp->pending()) ||
+           (m_tabs->currentWidget() == m_gradients && m_gradients->pending());
 }
 
 long PosteriorPage::stepSize() const {
@@ -201,6 +214,9 @@ bool PosteriorPage::openSession(const QString& path) {
     }
     m_openedView = std::pair{s->coordI, s->coordJ};
     replaySession(s->config, s->speed, s->position, speedBox(), path, "epochs");
+    m_gp->setConfig(s->gp);
+    m_gradients->setFamily(s->gradFamily);
+    m_tabs->setCurrentIndex(s->tab);
     return true;
 }
 
@@ -210,6 +226,9 @@ bool PosteriorPage::saveSession(const QString& path) {
         [this](fa::io::PosteriorSession& s) {
             s.coordI = latestSnapshot()->coordI;
             s.coordJ = latestSnapshot()->coordJ;
+            s.tab = m_tabs->currentIndex();
+            s.gp = m_gp->config();
+            s.gradFamily = m_gradients->family();
         });
 }
 
@@ -219,6 +238,9 @@ void PosteriorPage::saveSettings(QSettings& settings) const {
     s.coordI = m_controls->coordI();
     s.coordJ = m_controls->coordJ();
     s.speed = m_controls->speed();
+    s.tab = m_tabs->currentIndex();
+    s.gp = m_gp->config();
+    s.gradFamily = m_gradients->family();
     try {
         settings.setValue("session", fa::io::posteriorSessionToJson(s));
     } catch (const std::exception&) { // nothing worth keeping
@@ -238,6 +260,9 @@ void PosteriorPage::restoreSettings(QSettings& settings) {
         m_controls->setConfig(s.config);
         m_controls->setCoordinates(s.coordI, s.coordJ);
         m_controls->setSpeed(s.speed);
+        m_gp->setConfig(s.gp);
+        m_gradients->setFamily(s.gradFamily);
+        m_tabs->setCurrentIndex(s.tab);
     } catch (const std::exception&) {
     }
 }

@@ -16,6 +16,7 @@ using PosteriorSnapshotPtr = std::shared_ptr<const fa::PosteriorLiveSnapshot>;
 class ComparisonScatter;
 class ContourView;
 class BoundChart;
+class GpPanel;
 class GradientPanel;
 class PosteriorControls;
 class PosteriorCurveChart;
@@ -30,6 +31,8 @@ class PosteriorPage : public LabPageOf<fa::PosteriorLive, fa::PosteriorLiveSnaps
     ContourView* contourView() const { return m_contours; }
     GradientPanel* gradientPanel() const { return m_gradients; }
     BoundChart* boundChart() const { return m_bound; }
+    GpPanel* gpPanel() const { return m_gp; }
+    QTabWidget* tabs() const { return m_tabs; }
     PosteriorCurveChart* curveChart(int metric) const; ///< 0 rel. mean, 1 rel. cov, 2 W2, 3 W2/D
     ComparisonScatter* comparison(int quantity) const; ///< 0 means, 1 variances, 2 covariances
     fa::PosteriorLiveConfig config() const override;   ///< the controls'
@@ -47,6 +50,7 @@ class PosteriorPage : public LabPageOf<fa::PosteriorLive, fa::PosteriorLiveSnaps
     bool exportCurves(const QString& csvPath) override; ///< the posterior command's columns
     QSpinBox* speedBox() const override;
     QWidget* parameterColumn() const override { return m_parameters; }
+    bool viewsPending() const override; ///< the GP tab's lesson, while that tab shows
 
   protected:
     void draw(const fa::PosteriorLiveSnapshot& s) override;
@@ -62,5 +66,6 @@ class PosteriorPage : public LabPageOf<fa::PosteriorLive, fa::PosteriorLiveSnaps
     QWidget* m_parameters = nullptr; ///< the controls' column
     GradientPanel* m_gradients = nullptr;
     BoundChart* m_bound = nullptr;
+    GpPanel* m_gp = nullptr;
     std::optional<std::pair<int, int>> m_openedView; ///< a session's view, for its run
 };

@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStringList>
 #include <algorithm>
 
 namespace fa::io {
@@ -29,7 +30,13 @@ QByteArray posteriorSessionToJson(const PosteriorSession& s) {
                             {"compareEstimators", r.compareEstimators},
                             {"length", static_cast<double>(c.length)},
                             {"changes", changes}}},
-        {"view", QJsonObject{{"coordI", s.coordI + 1}, {"coordJ", s.coordJ + 1}}}};
+        {"view", QJsonObject{{"coordI", s.coordI + 1},
+                             {"coordJ", s.coordJ + 1},
+                             {"tab", kPosteriorTabs.at(std::size_t(s.tab))},
+                             {"gpUnits", QString::fromStdString(gpKernelName(s.gp.units))},
+                             {"gpHidden", s.gp.hidden},
+                             {"gpSeed", static_cast<double>(s.gp.seed)},
+                             {"gradFamily", kGradientFamilies.at(std::size_t(s.gradFamily))}}}};
     return sessionJson(root, kPlaces, s.speed, s.position, posteriorLiveParams(), c,
                        c.seed); // core/posterior/PosteriorParams.h
 }
@@ -95,6 +102,42 @@ void readChanges(const QJsonObject& run, PosteriorLiveConfig& c) {
         }
     }
 }
+/// The index of view.key's word in names; fails naming them.
+template <std::size_t N>
+int wordIn(const QJsonObject& view, const QString& key, const std::array<const char*, N>& names) {
+    const QString word = text(view, "view", key);
+    const auto it = std::find(names.begin(), names.end(), word);
+    if (it == names.end()) {
+        QStringList all;
+        for (const char* n : names)
+            all << n;
+        fail(QString("'view.%1' must be one of %2").arg(key, all.join(", ")));
+    }
+    return static_cast<int>(it - names.begin());
+}
+
+/// The view's tab, the GP tab's fields and the gradient panel's family, each optional
+/// (sessions before issue 28 have none).
+void readTab(const QJsonObject& view, PosteriorSession& s) {
+    if (view.contains("tab"))
+        s.tab = wordIn(view, "tab", kPosteriorTabs);
+    if (view.contains("gradFamily"))
+        s.gradFamily = wordIn(view, "gradFamily", kGradientFamilies);
+    if (view.contains("gpUnits")) {
+        const auto units = parseGpKernel(text(view, "view", "gpUnits").toStdString());
+        if (!units || (*units != GpKernel::NnErf && *units != GpKernel::NnRelu))
+            fail("'view.gpUnits' must be nn-erf or nn-relu");
+        s.gp.units = *units;
+    }
+    if (view.contains("gpHidden")) {
+        s.gp.hidden = static_cast<int>(whole(view, "view", "gpHidden", 1, 1000));
+        if (std::find(kLessonDrawWidths.begin(), kLessonDrawWidths.end(), s.gp.hidden) ==
+            kLessonDrawWidths.end())
+            fail("'view.gpHidden' must be 1, 10, 100 or 1000");
+    }
+    if (view.contains("gpSeed"))
+        s.gp.seed = static_cast<std::uint64_t>(whole(view, "view", "gpSeed", 0, 1'000'000'000));
+}
 } // namespace
 
 PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
@@ -114,6 +157,7 @@ PosteriorSession posteriorSessionFromJson(const QByteArray& json) {
         s.coordJ = static_cast<int>(whole(view, "view", "coordJ", 1, 100000)) - 1;
         if (s.coordI == s.coordJ)
             fail("'view.coordI' and 'view.coordJ' must differ");
+        readTab(view, s);
     }
     readPace(root, kPlaces, 1e7, 100'000'000, s);
     // The run's length: before issue 25, the CLI's 5000.

@@ -87,7 +87,25 @@ const std::vector<ViewHelp>& posteriorViewHelp() {
          "Coordinate ascent on the ELBO over q and the hyperparameters α, β; the log evidence "
          "at the same α, β beside it.",
          "The ELBO rising to touch the log evidence (q exact for a Gaussian posterior).",
-         "A gap that stays: q's family is too small."}};
+         "A gap that stays: q's family is too small."},
+        {{"gp-predictive"},
+         "Gaussian processes: the in-between set",
+         "The GP's predictive of a new y over x (mean solid, ± 2 sd dotted) for four kernels, "
+         "hyperparameters by the log marginal likelihood (in the legend); the linear kernel is "
+         "Bayesian linear regression.",
+         "Bands as narrow as the noise inside the two clusters and wider in the gap and beyond "
+         "the data.",
+         "A band as narrow in the gap as in the clusters: the model is over-confident where it "
+         "has seen nothing (here the linear kernel, whose only freedom is a line)."},
+        {{"gp-width-draws", "gp-width-convergence"},
+         "Width → ∞: random networks and their GP",
+         "Prior functions of random one-hidden-layer networks with H units (solid) beside draws "
+         "of the GP with the same network's kernel (dashed); over H, the covariance of f(x₁), "
+         "f(x₂) divided by the kernel and f(x₁)'s excess kurtosis (docs/maths/gp.md §7–8).",
+         "A covariance ratio of 1 at every H; the excess kurtosis falling like 1/H to 0; "
+         "draws that look like the GP's at H = 1000.",
+         "At H = 1 each draw is a single step or hinge: the same covariance, not yet a "
+         "Gaussian process."}};
     return entries;
 }
 
