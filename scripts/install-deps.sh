@@ -10,6 +10,7 @@ packages=(
   qt6-qpa-plugins libgl-dev libgl1-mesa-dri     # platform plugins (xcb, offscreen)
   libeigen3-dev                                 # the engine's linear algebra
   libgif-dev                                    # giflib: recordings as animated GIFs
+  zlib1g-dev                                    # zlib: the gzipped IDX image files
   xvfb xauth fonts-dejavu-core                  # headless runs and screenshots
   clang-format                                  # the format check the tests run
   clang libclang-rt-14-dev                      # libFuzzer and its sanitizers (scripts/fuzz.sh)
