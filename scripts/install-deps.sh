@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev                                 # the engine's linear algebra
   libgif-dev                                    # giflib: recordings as animated GIFs
   zlib1g-dev                                    # zlib: the gzipped IDX image files
+  dataset-fashion-mnist                         # Zalando's Fashion-MNIST, IDX files (MIT)
   xvfb xauth fonts-dejavu-core                  # headless runs and screenshots
   clang-format                                  # the format check the tests run
   clang libclang-rt-14-dev                      # libFuzzer and its sanitizers (scripts/fuzz.sh)
