@@ -5,6 +5,7 @@
 // rows unchanged), hides the stated count, and EM's fill beats the column means; the bad
 // combinations give one line on stderr, exit 2 and no file.
 #include "tests/support/CsvCells.h"
+#include "tests/support/RunProgram.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -14,17 +15,8 @@
 class TestCliLatentPpca : public QObject {
     Q_OBJECT
 
-    struct Result {
-        int code;
-        QString out, err;
-    };
-    Result run(const QStringList& args) {
-        QProcess p;
-        p.start(FAEXPLORER_CLI, QStringList{"latent"} + args);
-        if (!p.waitForFinished(120000))
-            return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
+    static test::ProgramResult run(const QStringList& args) {
+        return test::runProgram(FAEXPLORER_CLI, QStringList{"latent"} + args);
     }
     QTemporaryDir m_dir;
     QString m_csv;
@@ -57,9 +49,10 @@ class TestCliLatentPpca : public QObject {
     void mapReachesItsClosedForm() {
         const double alpha = 30.0, N = 80.0, D = 5.0;
         const QString out = m_dir.filePath("map.csv");
-        const Result r = run({"--dataset", m_csv, "--model", "ppca", "--method", "em,closed-form",
-                              "--latent", "1", "--prior", "independent", "--alpha", "30",
-                              "--iterations", "3000", "--test-fraction", "0", "--out", out});
+        const test::ProgramResult r =
+            run({"--dataset", m_csv, "--model", "ppca", "--method", "em,closed-form", "--latent",
+                 "1", "--prior", "independent", "--alpha", "30", "--iterations", "3000",
+                 "--test-fraction", "0", "--out", out});
         QCOMPARE(r.code, 0);
         const auto rows = test::readCsvCells(out);
         QCOMPARE(rows.first().size(), 13);
@@ -97,7 +90,7 @@ class TestCliLatentPpca : public QObject {
         const QStringList args{"--dataset",    m_csv, "--model",  "ppca", "--method",        "em",
                                "--latent",     "1",   "--trials", "2",    "--hide-fraction", "0.3",
                                "--iterations", "200"};
-        Result r = run(args + QStringList{"--out", a, "--imputation", imp});
+        test::ProgramResult r = run(args + QStringList{"--out", a, "--imputation", imp});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("RMSE of E[x_miss | x_obs]"), qPrintable(r.out));
         QCOMPARE(run(args + QStringList{"--out", b}).code, 0);
@@ -147,7 +140,7 @@ class TestCliLatentPpca : public QObject {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         const QString out = m_dir.filePath("bad.csv");
-        const Result r = run(QStringList{"--out", out} + args);
+        const test::ProgramResult r = run(QStringList{"--out", out} + args);
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));

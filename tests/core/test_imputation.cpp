@@ -54,6 +54,16 @@ Matrix denseConditionalMean(const Vector& mean, const Matrix& C, const Matrix& r
     }
     return out;
 }
+/// PPCA (K = 2) fitted by missing-value EM to rows with holes.
+PpcaModel fittedWithHoles(const Matrix& X, int iterations) {
+    PpcaOptions o;
+    o.latent = 2;
+    o.missingValues = true;
+    PpcaEm em(X, o);
+    for (int t = 0; t < iterations; ++t)
+        em.iterate();
+    return em.ppca();
+}
 } // namespace
 
 class TestImputation : public QObject {
@@ -95,13 +105,8 @@ class TestImputation : public QObject {
         Matrix X = test::drawRows(truth, 300, 7);
         (void)hideEntries(X, 0.2, 8);
         X.row(11).setConstant(std::numeric_limits<double>::quiet_NaN());
-        PpcaOptions o;
-        o.latent = 2;
-        o.missingValues = true;
-        PpcaEm em(X, o);
-        for (int t = 0; t < 50; ++t)
-            em.iterate();
-        for (const FAModel& m : {em.model(), truth}) {
+        const PpcaModel fit = fittedWithHoles(X, 50);
+        for (const FAModel& m : {fit.asFa(), truth}) {
             const Matrix filled = imputeConditionalMean(m, X);
             const Matrix dense = denseConditionalMean(m.c, m.denseCovariance(), X);
             QVERIFY((filled - dense).norm() < 1e-10 * dense.norm());
@@ -135,13 +140,8 @@ class TestImputation : public QObject {
                             Vector::Constant(10, 0.25)};
         Matrix X = test::drawRows(truth, 3000, 10);
         const auto hidden = hideEntries(X, 0.1, 11);
-        PpcaOptions o;
-        o.latent = 2;
-        o.missingValues = true;
-        PpcaEm em(X, o);
-        for (int t = 0; t < 300; ++t)
-            em.iterate();
-        const double rmseEm = imputationRmse(imputeConditionalMean(em.model(), X), hidden);
+        const PpcaModel fit = fittedWithHoles(X, 300);
+        const double rmseEm = imputationRmse(imputeConditionalMean(fit.asFa(), X), hidden);
         const double rmseMean = imputationRmse(imputeColumnMeans(X), hidden);
         const Matrix C = truth.denseCovariance();
         double conditional = 0.0, marginal = 0.0;

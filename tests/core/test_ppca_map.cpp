@@ -23,26 +23,7 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 double denseLoglikSum(const PpcaModel& m, const Matrix& rows) {
     Matrix C = m.W * m.W.transpose();
     C.diagonal().array() += m.sigma2;
-    double total = 0.0;
-    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
-        std::vector<Eigen::Index> obs;
-        for (Eigen::Index d = 0; d < rows.cols(); ++d)
-            if (!std::isnan(rows(n, d)))
-                obs.push_back(d);
-        const auto k = static_cast<Eigen::Index>(obs.size());
-        if (k == 0)
-            continue;
-        Matrix Co(k, k);
-        Vector x(k), mu(k);
-        for (Eigen::Index i = 0; i < k; ++i) {
-            x(i) = rows(n, obs[std::size_t(i)]);
-            mu(i) = m.mu(obs[std::size_t(i)]);
-            for (Eigen::Index j = 0; j < k; ++j)
-                Co(i, j) = C(obs[std::size_t(i)], obs[std::size_t(j)]);
-        }
-        total += test::denseLogDensity(x, mu, Co);
-    }
-    return total;
+    return test::denseObservedLoglikSum(m.mu, C, rows);
 }
 
 /// v̄: the mean over columns of each column's variance (ddof 0) over its observed entries.
@@ -112,6 +93,47 @@ PpcaEm fitted(const Matrix& X, int latent, std::optional<PpcaPrior> prior, int i
         em.iterate();
     return em;
 }
+
+/// Rows of a PPCA with loadings well above its noise (D = 6, K columns N(0, 4), σ² = 0.5).
+Matrix strongRows(int K, std::uint64_t seed) {
+    Rng rng(seed);
+    const FAModel truth{Vector::Zero(6), 2.0 * rng.normalMatrix(6, K), Vector::Constant(6, 0.5)};
+    return test::drawRows(truth, 400, 42);
+}
+
+/// The MAP of §3.5 in closed form from the eigen-decomposition of S (ddof 0): each kept
+/// direction j has c_j = w_j² + σ² = (-N + √(N² + 4 α N λ_j)) / (2α), σ² is the smaller root of
+/// K α s² - [N (D - K) + 2 a₀ + 2] s + N Σ_{j>K} λ_j + 2 b₀ v̄ = 0, and W = U_K diag(c_j - σ²)^½.
+/// kept is false when some c_j <= σ² (no such mode) or the quadratic has no root.
+struct ClosedForm {
+    PpcaModel map;
+    Vector lambda; ///< S's eigenvalues, descending
+    Matrix S;
+    bool kept = true;
+};
+ClosedForm closedFormMap(const Matrix& X, int K, const PpcaPrior& p) {
+    ClosedForm f;
+    const double N = double(X.rows()), D = double(X.cols()), a = p.alpha;
+    const Matrix centred = X.rowwise() - X.colwise().mean();
+    f.S = centred.transpose() * centred / N;
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(f.S);
+    f.lambda = eig.eigenvalues().reverse();
+    const double vbar = f.S.trace() / D;
+    const double B = N * (D - K) + 2.0 * p.shape + 2.0;
+    const double C0 = N * f.lambda.tail(X.cols() - K).sum() + 2.0 * p.scale * vbar;
+    const double discriminant = B * B - 4.0 * K * a * C0;
+    f.kept = discriminant > 0.0;
+    f.map.mu = X.colwise().mean().transpose();
+    f.map.sigma2 = 2.0 * C0 / (B + std::sqrt(std::max(discriminant, 0.0)));
+    f.map.W = Matrix::Zero(X.cols(), K);
+    for (int j = 0; j < K; ++j) {
+        const double c = (-N + std::sqrt(N * N + 4.0 * a * N * f.lambda(j))) / (2.0 * a);
+        f.kept = f.kept && c > f.map.sigma2;
+        f.map.W.col(j) =
+            std::sqrt(std::max(c - f.map.sigma2, 0.0)) * eig.eigenvectors().col(X.cols() - 1 - j);
+    }
+    return f;
+}
 } // namespace
 
 class TestPpcaMap : public QObject {
@@ -166,58 +188,31 @@ class TestPpcaMap : public QObject {
         }
     }
 
-    // The closed form (docs/maths/latent.md §3.5): with S's eigenvalues λ₁ >= … >= λ_D (ddof 0)
-    // each kept direction has c_j = w_j² + σ² = (-N + √(N² + 4 α N λ_j)) / (2α), and σ² is the
-    // smaller root of K α s² - [N (D - K) + 2 a₀ + 2] s + N Σ_{j>K} λ_j + 2 b₀ v̄ = 0. A strong α
-    // (α / N = 0.1) shrinks ‖W‖² to Σ_j (c_j - σ²), far below maximum likelihood's
-    // Σ_j (λ_j - σ²_ML).
+    // The closed form (docs/maths/latent.md §3.5, closedFormMap above). A strong α (α / N =
+    // 0.1) shrinks ‖W‖² to Σ_j (c_j - σ²), far below maximum likelihood's Σ_j (λ_j - σ²_ML).
     void theMapIsTheClosedFormAndShrinksTheLoadings() {
         for (const int K : {1, 2}) {
-            Rng rng(41 + K); // a PPCA with loadings well above its noise: both directions kept
-            const FAModel truth{Vector::Zero(6), 2.0 * rng.normalMatrix(6, K),
-                                Vector::Constant(6, 0.5)};
-            const Matrix X = test::drawRows(truth, 400, 42);
-            const double N = 400.0, D = 6.0;
-            const PpcaPrior prior{0.1 * N, 1.0, 0.1};
-            const Matrix centred = X.rowwise() - X.colwise().mean();
-            const Matrix S = centred.transpose() * centred / N;
-            const Vector lambda =
-                Eigen::SelfAdjointEigenSolver<Matrix>(S).eigenvalues().reverse(); // descending
-            const double vbar = S.trace() / D, a = prior.alpha;
-            const double rest = lambda.tail(6 - K).sum();
-            const double B = N * (D - K) + 2.0 * prior.shape + 2.0;
-            const double C0 = N * rest + 2.0 * prior.scale * vbar;
-            const double sigma2 = 2.0 * C0 / (B + std::sqrt(B * B - 4.0 * K * a * C0));
-            double shrunk = 0.0, mlNorm = 0.0;
-            const double sigma2Ml = rest / (D - K);
-            for (int j = 0; j < K; ++j) {
-                const double c = (-N + std::sqrt(N * N + 4.0 * a * N * lambda(j))) / (2.0 * a);
-                QVERIFY(c > sigma2); // the direction is kept
-                shrunk += c - sigma2;
-                mlNorm += lambda(j) - sigma2Ml;
-            }
+            const Matrix X = strongRows(K, 41 + K);
+            const PpcaPrior prior{40.0, 1.0, 0.1};
+            const ClosedForm f = closedFormMap(X, K, prior);
+            QVERIFY(f.kept); // every direction keeps a loading
+            const double sigma2Ml = f.lambda.tail(6 - K).mean();
+            const double mlNorm = f.lambda.head(K).sum() - K * sigma2Ml;
+            const double shrunk = f.map.W.squaredNorm();
             const PpcaEm map = fitted(X, K, prior, 3000);
             const PpcaEm ml = fitted(X, K, std::nullopt, 3000);
             qInfo("K = %d: ‖W‖² ML %.4f (closed form %.4f), MAP %.4f (closed form %.4f); σ² MAP "
                   "%.5f (closed form %.5f)",
                   K, ml.ppca().W.squaredNorm(), mlNorm, map.ppca().W.squaredNorm(), shrunk,
-                  map.ppca().sigma2, sigma2);
-            QVERIFY(test::relDiff(map.ppca().sigma2, sigma2) < 1e-8);
-            QVERIFY(test::relDiff(map.ppca().W.squaredNorm(), shrunk) < 1e-7);
+                  map.ppca().sigma2, f.map.sigma2);
+            QVERIFY(test::relDiff(map.ppca().sigma2, f.map.sigma2) < 1e-8);
             QVERIFY(test::relDiff(ml.ppca().W.squaredNorm(), mlNorm) < 1e-7);
             QVERIFY(shrunk < 0.8 * mlNorm); // the prior's pull is large here
-            // The directions are S's top eigenvectors: W Wᵀ = U_K diag(c_j - σ²) U_Kᵀ.
-            const Eigen::SelfAdjointEigenSolver<Matrix> eig(S);
-            Matrix expected = Matrix::Zero(6, 6);
-            for (int j = 0; j < K; ++j) {
-                const double c =
-                    (-N + std::sqrt(N * N + 4.0 * a * N * lambda(j))) / (2.0 * a) - sigma2;
-                const Vector u = eig.eigenvectors().col(5 - j);
-                expected += c * u * u.transpose();
-            }
+            // W only up to a rotation: compare W Wᵀ = U_K diag(c_j - σ²) U_Kᵀ.
+            const Matrix expected = f.map.W * f.map.W.transpose();
             const Matrix WWt = map.ppca().W * map.ppca().W.transpose();
             QVERIFY((WWt - expected).norm() < 1e-7 * expected.norm());
-            QVERIFY((map.ppca().mu - X.colwise().mean().transpose()).norm() < 1e-10);
+            QVERIFY((map.ppca().mu - f.map.mu).norm() < 1e-10);
         }
     }
 
@@ -226,35 +221,19 @@ class TestPpcaMap : public QObject {
     // mode with loadings exists: the posterior then has two modes and EM from a small random
     // start can end in the one without loadings, the lower one here (§3.5).
     void aStrongPriorCanLeaveASecondModeAtZero() {
-        Rng rng(43);
-        const FAModel truth{Vector::Zero(6), 2.0 * rng.normalMatrix(6, 2),
-                            Vector::Constant(6, 0.5)};
-        const Matrix X = test::drawRows(truth, 400, 42);
+        const Matrix X = strongRows(2, 43);
         const double N = 400.0, D = 6.0;
         const PpcaPrior prior{0.25 * N, 1.0, 0.1};
-        const Matrix centred = X.rowwise() - X.colwise().mean();
-        const Matrix S = centred.transpose() * centred / N;
-        const double lambda1 = Eigen::SelfAdjointEigenSolver<Matrix>(S).eigenvalues()(5);
-        const double vbar = S.trace() / D;
+        const ClosedForm f = closedFormMap(X, 2, prior);
+        QVERIFY(f.kept);
+        const double vbar = f.S.trace() / D;
         const double s0 =
-            (N * S.trace() + 2.0 * prior.scale * vbar) / (N * D + 2.0 * prior.shape + 2.0);
-        const double threshold = N * (lambda1 - s0) / (s0 * s0);
+            (N * f.S.trace() + 2.0 * prior.scale * vbar) / (N * D + 2.0 * prior.shape + 2.0);
+        const double threshold = N * (f.lambda(0) - s0) / (s0 * s0);
         const PpcaEm map = fitted(X, 2, prior, 3000);
-        // The mode with loadings, from the closed form of the test above.
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(S);
-        const Vector lambda = eig.eigenvalues().reverse();
-        const double a = prior.alpha, B = N * 4.0 + 2.0 * prior.shape + 2.0;
-        const double C0 = N * lambda.tail(4).sum() + 2.0 * prior.scale * vbar;
-        PpcaModel kept{X.colwise().mean().transpose(), Matrix(6, 2), 0.0};
-        kept.sigma2 = 2.0 * C0 / (B + std::sqrt(B * B - 8.0 * a * C0));
-        for (int j = 0; j < 2; ++j) {
-            const double c = (-N + std::sqrt(N * N + 4.0 * a * N * lambda(j))) / (2.0 * a);
-            QVERIFY(c > kept.sigma2);
-            kept.W.col(j) = std::sqrt(c - kept.sigma2) * eig.eigenvectors().col(5 - j);
-        }
-        QVERIFY(largestGradient(kept, X, prior, vbar) < 1e-4); // a stationary point too
+        QVERIFY(largestGradient(f.map, X, prior, vbar) < 1e-4); // the other stationary point
         const double atZero = logPosterior(map.ppca(), X, prior, vbar),
-                     atKept = logPosterior(kept, X, prior, vbar);
+                     atKept = logPosterior(f.map, X, prior, vbar);
         qInfo("α = %.0f, threshold N (λ₁ - σ₀²) / σ₀⁴ = %.1f; EM: ‖W‖² = %.3g, σ² = %.5f (σ₀² "
               "%.5f); log posterior there %.3f, at the mode with loadings %.3f",
               prior.alpha, threshold, map.ppca().W.squaredNorm(), map.ppca().sigma2, s0, atZero,
