@@ -48,7 +48,11 @@ const std::vector<OptionHelp>& ownOptions() {
          "(two names of the slides' p ∝ Π ψ_d⁻¹: em MAP, gibbs the joint normal-inverse-χ² "
          "draw), conjugate (ν₀ = 1, τ₀² = 0.1 v_d, λ₀ = 1: em MAP, gibbs the joint draw) or "
          "independent (gibbs' own priors). A method the word does not fit keeps its default (em "
-         "none, gibbs independent); a word no chosen method takes is refused."},
+         "none, gibbs independent); a word no chosen method takes is refused. PPCA's em: none or "
+         "independent (MAP under w_k ~ N(0, 1/α), σ² ~ IG(1, 0.1 v̄); α is --alpha)."},
+        {"imputation", "",
+         "PATH.csv (with --hide-fraction): per trial and checkpoint, the RMSE over the hidden "
+         "entries of the fit's E[x_miss | x_obs] and of the column means."},
         {"gibbs-summary", "",
          "PATH.csv: Gibbs's summary of every tracked entry of C = F Fᵀ + Ψ after the last sweep, "
          "per trial: posterior mean, 95 % interval, split-R̂ and effective sample size."},
@@ -58,14 +62,20 @@ const std::vector<OptionHelp>& ownOptions() {
     return o;
 }
 
-/// --prior WORD: FA only, and some chosen method must take the word's prior.
+/// --prior WORD: FA's em and gibbs or PPCA's em, and some chosen method must take the word's
+/// prior.
 void checkPrior(const std::string& word, const LatentConfig& c) {
-    if (c.data.model != LatentModel::Fa)
-        throw std::invalid_argument("--prior applies to FA's batch EM and Gibbs (--model fa "
-                                    "--method em or gibbs)");
+    if (c.data.model == LatentModel::Mppca)
+        throw std::invalid_argument("--prior applies to FA's batch EM and Gibbs and to PPCA's EM "
+                                    "(--model fa or ppca)");
     for (const LatentMethod m : c.methods)
-        if (methodTakesPrior(m, c.fit.prior))
+        if (modelTakesPrior(c.data.model, m, c.fit.prior))
             return;
+    if (c.data.model == LatentModel::Ppca)
+        throw std::invalid_argument("--prior " + word +
+                                    " fits none of the chosen methods (ppca: em takes none or "
+                                    "independent, MAP under w_k ~ N(0, 1/α), σ² ~ IG(1, 0.1 v̄); "
+                                    "closed-form none)");
     throw std::invalid_argument("--prior " + word +
                                 " fits none of the chosen methods (em: none, jeffreys or "
                                 "improper, conjugate; gibbs: jeffreys or improper, conjugate, "
@@ -112,6 +122,18 @@ LatentConfig parseConfig(const ArgParser& args) {
     c.fit.prior = parseFaPrior(args.text("prior", "none"));
     if (args.has("prior"))
         checkPrior(args.text("prior", ""), c);
+    const bool ppcaEm =
+        d.model == LatentModel::Ppca &&
+        std::find(c.methods.begin(), c.methods.end(), LatentMethod::Em) != c.methods.end();
+    if (args.has("alpha") && !(ppcaEm && c.fit.prior == FaPrior::Independent))
+        throw std::invalid_argument(
+            "--alpha applies to PPCA's MAP (--model ppca --method em --prior independent)");
+    if (d.hideFraction > 0.0 && !(ppcaEm && c.methods.size() == 1))
+        throw std::invalid_argument("--hide-fraction: only PPCA by EM fits rows with holes "
+                                    "(--model ppca --method em)");
+    if (args.has("imputation") && !(d.hideFraction > 0.0))
+        throw std::invalid_argument(
+            "--imputation needs --hide-fraction above 0 (hidden values to score against)");
     if (args.has("gibbs-summary") &&
         std::find(c.methods.begin(), c.methods.end(), LatentMethod::Gibbs) == c.methods.end())
         throw std::invalid_argument("--gibbs-summary needs --method gibbs");
@@ -187,6 +209,33 @@ void printSummary(const LatentConfig& c, const std::vector<LatentRow>& rows, boo
             flooredText += ")";
         std::printf("%-12s  %9.4f ± %-10.4f  %-22s  %s%-10.4f  %s%s\n", name.c_str(), a.mean,
                     a.stdErr, heldText, distText, t.mean, statuses.c_str(), flooredText.c_str());
+    }
+}
+
+/// With hidden entries: each method's imputation RMSE at the last iteration against the
+/// column means', mean ± standard error over trials.
+void printImputation(const LatentConfig& c, const std::vector<LatentRow>& rows) {
+    for (const LatentMethod m : c.methods) {
+        const std::string name = latentMethodName(m);
+        std::vector<double> fitted, means;
+        long hidden = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const LatentRow& r = rows[i];
+            const bool last = i + 1 == rows.size() || rows[i + 1].method != r.method ||
+                              rows[i + 1].trial != r.trial;
+            if (r.method != name || !last || r.imputation.hidden == 0)
+                continue;
+            fitted.push_back(r.imputation.conditionalMean);
+            means.push_back(r.imputation.columnMean);
+            hidden = r.imputation.hidden;
+        }
+        if (fitted.empty())
+            continue;
+        const MeanStdErr a = meanStdErr(fitted), b = meanStdErr(means);
+        std::printf("imputation, %s: %ld hidden entries (%g of the fitting rows' observed "
+                    "entries), RMSE of E[x_miss | x_obs] %.4f ± %.4f, of the column means "
+                    "%.4f ± %.4f\n",
+                    name.c_str(), hidden, c.data.hideFraction, a.mean, a.stdErr, b.mean, b.stdErr);
     }
 }
 
@@ -282,8 +331,14 @@ int run(const ArgParser& args, const LatentConfig& given) {
         [](std::ostream& csv, Rows& rows) { io::writeLatentCsv(csv, rows); },
         [&](const Rows& rows, bool interrupted) {
             printSummary(config, rows, interrupted);
+            printImputation(config, rows);
             if (args.has("gibbs-summary"))
                 summaries.write(args.text("gibbs-summary", ""));
+            if (args.has("imputation")) {
+                io::AtomicFile file(args.text("imputation", ""));
+                io::writeImputationCsv(file.stream(), rows);
+                file.commit();
+            }
         });
 }
 

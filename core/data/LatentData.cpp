@@ -57,9 +57,12 @@ LatentModel parseLatentModel(const std::string& name) {
 }
 
 void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
-               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled) {
+               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled,
+               double hideFraction) {
     if (!(testFraction >= 0.0 && testFraction <= 0.9))
         throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    if (!(hideFraction >= 0.0 && hideFraction <= 0.9))
+        throw std::invalid_argument("the share of entries to hide must lie between 0 and 0.9");
     // Shuffle, then hold out round(f N) rows.
     const Eigen::Index n = all.rows(), dim = all.cols();
     std::vector<Eigen::Index> localOrder;
@@ -82,6 +85,12 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
         else
             data.test.row(i - nTrain) = row;
     }
+    // §3.6: hidden before the column statistics, which then use the observed entries only.
+    data.hidden.clear();
+    data.hideFraction = hideFraction;
+    if (hideFraction > 0.0)
+        data.hidden =
+            hideEntries(data.train, hideFraction, deriveSeed(splitSeed, SeedStream::HiddenEntries));
 
     // Every fitting column must vary; real data is z-scored with the fitting rows' statistics,
     // by the rule every lab shares (core/data/RegressionData.h: columnScale).
@@ -103,6 +112,9 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
         if (standardise) {
             data.train.col(d) = (data.train.col(d).array() - c.mean) / c.scale;
             data.test.col(d) = (data.test.col(d).array() - c.mean) / c.scale;
+            for (HiddenEntry& h : data.hidden)
+                if (h.col == d)
+                    h.value = (h.value - c.mean) / c.scale;
         }
     }
 }
@@ -160,7 +172,7 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
     if (data.anyMissing && !spec.allowMissing)
         throw std::invalid_argument("the data have missing values");
 
-    splitRows(all, spec.testFraction, spec.splitSeed, !synthetic, data);
+    splitRows(all, spec.testFraction, spec.splitSeed, !synthetic, data, nullptr, spec.hideFraction);
     return data;
 }
 

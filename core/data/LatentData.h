@@ -5,6 +5,7 @@
 #include "core/data/NumericTable.h"
 #include "core/lab/Params.h"
 #include "core/math/Types.h"
+#include "core/models/Imputation.h"
 #include "core/models/Mppca.h"
 
 #include <cstdint>
@@ -32,8 +33,11 @@ struct LatentDataSpec {
     std::string dataset = "synthetic"; ///< "synthetic", a bundled set's name or a CSV path
     LatentModel model = LatentModel::Fa;
     SyntheticLatentSpec synthetic;
-    double testFraction = 0.2;   ///< in [0, 0.9]: rows held out (0: none)
-    bool allowMissing = false;   ///< empty CSV cells become missing values (PPCA EM only)
+    double testFraction = 0.2; ///< in [0, 0.9]: rows held out (0: none)
+    bool allowMissing = false; ///< empty CSV cells become missing values (PPCA EM only)
+    /// Share of the fitting rows' observed entries hidden at random (seeded by splitSeed) before
+    /// the columns are z-scored, their values kept (docs/maths/latent.md §3.6); in [0, 0.9].
+    double hideFraction = 0.0;
     std::uint64_t splitSeed = 0; ///< the shuffle before the split; synthetic rows' seed too
     std::uint64_t modelSeed = 0; ///< the generated model
 };
@@ -43,7 +47,10 @@ struct LatentData {
     std::vector<std::string> columns;
     std::vector<std::string> leftOut; ///< a CSV's columns of words, not modelled
     Matrix train, test;               ///< rows; NaN = missing
-    bool anyMissing = false;
+    bool anyMissing = false;          ///< the data set's own missing values (not the hidden)
+    /// The entries of train hidden by hideFraction, with their values on train's scale.
+    std::vector<HiddenEntry> hidden;
+    double hideFraction = 0.0;
     /// Generated data only: the truth's mean and covariance (empty otherwise) and, for the
     /// mixture, its pieces.
     Vector trueMean;
@@ -52,13 +59,15 @@ struct LatentData {
     bool hasTruth() const { return trueCovariance.size() > 0; }
 };
 
-/// Shuffles the rows (seeded by splitSeed), holds out round(testFraction N) of them and checks
-/// that every column varies in the fitting rows; standardise z-scores every column with the
-/// fitting rows' statistics. Fills data.train and data.test (data.columns must be set: the
-/// errors name them); shuffled, if given, receives the original index of each row in
+/// Shuffles the rows (seeded by splitSeed), holds out round(testFraction N) of them, hides
+/// hideFraction of the fitting rows' observed entries (data.hidden) and checks that every column
+/// varies in the fitting rows' observed entries; standardise z-scores every column (and the
+/// hidden values) with those statistics. Fills data.train and data.test (data.columns must be
+/// set: the errors name them); shuffled, if given, receives the original index of each row in
 /// train-then-test order. Throws std::invalid_argument as makeLatentData.
 void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
-               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled = nullptr);
+               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled = nullptr,
+               double hideFraction = 0.0);
 
 /// The data's parameters, described once (core/lab/Params.h): the held-out share and the
 /// generated data's D, K and rows; the latent lab's schemas (core/latent/LatentParams.h) reuse

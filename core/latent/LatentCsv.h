@@ -18,4 +18,10 @@ void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows);
 /// The columns every trial (split) of one run repeats: shards of one run agree on them.
 MergeRule latentMergeRule();
 
+/// dataset,model,method,latent,trial,iteration,hide_fraction,hidden,rmse_conditional_mean,
+/// rmse_column_mean: the imputation scores of the rows with hidden entries (`latent
+/// --imputation`, the window's imputation table), the others left out.
+extern const char* const kImputationHeader;
+void writeImputationCsv(std::ostream& out, const std::vector<LatentRow>& rows);
+
 } // namespace fa::io

@@ -3,6 +3,7 @@
 
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
+#include "core/models/Imputation.h"
 
 #include <chrono>
 #include <cmath>
@@ -18,6 +19,22 @@ double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 } // namespace
+
+ImputationScore scoreImputation(const LatentFit& fit, const LatentData& data, double columnMean) {
+    ImputationScore s;
+    const auto fa = fit.faModel();
+    if (data.hidden.empty() || !fa)
+        return s;
+    s.hidden = static_cast<long>(data.hidden.size());
+    s.hideFraction = data.hideFraction;
+    s.conditionalMean = imputationRmse(imputeConditionalMean(*fa, data.train), data.hidden);
+    s.columnMean = columnMean;
+    return s;
+}
+
+double columnMeanRmse(const LatentData& data) {
+    return data.hidden.empty() ? kNaN : imputationRmse(imputeColumnMeans(data.train), data.hidden);
+}
 
 void checkLatentConfig(const LatentConfig& c) {
     checkLatentRun(c.data.model, c.methods, c.iterations);
@@ -36,6 +53,7 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
         spec.splitSeed = deriveSeed(c.seed, static_cast<std::uint64_t>(trial));
         spec.modelSeed = c.seed;
         const LatentData data = makeLatentData(spec, c.loader);
+        const double meanFill = columnMeanRmse(data); // §3.6's baseline, the same for every fit
         std::vector<LatentRow> trialRows;
         for (std::size_t mi = 0; mi < c.methods.size(); ++mi) {
             const LatentMethod method = c.methods[mi];
@@ -67,6 +85,7 @@ std::vector<LatentRow> runLatentTrial(const LatentConfig& c, int trial,
                     row.relCovDist = relativeCovarianceDistance(cov, data.trueCovariance);
                 }
                 row.seconds = fitting;
+                row.imputation = scoreImputation(*fit, data, meanFill);
                 row.status = csvWord(fit->status(last));
                 for (const Eigen::Index d : fit->flooredColumns())
                     row.floored.push_back(data.columns[static_cast<std::size_t>(d)]);

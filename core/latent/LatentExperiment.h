@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,16 @@ struct LatentConfig {
         finished;
 };
 
+/// With entries hidden (LatentDataSpec::hideFraction): how many, and the RMSE over them of the
+/// fit's conditional-mean imputation and of the column means (docs/maths/latent.md §3.6), in
+/// the fitting rows' units. Not columns of the latent CSV: `latent --imputation` writes them.
+struct ImputationScore {
+    double hideFraction = 0.0;
+    long hidden = 0; ///< 0: nothing hidden (the scores are NaN)
+    double conditionalMean = std::numeric_limits<double>::quiet_NaN();
+    double columnMean = std::numeric_limits<double>::quiet_NaN();
+};
+
 /// One CSV row; NaN cells are written empty (they do not apply).
 struct LatentRow {
     std::string dataset, model, method;
@@ -38,7 +49,15 @@ struct LatentRow {
     double loglik = 0.0, heldout = 0.0, elbo = 0.0, relCovDist = 0.0, seconds = 0.0;
     std::string status;               ///< ok, psi-floor, diverged, not-converged
     std::vector<std::string> floored; ///< psi-floor: the columns' names (not a CSV column)
+    ImputationScore imputation;       ///< (not CSV columns)
 };
+
+/// The imputation score of a fit with an FA form (c, F, Ψ) on data with hidden entries; hidden
+/// 0 when nothing is hidden or the fit has no such form. columnMean is the data's, the same for
+/// every fit (pass it in: it is computed once, by columnMeanRmse).
+ImputationScore scoreImputation(const LatentFit& fit, const LatentData& data, double columnMean);
+/// The column means' imputation RMSE over the hidden entries (NaN when none are hidden).
+double columnMeanRmse(const LatentData& data);
 
 struct LatentProgress {
     int trial = 0, trials = 1;

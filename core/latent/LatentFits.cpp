@@ -265,6 +265,8 @@ class PpcaFit final : public LatentFit {
         p.latent = o.latent;
         p.seed = o.seed;
         p.missingValues = rows.hasNaN();
+        if (o.prior == FaPrior::Independent) // MAP (§3.5); the objective is then ℓ + log p / N
+            p.prior = PpcaPrior{.alpha = o.alpha};
         return p;
     }
     PpcaEm m_em;

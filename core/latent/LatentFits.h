@@ -35,8 +35,10 @@ struct LatentFitOptions {
     int chains = 4;              ///< Gibbs
     long burnIn = 500;           ///< Gibbs sweeps discarded
     double learningRate = 0.001; ///< online SGA
-    /// The one prior chosen for FA's batch EM and Gibbs; each method runs under priorFor().
+    /// The one prior chosen for FA's batch EM and Gibbs (each method runs under priorFor()) or
+    /// PPCA's EM (independent: MAP, docs/maths/latent.md §3.5; any other: maximum likelihood).
     FaPrior prior = FaPrior::None;
+    double alpha = 1.0; ///< PPCA's MAP: the precision α of each loading, w_k ~ N(0, α⁻¹ I)
 };
 /// "none", "jeffreys" (the slides' eq 4, p ∝ Π ψ_d⁻¹; "improper" is read as the same prior),
 /// "conjugate", "independent"; parse throws naming them.
@@ -48,6 +50,9 @@ bool methodTakesPrior(LatentMethod method, FaPrior prior);
 /// The prior method runs under when prior is the one chosen: it, where the method takes it;
 /// otherwise the method's default (em none, gibbs independent).
 FaPrior priorFor(LatentMethod method, FaPrior prior);
+/// Whether the model's method runs under prior: FA's as methodTakesPrior; PPCA's em under none
+/// or independent (its MAP, §3.5); no other fit takes one.
+bool modelTakesPrior(LatentModel model, LatentMethod method, FaPrior prior);
 
 class FaGibbs;
 class Mppca;

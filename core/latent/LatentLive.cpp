@@ -4,6 +4,7 @@
 #include "core/latent/FaGibbs.h"
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
+#include "core/models/Imputation.h"
 #include "core/models/Mppca.h"
 
 #include <algorithm>
@@ -25,7 +26,22 @@ LatentLive::LatentLive(const LatentLiveConfig& config, AbandonFlag abandon)
     checkLatentRun(config.data.model, config.methods, config.length);
     checkParams(latentLiveParams(), config);
     m_data = makeLatentData(config.data, config.loader);
-    const Matrix& X = m_data.train;
+    m_viewRows = m_data.train;
+    for (const HiddenEntry& h : m_data.hidden)
+        m_viewRows(h.row, h.col) = h.value;
+    const Matrix& X = m_viewRows;
+    m_meanFill = columnMeanRmse(m_data);
+    if (!m_data.hidden.empty()) { // the hidden entries drawn, evenly thinned
+        const std::size_t n = m_data.hidden.size();
+        const auto most = static_cast<std::size_t>(std::max(1, config.maxPoints));
+        const std::size_t shown = std::min(n, most);
+        const Matrix filled = imputeColumnMeans(m_data.train);
+        for (std::size_t k = 0; k < shown; ++k) {
+            const HiddenEntry& h = m_data.hidden[n * k / shown];
+            m_shownHidden.push_back(n * k / shown);
+            m_meanPoints.emplace_back(h.value, filled(h.row, h.col));
+        }
+    }
 
     setView(config.viewX, config.viewY);
     for (Eigen::Index i = 0; i < X.rows(); ++i)
@@ -43,7 +59,8 @@ LatentLive::LatentLive(const LatentLiveConfig& config, AbandonFlag abandon)
         LatentFitOptions options = config.fit;
         options.seed = deriveSeed(config.fit.seed, SeedStream::LatentMethodBase, i);
         const auto start = std::chrono::steady_clock::now();
-        m_fits.push_back(makeLatentFit(config.data.model, config.methods[i], X, options));
+        m_fits.push_back(
+            makeLatentFit(config.data.model, config.methods[i], m_data.train, options));
         m_seconds.push_back(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -97,6 +114,7 @@ void LatentLive::record() {
             row.relCovDist = relativeCovarianceDistance(cov, m_data.trueCovariance);
         }
         row.seconds = m_seconds[i];
+        row.imputation = scoreImputation(fit, m_data, m_meanFill);
         row.status = csvWord(fit.status(last));
         for (const Eigen::Index d : fit.flooredColumns())
             row.floored.push_back(m_data.columns[static_cast<std::size_t>(d)]);
@@ -107,7 +125,7 @@ void LatentLive::record() {
 }
 
 void LatentLive::setView(int x, int y) {
-    viewPlane(m_data.train, x, y, m_plane, m_planeMean); // core/data/LatentData.h
+    viewPlane(m_viewRows, x, y, m_plane, m_planeMean); // core/data/LatentData.h
     m_config.viewX = x;
     m_config.viewY = y;
 }

@@ -62,11 +62,23 @@ struct LatentLiveSnapshot : LabSnapshotOf<LatentLiveConfig> {
     std::vector<LatentRow> rows; ///< the recorded iterations in the CLI's columns (rows())
 
     std::string xLabel, yLabel;
-    std::vector<Eigen::Vector2d> points; ///< fitting rows in the view plane (complete rows only)
-    std::vector<int> labels;             ///< mixture: the most responsible component per point
+    /// Fitting rows in the view plane (complete rows only; hidden entries at their values).
+    std::vector<Eigen::Vector2d> points;
+    std::vector<int> labels; ///< mixture: the most responsible component per point
     /// E[z | x] of the fitting rows under the first FA-shaped fit (K = 1: second coordinate 0).
     std::string latentMethod;
     std::vector<Eigen::Vector2d> latentMeans;
+
+    /// With entries hidden (LatentDataSpec::hideFraction, §3.6): the first fit with an FA form
+    /// fills them with E[x_miss | x_obs]; points are (hidden value, filled value), thinned to
+    /// maxPoints, for that fit and for the column means.
+    struct Imputation {
+        bool present = false;
+        std::string method;
+        long hidden = 0;
+        double hideFraction = 0.0, rmse = 0.0, meanRmse = 0.0;
+        std::vector<Eigen::Vector2d> fitted, means;
+    } imputation;
 
     struct Trace {
         bool present = false;
@@ -111,10 +123,15 @@ class LatentLive : public LiveRun {
                                               LatentLiveSnapshot& s) const;
     void traceSnapshot(const FaGibbs& g, const LatentFit* emFit, LatentLiveSnapshot& s) const;
     void diagnostics(const FaGibbs& g, LatentLiveSnapshot::Trace& t) const;
+    void imputationSnapshot(LatentLiveSnapshot& s) const;
 
     LatentLiveConfig m_config;
     LatentData m_data;
-    Matrix m_plane;                    ///< D x 2: the view's directions
+    Matrix m_viewRows; ///< the fitting rows with the hidden entries put back (the views' rows)
+    double m_meanFill = 0.0;                   ///< the column means' imputation RMSE (§3.6)
+    std::vector<std::size_t> m_shownHidden;    ///< the hidden entries drawn
+    std::vector<Eigen::Vector2d> m_meanPoints; ///< (value, column mean) of those
+    Matrix m_plane;                            ///< D x 2: the view's directions
     Vector m_planeMean;                ///< subtracted before projecting (principal axes) or zero
     std::vector<Eigen::Index> m_shown; ///< the rows drawn
     std::vector<std::unique_ptr<LatentFit>> m_fits;

@@ -2,6 +2,7 @@
 #include "core/latent/FaGibbs.h"
 #include "core/latent/LatentLive.h"
 #include "core/latent/McmcDiagnostics.h"
+#include "core/models/Imputation.h"
 #include "core/models/Mppca.h"
 
 #include <algorithm>
@@ -147,6 +148,28 @@ void LatentLive::traceSnapshot(const FaGibbs& g, const LatentFit* emFit,
                     std::to_string(g.options().burnIn) + ")";
 }
 
+void LatentLive::imputationSnapshot(LatentLiveSnapshot& s) const {
+    auto& im = s.imputation;
+    for (std::size_t i = 0; i < m_fits.size() && !m_data.hidden.empty(); ++i) {
+        const auto fa = m_fits[i]->faModel();
+        if (!fa)
+            continue;
+        const Matrix filled = imputeConditionalMean(*fa, m_data.train); // §3.6
+        im.present = true;
+        im.method = latentMethodName(m_config.methods[i]);
+        im.hidden = static_cast<long>(m_data.hidden.size());
+        im.hideFraction = m_data.hideFraction;
+        im.rmse = imputationRmse(filled, m_data.hidden);
+        im.meanRmse = m_meanFill;
+        for (const std::size_t k : m_shownHidden) {
+            const HiddenEntry& h = m_data.hidden[k];
+            im.fitted.emplace_back(h.value, filled(h.row, h.col));
+        }
+        im.means = m_meanPoints;
+        return;
+    }
+}
+
 LatentLiveSnapshot LatentLive::snapshot() const {
     LatentLiveSnapshot s;
     s.config = m_config;
@@ -160,7 +183,7 @@ LatentLiveSnapshot LatentLive::snapshot() const {
     s.leftOut = m_data.leftOut;
     s.trainRows = m_data.train.rows();
     s.testRows = m_data.test.rows();
-    const Matrix& X = m_data.train;
+    const Matrix& X = m_viewRows;
 
     if (m_config.viewX >= 0) {
         s.xLabel = m_data.columns[static_cast<std::size_t>(m_config.viewX)];
@@ -199,6 +222,8 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         for (Eigen::Index n = 0; n < Z.rows(); ++n)
             s.latentMeans.emplace_back(Z(n, 0), k > 1 ? Z(n, 1) : 0.0);
     }
+
+    imputationSnapshot(s);
 
     // The Gibbs traces of one entry of C, its summary, and the worst entries (the first sampler).
     for (const auto& fit : m_fits)

@@ -66,6 +66,19 @@ FaPrior priorFor(LatentMethod method, FaPrior prior) {
     return method == LatentMethod::Gibbs ? FaPrior::Independent : FaPrior::None;
 }
 
+bool modelTakesPrior(LatentModel model, LatentMethod method, FaPrior prior) {
+    switch (model) {
+    case LatentModel::Fa:
+        return methodTakesPrior(method, prior);
+    case LatentModel::Ppca:
+        return method == LatentMethod::Em &&
+               (prior == FaPrior::None || prior == FaPrior::Independent);
+    case LatentModel::Mppca:
+        break;
+    }
+    return false;
+}
+
 void checkLatentRun(LatentModel model, const std::vector<LatentMethod>& methods, long iterations) {
     if (methods.empty())
         throw std::invalid_argument("choose at least one method");

@@ -25,15 +25,32 @@ const Schema<LatentFitOptions>& latentFitParams() {
                &LatentFitOptions::burnIn),
          field({"lr", "run.learningRate", "SGA rate", R, kLearningRateMin, kLearningRateMax,
                 "Online SGA's learning rate (one pass over the rows per iteration)."},
-               &LatentFitOptions::learningRate)});
+               &LatentFitOptions::learningRate),
+         field({"alpha", "run.alpha", "prior α", R, 0, 1e8,
+                "PPCA's MAP (--model ppca --prior independent): each loading ~ N(0, 1/α).", true},
+               &LatentFitOptions::alpha)});
     return s;
 }
+
+namespace {
+/// The lab's own data parameter (the nonlinear lab shares latentDataParams, not this).
+const Schema<LatentDataSpec>& hideParams() {
+    static const Schema<LatentDataSpec> s = withDefaults<LatentDataSpec>(
+        {field({"hide-fraction", "data.hideFraction", "hidden share", R, 0, 0.9,
+                "Share of the fitting rows' entries hidden at random; PPCA's EM fills them "
+                "(E[x_miss | x_obs]), scored against the hidden values.",
+                true},
+               &LatentDataSpec::hideFraction)});
+    return s;
+}
+} // namespace
 
 const Schema<LatentConfig>& latentParams() {
     static const Schema<LatentConfig> s = [] {
         Schema<LatentConfig> v;
         appendNested(v, latentFitParams(), &LatentConfig::fit);
         appendNested(v, latentDataParams(), &LatentConfig::data);
+        appendNested(v, hideParams(), &LatentConfig::data);
         v.push_back(field({"iterations", "", "iterations", W, 1, 1e7,
                            "EM iterations, Gibbs sweeps or passes over the rows; checkpoints at "
                            "1, 2, 5, 10, 20, 50 …."},
@@ -62,6 +79,7 @@ const Schema<LatentLiveConfig>& latentLiveParams() {
         Schema<LatentLiveConfig> v;
         appendNested(v, latentFitParams(), &LatentLiveConfig::fit);
         appendNested(v, latentDataParams(), &LatentLiveConfig::data);
+        appendNested(v, hideParams(), &LatentLiveConfig::data);
         v.push_back(field({"iterations", "run.length", "iterations", W, 1, 1e7,
                            "Iterations in the run (EM iterations, Gibbs sweeps, passes over the "
                            "rows)."},

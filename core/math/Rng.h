@@ -49,6 +49,7 @@ enum class SeedStream : std::uint64_t {
     LatentSyntheticRows = 1, ///< under a split seed: the synthetic rows' draws from the truth
     SplitOrder = 2,          ///< under a split seed: the shuffle before the test rows are held
                              ///< out (splitRows, also the nonlinear lab's)
+    HiddenEntries = 3,       ///< under a split seed: the fitting entries hidden (--hide-fraction)
     /// Under the run's seed: method m of trial t takes LatentMethodBase + 64 t + m (the live
     /// page, trial 0, Base + m).
     LatentMethodBase = 1000,

@@ -141,10 +141,37 @@ PpcaEm::PpcaEm(const ConstMatrixRef& rows, const PpcaOptions& options)
     Rng rng(options.seed);
     m_model.W = rng.normalMatrix(dim, options.latent);
     m_model.sigma2 = variance / static_cast<double>(dim);
+    m_meanVariance = m_model.sigma2;
+    for (Eigen::Index i = 0; i < n; ++i)
+        m_counted += rows.row(i).array().isNaN().all() ? 0 : 1;
+    if (const auto& p = options.prior; p && !(p->alpha >= 0.0 && p->shape > 0.0 && p->scale > 0.0 &&
+                                              std::isfinite(p->alpha + p->shape + p->scale)))
+        throw std::invalid_argument("PPCA's prior needs α >= 0 and positive a₀, b₀ (all finite)");
+}
+
+double PpcaEm::logPriorPerRow() const {
+    if (!m_options.prior)
+        return 0.0;
+    // §3.5, up to a constant: -(α/2)‖W‖² - (a₀ + 1) log σ² - b₀ v̄ / σ².
+    const PpcaPrior& p = *m_options.prior;
+    const double s2 = m_model.sigma2;
+    return (-0.5 * p.alpha * m_model.W.squaredNorm() - (p.shape + 1.0) * std::log(s2) -
+            p.scale * m_meanVariance / s2) /
+           static_cast<double>(m_counted);
+}
+
+double PpcaEm::noiseUpdate(double residuals, double count) const {
+    if (!m_options.prior)
+        return residuals / count;
+    // §3.5: σ² = (R + 2 b₀ v̄) / (count + 2 a₀ + 2), the mode of the σ² part of the M step.
+    const PpcaPrior& p = *m_options.prior;
+    return (residuals + 2.0 * p.scale * m_meanVariance) / (count + 2.0 * p.shape + 2.0);
 }
 
 double PpcaEm::iterate() {
-    const double before = loglikPerRow();
+    double before = loglikPerRow();
+    if (m_options.prior)
+        before += logPriorPerRow();
     if (m_options.missingValues)
         iterateMissing();
     else
@@ -168,10 +195,17 @@ void PpcaEm::iterateComplete() {
     const Matrix Z = X * m_model.W * Minv;
     const Matrix szz = n * m_model.sigma2 * Minv + Z.transpose() * Z;
     const Matrix sxz = X.transpose() * Z;
-    const Matrix W = szz.llt().solve(sxz.transpose()).transpose();
-    m_model.sigma2 = (X.squaredNorm() - 2.0 * (W.array() * sxz.array()).sum() +
-                      ((W.transpose() * W).array() * szz.array()).sum()) /
-                     (n * dim);
+    Matrix W;
+    if (m_options.prior) { // §3.5: W = S_xz (S_zz + α σ²_old I)⁻¹ at the old σ²
+        Matrix shrunk = szz;
+        shrunk.diagonal().array() += m_options.prior->alpha * m_model.sigma2;
+        W = shrunk.llt().solve(sxz.transpose()).transpose();
+    } else {
+        W = szz.llt().solve(sxz.transpose()).transpose();
+    }
+    m_model.sigma2 = noiseUpdate(X.squaredNorm() - 2.0 * (W.array() * sxz.array()).sum() +
+                                     ((W.transpose() * W).array() * szz.array()).sum(),
+                                 n * dim);
     m_model.W = W;
 }
 
@@ -216,8 +250,13 @@ void PpcaEm::iterateMissing() {
     PpcaModel next;
     next.W.resize(dim, k);
     next.mu.resize(dim);
+    // §3.5: the prior adds α σ²_old to the loadings' block (μ_d is flat).
+    const double ridge = m_options.prior ? m_options.prior->alpha * old.sigma2 : 0.0;
     for (Eigen::Index d = 0; d < dim; ++d) {
-        const Vector wm = ezz[static_cast<std::size_t>(d)].llt().solve(rhs.col(d));
+        Matrix& system = ezz[static_cast<std::size_t>(d)];
+        if (m_options.prior)
+            system.diagonal().head(k).array() += ridge;
+        const Vector wm = system.llt().solve(rhs.col(d));
         next.W.row(d) = wm.head(k).transpose();
         next.mu(d) = wm(k);
     }
@@ -237,7 +276,7 @@ void PpcaEm::iterateMissing() {
             ++count;
         }
     }
-    next.sigma2 = total / static_cast<double>(count);
+    next.sigma2 = noiseUpdate(total, static_cast<double>(count));
     m_model = std::move(next);
 }
 

@@ -169,6 +169,77 @@ class TestLatentLive : public QObject {
         c.viewY = 6;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LatentLive{c});
     }
+
+    // Hidden entries (docs/maths/latent.md §3.6) on a table of numbers: hiding happens after the
+    // split (the same rows as without hiding) and before z-scoring, so the observed entries have
+    // mean 0 and variance 1 and each column, hidden values included, is an affine map of the
+    // unhidden one; the live run's rows and its imputation view score the same fill, and the
+    // column means' RMSE is what the observed means give here.
+    void hiddenEntriesAreScaledWithTheirColumnsAndScored() {
+        NumericTable t;
+        t.name = "table";
+        t.names = {"a", "b", "c", "d", "e"};
+        t.values.resize(120, 5);
+        for (Eigen::Index i = 0; i < 120; ++i) {
+            const double u = std::sin(0.7 * double(i)), v = std::cos(1.9 * double(i * i));
+            const double w = 0.1 * std::sin(3.7 * double(i * i) + 1.0); // a little noise
+            t.values.row(i) << 3.0 + u + w, 10.0 * u + v, -2.0 * v + 0.1 * u - w, u - v + w,
+                0.5 * u + 2.0 * v + 2.0 * w;
+        }
+        LatentLiveConfig c;
+        c.data.dataset = "table.csv";
+        c.data.model = LatentModel::Ppca;
+        c.data.splitSeed = 8;
+        c.data.hideFraction = 0.3;
+        c.methods = {LatentMethod::Em};
+        c.fit.latent = 2;
+        c.loader = [&](const std::string&, bool) { return t; };
+        LatentLive live(c);
+        live.advance(30);
+        LatentDataSpec plain = c.data;
+        plain.hideFraction = 0.0;
+        const LatentData whole = makeLatentData(plain, c.loader), &data = live.data();
+        QCOMPARE(data.hidden.size(), std::size_t(std::llround(0.3 * 96 * 5)));
+        Matrix restored = data.train;
+        for (const HiddenEntry& h : data.hidden)
+            restored(h.row, h.col) = h.value;
+        Vector means(5);
+        for (Eigen::Index d = 0; d < 5; ++d) {
+            double sum = 0.0, sq = 0.0, count = 0.0;
+            for (Eigen::Index n = 0; n < data.train.rows(); ++n)
+                if (!std::isnan(data.train(n, d)))
+                    sum += data.train(n, d), sq += data.train(n, d) * data.train(n, d), ++count;
+            means(d) = sum / count;
+            QVERIFY(std::abs(means(d)) < 1e-12 && std::abs(sq / count - 1.0) < 1e-12);
+            // restored = a · whole + b in every row, the hidden ones included.
+            const Eigen::Index p = 0, q = 1;
+            const double a =
+                (restored(p, d) - restored(q, d)) / (whole.train(p, d) - whole.train(q, d));
+            const double b = restored(p, d) - a * whole.train(p, d);
+            QVERIFY((restored.col(d) - (a * whole.train.col(d)).array().matrix() -
+                     Vector::Constant(96, b))
+                        .norm() < 1e-12);
+        }
+        double meanSq = 0.0;
+        for (const HiddenEntry& h : data.hidden)
+            meanSq += (h.value - means(h.col)) * (h.value - means(h.col));
+        const double meanRmse = std::sqrt(meanSq / double(data.hidden.size()));
+        const LatentLiveSnapshot s = live.snapshot();
+        const LatentRow& last = s.rows.back();
+        QCOMPARE(last.imputation.hidden, long(data.hidden.size()));
+        QVERIFY(std::abs(last.imputation.columnMean - meanRmse) < 1e-12);
+        QVERIFY(s.imputation.present);
+        QCOMPARE(s.imputation.rmse, last.imputation.conditionalMean);
+        QCOMPARE(s.imputation.fitted.size(), data.hidden.size()); // all drawn (under 1500)
+        double fittedSq = 0.0;
+        for (const Eigen::Vector2d& p : s.imputation.fitted)
+            fittedSq += (p.y() - p.x()) * (p.y() - p.x());
+        QVERIFY(std::abs(std::sqrt(fittedSq / double(data.hidden.size())) - s.imputation.rmse) <
+                1e-12);
+        qInfo("imputation RMSE %.4f, column means %.4f", s.imputation.rmse, meanRmse);
+        QVERIFY(s.imputation.rmse < 0.5 * meanRmse); // five columns, two signals, some noise
+        QCOMPARE(s.points.size(), std::size_t(96));  // every row drawn, hidden values put back
+    }
 };
 
 QTEST_APPLESS_MAIN(TestLatentLive)

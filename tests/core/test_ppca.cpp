@@ -20,27 +20,8 @@ namespace {
 double denseObservedLoglik(const PpcaModel& m, const Matrix& rows) {
     Matrix C = m.W * m.W.transpose();
     C.diagonal().array() += m.sigma2;
-    double total = 0.0;
     int counted = 0;
-    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
-        std::vector<Eigen::Index> obs;
-        for (Eigen::Index d = 0; d < rows.cols(); ++d)
-            if (!std::isnan(rows(n, d)))
-                obs.push_back(d);
-        if (obs.empty())
-            continue;
-        const auto k = static_cast<Eigen::Index>(obs.size());
-        Matrix Co(k, k);
-        Vector x(k), mu(k);
-        for (Eigen::Index i = 0; i < k; ++i) {
-            x(i) = rows(n, obs[std::size_t(i)]);
-            mu(i) = m.mu(obs[std::size_t(i)]);
-            for (Eigen::Index j = 0; j < k; ++j)
-                Co(i, j) = C(obs[std::size_t(i)], obs[std::size_t(j)]);
-        }
-        total += test::denseLogDensity(x, mu, Co);
-        ++counted;
-    }
+    const double total = test::denseObservedLoglikSum(m.mu, C, rows, &counted);
     return total / counted;
 }
 } // namespace

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 namespace fa::test {
 
@@ -16,6 +17,36 @@ inline double denseLogDensity(const Vector& x, const Vector& mean, const Matrix&
     const double logDet = 2.0 * L.diagonal().array().log().sum();
     return -0.5 * (static_cast<double>(x.size()) * std::log(2.0 * std::numbers::pi) + logDet +
                    d.dot(llt.solve(d)));
+}
+
+/// Σ over the rows of the dense log N(x_O; mean_O, C_OO), O each row's non-NaN entries; a row
+/// with nothing observed is left out (counted, if given, receives the rows summed).
+inline double denseObservedLoglikSum(const Vector& mean, const Matrix& C, const Matrix& rows,
+                                     int* counted = nullptr) {
+    double total = 0.0;
+    int used = 0;
+    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
+        std::vector<Eigen::Index> obs;
+        for (Eigen::Index d = 0; d < rows.cols(); ++d)
+            if (!std::isnan(rows(n, d)))
+                obs.push_back(d);
+        const auto k = static_cast<Eigen::Index>(obs.size());
+        if (k == 0)
+            continue;
+        Matrix Co(k, k);
+        Vector x(k), mu(k);
+        for (Eigen::Index i = 0; i < k; ++i) {
+            x(i) = rows(n, obs[std::size_t(i)]);
+            mu(i) = mean(obs[std::size_t(i)]);
+            for (Eigen::Index j = 0; j < k; ++j)
+                Co(i, j) = C(obs[std::size_t(i)], obs[std::size_t(j)]);
+        }
+        total += denseLogDensity(x, mu, Co);
+        ++used;
+    }
+    if (counted)
+        *counted = used;
+    return total;
 }
 
 inline double denseLogDensity(const Vector& x, const FAModel& m) {

@@ -1,7 +1,9 @@
 // The latent lab in the window, headless: the drawn ellipse is the 1-sd contour of batch EM's
 // dense marginal (refitted here), the page's run is trial 0 of the CLI's experiment, a session
-// replays the same curves, refused values keep the run, the mixture colours its points, and a
-// CSV with empty cells switches to PPCA by EM.
+// replays the same curves, refused values keep the run, the mixture colours its points, a CSV
+// with empty cells switches to PPCA by EM, and PPCA's prior box and hidden entries (the fill's
+// view, the imputation table equal to the CLI's).
+#include "core/io/RegressionCsv.h"
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/LatentCsv.h"
 #include "core/latent/LatentExperiment.h"
@@ -273,6 +275,62 @@ class TestLatentPage : public QObject {
         QVERIFY(runTo(page, 5));
         QCOMPARE(page.latestSnapshot()->dataset, std::string("gaps"));
         QVERIFY(std::isfinite(page.latestSnapshot()->methods.front().curve.back().loglik));
+    }
+
+    // PPCA: the prior box offers maximum likelihood and the MAP (α's field only with the MAP);
+    // with a hidden share the traces' place shows the fill against the hidden values, and the
+    // page's imputation table is trial 0 of the CLI's, cell for cell.
+    void ppcaPriorAndHiddenEntries() {
+        LatentPage page;
+        QComboBox *model = nullptr, *prior = nullptr;
+        for (QComboBox* box : page.findChildren<QComboBox*>()) {
+            if (box->findData("mppca") >= 0)
+                model = box;
+            if (box->findData("jeffreys") >= 0)
+                prior = box;
+        }
+        QVERIFY(model && prior);
+        model->setCurrentIndex(model->findData("ppca"));
+        QCOMPARE(prior->count(), 2);
+        QVERIFY(prior->findData("independent") == 1 && prior->findData("jeffreys") < 0);
+        prior->setCurrentIndex(1);
+        QCOMPARE(page.config().fit.prior, fa::FaPrior::Independent);
+        fa::LatentLiveConfig c = page.config();
+        c.data.dataset = "boston";
+        c.data.hideFraction = 0.3;
+        c.methods = {fa::LatentMethod::Em};
+        c.fit.latent = 3;
+        c.fit.alpha = 20.0;
+        c.loader = fa::io::tableLoader();
+        page.setConfig(c);
+        QCOMPARE(page.config().fit.prior, fa::FaPrior::Independent);
+        QCOMPARE(page.config().fit.alpha, 20.0);
+        page.reset();
+        QVERIFY(runTo(page, 10));
+        QTRY_COMPARE(page.charts()[2].first, QString("latent-imputation"));
+        const auto& im = page.latestSnapshot()->imputation;
+        QVERIFY(im.present && im.hidden == 1701);
+        QTRY_VERIFY(
+            page.imputationView()->chart()->title().contains(QString::number(im.rmse, 'f', 3)));
+        const QString table = m_dir.filePath("imputation.csv");
+        QVERIFY(page.exportTable("imputation", table));
+        QVERIFY(!page.exportTable("nothing", table));
+
+        fa::LatentConfig cli;
+        cli.data = page.config().data;
+        cli.methods = c.methods;
+        cli.fit = page.config().fit;
+        cli.seed = cli.data.modelSeed;
+        cli.iterations = 10;
+        cli.loader = fa::io::tableLoader();
+        std::ostringstream out;
+        fa::io::writeImputationCsv(out, fa::runLatent(cli));
+        const QStringList cliRows =
+            QString::fromStdString(out.str()).split('\n', Qt::SkipEmptyParts);
+        const QStringList pageRows = readLines(table, false);
+        QCOMPARE(cliRows.size(), 1 + 5); // 1, 2, 3, 5, 10
+        for (const QString& row : cliRows)
+            QVERIFY2(pageRows.contains(row), qPrintable(row));
     }
 };
 

@@ -134,6 +134,11 @@ bool LabPage::exportCurves(const QString&) {
     return false;
 }
 
+bool LabPage::exportTable(const QString& table, const QString&) {
+    fail("Cannot export", QString("this lab has no table '%1'").arg(table));
+    return false;
+}
+
 bool LabPage::exportJob(const QString&) {
     fail("Cannot export", "this lab has no background results");
     return false;

@@ -72,6 +72,9 @@ class LabPage : public QWidget {
     long sessionPosition() const { return m_sessionPosition; }
     /// Ctrl+E: the page's curves (or results) as CSV in the CLI's columns.
     virtual bool exportCurves(const QString& csvPath);
+    /// Another table of the page's rows by name (the latent lab's "imputation"), as CSV; false
+    /// for a name the page does not have. Preset checks may name one (preset.checks' "table").
+    virtual bool exportTable(const QString& table, const QString& csvPath);
     QString curvesFileName() const { return m_facts.curvesFileName; }
     /// Ctrl+Shift+O: use a regression CSV as the page's data.
     bool offersCsv() const { return m_facts.offersCsv; }

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -32,7 +33,8 @@ LatentPage::LatentPage(QWidget* parent)
                          .defaultLength = 300,
                          .status = StatusStyle::UnitOfLength}),
       m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
-      m_means(new LatentMeansView) {
+      m_means(new LatentMeansView), m_imputation(new ImputationView),
+      m_traceSlot(new QStackedWidget) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -61,23 +63,24 @@ void LatentPage::makeControls() {
     m_model->setToolTip("FA: C = F Fᵀ + Ψ (Ψ diagonal); PPCA: Ψ = σ² I; mixture: C components "
                         "each a PPCA with its own mean and weight.");
     m_prior = new QComboBox;
-    // One prior per entry for EM and Gibbs alike (docs/maths/latent.md §1.7, §2.5).
-    m_prior->addItem("EM: max. likelihood · Gibbs: independent", "none");
-    m_prior->addItem("p ∝ Π 1/ψ (slides eq 4): EM MAP · Gibbs NIχ²", "jeffreys");
-    m_prior->addItem("conjugate NIχ²: EM MAP · Gibbs NIχ²", "conjugate");
+    fillPriors(fa::LatentModel::Fa, fa::FaPrior::None);
     m_prior->setToolTip(
         "The prior each FA method uses. First entry: batch EM maximises the likelihood, Gibbs "
         "keeps its independent priors (f_d ~ N(0, v_d I), ψ_d ~ IG(1, 0.1 v_d)). p ∝ Π 1/ψ, the "
         "slides' improper prior: EM's MAP step divides ψ's sum by N + 2; Gibbs draws each "
         "(f_d, c_d, ψ_d) jointly from its normal-inverse-χ² conditional (ψ floored at 1e-6 v_d in "
         "a Heywood case). Conjugate (ν₀ = 1, τ₀² = 0.1 of each column's variance, λ₀ = 1): EM's "
-        "MAP step and Gibbs's joint draw under the same prior, which keeps every ψ away from 0.");
+        "MAP step and Gibbs's joint draw under the same prior, which keeps every ψ away from 0. "
+        "PPCA: maximum likelihood, or EM's MAP under w_k ~ N(0, I/α) (α below) and σ² ~ IG(1, "
+        "0.1 v̄), v̄ the mean column variance: the loadings shrink toward 0.");
     // The parameters of core/latent/LatentParams.h: their ranges, defaults and tooltips.
     m_latent = m_fields.field("latent");
     m_components = m_fields.field("components");
     m_dim = m_fields.field("dim");
     m_trueLatent = m_fields.field("true-latent");
     m_samples = m_fields.field("samples");
+    m_alpha = m_fields.field("alpha");
+    m_hide = m_fields.field("hide-fraction");
     m_missing = new QCheckBox("empty cells are missing values");
     m_missing->setToolTip("A CSV's empty cells are missing values, integrated out exactly by "
                           "PPCA's EM (the only method that handles them). Off: refused.");
@@ -109,8 +112,8 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     f->addRow(m_missing);
     f->addRow("model", m_model);
     f->addRow("prior", m_prior);
-    m_fields.addRows(f, {"latent", "components", "iterations", "test-fraction", "seed", "dim",
-                         "true-latent", "samples"});
+    m_fields.addRows(f, {"alpha", "latent", "components", "iterations", "test-fraction",
+                         "hide-fraction", "seed", "dim", "true-latent", "samples"});
     auto* run = new QGroupBox("Sampling, speed, view");
     auto* r = new QFormLayout(run);
     m_fields.addRows(r, {"chains", "burn-in", "lr"});
@@ -123,7 +126,9 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
-    QWidget* views = fourViews({m_loglik, m_plane, m_trace, m_means}, m_summary);
+    m_traceSlot->addWidget(m_trace);
+    m_traceSlot->addWidget(m_imputation);
+    QWidget* views = fourViews({m_loglik, m_plane, m_traceSlot, m_means}, m_summary);
     modeLayout(this, {form, methods, run}, views, &m_parameters);
 }
 
@@ -142,8 +147,27 @@ void LatentPage::connectControls(QPushButton* open) {
     connect(m_model, &QComboBox::currentIndexChanged, this, &LatentPage::modelSwitched);
     m_methods.onToggled(this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
-    connect(m_prior, &QComboBox::currentIndexChanged, this, restart);
-    m_fields.onAnyChanged(this, restart, {m_dim, m_fields.field("iterations")});
+    connect(m_prior, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_quiet)
+            return;
+        enableFields(fa::parseLatentModel(m_model->currentData().toString().toStdString()));
+        reset();
+    });
+    m_fields.onAnyChanged(this, restart, {m_dim, m_hide, m_fields.field("iterations")});
+    onFieldChanged(m_hide, this, [this](double share) {
+        if (m_quiet)
+            return;
+        if (share > 0.0) { // only PPCA's EM fits rows with holes
+            m_quiet = true;
+            for (const auto& [m, box] : m_methods)
+                box->setChecked(m == fa::LatentMethod::Em);
+            m_quiet = false;
+            emit message("Hidden entries: PPCA by EM fills them (the closed form needs complete "
+                         "rows)",
+                         8000);
+        }
+        reset();
+    });
     onFieldChanged(m_dim, this, [this](double) {
         if (m_quiet)
             return;
@@ -192,6 +216,8 @@ void LatentPage::modelSwitched() {
         setFieldValue(m_trueLatent, m_mixtureSizes->trueLatent);
         m_mixtureSizes.reset();
     }
+    if (model != "ppca")
+        setFieldValue(m_hide, 0); // only PPCA's EM fits rows with holes
     m_quiet = false;
     resetView();
     modelChanged();
@@ -211,15 +237,40 @@ void LatentPage::modelChanged() {
         box->setToolTip(offered ? methodTip(id, fa::Lab::Latent)
                                 : methodTip(id, fa::Lab::Latent) + " — not for this model");
     }
+    fillPriors(model, fa::parseFaPrior(m_prior->currentData().toString().toStdString()));
+    enableFields(model);
+    reset();
+}
+
+void LatentPage::fillPriors(fa::LatentModel model, fa::FaPrior chosen) {
+    const bool quiet = m_quiet;
+    m_quiet = true;
+    m_prior->clear();
+    if (model == fa::LatentModel::Ppca) { // docs/maths/latent.md §3.5
+        m_prior->addItem("EM: maximum likelihood", "none");
+        m_prior->addItem("EM MAP: w ~ N(0, I/α), σ² ~ IG(1, 0.1 v̄)", "independent");
+    } else { // one prior per entry for EM and Gibbs alike (§1.7, §2.5)
+        m_prior->addItem("EM: max. likelihood · Gibbs: independent", "none");
+        m_prior->addItem("p ∝ Π 1/ψ (slides eq 4): EM MAP · Gibbs NIχ²", "jeffreys");
+        m_prior->addItem("conjugate NIχ²: EM MAP · Gibbs NIχ²", "conjugate");
+    }
+    // A word the model's box does not list runs as its first entry does.
+    m_prior->setCurrentIndex(
+        std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(chosen)))));
+    m_quiet = quiet;
+}
+
+void LatentPage::enableFields(fa::LatentModel model) {
     const bool synthetic = m_dataset->currentData().toString() == "synthetic";
+    const bool ppca = model == fa::LatentModel::Ppca;
     m_components->setEnabled(model == fa::LatentModel::Mppca);
-    m_prior->setEnabled(model == fa::LatentModel::Fa);
+    m_prior->setEnabled(model != fa::LatentModel::Mppca);
+    m_alpha->setEnabled(ppca && m_prior->currentData().toString() == "independent");
+    m_hide->setEnabled(ppca);
     for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
                        static_cast<QWidget*>(m_samples)})
         w->setEnabled(synthetic);
-    m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets &&
-                          model == fa::LatentModel::Ppca);
-    reset();
+    m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets && ppca);
 }
 
 void LatentPage::configRestored() {
@@ -259,13 +310,20 @@ void LatentPage::draw(const fa::LatentLiveSnapshot& s) {
     m_loglik->show(s);
     m_plane->show(s);
     m_trace->show(s);
+    m_imputation->show(s);
+    m_traceSlot->setCurrentWidget(s.imputation.present ? static_cast<QWidget*>(m_imputation)
+                                                       : static_cast<QWidget*>(m_trace));
     m_means->show(s);
-    QString text = QString("<b>%1</b>, %2: %3 fitting rows, %4 held out, %5 columns. Last "
-                           "iteration (fitting / held-out log-likelihood per row):")
+    QString text = QString("<b>%1</b>, %2: %3 fitting rows, %4 held out, %5 columns.")
                        .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.model))
                        .arg(s.trainRows)
                        .arg(s.testRows)
                        .arg(s.columns.size());
+    if (s.imputation.present) // §3.6: hidden before fitting, drawn at their values
+        text += QString(" %1 fitting entries hidden (%2 %), drawn at their values.")
+                    .arg(s.imputation.hidden)
+                    .arg(100.0 * s.imputation.hideFraction, 0, 'f', 0);
+    text += " Last iteration (fitting / held-out log-likelihood per row):";
     if (!s.leftOut.empty()) {
         QStringList names;
         for (const auto& n : s.leftOut)

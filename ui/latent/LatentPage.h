@@ -3,7 +3,8 @@
 // bundled UCI sets or any CSV by batch EM, Gibbs sampling, the closed form, the SVD iteration
 // and online EM / SGA, side by side, one iteration (or Gibbs sweep) at a time. Views: the
 // log-likelihood with EM's ELBO staircase, the data in a plane with the models' ellipses and
-// loadings (the mixture: points by component), Gibbs traces, and E[z | x].
+// loadings (the mixture: points by component), Gibbs traces (with hidden entries: the filled
+// against the hidden values), and E[z | x].
 #include "core/latent/LatentLive.h"
 #include "core/latent/LatentParams.h"
 #include "ui/common/LabPageOf.h"
@@ -25,6 +26,8 @@ class LoglikView;
 class DataPlaneView;
 class TraceView;
 class LatentMeansView;
+class ImputationView;
+class QStackedWidget;
 
 class LatentPage
     : public LabPageOf<fa::LatentLive, fa::LatentLiveSnapshot, fa::io::LatentSessionFiles> {
@@ -39,10 +42,13 @@ class LatentPage
     DataPlaneView* dataView() const { return m_plane; }
     TraceView* traceView() const { return m_trace; }
     LatentMeansView* latentView() const { return m_means; }
+    ImputationView* imputationView() const { return m_imputation; }
     QCheckBox* methodBox(fa::LatentMethod method) const;
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
     bool exportCurves(const QString& csvPath) override; ///< the latent command's columns
+    /// "imputation": the rows' imputation scores in `latent --imputation`'s columns.
+    bool exportTable(const QString& table, const QString& csvPath) override;
     QWidget* parameterColumn() const override { return m_parameters; }
     bool openCsv(const QString& path) override;
 
@@ -61,19 +67,25 @@ class LatentPage
     void modelChanged();
     void fillViewChoices(const fa::LatentLiveSnapshot& s);
     void resetView(); ///< principal axes and the first trace entry (another data set or model)
+    /// The prior box's entries for the model (FA's priors, or PPCA's none and MAP), keeping the
+    /// chosen word where the model offers it.
+    void fillPriors(fa::LatentModel model, fa::FaPrior chosen);
+    void enableFields(fa::LatentModel model); ///< what applies to the model and data set
 
     QComboBox *m_dataset, *m_model, *m_prior, *m_traceEntry;
     PlanePicker m_axes; ///< view x, view y
     QCheckBox *m_missing, *m_zoom;
     MethodBoxes<fa::LatentMethod> m_methods;
     ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
-    QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples;
+    QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples, *m_alpha, *m_hide;
     QWidget* m_parameters = nullptr; ///< the column presentation mode hides
     QLabel* m_summary;
     LoglikView* m_loglik;
     DataPlaneView* m_plane;
     TraceView* m_trace;
     LatentMeansView* m_means;
+    ImputationView* m_imputation;
+    QStackedWidget* m_traceSlot; ///< the Gibbs traces, or with hidden entries the imputation
     std::vector<std::string> m_shownEntries;
     bool m_quiet = false;
     struct Sizes {

@@ -10,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QStackedWidget>
 #include <algorithm>
 
 fa::LatentLiveConfig LatentPage::config() const {
@@ -45,27 +46,20 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
         m_model->findData(QString::fromStdString(fa::latentModelName(c.data.model))));
     m_methods.check(c.methods);
     m_fields.show(c);
-    // "independent" runs as the first entry does (EM keeps maximum likelihood).
-    m_prior->setCurrentIndex(
-        std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(c.fit.prior)))));
+    // FA's "independent" runs as the first entry does (EM keeps maximum likelihood).
+    fillPriors(c.data.model, c.fit.prior);
     m_missing->setChecked(c.data.allowMissing);
     m_quiet = false;
-    const fa::LatentModel model = c.data.model;
     for (const auto& [m, box] : m_methods)
-        box->setEnabled(fa::modelOffers(model, m));
-    m_components->setEnabled(model == fa::LatentModel::Mppca);
-    m_prior->setEnabled(model == fa::LatentModel::Fa);
-    const bool synthetic = c.data.dataset == "synthetic";
-    for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
-                       static_cast<QWidget*>(m_samples)})
-        w->setEnabled(synthetic);
-    m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets &&
-                          model == fa::LatentModel::Ppca);
+        box->setEnabled(fa::modelOffers(c.data.model, m));
+    enableFields(c.data.model);
 }
 
 std::vector<std::pair<QString, QWidget*>> LatentPage::charts() const {
+    const bool filling = m_traceSlot->currentWidget() == m_imputation; // its slot, when in view
     return {{"latent-loglik", m_loglik},
             {"latent-data", m_plane},
-            {"latent-trace", m_trace},
+            filling ? std::pair<QString, QWidget*>{"latent-imputation", m_imputation}
+                    : std::pair<QString, QWidget*>{"latent-trace", m_trace},
             {"latent-means", m_means}};
 }

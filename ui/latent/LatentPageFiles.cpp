@@ -42,3 +42,9 @@ bool LatentPage::openCsv(const QString& path) {
 bool LatentPage::exportCurves(const QString& path) {
     return exportRows(path, fa::io::writeLatentCsv);
 }
+
+bool LatentPage::exportTable(const QString& table, const QString& path) {
+    if (table != "imputation")
+        return LabPage::exportTable(table, path);
+    return exportRows(path, fa::io::writeImputationCsv);
+}

@@ -248,3 +248,45 @@ void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
     fit(xlo, xhi, ylo, yhi);
     endFrame();
 }
+
+ImputationView::ImputationView(QWidget* parent)
+    : SeriesChart("hidden value (z-scored)", "filled value", parent) {
+    fit(-3.0, 3.0, -3.0, 3.0, true);
+}
+
+void ImputationView::show(const fa::LatentLiveSnapshot& s) {
+    clearAll();
+    const auto& im = s.imputation;
+    if (!im.present) {
+        setTitle("Imputation: set a hidden share (PPCA by EM) to fill and score hidden entries");
+        fit(-3.0, 3.0, -3.0, 3.0, true); // z-scores' usual range until there is something
+        endFrame();
+        return;
+    }
+    setTitle(QString("%1 hidden entries (%2 %), RMSE: %3 %4, column means %5")
+                 .arg(im.hidden)
+                 .arg(100.0 * im.hideFraction, 0, 'f', 0)
+                 .arg(legendName(im.method, kLab))
+                 .arg(im.rmse, 0, 'f', 3)
+                 .arg(im.meanRmse, 0, 'f', 3));
+    // Each axis to its own values (one far hidden value would squeeze a square chart); the
+    // diagonal over the range both share.
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    auto points = [&](const std::vector<Eigen::Vector2d>& from) {
+        QList<QPointF> out;
+        for (const auto& p : from) {
+            out.append({p.x(), p.y()});
+            xlo = std::min(xlo, p.x()), xhi = std::max(xhi, p.x());
+            ylo = std::min(ylo, p.y()), yhi = std::max(yhi, p.y());
+        }
+        return out;
+    };
+    scatter("means", QColor(150, 150, 150), 5.0, "column mean")->replace(points(im.means));
+    scatter("fitted", colourFor(im.method, kLab), 5.0, "E[x_miss | x_obs]")
+        ->replace(points(im.fitted));
+    const double lo = std::max(xlo, ylo), hi = std::min(xhi, yhi);
+    line("diagonal", QPen(Qt::black, 1.2, Qt::DashLine), "y = x")
+        ->replace(hi > lo ? QList<QPointF>{{lo, lo}, {hi, hi}} : QList<QPointF>{});
+    fit(xlo, xhi, ylo, yhi);
+    endFrame();
+}

@@ -33,7 +33,8 @@ QString text(const QJsonObject& block, const QString& key, bool required) {
 }
 /// "preset.checks": [{"after": 1000, "row": {"algorithm": "em", "samples": "1000"},
 /// "column": "rel_cov_dist", "value": "0.09", "tolerance": 0.01}, ...]; the value is text,
-/// written as the caption writes it.
+/// written as the caption writes it; "table": "imputation" (optional) names another of the
+/// page's tables.
 std::vector<PresetClaim> claimsOf(const QJsonObject& block) {
     std::vector<PresetClaim> claims;
     if (!block.contains("checks"))
@@ -48,6 +49,7 @@ std::vector<PresetClaim> claimsOf(const QJsonObject& block) {
         const QJsonObject row = check.value("row").toObject();
         for (auto it = row.begin(); it != row.end(); ++it)
             c.row.emplace_back(it.key(), it.value().toString());
+        c.table = text(check, "table", false);
         c.column = text(check, "column", true);
         c.text = text(check, "value", true);
         bool number = false;

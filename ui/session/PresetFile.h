@@ -15,6 +15,9 @@ namespace fa::io {
 /// caption writes `value` as given ("0.09").
 struct PresetClaim {
     long after = 0;
+    /// The page's table the row is in: empty, its rows (Ctrl+E, the CLI's columns); else a name
+    /// LabPage::exportTable knows ("imputation").
+    QString table;
     std::vector<std::pair<QString, QString>> row; ///< column name → cell text
     QString column;
     double value = 0.0, tolerance = 0.0;

@@ -180,6 +180,15 @@ const std::vector<ViewHelp>& latentViewHelp() {
          "mean, a 95 % band, R̂ (chains agree near 1) and the effective sample size.",
          "Chains overlapping, R̂ below 1.1, the mean settling.",
          "Chains apart, R̂ well above 1.1: run longer or burn in more."},
+        {{"latent-imputation"},
+         "Hidden entries filled in",
+         "With a hidden share set (PPCA by EM), in the traces' place: each hidden entry's value "
+         "(x) against its fill (y), E[x_miss | x_obs] of the current fit (colour) and the column "
+         "mean (grey); the title gives both RMSEs over every hidden entry.",
+         "The coloured points along y = x, their RMSE well below the column means' (the grey "
+         "points lie flat).",
+         "Coloured points as flat as the grey ones: the columns share little (K too small, or "
+         "the data have no common factors to fill from)."},
         {{"latent-means"},
          "Posterior means E[z | x]",
          "Each row's posterior mean of the factors under batch EM (or the model chosen).",
