@@ -45,8 +45,8 @@ struct VaeOptions {
 /// network needs a hidden layer and the linear VAE's noise is never the network's (closed forms,
 /// §8), and the leave-one-out baseline needs two draws per row.
 void validate(const VaeOptions& options);
-/// "The encoder's gradient: reparam, score or score-baseline"; throws std::invalid_argument
-/// naming the choices for another word.
+/// The VAE's encoder gradient from its word (reparam, score or score-baseline); throws
+/// std::invalid_argument naming the choices for another word.
 GradientEstimator parseEncoderGradient(const std::string& name);
 
 class VaeFit : public Abandonable {
