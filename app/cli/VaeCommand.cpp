@@ -5,6 +5,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/FileChecks.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
@@ -19,6 +20,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -42,8 +45,21 @@ const std::vector<OptionHelp>& ownOptions() {
          "The decoder's (and encoder's) hidden layers, a comma list of at most 3 "
          "sizes (each 1 to 10000); 0: none (a linear decoder)."},
         {"activation", "tanh", "tanh or relu."},
-        {"noise", "diagonal", "The decoder's noise for vem and vae: diagonal, isotropic or fixed."},
-        {"linear-noise", "isotropic", "The linear VAE's noise (fixed when --noise is fixed)."},
+        {"noise", "diagonal",
+         "The decoder's noise for vem and vae: diagonal, isotropic, fixed, or network (σ_d²(z) "
+         "from the decoder's own outputs; needs a hidden layer)."},
+        {"linear-noise", "isotropic",
+         "The linear VAE's noise: diagonal, isotropic or fixed (fixed when --noise is fixed)."},
+        {"encoder-gradient", "reparam",
+         "The VAE's encoder gradient of E_q[log p(x|z)]: reparam, score (REINFORCE) or "
+         "score-baseline (with the leave-one-out baseline; needs --encoder-samples 2 or more). "
+         "The decoder's stays pathwise, the KL's exact."},
+        {"grad-variance-out", "",
+         "PATH.csv: at each checkpoint of the VAE, the spread of its encoder's gradient by each "
+         "estimator at the current weights (the baseline with --encoder-samples 2 or more). "
+         "Columns dataset, method, latent, hidden, trial, epoch, trained_with, estimator, "
+         "samples, draws, rows, mean_norm, variance (the trace of the covariance of --grad-draws "
+         "estimates of the per-row mean ELBO's gradient on the first --batch fitting rows)."},
         {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
         dataDirOption()};
     return o;
@@ -77,6 +93,15 @@ VaeConfig parseConfig(const ArgParser& args) {
         throw std::invalid_argument("--noise fixed and --linear-noise fixed go together (one σ²)");
     if (args.has("noise-variance") && c.fit.noise != NoiseKind::Fixed)
         throw std::invalid_argument("--noise-variance applies to --noise fixed only");
+    c.fit.encoderGradient = parseEncoderGradient(args.text("encoder-gradient", "reparam"));
+    const bool vae =
+        std::find(c.methods.begin(), c.methods.end(), VaeMethod::Vae) != c.methods.end();
+    for (const char* flag : {"encoder-gradient", "encoder-samples", "grad-variance-out"})
+        if (args.has(flag) && !vae)
+            throw std::invalid_argument(std::string("--") + flag +
+                                        " applies to the VAE (--method vae) only");
+    if (args.has("grad-draws") && !args.has("grad-variance-out"))
+        throw std::invalid_argument("--grad-draws applies with --grad-variance-out only");
     c.threads = threadsOption(args);
     c.shard = shardOption(args, c.trials);
 
@@ -173,9 +198,46 @@ std::vector<VaeRow> markDiverged(std::vector<VaeRow> rows) {
     return rows;
 }
 
-int run(const ArgParser& args, const VaeConfig& config) {
+/// --grad-variance-out: the encoder-gradient study's rows, kept per trial and written in trial
+/// order for the trials the main CSV holds.
+class GradStudyRows {
+  public:
+    void add(const std::vector<VaeGradRow>& rows) {
+        const std::lock_guard<std::mutex> guard(m_lock);
+        for (const VaeGradRow& r : rows)
+            m_rows[r.trial].push_back(r);
+    }
+    void write(const std::string& path, const std::vector<VaeRow>& finished) const {
+        std::set<int> trials;
+        for (const VaeRow& r : finished)
+            trials.insert(r.trial);
+        std::vector<VaeGradRow> rows;
+        for (const auto& [trial, some] : m_rows)
+            if (trials.count(trial))
+                rows.insert(rows.end(), some.begin(), some.end());
+        io::AtomicFile file(path);
+        io::writeVaeGradCsv(file.stream(), rows);
+        file.commit();
+    }
+
+  private:
+    std::mutex m_lock;
+    std::map<int, std::vector<VaeGradRow>> m_rows;
+};
+
+int run(const ArgParser& args, const VaeConfig& given) {
     requireOutput(args);
-    refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(config.data.dataset));
+    refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(given.data.dataset));
+    VaeConfig config = given;
+    GradStudyRows study;
+    const std::string studyPath = args.text("grad-variance-out", "");
+    if (!studyPath.empty()) {
+        std::vector<std::string> inputs{args.text("out", "")};
+        if (!isGeneratedVaeSet(config.data.dataset))
+            inputs.push_back(io::datasetFile(config.data.dataset, args.text("data-dir", "")));
+        io::refuseOutputOverInputs(studyPath, inputs);
+        config.gradientStudy = [&study](const std::vector<VaeGradRow>& rows) { study.add(rows); };
+    }
     // Bad files and shapes are named before the output exists: every trial's data (a split may
     // leave a constant column) is built once, and the first trial's fitters.
     {
@@ -232,7 +294,11 @@ int run(const ArgParser& args, const VaeConfig& config) {
                 cancel));
         },
         [](std::ostream& csv, Rows& rows) { io::writeVaeCsv(csv, rows); },
-        [&](const Rows& rows, bool interrupted) { printSummary(config, rows, interrupted); });
+        [&](const Rows& rows, bool interrupted) {
+            printSummary(config, rows, interrupted);
+            if (!studyPath.empty())
+                study.write(studyPath, rows);
+        });
 }
 
 } // namespace

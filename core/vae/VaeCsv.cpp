@@ -17,6 +17,18 @@ void writeVaeCsv(std::ostream& out, const std::vector<VaeRow>& rows) {
             << '\n';
 }
 
+const char* const kVaeGradHeader = "dataset,method,latent,hidden,trial,epoch,trained_with,"
+                                   "estimator,samples,draws,rows,mean_norm,variance";
+
+void writeVaeGradCsv(std::ostream& out, const std::vector<VaeGradRow>& rows) {
+    out << kVaeGradHeader << '\n';
+    for (const auto& r : rows)
+        out << textCell(r.dataset) << ',' << r.method << ',' << r.latent << ','
+            << quotedCell(r.hidden) << ',' << r.trial << ',' << r.epoch << ',' << r.trainedWith
+            << ',' << r.estimator << ',' << r.samples << ',' << r.draws << ',' << r.rows << ','
+            << formatDouble(r.meanNorm) << ',' << formatDouble(r.variance) << '\n';
+}
+
 MergeRule vaeMergeRule() {
     return {kVaeHeader, {"dataset", "method", "latent", "hidden", "epoch"}};
 }

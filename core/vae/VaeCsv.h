@@ -18,4 +18,9 @@ void writeVaeCsv(std::ostream& out, const std::vector<VaeRow>& rows);
 /// The columns every trial (split) of one run repeats: shards of one run agree on them.
 MergeRule vaeMergeRule();
 
+/// faexplorer-cli vae --grad-variance-out: dataset,method,latent,hidden,trial,epoch,trained_with,
+/// estimator,samples,draws,rows,mean_norm,variance (docs/maths/nonlinear.md §9.3).
+extern const char* const kVaeGradHeader;
+void writeVaeGradCsv(std::ostream& out, const std::vector<VaeGradRow>& rows);
+
 } // namespace fa::io

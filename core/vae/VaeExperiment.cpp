@@ -5,6 +5,7 @@
 #include "core/models/Ppca.h"
 #include "core/vae/VaeMetrics.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -15,6 +16,9 @@ namespace fa {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// The encoder-gradient study at checkpoint epoch t takes the trial's stream VaeScoringBase +
+/// kStudyOffset + t: past every method's scoring stream (VaeScoringBase + m, m < 64).
+constexpr std::uint64_t kStudyOffset = 64;
 
 double mean(const Eigen::RowVectorXd& v) {
     return v.size() ? v.mean() : kNaN;
@@ -97,6 +101,34 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
     return s;
 }
 
+std::vector<VaeGradRow> vaeGradientStudy(const VaeFit& fit, int draws, std::uint64_t seed,
+                                         const VaeGradRow& like) {
+    const std::optional<NetworkEncoder> encoder = fit.networkEncoder();
+    if (!encoder)
+        return {};
+    const VaeOptions& o = fit.options();
+    const Matrix& X = fit.rows();
+    const Eigen::Index rows = std::min<Eigen::Index>(X.cols(), o.batch);
+    std::vector<VaeGradRow> out;
+    for (const GradientEstimator e : valuesIn(kEstimatorNames)) {
+        if (e == GradientEstimator::ScoreBaseline && o.encoderSamples < 2)
+            continue; // nothing to leave out
+        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(e)));
+        const GradientSpread spread = encoderGradientSpread(fit.model(), *encoder, X.leftCols(rows),
+                                                            e, o.encoderSamples, draws, rng);
+        VaeGradRow r = like;
+        r.trainedWith = estimatorName(o.encoderGradient);
+        r.estimator = estimatorName(e);
+        r.samples = o.encoderSamples;
+        r.draws = draws;
+        r.rows = static_cast<int>(rows);
+        r.meanNorm = spread.meanNorm;
+        r.variance = spread.variance;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 void checkVaeConfig(const VaeConfig& c) {
     if (c.methods.empty())
         throw std::invalid_argument("choose at least one method");
@@ -151,6 +183,23 @@ std::optional<VaeScores> scoreAt(const VaeTrial& t, const VaeFit& fit, const std
     return s;
 }
 
+/// The encoder-gradient study at the row's checkpoint, handed to the configuration's hook.
+void studyAt(const VaeTrial& t, const VaeFit& fit, const VaeRow& row) {
+    VaeGradRow like;
+    like.dataset = row.dataset;
+    like.method = row.method;
+    like.hidden = row.hidden;
+    like.latent = row.latent;
+    like.trial = row.trial;
+    like.epoch = row.epoch;
+    const auto rows = vaeGradientStudy(
+        fit, t.c.gradDraws,
+        deriveSeed(t.seed, SeedStream::VaeScoringBase, kStudyOffset + std::uint64_t(row.epoch)),
+        like);
+    if (!rows.empty())
+        t.c.gradientStudy(rows);
+}
+
 void setScores(VaeRow& row, const VaeScores& s) {
     row.trainElbo = s.trainElbo;
     row.testElbo = s.testElbo;
@@ -200,6 +249,8 @@ bool appendFitRows(const VaeTrial& t, VaeMethod method, VaeRow row, std::vector<
         out.push_back(row);
         if (!finite)
             break;
+        if (t.c.gradientStudy && !(t.cancel && t.cancel->load()))
+            studyAt(t, *fit, row);
     }
     return true;
 }

@@ -46,6 +46,26 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
                       const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best = nullptr,
                       const ScoringPoll& poll = {});
 
+/// One estimator's spread of the VAE's encoder gradient at one checkpoint (§9.3): the rows of
+/// `faexplorer-cli vae --grad-variance-out`.
+struct VaeGradRow {
+    std::string dataset, method, hidden;
+    int latent = 0, trial = 0;
+    long epoch = 0;
+    std::string trainedWith, estimator;   ///< the fit's encoder gradient; the one measured
+    int samples = 0, draws = 0, rows = 0; ///< S per row, estimates, rows of the batch
+    double meanNorm = 0.0, variance = 0.0;
+};
+
+/// At the fit's current parameters (a fit with an encoder network; none: no rows), for each
+/// estimator (the baseline only when the fit's S ≥ 2): `draws` estimates of φ's gradient of the
+/// per-row mean ELBO over the first `batch` training rows, each from the fit's S draws per row;
+/// estimator e takes the stream deriveSeed(seed, e) (runVae's seed at epoch t: the trial's
+/// VaeScoringBase + 64 + t, beyond the methods' scorings). `like` names the rows (dataset, method,
+/// hidden, latent, trial, epoch).
+std::vector<VaeGradRow> vaeGradientStudy(const VaeFit& fit, int draws, std::uint64_t seed,
+                                         const VaeGradRow& like);
+
 struct VaeConfig {
     VaeDataSpec data;
     std::vector<VaeMethod> methods{VaeMethod::Vae};
@@ -54,9 +74,14 @@ struct VaeConfig {
     long epochs = 100;
     int trials = 1;
     std::uint64_t seed = 0;
-    TableLoader loader; ///< real data (core/io's tableLoader in the programs)
-    int threads = 1;    ///< trials run side by side (0: every core); the rows do not depend on it
-    Shard shard;        ///< the slice of the trials to run (a cluster's job array)
+    TableLoader loader;  ///< real data (core/io's tableLoader in the programs)
+    int threads = 1;     ///< trials run side by side (0: every core); the rows do not depend on it
+    Shard shard;         ///< the slice of the trials to run (a cluster's job array)
+    int gradDraws = 200; ///< the encoder-gradient study's estimates per estimator
+    /// If given, the encoder-gradient study (vaeGradientStudy) runs at each checkpoint of a fit
+    /// with an encoder network, after its scores, and its rows are handed here (from the
+    /// trial's thread; a cancelled trial's rows may have been handed already).
+    std::function<void(const std::vector<VaeGradRow>& rows)> gradientStudy;
 };
 
 struct VaeRow {

@@ -83,7 +83,7 @@ class Vem final : public VaeFit {
         m_rng.fillNormal(Eigen::Map<Vector>(eps.data(), eps.size()));
         m_pass.run(m_model, m_batch, M, L, eps, values, &m_g);
         ascend(m_model.theta, m_g.theta / double(b), m_mTheta, m_vTheta, m_options.lr);
-        if (m_model.noise != NoiseKind::Fixed)
+        if (m_model.learnsGamma())
             ascend(m_model.gamma, m_g.gamma / double(b), m_mGamma, m_vGamma, m_options.lr);
     }
 
@@ -123,6 +123,9 @@ class Vae final : public VaeFit {
         logVar = h.bottomRows(k).cwiseMax(kEncoderLogVarMin).cwiseMin(kQLogVarMax);
     }
     void trainPosterior(Matrix& M, Matrix& logVar) const override { encode(m_X, M, logVar); }
+    std::optional<NetworkEncoder> networkEncoder() const override {
+        return NetworkEncoder{m_encoder.shape(), m_phi};
+    }
 
   private:
     static MlpShape encoderShape(const VaeOptions& options, Eigen::Index dim) {
@@ -136,12 +139,13 @@ class Vae final : public VaeFit {
 
     void update() override {
         const Eigen::Index b = m_batch.cols();
-        m_eps.resize(m_model.latent(), b);
+        m_eps.resize(m_model.latent(), b * m_options.encoderSamples);
         m_rng.fillNormal(Eigen::Map<Vector>(m_eps.data(), m_eps.size()));
-        vaeBatchElbo(m_encoder, m_pass, m_model, m_phi, m_batch, m_eps, &m_g, &m_gPhi);
+        vaeBatchElbo(m_encoder, m_pass, m_model, m_phi, m_batch, m_eps, &m_g, &m_gPhi,
+                     m_options.encoderGradient);
         const double inv = 1.0 / double(b);
         ascend(m_model.theta, m_g.theta * inv, m_state[0], m_state[1], m_options.lr);
-        if (m_model.noise != NoiseKind::Fixed)
+        if (m_model.learnsGamma())
             ascend(m_model.gamma, m_g.gamma * inv, m_state[2], m_state[3], m_options.lr);
         ascend(m_phi, m_gPhi * inv, m_state[4], m_state[5], m_options.lr);
     }
@@ -180,7 +184,7 @@ class LinearVae final : public VaeFit {
         linearVaeBatchElbo(m_model, m_enc, m_batch, &m_g);
         const double inv = 1.0 / double(m_batch.cols());
         ascend(m_model.theta, m_g.theta * inv, m_state[0], m_state[1], m_options.lr);
-        if (m_model.noise != NoiseKind::Fixed)
+        if (m_model.learnsGamma())
             ascend(m_model.gamma, m_g.gamma * inv, m_state[2], m_state[3], m_options.lr);
         Vector grad(m_flat.size());
         grad << Eigen::Map<const Vector>(m_g.V.data(), k * d), m_g.a, m_g.logVar;
@@ -224,6 +228,20 @@ void validate(const VaeOptions& o) {
                                         std::to_string(kMaxHiddenUnits) + " units");
     if (!(o.eLr > 0.0 && o.eLr <= 10.0))
         throw std::invalid_argument("vEM's step size must lie in (0, 10]");
+    if (o.noise == NoiseKind::Network && o.hidden.empty())
+        throw std::invalid_argument(
+            "noise 'network' needs a hidden layer: a linear decoder is scored by closed forms "
+            "that hold for a noise free of z");
+    if (o.linearNoise == NoiseKind::Network)
+        throw std::invalid_argument("the linear VAE's noise cannot be 'network': its ELBO is "
+                                    "closed form for a noise free of z");
+    if (o.encoderGradient == GradientEstimator::ScoreBaseline && o.encoderSamples < 2)
+        throw std::invalid_argument("the encoder gradient 'score-baseline' needs at least 2 "
+                                    "draws per row (its baseline leaves one out)");
+}
+
+GradientEstimator parseEncoderGradient(const std::string& name) {
+    return requireIn(kEstimatorNames, name, "encoder gradient");
 }
 
 VaeFit::VaeFit(const ConstMatrixRef& trainRows, const VaeOptions& options, NoiseKind noise)
@@ -279,6 +297,7 @@ std::unique_ptr<VaeFit> makeVaeFit(VaeMethod method, const ConstMatrixRef& train
     case VaeMethod::LinearVae: {
         VaeOptions linear = options;
         linear.hidden.clear();
+        linear.noise = linear.linearNoise; // its one noise (the VAE's may be the network's)
         return std::make_unique<LinearVae>(trainRows, linear);
     }
     case VaeMethod::Ppca:

@@ -3,12 +3,15 @@
 // §7): variational EM (a Gaussian q per training row, k Adam steps on it per E step, then one
 // Adam step on the decoder), the VAE (an encoder network gives q(z | x); joint reparameterised
 // gradients) and the linear VAE (linear encoder mean, free diagonal variances, linear decoder,
-// noise σ²I: the closed-form ELBO, so its gradients are exact). Each makes one pass over the
+// noise σ²I: the closed-form ELBO, so its gradients are exact). The VAE's encoder gradient is
+// pathwise by default, or by the score function with or without a baseline (§9). Each makes one
+// pass over the
 // training rows per epoch in shuffled mini-batches; the decoder is an NlfaModel. Deterministic
 // given the seed.
 #include "core/math/Abandon.h"
 #include "core/math/Rng.h"
 #include "core/vae/NlfaModel.h"
+#include "core/vae/VaeObjectives.h"
 
 #include <memory>
 #include <optional>
@@ -25,18 +28,26 @@ struct VaeOptions {
     int latent = 2;
     std::vector<int> hidden{50}; ///< the decoder's (and the encoder's) hidden layers
     Activation activation = Activation::Tanh;
-    NoiseKind noise = NoiseKind::Diagonal; ///< vem and vae (the linear VAE: linearNoise)
-    NoiseKind linearNoise = NoiseKind::Isotropic;
-    double fixedVariance = 0.1; ///< σ² of NoiseKind::Fixed
-    int batch = 100;            ///< rows per mini-batch (a smaller set is used whole)
-    double lr = 3e-3;           ///< Adam's step on θ, γ, φ
-    int eSteps = 5;             ///< vEM: Adam steps on each q_n per E step
-    double eLr = 0.02;          ///< vEM: their step size
+    NoiseKind noise = NoiseKind::Diagonal;        ///< vem and vae (the linear VAE: linearNoise)
+    NoiseKind linearNoise = NoiseKind::Isotropic; ///< never Network (a closed form, §7)
+    double fixedVariance = 0.1;                   ///< σ² of NoiseKind::Fixed
+    int batch = 100;   ///< rows per mini-batch (a smaller set is used whole)
+    double lr = 3e-3;  ///< Adam's step on θ, γ, φ
+    int eSteps = 5;    ///< vEM: Adam steps on each q_n per E step
+    double eLr = 0.02; ///< vEM: their step size
+    /// The VAE: how φ's gradient of E_q[log p(x | z)] is estimated (§9).
+    GradientEstimator encoderGradient = GradientEstimator::Reparam;
+    int encoderSamples = 1; ///< the VAE: draws of z per row in each step (the baseline: ≥ 2)
     std::uint64_t seed = 0;
 };
 
-/// Throws std::invalid_argument naming the first bad option.
+/// Throws std::invalid_argument naming the first bad option: among the rules, a noise from the
+/// network needs a hidden layer and the linear VAE's noise is never the network's (closed forms,
+/// §8), and the leave-one-out baseline needs two draws per row.
 void validate(const VaeOptions& options);
+/// The VAE's encoder gradient from its word (reparam, score or score-baseline); throws
+/// std::invalid_argument naming the choices for another word.
+GradientEstimator parseEncoderGradient(const std::string& name);
 
 class VaeFit : public Abandonable {
   public:
@@ -51,6 +62,9 @@ class VaeFit : public Abandonable {
     virtual void encode(const ConstMatrixRef& X, Matrix& M, Matrix& logVar) const = 0;
     /// q of the training rows: vEM's stored q_n, else the encoder's.
     virtual void trainPosterior(Matrix& M, Matrix& logVar) const = 0;
+    /// The VAE's encoder network and weights; none for vEM and the linear VAE.
+    virtual std::optional<NetworkEncoder> networkEncoder() const { return std::nullopt; }
+    const VaeOptions& options() const { return m_options; }
     bool floored() const { return m_floored; }   ///< some ψ_d sits at its floor
     bool diverged() const { return m_diverged; } ///< a non-finite parameter appeared
     const Matrix& rows() const { return m_X; }   ///< the training rows as columns

@@ -90,8 +90,14 @@ VaeLiveSnapshot VaeLive::snapshot() const {
                        SeedStream::VaeLiveDraws)); // the same draws every frame
     const Matrix Z = rng.normalMatrix(k, 300);
     Matrix X = pass.decode(model, Z);
-    for (Eigen::Index d = 0; d < X.rows(); ++d)
-        X.row(d) += std::exp(0.5 * model.logPsi(d)) * rng.normalMatrix(1, X.cols());
+    if (model.noise == NoiseKind::Network) { // x | z ~ N(μ(z), diag σ²(z)) (§8)
+        const Matrix sd = (0.5 * pass.decodeLogVar(model, Z).array()).exp().matrix();
+        for (Eigen::Index d = 0; d < X.rows(); ++d)
+            X.row(d) += sd.row(d).cwiseProduct(rng.normalMatrix(1, X.cols()));
+    } else {
+        for (Eigen::Index d = 0; d < X.rows(); ++d)
+            X.row(d) += std::exp(0.5 * model.logPsi(d)) * rng.normalMatrix(1, X.cols());
+    }
     s.samples = project(X, m_plane, m_planeMean);
     s.grid = decodedGrid(model, pass, std::max(2, m_config.gridSize), m_plane, m_planeMean);
 

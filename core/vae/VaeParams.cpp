@@ -7,22 +7,27 @@ constexpr ParamKind W = ParamKind::Whole, R = ParamKind::Real;
 } // namespace
 
 const Schema<VaeOptions>& vaeFitParams() {
-    static const Schema<VaeOptions> s =
-        withDefaults<VaeOptions>({field({"latent", "run.latent", "latent K", W, 1, 100,
-                                         "Latent dimension K of the fitted models (K < D)."},
-                                        &VaeOptions::latent),
-                                  field({"noise-variance", "run.noiseVariance", "fixed σ²", R, 1e-8,
-                                         1e6, "The decoders' σ² with --noise fixed."},
-                                        &VaeOptions::fixedVariance),
-                                  field({"lr", "run.learningRate", "step size", R, 1e-8, 10,
-                                         "Adam's step size for the decoder and the encoder."},
-                                        &VaeOptions::lr),
-                                  field({"batch", "run.batch", "batch", W, 1, 1e6,
-                                         "Rows per mini-batch (a smaller set is used whole)."},
-                                        &VaeOptions::batch),
-                                  field({"e-steps", "run.eSteps", "vEM E steps", W, 1, 1000,
-                                         "Variational EM: Adam steps on each row's q per E step."},
-                                        &VaeOptions::eSteps)});
+    static const Schema<VaeOptions> s = withDefaults<VaeOptions>(
+        {field({"latent", "run.latent", "latent K", W, 1, 100,
+                "Latent dimension K of the fitted models (K < D)."},
+               &VaeOptions::latent),
+         field({"noise-variance", "run.noiseVariance", "fixed σ²", R, 1e-8, 1e6,
+                "The decoders' σ² with --noise fixed."},
+               &VaeOptions::fixedVariance),
+         field({"lr", "run.learningRate", "step size", R, 1e-8, 10,
+                "Adam's step size for the decoder and the encoder."},
+               &VaeOptions::lr),
+         field({"batch", "run.batch", "batch", W, 1, 1e6,
+                "Rows per mini-batch (a smaller set is used whole)."},
+               &VaeOptions::batch),
+         field({"e-steps", "run.eSteps", "vEM E steps", W, 1, 1000,
+                "Variational EM: Adam steps on each row's q per E step."},
+               &VaeOptions::eSteps),
+         field({"encoder-samples", "run.encoderSamples", "draws per row", W, 1, 1000,
+                "The VAE: draws of z per row in each step (the encoder gradient score-baseline "
+                "needs 2 or more).",
+                true}, // sessions before it: 1
+               &VaeOptions::encoderSamples)});
     return s;
 }
 
@@ -69,6 +74,10 @@ const Schema<VaeConfig>& vaeParams() {
                                 "Adam steps per row for the best q* (the approximation gap)."},
                                &VaeEvalOptions::qSteps)},
                      &VaeConfig::eval);
+        v.push_back(field({"grad-draws", "", "gradient draws", W, 2, 1e6,
+                           "--grad-variance-out: independent estimates of the encoder's gradient "
+                           "per estimator at each checkpoint."},
+                          &VaeConfig::gradDraws));
         return withDefaults(std::move(v));
     }();
     return s;

@@ -10,10 +10,10 @@
 //    component, q(z_n = 1) = σ(φ_n). A draw of z is not a differentiable function of φ and
 //    noise, so only the score function (with or without a baseline) applies.
 // Every estimator estimates the gradient of E_q[log p(data, latent)]; the entropy's gradient is
-// exact, as in the Gaussian fits (core/vi/Estimators.h).
+// exact, as in the Gaussian fits (core/lab/Estimators.h).
+#include "core/lab/Estimators.h"
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
-#include "core/vi/Estimators.h"
 
 #include <vector>
 

@@ -7,9 +7,9 @@
 // gradient's norm (the report's published code clips at 10).
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
+#include "core/lab/Estimators.h"
 #include "core/math/Rng.h"
 #include "core/optim/Adam.h"
-#include "core/vi/Estimators.h"
 #include "core/vi/Likelihood.h"
 #include "core/vi/VifaTerms.h"
 

@@ -1,8 +1,8 @@
 // faexplorer-cli vae as a user runs it: the CSV contract column for column (one row per trial,
 // method and checkpoint epoch; empty cells where a value does not apply), determinism, PPCA's row
-// on a CSV file against the eigenvalues of its correlation matrix (computed here), bad
-// arguments giving one line on stderr, exit 2 and no file, and Ctrl-C while the held-out rows
-// are scored.
+// on a CSV file against the eigenvalues of its correlation matrix (computed here), the encoder-
+// gradient study's own file (--grad-variance-out) beside an unchanged CSV, bad arguments giving
+// one line on stderr, exit 2 and no file, and Ctrl-C while the held-out rows are scored.
 #include "tests/support/CsvCells.h"
 #include "tests/support/RunProgram.h"
 
@@ -120,6 +120,54 @@ class TestCliVae : public QObject {
         QVERIFY(rows[1][7].isEmpty() && rows[1][8].isEmpty()); // nothing held out
     }
 
+    // --grad-variance-out: its own columns, a row per (checkpoint, estimator), and the main CSV
+    // exactly what the same run writes without it (the study draws from streams of its own).
+    void theGradientStudyHasItsOwnFileAndLeavesTheCsvAlone() {
+        const QStringList args{"--method",
+                               "vae,ppca",
+                               "--epochs",
+                               "3",
+                               "--dim",
+                               "4",
+                               "--samples",
+                               "200",
+                               "--hidden",
+                               "6",
+                               "--iw-samples",
+                               "20",
+                               "--q-steps",
+                               "5",
+                               "--encoder-gradient",
+                               "score-baseline",
+                               "--encoder-samples",
+                               "2"};
+        const QString a = m_dir.filePath("study-a.csv"), b = m_dir.filePath("study-b.csv"),
+                      g = m_dir.filePath("study-grad.csv");
+        const Result with =
+            run(args + QStringList{"--out", a, "--grad-variance-out", g, "--grad-draws", "20"});
+        QVERIFY2(with.code == 0, qPrintable(with.err));
+        QCOMPARE(run(args + QStringList{"--out", b}).code, 0);
+        QCOMPARE(test::withoutColumn(test::readCsvCells(a), 11),
+                 test::withoutColumn(test::readCsvCells(b), 11)); // seconds aside
+        const auto rows = test::readCsvCells(g);
+        QCOMPARE(rows.first().join(','),
+                 QString("dataset,method,latent,hidden,trial,epoch,trained_with,estimator,samples,"
+                         "draws,rows,mean_norm,variance"));
+        QCOMPARE(rows.size(), 1 + 3 * 3); // checkpoints 1, 2, 3; three estimators each
+        QStringList estimators;
+        for (int i = 1; i < rows.size(); ++i) {
+            const QStringList& c = rows[i];
+            QCOMPARE(c[1], QString("vae"));
+            QCOMPARE(c[3], QString("6"));
+            QCOMPARE(c[5], QString::number((i - 1) / 3 + 1));
+            QCOMPARE(c[6], QString("score-baseline"));
+            QCOMPARE(c.mid(8, 3), (QStringList{"2", "20", "100"})); // 160 fitting rows, batch 100
+            QVERIFY(c[11].toDouble() > 0.0 && c[12].toDouble() > 0.0);
+            estimators << c[7];
+        }
+        QCOMPARE(estimators.mid(0, 3), (QStringList{"reparam", "score", "score-baseline"}));
+    }
+
     // Issue 25: scoring ignored Ctrl-C (41 s and more on 200k rows) and the progress line stayed
     // at "epoch 2/2". Here scoring would take minutes (10⁵ Adam steps for q*, then 10⁶ draws).
     void ctrlCWhileScoringStopsAtOnceAndKeepsTheOldFile() {
@@ -166,6 +214,18 @@ class TestCliVae : public QObject {
             << QStringList{"--noise", "fixed", "--linear-noise", "diagonal"} << "go together";
         QTest::newRow("variance") << QStringList{"--noise-variance", "0.5"} << "fixed only";
         QTest::newRow("file") << QStringList{"--dataset", "/nonexistent/x.csv"} << "x.csv";
+        QTest::newRow("estimator")
+            << QStringList{"--encoder-gradient", "reinforce"} << "unknown encoder gradient";
+        QTest::newRow("baseline draws")
+            << QStringList{"--encoder-gradient", "score-baseline"} << "at least 2 draws";
+        QTest::newRow("estimator without vae")
+            << QStringList{"--method", "vem", "--encoder-gradient", "score"} << "VAE";
+        QTest::newRow("grad draws") << QStringList{"--grad-draws", "50"} << "--grad-variance-out";
+        QTest::newRow("network noise, linear")
+            << QStringList{"--noise", "network", "--hidden", "0"} << "needs a hidden layer";
+        QTest::newRow("linear network noise")
+            << QStringList{"--method", "linear-vae", "--linear-noise", "network"}
+            << "linear VAE's noise";
         QTest::newRow("swiss roll")
             << QStringList{"--dataset", "swiss-roll", "--dim", "2", "--latent", "1"} << "D >= 3";
     }

@@ -5,13 +5,13 @@
 #include "core/fa/GaussianFit.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/Estimators.h"
 #include "core/lab/Methods.h"
 #include "core/latent/LatentFits.h"
 #include "core/neural/NeuralRegression.h"
 #include "core/posterior/PosteriorLab.h"
 #include "core/vae/NlfaModel.h"
 #include "core/vae/VaeFits.h"
-#include "core/vi/Estimators.h"
 #include "core/vi/ExactPosterior.h"
 #include "core/vi/SgdTrainer.h"
 
@@ -127,6 +127,7 @@ class TestMethods : public QObject {
         QCOMPARE(parseHyperMode("manual"), std::optional(HyperMode::Manual));
         QVERIFY(!parseHyperMode("auto"));
         QCOMPARE(noiseKindName(NoiseKind::Isotropic), std::string("isotropic"));
+        QCOMPARE(noiseKindName(NoiseKind::Network), std::string("network"));
         QCOMPARE(parseLatentModel("mppca"), LatentModel::Mppca);
         QCOMPARE(estimatorName(GradientEstimator::ScoreBaseline), std::string("score-baseline"));
         QCOMPARE(faPriorName(FaPrior::Jeffreys), std::string("jeffreys"));
@@ -136,7 +137,8 @@ class TestMethods : public QObject {
             QFAIL("a word in the wrong case was taken");
         } catch (const std::invalid_argument& e) {
             QCOMPARE(std::string(e.what()),
-                     std::string("unknown noise 'Diagonal' (use diagonal, isotropic or fixed)"));
+                     std::string("unknown noise 'Diagonal' (use diagonal, isotropic, fixed or "
+                                 "network)"));
         }
     }
 

@@ -1,6 +1,9 @@
 // The nonlinear-FA lab's objectives against independent references: the network's and every
-// objective's gradients against central finite differences; the closed-form KL and linear-decoder
-// ELBO against Monte Carlo; the linear log-likelihood against PPCA's and a dense Gaussian density.
+// objective's gradients against central finite differences (the heteroscedastic decoder's too);
+// the closed-form KL and linear-decoder ELBO against Monte Carlo; the linear log-likelihood against
+// PPCA's and a dense Gaussian density; a heteroscedastic decoder with a flat log-variance head
+// against the diagonal model it equals, and its importance-weighted log-likelihood against
+// quadrature over a one-dimensional z.
 #include "core/math/Rng.h"
 #include "core/models/Ppca.h"
 #include "core/vae/VaeMetrics.h"
@@ -59,14 +62,23 @@ class TestNonlinearFa : public QObject {
 
     void elboPassGradientsMatchFiniteDifferences_data() {
         QTest::addColumn<int>("noise");
-        QTest::newRow("diagonal Ψ") << int(NoiseKind::Diagonal);
-        QTest::newRow("σ²I learned") << int(NoiseKind::Isotropic);
-        QTest::newRow("σ²I fixed") << int(NoiseKind::Fixed);
+        QTest::addColumn<double>("headShift");
+        QTest::newRow("diagonal Ψ") << int(NoiseKind::Diagonal) << 0.0;
+        QTest::newRow("σ²I learned") << int(NoiseKind::Isotropic) << 0.0;
+        QTest::newRow("σ²I fixed") << int(NoiseKind::Fixed) << 0.0;
+        QTest::newRow("σ²(z) from the network") << int(NoiseKind::Network) << 0.0;
+        // log σ² clamped at its ceiling (log 100 v_d): flat in the head's biases.
+        QTest::newRow("σ²(z), clamped") << int(NoiseKind::Network) << 50.0;
     }
     void elboPassGradientsMatchFiniteDifferences() {
         QFETCH(int, noise);
+        QFETCH(double, headShift);
         NlfaModel model = smallModel(static_cast<NoiseKind>(noise), 11);
         Rng rng(12);
+        if (model.noise == NoiseKind::Network) { // the log-variance head starts flat: tilt it
+            model.theta += 0.3 * rng.normalMatrix(model.theta.size(), 1);
+            model.theta.tail(model.dim()).array() += headShift; // its biases
+        }
         const Matrix X = rng.normalMatrix(5, 4), M = rng.normalMatrix(2, 4),
                      L = 0.5 * rng.normalMatrix(2, 4), eps = rng.normalMatrix(2, 4);
         ElboPass pass(model.shape);
@@ -86,14 +98,19 @@ class TestNonlinearFa : public QObject {
                 return total(m, M, L);
             },
             model.theta);
-        QVERIFY(relErr(g.theta, dTheta) < 1e-7);
+        // (clamped, σ² = 100 v_d: small gradients, so the differences' rounding shows at 1e-7)
+        QVERIFY(relErr(g.theta, dTheta) < (headShift > 0.0 ? 1e-6 : 1e-7));
+        if (headShift > 0.0) {
+            QCOMPARE(g.theta.tail(model.dim()).norm(), 0.0);
+            QVERIFY(dTheta.tail(model.dim()).norm() < 1e-9);
+        }
         const Vector dM = numericGradient(
             [&](const Vector& v) { return total(model, shaped(v, 2), L); }, flat(M));
         QVERIFY(relErr(flat(g.mean), dM) < 1e-7);
         const Vector dL = numericGradient(
             [&](const Vector& v) { return total(model, M, shaped(v, 2)); }, flat(L));
         QVERIFY(relErr(flat(g.logVar), dL) < 1e-7);
-        if (model.noise == NoiseKind::Fixed) {
+        if (!model.learnsGamma()) {
             QCOMPARE(g.gamma.norm(), 0.0);
             return;
         }
@@ -109,12 +126,18 @@ class TestNonlinearFa : public QObject {
 
     void vaeEncoderGradientMatchesFiniteDifferences_data() {
         QTest::addColumn<double>("logVarBias");
-        QTest::newRow("inside the clamp") << 0.0;
-        QTest::newRow("below the clamp") << -30.0; // ℓ clamped at −15: no gradient through it
+        QTest::addColumn<int>("noise");
+        QTest::newRow("inside the clamp") << 0.0 << int(NoiseKind::Diagonal);
+        // ℓ clamped at −15: no gradient through it
+        QTest::newRow("below the clamp") << -30.0 << int(NoiseKind::Diagonal);
+        QTest::newRow("σ²(z) from the network") << 0.0 << int(NoiseKind::Network);
     }
     void vaeEncoderGradientMatchesFiniteDifferences() {
         QFETCH(double, logVarBias);
-        const NlfaModel model = smallModel(NoiseKind::Diagonal, 21);
+        QFETCH(int, noise);
+        NlfaModel model = smallModel(NoiseKind(noise), 21);
+        if (model.noise == NoiseKind::Network) // tilt the flat log-variance head
+            model.theta += 0.2 * Rng(24).normalMatrix(model.theta.size(), 1);
         MlpShape encShape;
         encShape.inputs = 5;
         encShape.hidden = {7};
@@ -252,6 +275,79 @@ class TestNonlinearFa : public QObject {
             const double dense =
                 -0.5 * (6.0 * std::log(2.0 * std::numbers::pi) + logDet + r.dot(llt.solve(r)));
             QVERIFY(std::abs(got(n) - dense) < 1e-10);
+        }
+    }
+
+    // A log-variance head with zero weights and biases γ is the diagonal model with Ψ = e^γ:
+    // the same log-likelihoods, ELBOs, q-gradients and importance-weighted estimate.
+    void aFlatLogVarianceHeadIsTheDiagonalModel() {
+        const NlfaModel diag = smallModel(NoiseKind::Diagonal, 71);
+        Rng rng(72);
+        NlfaModel net = initialNlfaModel(2, {6}, Activation::Tanh, NoiseKind::Network, 0.3,
+                                         rng.normalMatrix(5, 40), 73);
+        const Eigen::Index hiddenPart = 6 * 2 + 6, d = 5;
+        net.theta.head(hiddenPart) = diag.theta.head(hiddenPart);
+        Eigen::Map<Matrix> wOut(net.theta.data() + hiddenPart, 2 * d, 6);
+        wOut.topRows(d) = Eigen::Map<const Matrix>(diag.theta.data() + hiddenPart, d, 6);
+        wOut.bottomRows(d).setZero();
+        net.theta.tail(2 * d) << diag.theta.tail(d), diag.gamma;
+        net.logVarFloor = Vector::Constant(d, -30.0);
+        net.logVarCeiling = Vector::Constant(d, 30.0);
+        const Matrix X = rng.normalMatrix(5, 6), M = rng.normalMatrix(2, 6),
+                     L = 0.3 * rng.normalMatrix(2, 6), eps = rng.normalMatrix(2, 6);
+        ElboPass pd(diag.shape), pn(net.shape);
+        Eigen::RowVectorXd vd(6), vn(6);
+        ElboGradient gd, gn;
+        pd.run(diag, X, M, L, eps, vd, &gd);
+        pn.run(net, X, M, L, eps, vn, &gn);
+        QVERIFY((vd - vn).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY(relErr(flat(gn.mean), flat(gd.mean)) < 1e-12);
+        QVERIFY(relErr(flat(gn.logVar), flat(gd.logVar)) < 1e-12);
+        Rng a(74), b(74);
+        const IwEstimate iwd = iwLoglik(pd, diag, X, M, L, 50, a);
+        const IwEstimate iwn = iwLoglik(pn, net, X, M, L, 50, b);
+        QVERIFY((iwd.logp - iwn.logp).cwiseAbs().maxCoeff() < 1e-12);
+    }
+
+    // K = 1: log p(x) = log ∫ N(z; 0, 1) Π_d N(x_d; μ_d(z), σ_d²(z)) dz by the trapezoid rule on
+    // [−10, 10], against the importance-weighted estimate with the prior as proposal.
+    void theIwEstimateUsesTheVarianceOfZ() {
+        Rng rng(81);
+        const Matrix rows = rng.normalMatrix(3, 40);
+        NlfaModel model =
+            initialNlfaModel(1, {5}, Activation::Tanh, NoiseKind::Network, 0.3, rows, 82);
+        model.theta += 0.5 * rng.normalMatrix(model.theta.size(), 1);
+        const Matrix X = rows.leftCols(3);
+        const int grid = 20001;
+        const Matrix Z = Eigen::RowVectorXd::LinSpaced(grid, -10.0, 10.0);
+        Mlp net(model.shape);
+        const Matrix out = net.forward(model.theta, Z); // [μ; log σ²]
+        double spread = 0.0;
+        for (Eigen::Index d = 0; d < 3; ++d) {
+            QVERIFY(out.row(3 + d).minCoeff() > model.logVarFloor(d) &&
+                    out.row(3 + d).maxCoeff() < model.logVarCeiling(d)); // no clamp here
+            spread = std::max(spread, out.row(3 + d).maxCoeff() - out.row(3 + d).minCoeff());
+        }
+        QVERIFY(spread > 0.5); // σ² does depend on z
+        ElboPass pass(model.shape);
+        Rng draws(83);
+        const Eigen::RowVectorXd iw =
+            iwLoglik(pass, model, X, Matrix::Zero(1, 3), Matrix::Zero(1, 3), 40000, draws).logp;
+        const double h = 20.0 / (grid - 1);
+        for (Eigen::Index n = 0; n < 3; ++n) {
+            Eigen::RowVectorXd lw(grid);
+            for (Eigen::Index i = 0; i < grid; ++i) {
+                double v = -0.5 * (std::log(2.0 * std::numbers::pi) + Z(0, i) * Z(0, i));
+                for (Eigen::Index d = 0; d < 3; ++d) {
+                    const double r = X(d, n) - out(d, i), s = out(3 + d, i);
+                    v -= 0.5 * (std::log(2.0 * std::numbers::pi) + s + r * r * std::exp(-s));
+                }
+                lw(i) = v + std::log(i == 0 || i == grid - 1 ? 0.5 * h : h);
+            }
+            const double top = lw.maxCoeff();
+            const double exact = top + std::log((lw.array() - top).exp().sum());
+            QVERIFY2(std::abs(iw(n) - exact) < 0.01,
+                     qPrintable(QString("IW %1, quadrature %2").arg(iw(n)).arg(exact)));
         }
     }
 };

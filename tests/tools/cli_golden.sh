@@ -51,6 +51,7 @@ run latent-map latent --model fa --method em --prior conjugate --iterations 20 -
 run latent-gibbs-improper latent --model fa --method em,gibbs --prior improper --iterations 20 --trials 1 --chains 2
 run vae vae --method vem,vae,linear-vae,ppca --epochs 3 --iw-samples 50 --q-steps 10 --trials 2 --samples 300
 run vae-moons vae --dataset two-moons --method vae,vem --epochs 2 --iw-samples 20 --q-steps 5 --hidden 20,20 --activation relu --noise isotropic --samples 200
+run vae-score vae --dataset two-moons --method vae,vem --epochs 3 --iw-samples 20 --q-steps 5 --hidden 10 --noise network --encoder-gradient score-baseline --encoder-samples 2 --samples 200 --grad-draws 20 --grad-variance-out "$out/vae-score-grad.csv"
 "$cli" fa-sweep --dim 10 --latent 2 --samples 100 --trials 3 --shard 1/2 --out "$out/s1.tmpcsv" >/dev/null 2>&1
 "$cli" fa-sweep --dim 10 --latent 2 --samples 100 --trials 3 --shard 2/2 --out "$out/s2.tmpcsv" >/dev/null 2>&1
 "$cli" merge "$out/merged.csv" "$out/s1.tmpcsv" "$out/s2.tmpcsv" >/dev/null 2>&1

@@ -1,7 +1,8 @@
 // The nonlinear-FA lab in the window, headless: PPCA's drawn level is the closed form's held-out
 // log-likelihood (refitted here), the linear VAE's rows are trial 0 of the CLI's experiment, the
 // gap bars are the latest scoring, the latent view's colours follow the position along the
-// manifold, a session replays the same curves, and a refused value keeps the run.
+// manifold, a session replays the same curves (the encoder gradient, its draws and the network's
+// noise with them), and a refused value keeps the run.
 #include "core/math/Rng.h"
 #include "core/models/Ppca.h"
 #include "core/vae/VaeCsv.h"
@@ -38,6 +39,29 @@ class TestNonlinearPage : public QObject {
             out << line.left(before) + line.mid(last);
         }
         return out;
+    }
+    /// Runs c to `epochs`, saves its session and rows, opens the session in a new page (which
+    /// replays to the same epoch) and exports its rows: false if a step fails.
+    bool replay(const fa::VaeLiveConfig& c, long epochs, const QString& stem, QStringList& saved,
+                QStringList& replayed, fa::VaeLiveConfig& read) {
+        const QString session = m_dir.filePath(stem + ".json");
+        const QString a = m_dir.filePath(stem + "-a.csv"), b = m_dir.filePath(stem + "-b.csv");
+        {
+            NonlinearPage page;
+            page.setConfig(c);
+            page.reset();
+            if (!runTo(page, epochs) || !page.saveSession(session) || !page.exportCurves(a))
+                return false;
+        }
+        NonlinearPage again;
+        QSignalSpy reached(&again, &LabPage::reached);
+        if (!again.openSession(session) || !reached.wait(60000) ||
+            reached.first().first().toLongLong() != epochs || !again.exportCurves(b))
+            return false;
+        saved = readLines(a);
+        replayed = readLines(b);
+        read = again.config();
+        return true;
     }
     /// A small linear run on generated PPCA data: exact scores everywhere.
     static fa::VaeLiveConfig linearConfig() {
@@ -134,27 +158,34 @@ class TestNonlinearPage : public QObject {
     }
 
     void sessionReplaysTheSameCurves() {
-        const QString session = m_dir.filePath("nonlinear.json");
-        const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv");
-        {
-            NonlinearPage page;
-            fa::VaeLiveConfig c = linearConfig();
-            c.methods = {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::Ppca};
-            c.fit.hidden = {8};
-            page.setConfig(c);
-            page.reset();
-            QVERIFY(runTo(page, 7));
-            QVERIFY(page.saveSession(session));
-            QVERIFY(page.exportCurves(a));
-        }
-        NonlinearPage again;
-        QSignalSpy reached(&again, &LabPage::reached);
-        QVERIFY(again.openSession(session));
-        QVERIFY(reached.wait(60000));
-        QCOMPARE(reached.first().first().toLongLong(), 7LL);
-        QVERIFY(again.exportCurves(b));
-        QCOMPARE(readLines(b), readLines(a));
-        QCOMPARE(again.config().fit.hidden, std::vector<int>{8});
+        fa::VaeLiveConfig c = linearConfig();
+        c.methods = {fa::VaeMethod::Vem, fa::VaeMethod::Vae, fa::VaeMethod::Ppca};
+        c.fit.hidden = {8};
+        QStringList saved, replayed;
+        fa::VaeLiveConfig read;
+        QVERIFY(replay(c, 7, "nonlinear", saved, replayed, read));
+        QCOMPARE(replayed, saved);
+        QCOMPARE(read.fit.hidden, std::vector<int>{8});
+    }
+
+    void aSessionKeepsTheEncoderGradientAndTheNetworkNoise() {
+        fa::VaeLiveConfig c;
+        c.data.dataset = "two-moons";
+        c.data.dim = 4;
+        c.data.samples = 400;
+        c.methods = {fa::VaeMethod::Vae, fa::VaeMethod::Ppca};
+        c.fit.hidden = {8};
+        c.fit.noise = fa::NoiseKind::Network;
+        c.fit.encoderGradient = fa::GradientEstimator::ScoreBaseline;
+        c.fit.encoderSamples = 3;
+        QStringList saved, replayed;
+        fa::VaeLiveConfig read;
+        QVERIFY(replay(c, 3, "score", saved, replayed, read));
+        QCOMPARE(replayed, saved);
+        QCOMPARE(saved.size(), 1 + 3 + 1); // epochs 1, 2, 3 and PPCA's row
+        QCOMPARE(read.fit.noise, fa::NoiseKind::Network);
+        QCOMPARE(read.fit.encoderGradient, fa::GradientEstimator::ScoreBaseline);
+        QCOMPARE(read.fit.encoderSamples, 3);
     }
 
     void refusedValueKeepsTheRun() {

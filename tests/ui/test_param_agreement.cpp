@@ -28,7 +28,10 @@
 #include <QJsonObject>
 #include <QtTest>
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace {
 
@@ -43,10 +46,8 @@ std::vector<double> probes(const fa::ParamInfo& p) {
     return {p.lo, p.hi, mid, p.lo - step, p.hi + step};
 }
 
-/// Whether the CLI's argument checks take the value of --flag: it may still refuse the run for
-/// another rule (the memory a model of that size needs), which is not the range's business.
-bool cliAccepts(const fa::cli::CommandSpec& command, const QStringList& args,
-                const std::string& flag) {
+/// The CLI's argument checks' refusal of args, or "" if they take them.
+std::string cliRefusal(const fa::cli::CommandSpec& command, const QStringList& args) {
     std::vector<std::string> words{"faexplorer-cli", "command"};
     for (const QString& a : args)
         words.push_back(a.toStdString());
@@ -55,10 +56,17 @@ bool cliAccepts(const fa::cli::CommandSpec& command, const QStringList& args,
         argv.push_back(w.data());
     try {
         command.check(static_cast<int>(argv.size()), argv.data());
-        return true;
+        return {};
     } catch (const std::invalid_argument& e) {
-        return std::string(e.what()).find("--" + flag + " must") == std::string::npos;
+        return e.what();
     }
+}
+
+/// Whether the CLI's argument checks take the value of --flag: it may still refuse the run for
+/// another rule (the memory a model of that size needs), which is not the range's business.
+bool cliAccepts(const fa::cli::CommandSpec& command, const QStringList& args,
+                const std::string& flag) {
+    return cliRefusal(command, args).find("--" + flag + " must") == std::string::npos;
 }
 
 /// Sets "section.key" of a session's JSON.
@@ -70,6 +78,52 @@ QByteArray withValue(const QByteArray& json, const std::string& path, double val
     o.insert(key, value);
     root.insert(section, o);
     return QJsonDocument(root).toJson();
+}
+
+/// A choice of the nonlinear lab: its CLI words, the same in a configuration, and whether the
+/// rules of core/vae take it.
+struct ChoiceCase {
+    const char* what;
+    QStringList args;
+    std::function<void(fa::VaeLiveConfig&)> set;
+    bool accepted;
+};
+const std::vector<ChoiceCase>& nonlinearChoices() {
+    static const std::vector<ChoiceCase> cases{
+        {"network noise",
+         {"--noise", "network"},
+         [](fa::VaeLiveConfig& c) { c.fit.noise = fa::NoiseKind::Network; },
+         true},
+        {"network noise, linear decoder",
+         {"--noise", "network", "--hidden", "0"},
+         [](fa::VaeLiveConfig& c) {
+             c.fit.noise = fa::NoiseKind::Network;
+             c.fit.hidden.clear();
+         },
+         false},
+        {"the linear VAE's network noise",
+         {"--method", "linear-vae", "--linear-noise", "network"},
+         [](fa::VaeLiveConfig& c) {
+             c.methods = {fa::VaeMethod::LinearVae};
+             c.fit.linearNoise = fa::NoiseKind::Network;
+         },
+         false},
+        {"score",
+         {"--encoder-gradient", "score"},
+         [](fa::VaeLiveConfig& c) { c.fit.encoderGradient = fa::GradientEstimator::Score; },
+         true},
+        {"score-baseline, one draw",
+         {"--encoder-gradient", "score-baseline"},
+         [](fa::VaeLiveConfig& c) { c.fit.encoderGradient = fa::GradientEstimator::ScoreBaseline; },
+         false},
+        {"score-baseline, two draws",
+         {"--encoder-gradient", "score-baseline", "--encoder-samples", "2"},
+         [](fa::VaeLiveConfig& c) {
+             c.fit.encoderGradient = fa::GradientEstimator::ScoreBaseline;
+             c.fit.encoderSamples = 2;
+         },
+         true}};
+    return cases;
 }
 
 } // namespace
@@ -156,6 +210,73 @@ class TestParamAgreement : public QObject {
                       }
                   });
         QCOMPARE(compared, 5 * static_cast<int>(fa::vaeLiveParams().size()));
+    }
+
+    // The nonlinear lab's words (the noise, the encoder gradient) and their cross-field rules in
+    // core/vae (a network noise needs a hidden layer, never the linear VAE's; the baseline needs
+    // two draws per row): the CLI's checks, a session (File → Open reads it and builds its run)
+    // and the page's fields (their configuration's run) accept and refuse the same cases; the
+    // page shows each word it takes.
+    void nonlinearLabChoices() {
+        NonlinearPage page;
+        auto builds = [](const fa::VaeLiveConfig& c) {
+            try {
+                const fa::VaeLive run(c);
+                return true;
+            } catch (const std::invalid_argument&) {
+                return false;
+            }
+        };
+        for (const ChoiceCase& k : nonlinearChoices()) {
+            fa::VaeLiveConfig c;
+            c.methods = {fa::VaeMethod::Vae};
+            k.set(c);
+            const bool byCli =
+                cliRefusal(fa::cli::vaeCommand(), QStringList{"--out", "x.csv"} + k.args).empty();
+            bool bySession = true;
+            fa::io::VaeSession s;
+            s.config = c;
+            try {
+                bySession = builds(fa::io::vaeSessionFromJson(fa::io::vaeSessionToJson(s)).config);
+            } catch (const fa::io::SessionError&) {
+                bySession = false;
+            }
+            page.setConfig(c);
+            const fa::VaeLiveConfig shown = page.config();
+            const bool byPage = builds(shown);
+            QVERIFY2(byCli == k.accepted && bySession == k.accepted && byPage == k.accepted,
+                     qPrintable(QString("%1: cli %2, session %3, page %4")
+                                    .arg(k.what)
+                                    .arg(byCli)
+                                    .arg(bySession)
+                                    .arg(byPage)));
+            QCOMPARE(shown.fit.noise, c.fit.noise);
+            QCOMPARE(shown.fit.encoderGradient, c.fit.encoderGradient);
+        }
+    }
+
+    // A word no reader knows: the CLI and the session name the choices.
+    void nonlinearLabUnknownWords() {
+        for (const auto& [flag, key, word] :
+             {std::tuple{"--noise", "noise", "laplace"},
+              std::tuple{"--encoder-gradient", "encoderGradient", "reinforce"}}) {
+            const QString cli = QString::fromStdString(
+                cliRefusal(fa::cli::vaeCommand(), {"--out", "x.csv", flag, word}));
+            QString session;
+            // (on the heap: GCC 12 -O3 takes a stacked one's strings for uninitialised, wrongly)
+            const auto blank = std::make_unique<const fa::io::VaeSession>();
+            QJsonObject root = QJsonDocument::fromJson(fa::io::vaeSessionToJson(*blank)).object();
+            QJsonObject run = root.value("run").toObject();
+            run.insert(key, word);
+            root.insert("run", run);
+            try {
+                fa::io::vaeSessionFromJson(QJsonDocument(root).toJson());
+            } catch (const fa::io::SessionError& e) {
+                session = e.what();
+            }
+            QVERIFY2(cli.contains("unknown") && cli.contains(word), qPrintable(cli));
+            QVERIFY2(session.contains(key) && session.contains(word), qPrintable(session));
+        }
     }
 
     void explorer() {

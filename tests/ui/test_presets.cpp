@@ -105,6 +105,7 @@ class TestPresets : public QObject {
                               "lesson-bad-case",
                               "lesson-amortisation-gap",
                               "lesson-linear-vae-ppca",
+                              "lesson-score-vae",
                               "lesson-in-between",
                               "lesson-missing-data"})
             QVERIFY2(names.contains(n), n);

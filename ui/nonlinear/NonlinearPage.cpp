@@ -62,9 +62,21 @@ void NonlinearPage::makeControls() {
     m_noise->addItem("Ψ diagonal, learned", "diagonal");
     m_noise->addItem("σ²I, learned", "isotropic");
     m_noise->addItem("σ²I, fixed", "fixed");
+    m_noise->addItem("σ²(z) from the network", "network");
     m_noise->setToolTip("The decoder's noise for vEM and the VAE (the linear VAE uses σ²I, "
                         "learned, unless σ² is fixed). A fixed σ² weighs the likelihood against "
-                        "the KL term (the slides after eq. 47).");
+                        "the KL term (the slides after eq. 47). From the network: the decoder "
+                        "outputs μ(z) and log σ²(z) (the notes' σ_j²(z)); it needs a hidden "
+                        "layer.");
+    m_encoderGradient = new QComboBox;
+    m_encoderGradient->addItem("reparameterised", "reparam");
+    m_encoderGradient->addItem("score function", "score");
+    m_encoderGradient->addItem("score function + baseline", "score-baseline");
+    m_encoderGradient->setToolTip(
+        "How the VAE's encoder gets the gradient of E_q[log p(x|z)]: through the draw z = μ + σε "
+        "(reparameterised), or by the score function (log p(x|z) − b) ∇ log q(z|x) with b = 0 "
+        "or b = the mean of the row's other draws (needs 2 draws per row or more). The decoder's "
+        "gradient stays pathwise, the KL's exact.");
     // The parameters of core/vae/VaeParams.h: their ranges, defaults and tooltips.
     m_noiseVariance = m_fields.field("noise-variance");
     m_dim = m_fields.field("dim");
@@ -100,7 +112,9 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     g->addRow("units", m_units);
     g->addRow("activation", m_activation);
     g->addRow("noise", m_noise);
-    m_fields.addRows(g, {"noise-variance", "lr", "batch", "e-steps", "epochs"});
+    m_fields.addRows(g, {"noise-variance", "lr", "batch", "e-steps"});
+    g->addRow("encoder gradient", m_encoderGradient);
+    m_fields.addRows(g, {"encoder-samples", "epochs"});
     auto* run = new QGroupBox("Speed and views");
     auto* r = new QFormLayout(run);
     r->addRow("speed", m_speed);
@@ -129,7 +143,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
         dataChanged();
     });
     m_methods.onToggled(this, restart);
-    for (QComboBox* box : {m_activation, m_noise})
+    for (QComboBox* box : {m_activation, m_noise, m_encoderGradient})
         connect(box, &QComboBox::currentIndexChanged, this, restart);
     for (IntSpinBox* b : {m_layers, m_units})
         connect(b, &QSpinBox::valueChanged, this, restart);
@@ -154,6 +168,8 @@ void NonlinearPage::connectControls(QPushButton* open) {
                    Lasting::Yes);
     });
     m_noiseVariance->setEnabled(false);
+    connect(m_methods.box(fa::VaeMethod::Vae), &QCheckBox::toggled, m_encoderGradient,
+            &QWidget::setEnabled);
     dataChanged();
 }
 

@@ -28,6 +28,8 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
     c.fit.activation = fa::parseActivation(m_activation->currentData().toString().toStdString());
     c.fit.noise = fa::parseNoiseKind(m_noise->currentData().toString().toStdString());
+    c.fit.encoderGradient =
+        fa::parseEncoderGradient(m_encoderGradient->currentData().toString().toStdString());
     // The linear VAE: σ²I learned (PPCA's model) unless a session says otherwise; a fixed σ² is
     // one for every method.
     c.fit.linearNoise = c.fit.noise == fa::NoiseKind::Fixed     ? fa::NoiseKind::Fixed
@@ -64,6 +66,8 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
         m_activation->findData(QString::fromStdString(fa::activationName(c.fit.activation))));
     m_noise->setCurrentIndex(
         m_noise->findData(QString::fromStdString(fa::noiseKindName(c.fit.noise))));
+    m_encoderGradient->setCurrentIndex(m_encoderGradient->findData(
+        QString::fromStdString(fa::estimatorName(c.fit.encoderGradient))));
     m_linearNoise = c.fit.linearNoise;
     m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
     const bool generated = fa::isGeneratedVaeSet(c.data.dataset);

@@ -18,11 +18,13 @@ QByteArray vaeSessionToJson(const VaeSession& s) {
     QJsonArray hidden;
     for (const int h : c.fit.hidden)
         hidden.append(h);
-    QJsonObject run{{"methods", wordsJson(c.methods, vaeMethodName)},
-                    {"hidden", hidden},
-                    {"activation", QString::fromStdString(activationName(c.fit.activation))},
-                    {"noise", QString::fromStdString(noiseKindName(c.fit.noise))},
-                    {"linearNoise", QString::fromStdString(noiseKindName(c.fit.linearNoise))}};
+    QJsonObject run{
+        {"methods", wordsJson(c.methods, vaeMethodName)},
+        {"hidden", hidden},
+        {"activation", QString::fromStdString(activationName(c.fit.activation))},
+        {"noise", QString::fromStdString(noiseKindName(c.fit.noise))},
+        {"linearNoise", QString::fromStdString(noiseKindName(c.fit.linearNoise))},
+        {"encoderGradient", QString::fromStdString(estimatorName(c.fit.encoderGradient))}};
     QJsonObject view{{"x", c.viewX + 1},
                      {"y", c.viewY + 1},
                      {"colourBy", c.colourBy + 1},
@@ -57,6 +59,8 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     c.fit.activation = word(run, "run", "activation", parseActivation);
     c.fit.noise = word(run, "run", "noise", parseNoiseKind);
     c.fit.linearNoise = word(run, "run", "linearNoise", parseNoiseKind);
+    if (run.contains("encoderGradient")) // sessions before it: reparameterised
+        c.fit.encoderGradient = word(run, "run", "encoderGradient", parseEncoderGradient);
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         readPlane(view, c.viewX, c.viewY);

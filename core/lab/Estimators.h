@@ -1,7 +1,8 @@
 #pragma once
-// The gradient estimators of the variational fits' likelihood term (docs/maths/posterior.md §4.2,
-// §4.4): reparameterisation; score function (REINFORCE), E_q[f grad log q]; and the score
-// function with a leave-one-out baseline, (1/(S-1)) sum_s (f_s - mean f) grad log q(w_s).
+// The gradient estimators of an expectation under a variational q (docs/maths/posterior.md §4.2,
+// §4.4; the VAE's encoder, docs/maths/nonlinear.md §9): reparameterisation; score function
+// (REINFORCE), E_q[f grad log q]; and the score function with a leave-one-out baseline,
+// (1/(S-1)) sum_s (f_s - mean f) grad log q(w_s). Shared by the posterior and nonlinear-FA labs.
 #include "core/lab/NameTable.h"
 
 #include <optional>
