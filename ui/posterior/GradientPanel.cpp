@@ -18,6 +18,7 @@
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <cmath>
+#include <utility>
 
 namespace {
 
@@ -293,6 +294,8 @@ QWidget* GradientPanel::makeFamilyRow() {
     connect(m_job, &BackgroundJob::finished, this, [this](bool, const QString& error) {
         if (!error.isEmpty())
             m_note->setText("The study could not be computed: " + error);
+        if (std::exchange(m_restudy, false))
+            studyFamily();
     });
     return row;
 }
@@ -302,7 +305,7 @@ int GradientPanel::family() const {
 }
 
 bool GradientPanel::pending() const {
-    return m_job->running();
+    return m_job->running() || m_restudy;
 }
 
 void GradientPanel::setFamily(int f) {
@@ -333,10 +336,9 @@ void GradientPanel::setFamily(int f) {
 }
 
 void GradientPanel::studyFamily() {
-    if (m_job->running()) {
-        m_job->cancel(); // its rows are dropped: the family has changed
-        connect(m_job, &BackgroundJob::finished, this, &GradientPanel::studyFamily,
-                Qt::SingleShotConnection);
+    if (m_job->running()) { // its rows are dropped: the family has changed; once it ends,
+        m_restudy = true;   // the family chosen then is studied
+        m_job->cancel();
         return;
     }
     const int f = family();

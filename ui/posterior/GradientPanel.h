@@ -68,6 +68,7 @@ class GradientPanel : public QWidget {
     QChartView *m_varianceView, *m_klView;
     BackgroundJob* m_job;
     std::vector<fa::GradVarianceRow> m_rows;
+    bool m_restudy = false; ///< study the family again when the running job ends
     /// Held, not only compared: a freed study's address may come back for the next one.
     std::shared_ptr<const fa::GradientStudy> m_shown;
 };
