@@ -72,6 +72,8 @@ GpPanel::GpPanel(QWidget* parent)
     grid->addWidget(makeConvergence(), 1, 1);
     grid->setRowStretch(0, 3); // the predictive is the widest story; at 200 % it needs the room
     grid->setRowStretch(1, 2);
+    grid->setColumnStretch(0, 1); // the draws as wide as the convergence beside them
+    grid->setColumnStretch(1, 1);
     for (LessonChart* chart : {m_predictive, m_draws}) {
         chart->chart()->legend()->setAlignment(Qt::AlignRight);
         chart->setMinimumSize(300, 160);
