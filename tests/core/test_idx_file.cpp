@@ -82,7 +82,7 @@ class TestIdxFile : public QObject {
 
     void refusesWhatIsNotAnIdxFileOfBytes() {
         auto bytes = idxBytes({3, 2, 3}, values(18));
-        bytes.resize(bytes.size() - 1); // one value short
+        bytes.pop_back(); // one value short
         const QString truncated = m_dir.filePath("truncated.gz");
         writeGzip(truncated, bytes);
         QVERIFY2(refusal(truncated).contains("truncated"), qPrintable(refusal(truncated)));
