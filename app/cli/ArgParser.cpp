@@ -224,12 +224,24 @@ std::string outputCsv(const ArgParser& args, const std::string& csv, const Shard
 }
 
 void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackDataset,
-                             bool generated) {
-    if (generated || !args.has("out"))
-        return;
-    const std::string dataset = args.text("dataset", fallbackDataset);
-    io::refuseOutputOverInputs(args.text("out", ""),
-                               {io::datasetFile(dataset, args.text("data-dir", ""))});
+                             bool generated, const std::vector<std::string>& moreOutputs) {
+    std::vector<std::string> flags{"out"};
+    flags.insert(flags.end(), moreOutputs.begin(), moreOutputs.end());
+    std::vector<std::string> inputs;
+    if (!generated)
+        inputs.push_back(
+            io::datasetFile(args.text("dataset", fallbackDataset), args.text("data-dir", "")));
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        if (!args.has(flags[i]))
+            continue;
+        const std::string path = args.text(flags[i], "");
+        io::refuseOutputOverInputs(path, inputs);
+        for (std::size_t j = 0; j < i; ++j)
+            if (args.has(flags[j]) && io::sameFile(path, args.text(flags[j], "")))
+                throw std::invalid_argument("--" + flags[j] + " and --" + flags[i] +
+                                            " name one file ('" + path +
+                                            "'): the second written would replace the first");
+    }
 }
 
 } // namespace fa::cli

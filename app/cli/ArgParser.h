@@ -189,10 +189,12 @@ std::string outputCsv(const ArgParser& args, const std::string& csv, const Shard
 /// rows `diverged` instead of `ok` (docs/reliability.md).
 constexpr double kDivergedBeyond = 1e6;
 
-/// Refuses (std::invalid_argument) an --out that is the file --dataset reads (the same path, a
-/// symbolic or hard link to it, or a bundled set's CSV in --data-dir): the run would replace the
-/// data with its results. Nothing for generated data.
+/// Refuses (std::invalid_argument), before anything runs, an --out or any of `moreOutputs`
+/// (the flags of a command's further output files, e.g. "imputation") that is the file --dataset
+/// reads (the same path, a symbolic or hard link to it, or a bundled set's CSV in --data-dir:
+/// the run would replace the data with its results; nothing to compare for generated data), and
+/// two of them naming one file (the second written would replace the first).
 void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackDataset,
-                             bool generated);
+                             bool generated, const std::vector<std::string>& moreOutputs = {});
 
 } // namespace fa::cli

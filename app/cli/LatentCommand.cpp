@@ -284,7 +284,8 @@ int run(const ArgParser& args, const LatentConfig& given) {
             summaries.add(trial, fit, columns);
         };
     requireOutput(args);
-    refuseOutputOverDataset(args, "synthetic", config.data.dataset == "synthetic");
+    refuseOutputOverDataset(args, "synthetic", config.data.dataset == "synthetic",
+                            {"gibbs-summary", "imputation"});
     // Bad files and shapes are named before the output exists: every trial's data (its split
     // may leave a constant column) and, on the first, every fit are built once (cheap next to
     // the run).

@@ -5,7 +5,6 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
-#include "core/io/FileChecks.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
@@ -227,17 +226,13 @@ class GradStudyRows {
 
 int run(const ArgParser& args, const VaeConfig& given) {
     requireOutput(args);
-    refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(given.data.dataset));
+    refuseOutputOverDataset(args, "nonlinear-synthetic", isGeneratedVaeSet(given.data.dataset),
+                            {"grad-variance-out"});
     VaeConfig config = given;
     GradStudyRows study;
     const std::string studyPath = args.text("grad-variance-out", "");
-    if (!studyPath.empty()) {
-        std::vector<std::string> inputs{args.text("out", "")};
-        if (!isGeneratedVaeSet(config.data.dataset))
-            inputs.push_back(io::datasetFile(config.data.dataset, args.text("data-dir", "")));
-        io::refuseOutputOverInputs(studyPath, inputs);
+    if (!studyPath.empty())
         config.gradientStudy = [&study](const std::vector<VaeGradRow>& rows) { study.add(rows); };
-    }
     // Bad files and shapes are named before the output exists: every trial's data (a split may
     // leave a constant column) is built once, and the first trial's fitters.
     {

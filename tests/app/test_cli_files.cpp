@@ -76,6 +76,49 @@ class TestCliFiles : public QObject {
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(path("results.csv")));
     }
+    // A command's further outputs (latent --imputation and --gibbs-summary, vae
+    // --grad-variance-out) are held to the same rule, and to one another and --out: two outputs
+    // naming one file would leave only the second written. Refused before anything is written.
+    void everyOutputOfACommandIsChecked_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("latent --imputation")
+            << QStringList{"latent", "--model",      "ppca", "--method",        "em", "--latent",
+                           "1",      "--iterations", "2",    "--hide-fraction", "0.1"}
+            << "--imputation";
+        QTest::newRow("latent --gibbs-summary")
+            << QStringList{"latent", "--method", "gibbs", "--latent", "1", "--iterations", "4"}
+            << "--gibbs-summary";
+        QTest::newRow("vae --grad-variance-out")
+            << QStringList{"vae",      "--method", "vae",      "--latent", "1",
+                           "--hidden", "4",        "--epochs", "1"}
+            << "--grad-variance-out";
+    }
+    void everyOutputOfACommandIsChecked() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, flag);
+        const QString csv = path("input.csv"), out = path("out.csv"), link = path("out-link.csv");
+        QVERIFY(write(csv, data()));
+        QVERIFY(write(out, "earlier results\n"));
+        QFile::remove(link);
+        QVERIFY(QFile::link(out, link));
+        const QStringList base = args + QStringList{"--dataset", csv};
+        Result r = run(base + QStringList{"--out", path("x.csv"), flag, csv});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("is also an input"), qPrintable(r.err));
+        r = run(base + QStringList{"--out", out, flag, link});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("name one file"), qPrintable(r.err));
+        QCOMPARE(read(csv), data()); // nothing the user had is touched
+        QCOMPARE(read(out), QByteArray("earlier results\n"));
+        QVERIFY(!QFile::exists(path("x.csv")));
+        r = run(base + QStringList{"--out", path("x.csv"), flag, path("y.csv")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(path("x.csv")) && QFile::exists(path("y.csv")));
+        QFile::remove(path("x.csv"));
+        QFile::remove(path("y.csv"));
+    }
+
     void aBundledSetsFileIsAnInputToo() {
         // --data-dir D --dataset boston reads D/boston_housing.csv: writing there is refused.
         const QString bundled =
