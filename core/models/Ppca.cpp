@@ -160,6 +160,10 @@ double PpcaEm::logPriorPerRow() const {
            static_cast<double>(m_counted);
 }
 
+double PpcaEm::ridge() const {
+    return m_options.prior ? m_options.prior->alpha * m_model.sigma2 : 0.0;
+}
+
 double PpcaEm::noiseUpdate(double residuals, double count) const {
     if (!m_options.prior)
         return residuals / count;
@@ -195,14 +199,10 @@ void PpcaEm::iterateComplete() {
     const Matrix Z = X * m_model.W * Minv;
     const Matrix szz = n * m_model.sigma2 * Minv + Z.transpose() * Z;
     const Matrix sxz = X.transpose() * Z;
-    Matrix W;
-    if (m_options.prior) { // §3.5: W = S_xz (S_zz + α σ²_old I)⁻¹ at the old σ²
-        Matrix shrunk = szz;
-        shrunk.diagonal().array() += m_options.prior->alpha * m_model.sigma2;
-        W = shrunk.llt().solve(sxz.transpose()).transpose();
-    } else {
-        W = szz.llt().solve(sxz.transpose()).transpose();
-    }
+    // §3.5: W = S_xz (S_zz + α σ²_old I)⁻¹ (α = 0 without a prior: maximum likelihood).
+    Matrix shrunk = szz;
+    shrunk.diagonal().array() += ridge();
+    const Matrix W = shrunk.llt().solve(sxz.transpose()).transpose();
     m_model.sigma2 = noiseUpdate(X.squaredNorm() - 2.0 * (W.array() * sxz.array()).sum() +
                                      ((W.transpose() * W).array() * szz.array()).sum(),
                                  n * dim);
@@ -251,11 +251,10 @@ void PpcaEm::iterateMissing() {
     next.W.resize(dim, k);
     next.mu.resize(dim);
     // §3.5: the prior adds α σ²_old to the loadings' block (μ_d is flat).
-    const double ridge = m_options.prior ? m_options.prior->alpha * old.sigma2 : 0.0;
+    const double alphaSigma2 = ridge();
     for (Eigen::Index d = 0; d < dim; ++d) {
         Matrix& system = ezz[static_cast<std::size_t>(d)];
-        if (m_options.prior)
-            system.diagonal().head(k).array() += ridge;
+        system.diagonal().head(k).array() += alphaSigma2;
         const Vector wm = system.llt().solve(rhs.col(d));
         next.W.row(d) = wm.head(k).transpose();
         next.mu(d) = wm(k);

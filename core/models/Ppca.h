@@ -75,6 +75,9 @@ class PpcaEm : public GaussianFit {
     /// σ² from the summed expected squared residuals over `count` observed entries (§3.2, §3.3;
     /// with the prior's pseudo-counts under a prior, §3.5).
     double noiseUpdate(double residuals, double count) const;
+    /// α σ² at the current σ², what the prior adds to the loadings' normal equations (§3.5); 0
+    /// without a prior.
+    double ridge() const;
 
     PpcaOptions m_options;
     Matrix m_rows; ///< as given (NaN = missing)
