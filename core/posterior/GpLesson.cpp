@@ -41,7 +41,8 @@ GpLessonBand gpBand(const Matrix& X, const Vector& y, const Matrix& grid, GpKern
     return band;
 }
 
-GpLesson gpLesson(const GpLessonConfig& config, const std::atomic<bool>* cancel) {
+GpLesson gpLesson(const GpLessonConfig& config, const std::atomic<bool>* cancel,
+                  const GpLesson* previous) {
     if (config.draws < 1 || config.checkDraws < 2)
         throw std::invalid_argument("the lesson needs a draw and two check draws");
     const auto cancelled = [cancel] { return cancel && cancel->load(); };
@@ -55,10 +56,21 @@ GpLesson gpLesson(const GpLessonConfig& config, const std::atomic<bool>* cancel)
     lesson.networkDraws =
         drawNetworkFunctions(prior, config.hidden, grid, config.draws, config.seed);
     lesson.gpDraws = drawGpFunctions(networkKernel(prior), grid, config.draws, config.seed);
-    for (GpKernel kernel : allGpKernels()) {
-        if (cancelled())
-            return lesson;
-        lesson.bands.push_back(gpBand(data.X, data.y, grid, kernel, config.seed));
+    const bool whole = previous && previous->bands.size() == allGpKernels().size() &&
+                       previous->convergence.size() == kLessonWidths.size();
+    if (whole)
+        lesson.bands = previous->bands;
+    else
+        for (GpKernel kernel : allGpKernels()) {
+            if (cancelled())
+                return lesson;
+            lesson.bands.push_back(gpBand(data.X, data.y, grid, kernel, kLessonFitSeed));
+        }
+    const GpLessonConfig* before = whole ? &previous->config : nullptr;
+    if (before && before->units == config.units && before->checkDraws == config.checkDraws &&
+        before->seed == config.seed) {
+        lesson.convergence = previous->convergence;
+        return lesson;
     }
     Vector x1(1), x2(1);
     x1 << kLessonX1;

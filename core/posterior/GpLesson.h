@@ -24,6 +24,8 @@ struct GpLessonConfig {
 /// The widths the convergence check measures, and the choices of GpLessonConfig::hidden.
 inline constexpr std::array<int, 7> kLessonWidths{1, 3, 10, 30, 100, 300, 1000};
 inline constexpr std::array<int, 4> kLessonDrawWidths{1, 10, 100, 1000};
+/// The seed of the bands' hyperparameter search (the same bands whatever is drawn).
+inline constexpr std::uint64_t kLessonFitSeed = 0;
 /// The two inputs of the convergence check.
 inline constexpr double kLessonX1 = -0.5, kLessonX2 = 1.0;
 
@@ -47,8 +49,12 @@ struct GpLesson {
 
 /// Throws std::invalid_argument for units other than nn-erf / nn-relu, H < 1 or fewer than one
 /// draw, or fewer than two check draws. A raised cancel ends it early; what it returns then is
-/// partial and not to be shown.
-GpLesson gpLesson(const GpLessonConfig& config, const std::atomic<bool>* cancel = nullptr);
+/// partial and not to be shown. The bands depend on nothing in config (their optimiser starts
+/// from a fixed seed) and the convergence check on the units, the check draws and the seed:
+/// with `previous`, a whole lesson computed before, what it shares with this one is copied,
+/// not computed again (a new H only draws new functions).
+GpLesson gpLesson(const GpLessonConfig& config, const std::atomic<bool>* cancel = nullptr,
+                  const GpLesson* previous = nullptr);
 
 /// One kernel's band over grid (a column) for the rows (X one column, y), fitted as gpLesson
 /// fits it: standardise with the rows, optimiseGp, predict, scale back.

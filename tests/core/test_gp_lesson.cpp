@@ -114,6 +114,28 @@ class TestGpLesson : public QObject {
         }
     }
 
+    // A lesson built from an earlier one copies what does not depend on what changed, and is
+    // the lesson computed afresh: a new H draws new functions only; other units also measure
+    // the convergence again.
+    void aLessonReusesWhatItShares() {
+        fa::GpLessonConfig c = lesson.config;
+        c.hidden = 1000;
+        const fa::GpLesson fresh = fa::gpLesson(c), reused = fa::gpLesson(c, nullptr, &lesson);
+        QCOMPARE(reused.networkDraws, fresh.networkDraws);
+        QCOMPARE(reused.gpDraws, fresh.gpDraws);
+        for (std::size_t k = 0; k < fresh.bands.size(); ++k) {
+            QCOMPARE(reused.bands[k].mean, fresh.bands[k].mean);
+            QCOMPARE(reused.bands[k].sd, fresh.bands[k].sd);
+        }
+        for (std::size_t h = 0; h < fresh.convergence.size(); ++h)
+            QCOMPARE(reused.convergence[h].excessKurtosis, fresh.convergence[h].excessKurtosis);
+        c.units = fa::GpKernel::NnRelu;
+        const fa::GpLesson relu = fa::gpLesson(c, nullptr, &lesson);
+        QCOMPARE(relu.convergence.front().excessKurtosis,
+                 fa::gpLesson(c).convergence.front().excessKurtosis);
+        QVERIFY(relu.convergence.front().kernel != lesson.convergence.front().kernel);
+    }
+
     // The closed form, with a standard error of the estimated excess kurtosis of about
     // sqrt(24 / n) (1 + kurtosis): the lesson's 20 000 networks per H, and 200 000 at H = 1, 3, 10
     // where the closed form is distinguishable from 0 and from its neighbours.

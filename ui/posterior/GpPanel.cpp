@@ -217,8 +217,9 @@ void GpPanel::recompute() {
     m_waiting = true;
     m_note->setText("Computing…");
     const fa::GpLessonConfig c = config();
-    m_job->start([this, c](const std::atomic<bool>& cancel) {
-        auto lesson = std::make_shared<const fa::GpLesson>(fa::gpLesson(c, &cancel));
+    m_job->start([this, c, previous = m_lesson](const std::atomic<bool>& cancel) {
+        auto lesson =
+            std::make_shared<const fa::GpLesson>(fa::gpLesson(c, &cancel, previous.get()));
         if (!cancel.load())
             m_job->deliver([this, lesson] {
                 m_lesson = lesson;
