@@ -104,8 +104,17 @@ ImageSet loadDigits(const ImageQuery& q, const std::string& dataDir) {
     for (int n = 1; f && gzgets(f.get(), line, sizeof line); ++n) {
         std::stringstream cells(line);
         std::vector<int> v;
-        for (std::string cell; std::getline(cells, cell, ',');)
-            v.push_back(std::atoi(cell.c_str()));
+        for (std::string cell; std::getline(cells, cell, ',');) {
+            std::size_t used = 0;
+            int x = -1;
+            try {
+                x = std::stoi(cell, &used);
+            } catch (const std::exception&) {
+            }
+            const bool whole =
+                used == cell.size() || cell.find_first_not_of("\r\n", used) == std::string::npos;
+            v.push_back(whole ? x : -1); // -1: refused below
+        }
         if (v.size() != 65 ||
             std::any_of(v.begin(), v.end() - 1, [](int x) { return x < 0 || x > 16; }) ||
             v.back() < 0 || v.back() > 9)
@@ -114,6 +123,11 @@ ImageSet loadDigits(const ImageQuery& q, const std::string& dataDir) {
         all.emplace_back(v.begin(), v.end() - 1);
         labels.push_back(v.back());
     }
+    int error = Z_OK;
+    if (f)
+        gzerror(f.get(), &error);
+    if (!f || (error != Z_OK && error != Z_STREAM_END))
+        throw std::invalid_argument("'" + path + "' cannot be read whole: truncated or corrupt");
     const std::vector<std::size_t> rows = chosenRows(labels, q);
     set.pixels.resize(Eigen::Index(rows.size()), 64);
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -51,6 +51,31 @@ class TestImageSets : public QObject {
                                  fa::io::loadImageSet("mnist", {}, dataDir()));
     }
 
+    // A digits file cut short (a broken copy) or with a cell that is not a whole number is
+    // refused with its path, never read as fewer images.
+    void aBrokenDigitsFileIsRefused() {
+        QFile whole(QString::fromStdString(dataDir()) + "/digits.csv.gz");
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray bytes = whole.readAll();
+        QTemporaryDir dir;
+        QFile cut(dir.filePath("digits.csv.gz"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(bytes.left(bytes.size() / 2));
+        cut.close();
+        try {
+            fa::io::loadImageSet("digits", {}, dir.path().toStdString());
+            QFAIL("a truncated file was read");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString(e.what()).contains("digits.csv.gz"), e.what());
+        }
+        QFile plain(dir.filePath("digits.csv.gz")); // zlib reads a plain file as it is
+        QVERIFY(plain.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        plain.write(QByteArray("0,").repeated(63) + "0.5,3\n");
+        plain.close();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 fa::io::loadImageSet("digits", {}, dir.path().toStdString()));
+    }
+
     void fashionMnistIsThePublishedSet() {
         if (!QFile::exists(QString::fromStdString(fa::io::fashionMnistDirectory()) +
                            "/train-images-idx3-ubyte.gz"))

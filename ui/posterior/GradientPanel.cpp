@@ -56,7 +56,7 @@ void fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
 struct Family {
     const char *label, *dataset, *method, *note;
 };
-const std::array<Family, 3> kFamilies{{
+constexpr std::array<Family, 3> kFamilies{{
     {"gamma q on a Poisson rate", "poisson-synthetic", "vi-gamma",
      "A Poisson rate λ with a gamma prior, 30 counts; q(λ) a gamma, at the exact posterior "
      "(where the true gradient is 0). The reparameterised estimator is the implicit one (the "
@@ -72,6 +72,8 @@ const std::array<Family, 3> kFamilies{{
      "there is no reparameterisation: only the score function, with and without the "
      "leave-one-out baseline. One block, the logits (solid); 1000 estimates per point."},
 }};
+static_assert(kFamilies.size() + 1 == fa::io::kGradientFamilies.size(),
+              "the session's family words: the live Gaussian, then these");
 
 } // namespace
 
