@@ -3,7 +3,6 @@
 #include "ui/common/AxisTicks.h"
 #include "ui/common/BackgroundJob.h"
 #include "ui/common/ChartTitle.h"
-#include "ui/session/PosteriorSessionFile.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -22,15 +21,15 @@
 
 namespace {
 
-constexpr std::array<const char*, 3> kNames = {"reparameterisation", "score function",
-                                               "score + baseline"};
 const std::array<QColor, 3> kColours = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
                                         QColor(0x2c, 0xa0, 0x2c)};
 
 // A padded range around the cloud, in units of 10^k so that the tick labels stay short (a score
 // function's cloud spans 10^4); the unit goes into the axis title.
-void fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
-             const QString& xName, const QString& yName) {
+/// Returns the unit's suffix (" (×10^k)", or empty), which the chart's title repeats: a
+/// cramped chart (200 %) drops its axis titles, never its title.
+QString fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
+                const QString& xName, const QString& yName) {
     double top = 0.0;
     for (const auto& p : points)
         top = std::max(top, p.cwiseAbs().maxCoeff());
@@ -49,31 +48,8 @@ void fitAxes(QValueAxis* x, QValueAxis* y, std::vector<Eigen::Vector2d>& points,
     hx = hx > 0.0 ? 1.1 * hx : 1.0, hy = hy > 0.0 ? 1.1 * hy : 1.0;
     x->setRange(cx - hx, cx + hx);
     y->setRange(cy - hy, cy + hy);
+    return suffix;
 }
-
-/// The families beyond the Gaussian: the combo's label, grad-variance's data set and method,
-/// and what the panel says of it (docs/maths/posterior.md §4.7).
-struct Family {
-    const char *label, *dataset, *method, *note;
-};
-constexpr std::array<Family, 3> kFamilies{{
-    {"gamma q on a Poisson rate", "poisson-synthetic", "vi-gamma",
-     "A Poisson rate λ with a gamma prior, 30 counts; q(λ) a gamma, at the exact posterior "
-     "(where the true gradient is 0). The reparameterised estimator is the implicit one (the "
-     "gamma's CDF held fixed as the shape moves): exact in distribution. Blocks: log shape "
-     "(solid) and log rate (dashed); 1000 estimates per point."},
-    {"exponential q on a Poisson rate", "poisson-synthetic", "vi-exponential",
-     "The same Poisson rate; q(λ) an exponential (a gamma of shape 1), λ = −log(u) / rate, at "
-     "its best rate. Its draws spread far wider than the posterior, so even the "
-     "reparameterised gradient is noisy. One block, log rate (solid); 1000 estimates per point."},
-    {"Bernoulli latents (score only)", "bernoulli-latent", "vi-bernoulli",
-     "20 rows of a two-component mixture, each row's component a Bernoulli q with its own logit, "
-     "at the exact posterior. A discrete draw is no differentiable function of the logits, so "
-     "there is no reparameterisation: only the score function, with and without the "
-     "leave-one-out baseline. One block, the logits (solid); 1000 estimates per point."},
-}};
-static_assert(kFamilies.size() + 1 == fa::io::kGradientFamilies.size(),
-              "the session's family words: the live Gaussian, then these");
 
 } // namespace
 
@@ -116,7 +92,7 @@ QGridLayout* GradientPanel::makeClouds() {
         c->addAxis(y, Qt::AlignLeft);
         s->attachAxis(x);
         s->attachAxis(y);
-        c->setTitle(kNames[k]);
+        c->setTitle(kEstimatorLabels[k]);
         auto* view = new QChartView(c);
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumSize(220, 200);
@@ -151,7 +127,7 @@ QChartView* GradientPanel::makeVarianceView() {
                 pen.setStyle(Qt::DashLine);
             line->setPen(pen);
             line->setPointsVisible(true);
-            line->setName(QString("%1, %2").arg(kNames[k], scale ? "scale" : "mean"));
+            line->setName(QString("%1, %2").arg(kEstimatorLabels[k], scale ? "scale" : "mean"));
             c->addSeries(line);
             line->attachAxis(m_lx);
             line->attachAxis(m_ly);
@@ -180,7 +156,7 @@ QChartView* GradientPanel::makeKlView() {
     for (std::size_t e = 0; e < 3; ++e) {
         auto* line = new QLineSeries;
         line->setPen(QPen(kColours[e], 1.6));
-        line->setName(kNames[e]);
+        line->setName(kEstimatorLabels[e]);
         k->addSeries(line);
         line->attachAxis(m_klx);
         line->attachAxis(m_kly);
@@ -223,8 +199,9 @@ void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
     for (std::size_t k = 0; k < study->estimators.size() && k < 3; ++k) {
         const auto& e = study->estimators[k];
         std::vector<Eigen::Vector2d> scaled = e.cloud;
-        fitAxes(m_cloudAxes[2 * k], m_cloudAxes[2 * k + 1], scaled,
-                QString("∂/∂m%1").arg(study->coordI + 1), QString("∂/∂m%1").arg(study->coordJ + 1));
+        const QString unit = fitAxes(m_cloudAxes[2 * k], m_cloudAxes[2 * k + 1], scaled,
+                                     QString("∂/∂m%1").arg(study->coordI + 1),
+                                     QString("∂/∂m%1").arg(study->coordJ + 1));
         QList<QPointF> points;
         for (const auto& p : scaled)
             points.append({p.x(), p.y()});
@@ -235,8 +212,10 @@ void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
             centre += p / double(e.cloud.size());
         for (const auto& p : e.cloud)
             spread += (p - centre).squaredNorm() / double(e.cloud.size());
-        m_cloudViews[k]->chart()->setTitle(
-            QString("%1: spread %2").arg(kNames[k]).arg(std::sqrt(spread), 0, 'g', 2));
+        m_cloudViews[k]->chart()->setTitle(QString("%1: spread %2%3")
+                                               .arg(kEstimatorLabels[k])
+                                               .arg(std::sqrt(spread), 0, 'g', 2)
+                                               .arg(unit));
         for (const bool scale : {false, true}) {
             QList<QPointF> line;
             const auto& v = scale ? e.scaleVariance : e.meanVariance;
@@ -278,123 +257,10 @@ void GradientPanel::showKl(const fa::PosteriorLiveSnapshot& snapshot) {
                         std::pow(10.0, std::ceil(std::log10(hi))));
 }
 
-QWidget* GradientPanel::makeFamilyRow() {
-    auto* row = new QWidget;
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
-    m_family->addItem("Gaussian q of the live fit");
-    for (const Family& f : kFamilies)
-        m_family->addItem(f.label);
-    m_family->setToolTip("Which q's gradient estimators to study: the live VI fit's Gaussian, or "
-                         "a family beyond the Gaussian on a target of its own.");
-    h->addWidget(new QLabel("Family:"));
-    h->addWidget(m_family);
-    h->addWidget(m_note, 1);
-    m_familyNote->setWordWrap(true);
-    m_familyNote->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    connect(m_family, &QComboBox::currentIndexChanged, this, [this](int f) { setFamily(f); });
-    connect(m_job, &BackgroundJob::finished, this, [this](bool, const QString& error) {
-        if (!error.isEmpty())
-            m_note->setText("The study could not be computed: " + error);
-        if (std::exchange(m_restudy, false))
-            studyFamily();
-    });
-    return row;
-}
-
-int GradientPanel::family() const {
-    return m_family->currentIndex();
-}
-
-bool GradientPanel::pending() const {
-    return m_job->running() || m_restudy;
-}
-
-void GradientPanel::setFamily(int f) {
-    if (f < 0 || f > int(kFamilies.size()))
-        return;
-    const QSignalBlocker block(m_family);
-    m_family->setCurrentIndex(f);
-    const bool live = f == 0;
-    for (QChartView* v : m_cloudViews)
-        v->setVisible(live);
-    m_klView->setVisible(live);
-    m_familyNote->setVisible(!live);
-    m_varianceView->chart()->legend()->setVisible(!live);
-    m_shown.reset(); // the next snapshot draws its study again
-    m_rows.clear();
-    clearStudy();
-    if (live) {
-        m_varianceView->chart()->setTitle(
-            "Total variance against draws L<br>(mean solid, scale dashed; colours as above)");
-        m_note->setText("Waiting for the next study of the live fit…");
-        return;
-    }
-    m_familyNote->setText(kFamilies[std::size_t(f - 1)].note);
-    m_varianceView->chart()->setTitle(QString("%1: total variance of the ELBO gradient against "
-                                              "draws L")
-                                          .arg(kFamilies[std::size_t(f - 1)].label));
-    studyFamily();
-}
-
-void GradientPanel::studyFamily() {
-    if (m_job->running()) { // its rows are dropped: the family has changed; once it ends,
-        m_restudy = true;   // the family chosen then is studied
-        m_job->cancel();
-        return;
-    }
-    const int f = family();
-    if (f == 0)
-        return;
-    m_note->setText("Computing…");
-    fa::ScalarGradVarianceConfig c;
-    c.dataset = kFamilies[std::size_t(f - 1)].dataset;
-    c.method = kFamilies[std::size_t(f - 1)].method;
-    if (c.dataset == std::string("bernoulli-latent"))
-        c.estimators = {fa::GradientEstimator::Score, fa::GradientEstimator::ScoreBaseline};
-    m_job->start([this, c, f](const std::atomic<bool>& cancel) {
-        auto rows = fa::runScalarGradVariance(c);
-        if (!cancel.load())
-            m_job->deliver([this, rows = std::move(rows), f] {
-                if (family() != f)
-                    return;
-                m_rows = rows;
-                showFamily();
-                emit familyShown();
-            });
-    });
-}
-
 void GradientPanel::clearStudy() {
     for (QScatterSeries* s : m_clouds)
         s->clear();
     for (auto* lines : {&m_meanLines, &m_scaleLines})
         for (QLineSeries* l : *lines)
             l->clear();
-}
-
-void GradientPanel::showFamily() {
-    clearStudy();
-    std::vector<std::string> blocks; // in the rows' order: the first solid, the second dashed
-    double lo = INFINITY, hi = 0.0;
-    for (const fa::GradVarianceRow& r : m_rows) {
-        auto b = std::find(blocks.begin(), blocks.end(), r.block);
-        if (b == blocks.end())
-            b = blocks.insert(blocks.end(), r.block);
-        const auto e = fa::parseEstimator(r.estimator);
-        if (!e || b - blocks.begin() > 1 || !(r.variance > 0.0))
-            continue;
-        const auto k = static_cast<std::size_t>(*e);
-        QLineSeries* line = (b == blocks.begin() ? m_meanLines : m_scaleLines)[k];
-        line->setName(QString("%1, %2").arg(kNames[k], QString::fromStdString(r.block)));
-        line->append(double(r.samples), r.variance);
-        lo = std::min(lo, r.variance), hi = std::max(hi, r.variance);
-    }
-    for (QLegendMarker* marker : m_varianceView->chart()->legend()->markers())
-        marker->setVisible(static_cast<QLineSeries*>(marker->series())->count() > 0);
-    if (hi > 0.0)
-        m_ly->setRange(std::pow(10.0, std::floor(std::log10(lo))),
-                       std::pow(10.0, std::ceil(std::log10(hi))));
-    m_note->setText(QString("%1 estimates per point, at the exact optimum.")
-                        .arg(fa::ScalarGradVarianceConfig{}.trials));
 }

@@ -13,6 +13,10 @@
 #include <QWidget>
 #include <array>
 
+/// The estimators' names in the panel's charts, in GradientEstimator's order.
+inline constexpr std::array<const char*, 3> kEstimatorLabels = {
+    "reparameterisation", "score function", "score + baseline"};
+
 class BackgroundJob;
 class QChartView;
 class QComboBox;
