@@ -147,12 +147,17 @@ void GradientPanel::showFamily() {
             continue;
         const auto k = static_cast<std::size_t>(*e);
         QLineSeries* line = (b == blocks.begin() ? m_meanLines : m_scaleLines)[k];
-        line->setName(QString("%1, %2").arg(kEstimatorLabels[k], QString::fromStdString(r.block)));
+        line->setName(kEstimatorLabels[k]); // the blocks' styles are in the note
         line->append(double(r.samples), r.variance);
         lo = std::min(lo, r.variance), hi = std::max(hi, r.variance);
     }
-    for (QLegendMarker* marker : m_varianceView->chart()->legend()->markers())
-        marker->setVisible(static_cast<QLineSeries*>(marker->series())->count() > 0);
+    // One legend entry an estimator (its first block's line): three names fit at 200 %.
+    for (QLegendMarker* marker : m_varianceView->chart()->legend()->markers()) {
+        const auto* line = static_cast<QLineSeries*>(marker->series());
+        const bool first =
+            std::find(m_meanLines.begin(), m_meanLines.end(), line) != m_meanLines.end();
+        marker->setVisible(first && line->count() > 0);
+    }
     if (hi > 0.0)
         m_ly->setRange(std::pow(10.0, std::floor(std::log10(lo))),
                        std::pow(10.0, std::ceil(std::log10(hi))));
