@@ -134,8 +134,10 @@ VaeLiveSnapshot VaeLive::snapshot() const {
     s.hasPosition = m_shownColour.size() > 0;
     const bool position = m_config.colourBy < 0 && s.hasPosition;
     const int column = m_config.colourBy < 0 ? 0 : m_config.colourBy;
-    s.colourLabel = position ? "position (" + m_data.positionName + ")"
-                             : m_data.rows.columns[static_cast<std::size_t>(column)];
+    s.colourLabel =
+        position ? (m_data.positionName == "class" ? std::string("class")
+                                                   : "position (" + m_data.positionName + ")")
+                 : m_data.rows.columns[static_cast<std::size_t>(column)];
     const Vector colour = position ? m_shownColour : Vector(m_shown.row(column).transpose());
     s.colours.assign(colour.data(), colour.data() + colour.size());
     s.latentXLabel = k == 1 ? "z" : "z1";

@@ -2,12 +2,14 @@
 // log-likelihood (refitted here), the linear VAE's rows are trial 0 of the CLI's experiment, the
 // gap bars are the latest scoring, the latent view's colours follow the position along the
 // manifold, a session replays the same curves (the encoder gradient, its draws and the network's
-// noise with them), and a refused value keeps the run.
+// noise with them), a refused value keeps the run, and pictures show the decoder's mosaic.
+#include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "core/models/Ppca.h"
 #include "core/vae/VaeCsv.h"
 #include "core/vae/VaeExperiment.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/common/ImageTiles.h"
 #include "ui/nonlinear/NonlinearPage.h"
 #include "ui/nonlinear/NonlinearViews.h"
 
@@ -186,6 +188,48 @@ class TestNonlinearPage : public QObject {
         QCOMPARE(read.fit.noise, fa::NoiseKind::Network);
         QCOMPARE(read.fit.encoderGradient, fa::GradientEstimator::ScoreBaseline);
         QCOMPARE(read.fit.encoderSamples, 3);
+    }
+
+    // Pictures (issue 29): the mosaic's tiles are PPCA's decoder μ + W z at their grid points and
+    // the strip's first tile is the first held-out row, each pixel grey level round(255 x); the
+    // latent view draws one series per digit; the export names the mosaic.
+    void picturesShowTheDecodersMosaic() {
+        NonlinearPage page;
+        fa::VaeLiveConfig c;
+        c.data.dataset = "digits";
+        c.data.samples = 300;
+        c.methods = {fa::VaeMethod::Ppca};
+        c.fit.latent = 2;
+        c.length = 1;
+        page.setConfig(c);
+        page.reset();
+        QVERIFY(runTo(page, 1));
+        fa::VaeDataSpec spec = c.data;
+        spec.images.samples = 300;
+        spec.splitSeed = fa::deriveSeed(0, fa::SeedStream::FirstTrial);
+        const fa::VaeData data = fa::makeVaeData(spec, fa::io::tableLoader());
+        const fa::PpcaModel p = fa::ppcaClosedForm(data.rows.train, 2);
+        const ImageTiles* mosaic = page.pictureView()->mosaic();
+        QTRY_COMPARE(mosaic->count(), 121);
+        auto grey = [](double x) { return int(std::lround(255.0 * std::clamp(x, 0.0, 1.0))); };
+        for (int tile : {0, 10, 60, 120}) {
+            const Eigen::Vector2d z(-2.5 + 0.5 * (tile % 11), 2.5 - 0.5 * (tile / 11));
+            const fa::Vector f = p.mu + p.W * z;
+            for (int px = 0; px < 64; ++px)
+                QCOMPARE(qGray(mosaic->image(tile).pixel(px % 8, px / 8)), grey(f(px)));
+        }
+        const ImageTiles* strip = page.pictureView()->strip();
+        for (int px = 0; px < 64; ++px)
+            QCOMPARE(qGray(strip->image(0).pixel(px % 8, px / 8)), grey(data.rows.test(0, px)));
+        long zeros = 0;
+        for (int label : data.rows.testLabels)
+            zeros += label == 0;
+        QVERIFY(zeros > 0);
+        QCOMPARE(page.latentView()->scatter("class0")->count(), zeros);
+        bool named = false;
+        for (const auto& [stem, widget] : page.charts())
+            named = named || (stem == "nonlinear-mosaic" && widget == page.pictureView());
+        QVERIFY(named);
     }
 
     void refusedValueKeepsTheRun() {

@@ -107,7 +107,8 @@ class TestPresets : public QObject {
                               "lesson-linear-vae-ppca",
                               "lesson-score-vae",
                               "lesson-in-between",
-                              "lesson-missing-data"})
+                              "lesson-missing-data",
+                              "lesson-vae-mosaic"})
             QVERIFY2(names.contains(n), n);
     }
 

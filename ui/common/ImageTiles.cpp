@@ -21,6 +21,11 @@ void ImageTiles::setTitle(const QString& title) {
     update();
 }
 
+void ImageTiles::setSpacing(int pixels) {
+    m_spacing = std::max(0, pixels);
+    update();
+}
+
 QImage ImageTiles::picture(const fa::Vector& pixels, int width, int height, Scale scale) {
     QImage out(width, height, QImage::Format_RGB32);
     double top = 0.0;
@@ -85,26 +90,30 @@ void ImageTiles::paintEvent(QPaintEvent*) {
     int columns = m_columns, best = 0;
     for (int c = 1; m_columns <= 0 && c <= n; ++c) {
         const int rows = (n + c - 1) / c;
-        const int scale = std::min((area.width() / c - 4) / picture.width(),
-                                   ((area.height() / rows) - captionHeight - 4) / picture.height());
+        const int scale =
+            std::min((area.width() / c - m_spacing) / picture.width(),
+                     (area.height() / rows - captionHeight - m_spacing) / picture.height());
         if (scale > best)
             best = scale, columns = c;
     }
     columns = std::max(1, columns);
     const int rows = (n + columns - 1) / columns;
-    const int cellW = area.width() / columns, cellH = area.height() / rows;
     const int scale = std::max(
-        1, std::min((cellW - 4) / picture.width(), (cellH - captionHeight - 4) / picture.height()));
+        1, std::min((area.width() / columns - m_spacing) / picture.width(),
+                    (area.height() / rows - captionHeight - m_spacing) / picture.height()));
+    // Cells of the drawn size plus the spacing, the grid centred across the widget.
     const QSize drawn(picture.width() * scale, picture.height() * scale);
+    const int cellW = drawn.width() + m_spacing, cellH = drawn.height() + m_spacing + captionHeight;
+    const int left = area.left() + std::max(0, (area.width() - columns * cellW) / 2);
     for (int i = 0; i < n; ++i) {
-        const QRect cell(area.left() + (i % columns) * cellW, area.top() + (i / columns) * cellH,
-                         cellW, cellH);
-        const QRect target(cell.left() + (cellW - drawn.width()) / 2, cell.top() + 2, drawn.width(),
+        const QRect target(left + (i % columns) * cellW + m_spacing / 2,
+                           area.top() + (i / columns) * cellH + m_spacing / 2, drawn.width(),
                            drawn.height());
         p.drawImage(target, m_images[std::size_t(i)]); // scaled by whole pixels: no smoothing
         if (captions)
-            p.drawText(QRect(cell.left(), target.bottom() + 1, cellW, captionHeight),
-                       Qt::AlignHCenter | Qt::AlignTop,
-                       fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, cellW));
+            p.drawText(
+                QRect(target.left() - m_spacing / 2, target.bottom() + 1, cellW, captionHeight),
+                Qt::AlignHCenter | Qt::AlignTop,
+                fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, cellW));
     }
 }

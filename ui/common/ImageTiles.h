@@ -24,6 +24,8 @@ class ImageTiles : public QWidget {
 
     explicit ImageTiles(QWidget* parent = nullptr);
     void setTitle(const QString& title);
+    /// Screen pixels between tiles (default 4; 0: a mosaic whose tiles touch).
+    void setSpacing(int pixels);
     QString title() const { return m_title; }
     /// The pictures, laid out in `columns` columns (0: as square a grid as fits).
     void setTiles(int width, int height, std::vector<Tile> tiles, int columns = 0);
@@ -45,4 +47,5 @@ class ImageTiles : public QWidget {
     std::vector<Tile> m_tiles;
     std::vector<QImage> m_images;
     int m_columns = 0;
+    int m_spacing = 4;
 };

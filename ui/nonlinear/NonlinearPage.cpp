@@ -1,5 +1,6 @@
 #include "ui/nonlinear/NonlinearPage.h"
 
+#include "core/io/ImageSets.h"
 #include "core/io/RegressionCsv.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodBoxes.h"
@@ -14,6 +15,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -24,7 +26,7 @@ NonlinearPage::NonlinearPage(QWidget* parent)
                          .offersCsv = true,
                          .status = StatusStyle::UnitOfLength}),
       m_elbo(new ElboView), m_gaps(new GapView), m_latentView(new LatentSpaceView),
-      m_data(new DataSpaceView) {
+      m_data(new DataSpaceView), m_pictures(new PictureView), m_dataSlot(new QStackedWidget) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -42,14 +44,18 @@ void NonlinearPage::makeControls() {
              {"boston", "Boston housing"},
              {"concrete", "Concrete strength"},
              {"energy", "Energy efficiency"},
-             {"yacht", "Yacht hydrodynamics"}})
+             {"yacht", "Yacht hydrodynamics"},
+             {"fashion-mnist", "Fashion-MNIST (pictures, 28×28)"},
+             {"digits", "Handwritten digits (pictures, 8×8)"}})
         m_dataset->addItem(label, key);
     m_dataset->setToolTip(
         "Generated: a true-K latent through a fixed random tanh network into D dimensions; two "
         "moons, a pinwheel (2-D) and a swiss roll (3-D) lifted into D dimensions by a random "
         "orthonormal frame; PPCA from the explorer's generator. Noise: the data noise's "
-        "standard deviation. Real data: z-scored with the fitting rows' statistics. Open CSV… "
-        "(Ctrl+Shift+O) uses any CSV of numbers.");
+        "standard deviation. Real data: z-scored with the fitting rows' statistics. Pictures: "
+        "pixels in [0, 1], dequantised, not z-scored; rows: the first N pictures (Fashion-MNIST "
+        "needs the Debian package dataset-fashion-mnist). Open CSV… (Ctrl+Shift+O) uses any CSV "
+        "of numbers.");
     m_layers = intBox(0, 3, 1,
                       "Hidden layers of the decoder (and of the VAE's encoder); 0: a linear "
                       "decoder, i.e. FA / PPCA.");
@@ -126,7 +132,9 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
-    QWidget* views = fourViews({m_elbo, m_data, m_gaps, m_latentView}, m_summary);
+    m_dataSlot->addWidget(m_data);
+    m_dataSlot->addWidget(m_pictures);
+    QWidget* views = fourViews({m_elbo, m_dataSlot, m_gaps, m_latentView}, m_summary);
     modeLayout(this, {form, methods, model, run}, views, &m_parameters);
 }
 
@@ -180,8 +188,14 @@ QCheckBox* NonlinearPage::methodBox(fa::VaeMethod method) const {
 void NonlinearPage::dataChanged() {
     const QString set = m_dataset->currentData().toString();
     const bool generated = m_dataset->currentIndex() < 5;
+    const bool pictures = fa::io::isImageDataset(set.toStdString());
+    if (pictures) { // the first N pictures: all the digits, enough clothes to stay live
+        m_quiet = true;
+        setFieldValue(m_samples, set == "digits" ? 1797 : 3000);
+        m_quiet = false;
+    }
     m_dim->setEnabled(generated);
-    m_samples->setEnabled(generated);
+    m_samples->setEnabled(generated || pictures);
     m_trueLatent->setEnabled(set == "synthetic" || set == "nonlinear-synthetic");
     m_dataNoise->setEnabled(generated && set != "synthetic");
     reset();
@@ -204,7 +218,12 @@ void NonlinearPage::draw(const fa::VaeLiveSnapshot& s) {
     m_elbo->show(s);
     m_gaps->show(s);
     m_latentView->show(s);
-    m_data->show(s);
+    const bool pictures = s.image.isImage() && s.mosaic.rows() > 0;
+    if (pictures)
+        m_pictures->show(s);
+    else
+        m_data->show(s);
+    m_dataSlot->setCurrentWidget(pictures ? static_cast<QWidget*>(m_pictures) : m_data);
     QString text = QString("<b>%1</b>: %2 fitting rows, %3 held out, D = %4, K = %5. Latest "
                            "scoring (held-out ELBO / IW log-likelihood per row):")
                        .arg(QString::fromStdString(s.dataset))

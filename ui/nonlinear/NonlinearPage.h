@@ -23,6 +23,8 @@ class ElboView;
 class GapView;
 class LatentSpaceView;
 class DataSpaceView;
+class PictureView;
+class QStackedWidget;
 
 class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot, fa::io::VaeSessionFiles> {
     Q_OBJECT
@@ -36,6 +38,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot, fa::io:
     GapView* gapView() const { return m_gaps; }
     LatentSpaceView* latentView() const { return m_latentView; }
     DataSpaceView* dataView() const { return m_data; }
+    PictureView* pictureView() const { return m_pictures; }
     QCheckBox* methodBox(fa::VaeMethod method) const;
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
@@ -48,7 +51,7 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot, fa::io:
     void configRestored() override;
 
   private:
-    static constexpr int kBuiltinSets = 9; ///< generated and UCI sets, first in the list
+    static constexpr int kBuiltinSets = 11; ///< generated, UCI and picture sets, first in the list
     // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
     void makeControls();
     QGroupBox* makeMethods();
@@ -70,6 +73,8 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot, fa::io:
     GapView* m_gaps;
     LatentSpaceView* m_latentView;
     DataSpaceView* m_data;
+    PictureView* m_pictures;
+    QStackedWidget* m_dataSlot; ///< the data plane, or the pictures for a picture set
     std::vector<std::string> m_shownMethods;
     bool m_quiet = false;
     fa::NoiseKind m_linearNoise = fa::NoiseKind::Isotropic; ///< a session's, kept across restarts

@@ -2,6 +2,7 @@
 // data from a CSV, sessions and curves.
 #include "ui/nonlinear/NonlinearPage.h"
 
+#include "core/io/ImageSets.h"
 #include "core/io/RegressionCsv.h"
 #include "core/vae/VaeCsv.h"
 #include "ui/common/FormWidgets.h"
@@ -15,6 +16,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <algorithm>
 
@@ -24,6 +26,8 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     d.dataset = m_dataset->currentData().toString().toStdString();
     c.methods = m_methods.checked();
     m_fields.read(c); // the seed is trial 0's of `vae --seed S`
+    if (fa::io::isImageDataset(d.dataset))
+        d.images.samples = d.samples; // the first N pictures
     d.trueLatent = std::min(d.trueLatent, d.dim - 1);
     c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
     c.fit.activation = fa::parseActivation(m_activation->currentData().toString().toStdString());
@@ -72,7 +76,7 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
     m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
     const bool generated = fa::isGeneratedVaeSet(c.data.dataset);
     m_dim->setEnabled(generated);
-    m_samples->setEnabled(generated);
+    m_samples->setEnabled(generated || fa::io::isImageDataset(c.data.dataset));
     m_trueLatent->setEnabled(dataset == "synthetic" || dataset == "nonlinear-synthetic");
     m_dataNoise->setEnabled(generated && dataset != "synthetic");
     m_quiet = false;
@@ -82,7 +86,7 @@ void NonlinearPage::fillChoices(const fa::VaeLiveSnapshot& s) {
     m_quiet = true;
     if (m_axes.offer(s.columns)) { // new columns: colour by any of them too
         m_colourBy->clear();
-        m_colourBy->addItem("position along the manifold");
+        m_colourBy->addItem(s.image.isImage() ? "class" : "position along the manifold");
         for (const auto& c : s.columns)
             m_colourBy->addItem(QString::fromStdString(c));
     }
@@ -108,10 +112,12 @@ void NonlinearPage::fillChoices(const fa::VaeLiveSnapshot& s) {
 }
 
 std::vector<std::pair<QString, QWidget*>> NonlinearPage::charts() const {
+    const bool pictures = m_dataSlot->currentWidget() == m_pictures;
     return {{"nonlinear-elbo", m_elbo},
             {"nonlinear-gaps", m_gaps},
             {"nonlinear-latent", m_latentView},
-            {"nonlinear-data", m_data}};
+            {pictures ? "nonlinear-mosaic" : "nonlinear-data",
+             pictures ? static_cast<QWidget*>(m_pictures) : m_data}};
 }
 
 bool NonlinearPage::openCsv(const QString& path) {

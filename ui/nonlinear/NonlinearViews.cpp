@@ -2,8 +2,10 @@
 
 #include "ui/common/AxisTicks.h"
 #include "ui/common/ChartTitle.h"
+#include "ui/common/ImageTiles.h"
 #include "ui/common/MethodStyle.h"
 
+#include <QHBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QLineSeries>
@@ -23,6 +25,16 @@ QColor ramp(int bin) {
                                      QColor(0x1f, 0xa1, 0x87), QColor(0x4a, 0xc1, 0x6d),
                                      QColor(0x9f, 0xda, 0x3a), QColor(0xfd, 0xe7, 0x25)};
     return colours[std::clamp(bin, 0, 7)];
+}
+
+/// Ten colours told apart on black (Tableau's ten, lightened where too dark): a picture's class.
+QColor classColour(int c) {
+    static const QColor colours[] = {QColor(0x4e, 0x9a, 0xf0), QColor(0xff, 0x9d, 0x3a),
+                                     QColor(0x59, 0xc1, 0x4f), QColor(0xef, 0x5b, 0x5b),
+                                     QColor(0xb7, 0x8c, 0xe0), QColor(0xc4, 0x8a, 0x6c),
+                                     QColor(0xf2, 0x8e, 0xd4), QColor(0xbf, 0xbf, 0xbf),
+                                     QColor(0xdb, 0xdb, 0x4a), QColor(0x3f, 0xd7, 0xe8)};
+    return colours[std::clamp(c, 0, 9)];
 }
 
 void extend(double v, double& lo, double& hi) {
@@ -145,6 +157,11 @@ void LatentSpaceView::show(const fa::VaeLiveSnapshot& s) {
                  .arg(legendName(s.viewMethod, kLab), QString::fromStdString(s.colourLabel)));
     m_x->setTitleText(QString::fromStdString(s.latentXLabel));
     m_y->setTitleText(QString::fromStdString(s.latentYLabel));
+    const bool classes = s.image.isImage() && s.colourLabel.find("class") != std::string::npos;
+    if (classes) {
+        showClasses(s);
+        return;
+    }
     double clo = INFINITY, chi = -INFINITY;
     for (double c : s.colours)
         extend(c, clo, chi);
@@ -165,6 +182,61 @@ void LatentSpaceView::show(const fa::VaeLiveSnapshot& s) {
     }
     endFrame();
     fit(xlo, xhi, ylo, yhi);
+}
+
+void LatentSpaceView::showClasses(const fa::VaeLiveSnapshot& s) {
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    std::vector<QList<QPointF>> byClass(kClasses);
+    for (std::size_t i = 0; i < s.latentMeans.size() && i < s.colours.size(); ++i) {
+        const auto& p = s.latentMeans[i];
+        byClass[std::size_t(std::clamp(int(s.colours[i]), 0, kClasses - 1))].append({p.x(), p.y()});
+        extend(p.x(), xlo, xhi);
+        extend(p.y(), ylo, yhi);
+    }
+    for (int c = 0; c < kClasses; ++c) {
+        const std::size_t at = std::size_t(c);
+        const QString name = at < s.image.classNames.size() && !byClass[at].isEmpty()
+                                 ? QString::fromStdString(s.image.classNames[at])
+                                 : QString();
+        scatter("class" + std::to_string(c), classColour(c), 6.0, name)->replace(byClass[at]);
+    }
+    endFrame();
+    fit(xlo, xhi, ylo, yhi);
+}
+
+PictureView::PictureView(QWidget* parent)
+    : QWidget(parent), m_mosaic(new ImageTiles), m_strip(new ImageTiles) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_mosaic, 3);
+    layout->addWidget(m_strip, 1);
+    m_strip->setSpacing(2);
+    m_mosaic->setSpacing(1); // a hairline between tiles: one picture of the manifold
+    m_strip->setToolTip("Each line: a held-out row, the method's reconstruction of it (the "
+                        "decoder's mean at q's mean) and a picture decoded from a draw of the "
+                        "prior (the decoder's mean, without the noise).");
+    m_mosaic->setToolTip("The decoder's mean f(z) at an even grid of latent points from −2.5 to "
+                         "2.5 in z1 (across) and z2 (up), the other coordinates 0: the learned "
+                         "manifold of pictures.");
+}
+
+void PictureView::show(const fa::VaeLiveSnapshot& s) {
+    const int w = s.image.width, h = s.image.height;
+    const QString method = legendName(s.viewMethod, kLab);
+    std::vector<ImageTiles::Tile> tiles;
+    for (Eigen::Index i = 0; i < s.mosaic.rows(); ++i)
+        tiles.push_back({s.mosaic.row(i).transpose(), {}, ImageTiles::Scale::Grey});
+    m_mosaic->setTitle(QString("%1's decoder f(z), z1 →, z2 ↑").arg(method));
+    m_mosaic->setTiles(w, h, std::move(tiles), s.mosaicColumns);
+    tiles.clear(); // one line per shown row: the row, its reconstruction, a draw
+    for (Eigen::Index i = 0; i < s.shownPictures.rows(); ++i)
+        for (const fa::Matrix* m : {&s.shownPictures, &s.reconstructedPictures, &s.samplePictures})
+            tiles.push_back({i < m->rows() ? fa::Vector(m->row(i).transpose())
+                                           : fa::Vector::Constant(w * h, 0.0),
+                             {},
+                             ImageTiles::Scale::Grey});
+    m_strip->setTitle("row · fit · draw");
+    m_strip->setTiles(w, h, std::move(tiles), 3);
 }
 
 DataSpaceView::DataSpaceView(QWidget* parent)

@@ -2,10 +2,13 @@
 // The nonlinear-FA lab's four live views, each drawing one VaeLiveSnapshot: the ELBOs and the
 // importance-weighted log-likelihood over epochs (PPCA's closed form a level), the latest two gaps
 // per method as stacked bars, the latent space (q's means of the shown rows, coloured), and the
-// data space in a plane with one method's reconstructions, samples and decoded latent grid.
+// data space in a plane with one method's reconstructions, samples and decoded latent grid; for
+// pictures, the decoder's mosaic over the latent plane and rows, reconstructions and samples as
+// pictures in place of the data plane.
 #include "core/vae/VaeLive.h"
 #include "ui/common/SeriesChart.h"
 
+class ImageTiles;
 class QBarCategoryAxis;
 class QBarSet;
 class QStackedBarSeries;
@@ -40,7 +43,25 @@ class LatentSpaceView : public SeriesChart {
   public:
     explicit LatentSpaceView(QWidget* parent = nullptr);
     void show(const fa::VaeLiveSnapshot& s);
-    static constexpr int kBins = 8; ///< colour classes of the ramp
+    static constexpr int kBins = 8;     ///< colour classes of the ramp
+    static constexpr int kClasses = 10; ///< pictures: one colour per class
+
+  private:
+    void showClasses(const fa::VaeLiveSnapshot& s); ///< pictures coloured by their class
+};
+
+/// Pictures (issue 29): the view method's decoder on a grid of the latent plane (the mosaic, z1
+/// across, z2 up), and beneath it the first shown rows, their reconstructions and samples.
+class PictureView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PictureView(QWidget* parent = nullptr);
+    void show(const fa::VaeLiveSnapshot& s);
+    ImageTiles* mosaic() const { return m_mosaic; }
+    ImageTiles* strip() const { return m_strip; }
+
+  private:
+    ImageTiles *m_mosaic, *m_strip;
 };
 
 class DataSpaceView : public SeriesChart {
