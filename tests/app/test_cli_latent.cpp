@@ -198,6 +198,22 @@ class TestCliLatent : public QObject {
             << QStringList{"--method", "em", "--prior", "independent"} << "independent";
         QTest::newRow("maximum likelihood for gibbs")
             << QStringList{"--method", "gibbs", "--prior", "none"} << "none";
+        QTest::newRow("classes of a table")
+            << QStringList{"--dataset", "boston", "--classes", "1"} << "image data sets";
+        QTest::newRow("a class twice")
+            << QStringList{"--dataset", "digits", "--classes", "2,2"} << "twice";
+        QTest::newRow("no such class")
+            << QStringList{"--dataset", "digits", "--classes", "10"} << "not a class";
+        const QStringList ppcaEm{"--dataset", "digits", "--model", "ppca", "--method", "em"};
+        QTest::newRow("square in a table")
+            << QStringList{"--dataset", "boston", "--model",      "ppca",
+                           "--method",  "em",     "--hide-block", "2"}
+            << "image data sets";
+        QTest::newRow("square too big") << ppcaEm + QStringList{"--hide-block", "8"} << "1 and 7";
+        QTest::newRow("square and share")
+            << ppcaEm + QStringList{"--hide-block", "2", "--hide-fraction", "0.1"} << "not both";
+        QTest::newRow("square for FA")
+            << QStringList{"--dataset", "digits", "--hide-block", "2"} << "only PPCA by EM";
         QTest::newRow("burn-in keeps nothing")
             << QStringList{"--method", "gibbs", "--iterations", "50", "--burn-in", "50"}
             << "burn-in";

@@ -1,5 +1,6 @@
 #include "ui/session/VaeSessionFile.h"
 
+#include "core/io/ImageSets.h"
 #include "core/io/RegressionCsv.h"
 #include "core/vae/VaeParams.h"
 #include "ui/session/JsonFields.h"
@@ -42,6 +43,8 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     const QJsonObject data = object(root, "data");
     d.dataset = datasetOf(data);
     readParams(root, vaeLiveParams(), c); // the ranges of the CLI, the fields and the core
+    if (isImageDataset(d.dataset))
+        d.images.samples = d.samples; // pictures: data.rows is the first N, as in the window
 
     const QJsonObject run = object(root, "run");
     c.methods = methodsOf(run, parseVaeMethod);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Held-out log-likelihoods on pictures (issue 29; docs/maths/images.md): PPCA, FA, variational EM
+# and the VAE on the 1,797 handwritten digits (all; the last 20 % held out) and on the first
+# 5,000 Fashion-MNIST training pictures (the last 1,000 held out). One CSV per run in the output
+# folder, the CLI summaries on stdout (and in summaries.txt), wall-clock seconds in timings.tsv.
+#
+#   scripts/image-results.sh [OUT]          OUT defaults to /tmp/image-results
+#   CLI=/path/to/faexplorer-cli scripts/image-results.sh OUT
+#
+# Pictures are split in the files' order, so every run below holds out the same rows; trials
+# differ in the fits' seeds (and the dequantising jitter, seeded by the split seed).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-/tmp/image-results}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cli="${CLI:-$root/build/bin/faexplorer-cli}"
+[ -x "$cli" ] || { echo "image-results: no CLI at $cli (build first, or set CLI)" >&2; exit 1; }
+timings="$out/timings.tsv"
+printf 'run\tseconds\n' >"$timings"
+
+# run NAME COMMAND ARGS...: one CLI run into OUT/NAME.csv, timed, its summary kept.
+run() {
+  local name="$1"
+  shift
+  echo "== $name: $*"
+  local start end secs
+  start=$(date +%s.%N)
+  "$cli" "$@" --out "$out/$name.csv" | tee -a "$out/summaries.txt"
+  end=$(date +%s.%N)
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  printf '%s\t%s\n' "$name" "$secs" >>"$timings"
+  echo "-- $name: ${secs} s wall clock"
+  echo
+}
+
+digits=(--dataset digits --test-fraction 0.2)
+fashion=(--dataset fashion-mnist --samples 5000 --test-fraction 0.2)
+for k in 2 10; do
+  run "digits-ppca-k$k" latent "${digits[@]}" --model ppca --method closed-form --latent "$k"
+  run "digits-fa-k$k" latent "${digits[@]}" --model fa --method em --latent "$k" --iterations 500
+  run "fashion-ppca-k$k" latent "${fashion[@]}" --model ppca --method closed-form --latent "$k"
+  run "fashion-fa-k$k" latent "${fashion[@]}" --model fa --method em --latent "$k" --iterations 200
+done
+# The window's preset lesson-vae-mosaic, three trials, with variational EM beside the VAE.
+run digits-vae-k2 vae "${digits[@]}" --method vem,vae,ppca --latent 2 --hidden 100 \
+  --noise isotropic --lr 0.01 --epochs 300 --trials 3
+run digits-vae-k10 vae "${digits[@]}" --method vem,vae,ppca --latent 10 --hidden 100 \
+  --noise isotropic --lr 0.01 --epochs 300 --trials 3
+run fashion-vae-k2 vae "${fashion[@]}" --method vem,vae,ppca --latent 2 --hidden 256 \
+  --activation relu --noise isotropic --lr 0.003 --epochs 50 --trials 2 --iw-samples 200 \
+  --q-steps 100
