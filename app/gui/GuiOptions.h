@@ -48,11 +48,16 @@ struct GuiOptions {
         "every core.",
         "N"};
     const QCommandLineOption dark{"dark", "Use the high-contrast dark theme (white on black)."};
+    const QCommandLineOption exportCharts{
+        "export-charts",
+        "With --screenshot: also write every chart of the lab in view to FOLDER as PNG (at "
+        "--width) and SVG, as Ctrl+Shift+E does.",
+        "FOLDER"};
 
     void addTo(QCommandLineParser& parser) const {
         for (const QCommandLineOption* o :
              {&threads, &mode, &afterEpochs, &session, &preset, &width, &record, &present, &zoom,
-              &colourBlind, &dark, &frames, &listPresets, &screenshot, &after})
+              &colourBlind, &dark, &frames, &listPresets, &screenshot, &exportCharts, &after})
             parser.addOption(*o);
     }
 };

@@ -213,6 +213,10 @@ bool setUpWindow(MainWindow& window, const QCommandLineParser& parser, const Gui
 /// the options conflict, or one cannot be opened for a picture or a recording.
 bool openInputs(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o,
                 const QString* session, bool headless) {
+    if (parser.isSet(o.exportCharts) && !parser.isSet(o.screenshot)) {
+        std::fprintf(stderr, "faexplorer: --export-charts goes with --screenshot\n");
+        return false;
+    }
     if (parser.isSet(o.screenshot) && parser.isSet(o.record)) {
         std::fprintf(stderr, "faexplorer: give --screenshot or --record, not both\n");
         return false;
@@ -235,7 +239,8 @@ bool openInputs(MainWindow& window, const QCommandLineParser& parser, const GuiO
 }
 
 /// --screenshot: the page runs until target, the window is saved, and the run is reported.
-int takeScreenshot(MainWindow& window, const QString& path, long target, int pixels) {
+int takeScreenshot(MainWindow& window, const QString& path, long target, int pixels,
+                   const QString& chartFolder) {
     LabPage* page = window.currentPage();
     int code = 0;
     std::function<void(long)> whenViewsReady; // a view's own computation first (60 s at most)
@@ -258,6 +263,14 @@ int takeScreenshot(MainWindow& window, const QString& path, long target, int pix
                 std::fprintf(stderr, "faexplorer: cannot write the screenshot: %s\n",
                              qPrintable(why));
                 code = 1;
+            }
+            if (!chartFolder.isEmpty()) {
+                QDir().mkpath(chartFolder);
+                if (page->exportCharts(chartFolder, pixels).isEmpty()) {
+                    std::fprintf(stderr, "faexplorer: cannot export the charts to %s\n",
+                                 qPrintable(chartFolder));
+                    code = 1;
+                }
             }
             qApp->quit();
         });
@@ -314,7 +327,8 @@ int takePicture(MainWindow& window, const QCommandLineParser& parser, const GuiO
     if (parser.isSet(o.record))
         return recordRun(window, parser.value(o.record), target,
                          parser.isSet(o.frames) ? parser.value(o.frames) : QString("60"), pixels);
-    return takeScreenshot(window, parser.value(o.screenshot), target, pixels);
+    return takeScreenshot(window, parser.value(o.screenshot), target, pixels,
+                          parser.value(o.exportCharts));
 }
 } // namespace
 
