@@ -50,3 +50,6 @@ run digits-vae-k10 vae "${digits[@]}" --method vem,vae,ppca --latent 10 --hidden
 run fashion-vae-k2 vae "${fashion[@]}" --method vem,vae,ppca --latent 2 --hidden 256 \
   --activation relu --noise isotropic --lr 0.003 --epochs 50 --trials 2 --iw-samples 200 \
   --q-steps 100
+# FA's per-pixel noise against σ²I: the same vEM and VAE with Ψ diagonal.
+run digits-vae-k10-diagonal vae "${digits[@]}" --method vem,vae --latent 10 --hidden 100 \
+  --noise diagonal --lr 0.01 --epochs 300 --trials 3
