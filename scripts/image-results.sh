@@ -10,46 +10,28 @@
 # Pictures are split in the files' order, so every run below holds out the same rows; trials
 # differ in the fits' seeds (and the dequantising jitter, seeded by the split seed).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-/tmp/image-results}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cli="${CLI:-$root/build/bin/faexplorer-cli}"
-[ -x "$cli" ] || { echo "image-results: no CLI at $cli (build first, or set CLI)" >&2; exit 1; }
-timings="$out/timings.tsv"
-printf 'run\tseconds\n' >"$timings"
-
-# run NAME COMMAND ARGS...: one CLI run into OUT/NAME.csv, timed, its summary kept.
-run() {
-  local name="$1"
-  shift
-  echo "== $name: $*"
-  local start end secs
-  start=$(date +%s.%N)
-  "$cli" "$@" --out "$out/$name.csv" | tee -a "$out/summaries.txt"
-  end=$(date +%s.%N)
-  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-  printf '%s\t%s\n' "$name" "$secs" >>"$timings"
-  echo "-- $name: ${secs} s wall clock"
-  echo
-}
+# shellcheck source=scripts/results-lib.sh
+source "$(dirname "$0")/results-lib.sh"
+results_init image-results /tmp/image-results "${1:-}"
 
 digits=(--dataset digits --test-fraction 0.2)
 fashion=(--dataset fashion-mnist --samples 5000 --test-fraction 0.2)
-for k in 2 10; do
-  run "digits-ppca-k$k" latent "${digits[@]}" --model ppca --method closed-form --latent "$k"
-  run "digits-fa-k$k" latent "${digits[@]}" --model fa --method em --latent "$k" --iterations 500
-  run "fashion-ppca-k$k" latent "${fashion[@]}" --model ppca --method closed-form --latent "$k"
-  run "fashion-fa-k$k" latent "${fashion[@]}" --model fa --method em --latent "$k" --iterations 200
-done
-# The window's preset lesson-vae-mosaic, three trials, with variational EM beside the VAE.
-run digits-vae-k2 vae "${digits[@]}" --method vem,vae,ppca --latent 2 --hidden 100 \
-  --noise isotropic --lr 0.01 --epochs 300 --trials 3
-run digits-vae-k10 vae "${digits[@]}" --method vem,vae,ppca --latent 10 --hidden 100 \
-  --noise isotropic --lr 0.01 --epochs 300 --trials 3
-run fashion-vae-k2 vae "${fashion[@]}" --method vem,vae,ppca --latent 2 --hidden 256 \
-  --activation relu --noise isotropic --lr 0.003 --epochs 50 --trials 2 --iw-samples 200 \
-  --q-steps 100
-# FA's per-pixel noise against σ²I: the same vEM and VAE with Ψ diagonal.
-run digits-vae-k10-diagonal vae "${digits[@]}" --method vem,vae --latent 10 --hidden 100 \
-  --noise diagonal --lr 0.01 --epochs 300 --trials 3
+{
+  for k in 2 10; do
+    run_cli "digits-ppca-k$k" latent "${digits[@]}" --model ppca --method closed-form --latent "$k"
+    run_cli "digits-fa-k$k" latent "${digits[@]}" --model fa --method em --latent "$k" --iterations 500
+    run_cli "fashion-ppca-k$k" latent "${fashion[@]}" --model ppca --method closed-form --latent "$k"
+    run_cli "fashion-fa-k$k" latent "${fashion[@]}" --model fa --method em --latent "$k" --iterations 200
+  done
+  # The window's preset lesson-vae-mosaic, three trials, with variational EM beside the VAE.
+  run_cli digits-vae-k2 vae "${digits[@]}" --method vem,vae,ppca --latent 2 --hidden 100 \
+    --noise isotropic --lr 0.01 --epochs 300 --trials 3
+  run_cli digits-vae-k10 vae "${digits[@]}" --method vem,vae,ppca --latent 10 --hidden 100 \
+    --noise isotropic --lr 0.01 --epochs 300 --trials 3
+  run_cli fashion-vae-k2 vae "${fashion[@]}" --method vem,vae,ppca --latent 2 --hidden 256 \
+    --activation relu --noise isotropic --lr 0.003 --epochs 50 --trials 2 --iw-samples 200 \
+    --q-steps 100
+  # FA's per-pixel noise against σ²I: the same vEM and VAE with Ψ diagonal.
+  run_cli digits-vae-k10-diagonal vae "${digits[@]}" --method vem,vae --latent 10 --hidden 100 \
+    --noise diagonal --lr 0.01 --epochs 300 --trials 3
+} | tee "$out/summaries.txt"

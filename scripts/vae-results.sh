@@ -10,31 +10,10 @@
 # Single-threaded (one CLI run at a time). The same --seed (0) and trial index give the same
 # data split for every method, so the runs below are comparable trial by trial.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-/tmp/vae-results}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cli="${CLI:-$root/build/bin/faexplorer-cli}"
-[ -x "$cli" ] || { echo "vae-results: no CLI at $cli (build first, or set CLI)" >&2; exit 1; }
-
-timings="$out/timings.tsv"
-printf 'run\tseconds\n' >"$timings"
-
-# run NAME ARGS...: one `faexplorer-cli vae` run into OUT/NAME.csv, timed.
-run() {
-  local name="$1"
-  shift
-  echo "== $name: vae $*"
-  local start end
-  start=$(date +%s.%N)
-  "$cli" vae "$@" --out "$out/$name.csv"
-  end=$(date +%s.%N)
-  local secs
-  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-  printf '%s\t%s\n' "$name" "$secs" >>"$timings"
-  echo "-- $name: ${secs} s wall clock"
-  echo
-}
+# shellcheck source=scripts/results-lib.sh
+source "$(dirname "$0")/results-lib.sh"
+results_init vae-results /tmp/vae-results "${1:-}"
+run() { run_cli "$1" vae "${@:2}"; } # run NAME ARGS...: one `faexplorer-cli vae` run
 
 gen=(--dim 10 --samples 2000)
 nonlinear=(--method vem,vae,ppca --hidden 50 --epochs 200 --trials 5)
