@@ -8,20 +8,10 @@
 #   scripts/vae-score-results.sh [OUT]        OUT defaults to docs/data/nonlinear
 #   CLI=/path/to/faexplorer-cli scripts/vae-score-results.sh OUT
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-$root/docs/data/nonlinear}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cli="${CLI:-$root/build/bin/faexplorer-cli}"
-[ -x "$cli" ] || { echo "vae-score-results: no CLI at $cli (build first, or set CLI)" >&2; exit 1; }
-
-run() { # NAME ARGS...: one `faexplorer-cli vae` run into OUT/NAME.csv
-  local name="$1"
-  shift
-  echo "== $name: vae $*"
-  "$cli" vae "$@" --threads 1 --out "$out/$name.csv"
-  echo
-}
+# shellcheck source=scripts/results-lib.sh
+source "$(dirname "$0")/results-lib.sh"
+results_init vae-score-results "$(cd "$(dirname "$0")/.." && pwd)/docs/data/nonlinear" "${1:-}"
+run() { run_cli "$1" vae "${@:2}" --threads 1; } # run NAME ARGS...: one `faexplorer-cli vae` run
 
 moons=(--dataset two-moons --dim 10 --samples 2000 --latent 1 --hidden 50 --epochs 200 --trials 5)
 
