@@ -263,6 +263,7 @@ void ImputationView::show(const fa::LatentLiveSnapshot& s) {
         endFrame();
         return;
     }
+    m_x->setTitleText(s.pictures.layout.isImage() ? "hidden pixel" : "hidden value (z-scored)");
     setTitle(QString("%1 hidden entries (%2 %), RMSE: %3 %4, column means %5")
                  .arg(im.hidden)
                  .arg(100.0 * im.hideFraction, 0, 'f', 0)
