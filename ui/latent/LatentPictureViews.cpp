@@ -29,8 +29,7 @@ void LoadingsTiles::show(const fa::LatentLiveSnapshot& s) {
         return;
     }
     const QString letter = s.model == "ppca" ? "W" : "F";
-    setTitle(QString("%1: the mean and the loadings %2 as pictures, by decreasing norm (red +, "
-                     "blue −)")
+    setTitle(QString("%1's mean and loadings %2, by decreasing norm (red +, blue −)")
                  .arg(fitName(s), letter));
     std::vector<Tile> tiles{{p.mean, "mean", Scale::Grey}};
     for (Eigen::Index k = 0; k < p.loadings.cols(); ++k)
@@ -54,20 +53,16 @@ void RowTiles::show(const fa::LatentLiveSnapshot& s) {
                          Scale::Grey});
     }
     for (Eigen::Index k = 0; k < p.holes.rows(); ++k)
-        tiles.push_back({p.holes.row(k).transpose(), "holes", Scale::Grey});
-    for (Eigen::Index k = 0; k < p.filled.rows(); ++k)
+        tiles.push_back({p.holes.row(k).transpose(), QString(), Scale::Grey});
+    for (Eigen::Index k = 0; k < p.filled.rows(); ++k) // a fill's RMSE over its hole beneath it
         tiles.push_back(
             {p.filled.row(k).transpose(),
-             p.fills ? "RMSE " + QString::number(p.rmse[static_cast<std::size_t>(k)], 'f', 3)
-                     : QString("rebuilt"),
+             p.fills ? QString::number(p.rmse[static_cast<std::size_t>(k)], 'f', 3) : QString(),
              Scale::Grey});
     QString title;
     if (p.holes.rows() > 0 && p.fills)
-        title = QString("Pictures, their holes and %1's fill E[x_miss | x_obs]: RMSE over every "
-                        "hole %2, column means %3")
-                    .arg(fitName(s))
-                    .arg(s.imputation.rmse, 0, 'f', 3)
-                    .arg(s.imputation.meanRmse, 0, 'f', 3);
+        title = QString("Pictures, their holes, %1's fill E[x_miss | x_obs] and its RMSE")
+                    .arg(fitName(s));
     else if (p.holes.rows() > 0)
         title = "Pictures and their holes: " + noFit(s);
     else if (p.filled.rows() > 0)
@@ -100,8 +95,8 @@ void NoiseTiles::show(const fa::LatentLiveSnapshot& s) {
                   .arg(fitName(s)));
     const QString noise = s.model == "ppca" ? "σ²" : "Ψ";
     setTiles(p.layout.width, p.layout.height,
-             {{p.variance, "variance (white " + top(p.variance) + ")", Scale::Positive},
-              {p.psi, noise + " (white " + top(p.psi) + ")", Scale::Positive},
-              {share, noise + " / variance (white 1)", Scale::Grey}},
+             {{p.variance, "variance ≤ " + top(p.variance), Scale::Positive},
+              {p.psi, noise + " ≤ " + top(p.psi), Scale::Positive},
+              {share, noise + " / variance ≤ 1", Scale::Grey}},
              3);
 }
