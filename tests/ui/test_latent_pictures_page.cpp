@@ -7,6 +7,8 @@
 #include "core/io/ImageSets.h"
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
+#include "tests/support/DenseReference.h"
+#include "ui/common/ParamFields.h"
 #include "ui/latent/LatentPage.h"
 #include "ui/latent/LatentPictureViews.h"
 
@@ -90,6 +92,12 @@ class TestLatentPicturesPage : public QObject {
         QCOMPARE(page.charts()[1].first, QString("latent-loadings"));
         QCOMPARE(page.charts()[2].first, QString("latent-noise"));
         QCOMPARE(page.charts()[3].first, QString("latent-pictures"));
+        // Ctrl+Shift+E writes the picture views as PNG and SVG too.
+        const QStringList files = page.exportCharts(m_dir.path());
+        for (const char* name : {"latent-loadings", "latent-noise", "latent-pictures"})
+            for (const char* ext : {".png", ".svg"})
+                QVERIFY2(files.contains(m_dir.filePath(QString(name) + ext)), name);
+        QVERIFY(QImage(m_dir.filePath("latent-pictures.png")).width() > 100);
 
         const fa::LatentData data = fa::makeLatentData(c.data, fa::io::tableLoader());
         const Eigen::Index n = data.train.rows();
@@ -106,6 +114,20 @@ class TestLatentPicturesPage : public QObject {
             QCOMPARE(page.picturesView()->caption(k),
                      QString::number(data.trainLabels[std::size_t(row)]));
         }
+        // The hidden square: pictures and PPCA only (FA here); back to a table, it is 0.
+        auto* square = page.findChild<QAbstractSpinBox*>("hide-block");
+        QVERIFY(square && !square->isEnabled());
+        QComboBox* model = nullptr;
+        for (QComboBox* box : page.findChildren<QComboBox*>())
+            if (box->findData("mppca") >= 0)
+                model = box;
+        model->setCurrentIndex(model->findData("ppca"));
+        QVERIFY(square->isEnabled());
+        setFieldValue(square, 2);
+        dataset->setCurrentIndex(dataset->findData("synthetic"));
+        QVERIFY(!square->isEnabled());
+        QCOMPARE(page.config().data.hideBlock, 0);
+        QCOMPARE(page.config().data.synthetic.samples, 1000); // the generated rows back
     }
 
     // PPCA's closed form, K = 4: after the mean, tile j is W's column j (the fit rebuilt here)
@@ -154,37 +176,23 @@ class TestLatentPicturesPage : public QObject {
         for (int t = 0; t < 6; ++t)
             fit->iterate();
         const fa::FAModel fa = *fit->faModel();
-        fa::Matrix C = fa.F * fa.F.transpose();
-        C.diagonal() += fa.psi;
         const Eigen::Index n = data.train.rows();
+        fa::Matrix fitted(8, 64); // the rows shown, NaN in their holes
+        for (int k = 0; k < 8; ++k)
+            fitted.row(k) = data.train.row(n * k / 8);
+        const fa::Matrix dense = fa::test::denseConditionalMean(fa.c, fa.denseCovariance(), fitted);
         for (int k = 0; k < 8; ++k) {
-            const fa::Vector x = data.train.row(n * k / 8).transpose();
-            std::vector<Eigen::Index> hid, seen;
-            for (Eigen::Index d = 0; d < 64; ++d)
-                (std::isnan(x(d)) ? hid : seen).push_back(d);
-            const auto m = Eigen::Index(hid.size()), o2 = Eigen::Index(seen.size());
-            fa::Matrix Coo(o2, o2), Cmo(m, o2);
-            fa::Vector r(o2);
-            for (Eigen::Index i = 0; i < o2; ++i) {
-                r(i) = x(seen[std::size_t(i)]) - fa.c(seen[std::size_t(i)]);
-                for (Eigen::Index j = 0; j < o2; ++j)
-                    Coo(i, j) = C(seen[std::size_t(i)], seen[std::size_t(j)]);
-                for (Eigen::Index j = 0; j < m; ++j)
-                    Cmo(j, i) = C(hid[std::size_t(j)], seen[std::size_t(i)]);
-            }
-            const fa::Vector fill = Cmo * Coo.ldlt().solve(r);
             const QImage& holes = page.picturesView()->image(8 + k);
             const QImage& filled = page.picturesView()->image(16 + k);
-            for (Eigen::Index j = 0; j < m; ++j) {
-                const Eigen::Index d = hid[std::size_t(j)];
-                const int g = grey(fa.c(d) + fill(j));
-                QCOMPARE(holes.pixel(int(d % 8), int(d / 8)), ImageTiles::kHoleColour);
-                QVERIFY(near(filled.pixel(int(d % 8), int(d / 8)), qRgb(g, g, g)));
-            }
-            for (const Eigen::Index d : seen) {
-                const int g = grey(x(d));
-                QCOMPARE(holes.pixel(int(d % 8), int(d / 8)), qRgb(g, g, g));
-                QCOMPARE(filled.pixel(int(d % 8), int(d / 8)), qRgb(g, g, g));
+            for (int d = 0; d < 64; ++d) {
+                const int g = grey(dense(k, d)), x = d % 8, y = d / 8;
+                if (std::isnan(fitted(k, d))) {
+                    QCOMPARE(holes.pixel(x, y), ImageTiles::kHoleColour);
+                    QVERIFY(near(filled.pixel(x, y), qRgb(g, g, g)));
+                } else {
+                    QCOMPARE(holes.pixel(x, y), qRgb(g, g, g));
+                    QCOMPARE(filled.pixel(x, y), qRgb(g, g, g));
+                }
             }
         }
     }
