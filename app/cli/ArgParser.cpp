@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -256,13 +257,12 @@ ImageQuery imageQueryOption(const ArgParser& args, bool imageSet, long samples) 
         return q;
     }
     q.samples = args.has("samples") ? samples : 0;
-    for (const long c : args.integerList("classes", {})) {
-        if (std::find(q.classes.begin(), q.classes.end(), int(c)) != q.classes.end())
-            throw std::invalid_argument("--classes: " + std::to_string(c) + " is listed twice");
-        if (c < 0 || c > 9)
-            throw std::invalid_argument("--classes: " + std::to_string(c) +
-                                        " is not a class (0 to 9)");
-        q.classes.push_back(int(c));
+    for (const long c : args.integerList("classes", {}))
+        q.classes.push_back(int(std::clamp<long>(c, INT_MIN, INT_MAX)));
+    try { // core/data/ImageData.h: the sessions and the window's field refuse alike
+        checkImageClasses(q.classes);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--classes: ") + e.what());
     }
     return q;
 }

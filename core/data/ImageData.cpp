@@ -6,8 +6,53 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace fa {
+
+void checkImageClasses(const std::vector<int>& classes) {
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        const std::string c = std::to_string(classes[i]);
+        for (std::size_t j = 0; j < i; ++j)
+            if (classes[j] == classes[i])
+                throw std::invalid_argument(c + " is listed twice");
+        if (classes[i] < 0 || classes[i] > 9)
+            throw std::invalid_argument(c + " is not a class (0 to 9)");
+    }
+}
+
+std::vector<int> parseImageClasses(const std::string& text) {
+    std::vector<int> classes;
+    if (text.find_first_not_of(" \t") == std::string::npos)
+        return classes;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        const std::string part = text.substr(from, comma - from);
+        const std::size_t a = part.find_first_not_of(" \t"), b = part.find_last_not_of(" \t");
+        const std::string word = a == std::string::npos ? "" : part.substr(a, b - a + 1);
+        if (word.empty() || word.size() > 3 ||
+            !std::all_of(word.begin(), word.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            throw std::invalid_argument(
+                (word.empty() ? std::string("an empty entry") : "'" + word + "'") +
+                " is not a class: give classes 0 to 9 separated by commas, e.g. 0,3,7 (empty: "
+                "all)");
+        classes.push_back(std::stoi(word));
+        from = comma + 1;
+    }
+    checkImageClasses(classes);
+    return classes;
+}
+
+std::string imageClassesText(const std::vector<int>& classes) {
+    std::string out;
+    for (const int c : classes) {
+        if (!out.empty())
+            out += ',';
+        out += std::to_string(c);
+    }
+    return out;
+}
 
 void dequantise(Matrix& pixels, const ImageLayout& layout, std::uint64_t seed) {
     Rng rng(seed);

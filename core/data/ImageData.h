@@ -30,6 +30,15 @@ struct ImageQuery {
     friend auto operator<=>(const ImageQuery&, const ImageQuery&) = default;
 };
 
+/// Throws std::invalid_argument unless each class lies in 0 … 9 (both image sets have ten) and
+/// none is listed twice ("12 is not a class (0 to 9)", "3 is listed twice"): the CLI's
+/// --classes, the sessions' data.classes and the window's field refuse alike.
+void checkImageClasses(const std::vector<int>& classes);
+/// The classes of a text such as "0, 3,7" (empty: all), checked as checkImageClasses; throws
+/// std::invalid_argument naming the part it refuses.
+std::vector<int> parseImageClasses(const std::string& text);
+std::string imageClassesText(const std::vector<int>& classes); ///< "0,3,7"
+
 /// How a lab's rows map back to pictures: row-major pixels, one column each.
 struct ImageLayout {
     int width = 0, height = 0;

@@ -31,17 +31,24 @@ LatentLive::LatentLive(const LatentLiveConfig& config, AbandonFlag abandon)
         m_viewRows(h.row, h.col) = h.value;
     const Matrix& X = m_viewRows;
     m_meanFill = columnMeanRmse(m_data);
-    if (!m_data.hidden.empty()) { // the hidden entries drawn, evenly thinned
+    if (!m_data.hidden.empty()) { // the hidden entries drawn
         const std::size_t n = m_data.hidden.size();
         const auto most = static_cast<std::size_t>(std::max(1, config.maxPoints));
         const std::size_t shown = std::min(n, most);
         const Matrix filled = imputeColumnMeans(m_data.train);
+        // Evenly thinned; pictures' the first ones (whole pictures: their rows are few, and the
+        // snapshot fills only these rows).
+        const bool pictures = m_data.image.isImage();
         for (std::size_t k = 0; k < shown; ++k) {
-            const HiddenEntry& h = m_data.hidden[n * k / shown];
-            m_shownHidden.push_back(n * k / shown);
+            const std::size_t at = pictures ? k : n * k / shown;
+            const HiddenEntry& h = m_data.hidden[at];
+            m_shownHidden.push_back(at);
             m_meanPoints.emplace_back(h.value, filled(h.row, h.col));
+            if (m_hiddenRows.empty() || m_hiddenRows.back() != h.row)
+                m_hiddenRows.push_back(h.row); // hidden is in row-major order
         }
     }
+    preparePictures();
 
     setView(config.viewX, config.viewY);
     for (Eigen::Index i = 0; i < X.rows(); ++i)

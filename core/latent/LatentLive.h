@@ -4,7 +4,10 @@
 // per unit. Snapshots carry the log-likelihood and held-out curves, batch EM's ELBO staircase,
 // a 2D view of the data (two columns or the first two principal axes) with each model's
 // marginal ellipses and loading arrows, the mixture's responsibilities and components, the
-// Gibbs traces of one covariance entry, and the posterior means E[z | x]. Nothing D x D.
+// Gibbs traces of one covariance entry, and the posterior means E[z | x]; for pictures
+// (docs/maths/images.md) a few rows, their fills or reconstructions, the loadings and Ψ as
+// pictures. Nothing D x D.
+#include "core/data/ImageData.h"
 #include "core/lab/LiveRun.h"
 #include "core/latent/LatentExperiment.h"
 #include "core/metrics/MarginalViews.h"
@@ -93,6 +96,25 @@ struct LatentLiveSnapshot : LabSnapshotOf<LatentLiveConfig> {
         int entries = 0;
         std::vector<std::string> entryLabels; ///< "C(1, 2): a × b" for every tracked entry
     } trace;
+
+    /// Pictures (layout.isImage(); docs/maths/images.md): kShown fitting rows spread evenly over
+    /// them, and under the fit latentMethod names (batch EM's, else the first FA-shaped one)
+    /// their fills E[x_miss | x_obs] (with hidden pixels, latent.md §3.6) or reconstructions
+    /// c + F E[z | x], the mean, the loadings and Ψ, one picture per row or column.
+    struct Pictures {
+        static constexpr int kShown = 8;
+        ImageLayout layout;       ///< not isImage(): the data are not pictures (the rest is empty)
+        std::vector<int> labels;  ///< each shown row's class, an index into layout.classNames
+        Matrix rows;              ///< shown x D: the rows with their hidden pixels' values
+        Matrix holes;             ///< the rows as fitted, hidden pixels NaN (empty: none hidden)
+        bool fills = false;       ///< filled holds fills (else reconstructions); empty: no fit
+        Matrix filled;            ///< shown x D: the holes filled, or the reconstructions
+        std::vector<double> rmse; ///< per shown row, over its hidden pixels (NaN: none)
+        Vector mean;              ///< c
+        Matrix loadings; ///< D x K: F (W) in canonical rotation, columns by decreasing norm
+        Vector psi;      ///< Ψ's diagonal (PPCA: σ² in every pixel)
+        Vector variance; ///< each pixel's variance over the fitting rows' observed pixels
+    } pictures;
 };
 
 class LatentLive : public LiveRun {
@@ -124,6 +146,10 @@ class LatentLive : public LiveRun {
     void traceSnapshot(const FaGibbs& g, const LatentFit* emFit, LatentLiveSnapshot& s) const;
     void diagnostics(const FaGibbs& g, LatentLiveSnapshot::Trace& t) const;
     void imputationSnapshot(LatentLiveSnapshot& s) const;
+    // Pictures (core/latent/LatentLivePictures.cpp): the rows shown and each pixel's variance,
+    // once; the snapshot's pictures under the fit drawn.
+    void preparePictures();
+    void picturesSnapshot(const LatentFit* fit, LatentLiveSnapshot& s) const;
 
     LatentLiveConfig m_config;
     LatentData m_data;
@@ -131,7 +157,11 @@ class LatentLive : public LiveRun {
     double m_meanFill = 0.0;                   ///< the column means' imputation RMSE (§3.6)
     std::vector<std::size_t> m_shownHidden;    ///< the hidden entries drawn
     std::vector<Eigen::Vector2d> m_meanPoints; ///< (value, column mean) of those
-    Matrix m_plane;                            ///< D x 2: the view's directions
+    /// The fitting rows the hidden entries drawn lie in (the only rows the snapshot fills).
+    std::vector<Eigen::Index> m_hiddenRows;
+    std::vector<Eigen::Index> m_pictureRows; ///< pictures: the rows shown as pictures
+    Vector m_pixelVariance;                  ///< pictures: each column's observed variance
+    Matrix m_plane;                          ///< D x 2: the view's directions
     Vector m_planeMean;                ///< subtracted before projecting (principal axes) or zero
     std::vector<Eigen::Index> m_shown; ///< the rows drawn
     std::vector<std::unique_ptr<LatentFit>> m_fits;

@@ -154,16 +154,24 @@ void LatentLive::imputationSnapshot(LatentLiveSnapshot& s) const {
         const auto fa = m_fits[i]->faModel();
         if (!fa)
             continue;
-        const Matrix filled = imputeConditionalMean(*fa, m_data.train); // §3.6
+        // §3.6: only the rows of the entries drawn are filled here; the RMSE over every hidden
+        // entry is the one record() wrote for this iteration.
+        Matrix rows(static_cast<Eigen::Index>(m_hiddenRows.size()), m_data.train.cols());
+        for (std::size_t r = 0; r < m_hiddenRows.size(); ++r)
+            rows.row(static_cast<Eigen::Index>(r)) = m_data.train.row(m_hiddenRows[r]);
+        const Matrix filled = imputeConditionalMean(*fa, rows);
         im.present = true;
         im.method = latentMethodName(m_config.methods[i]);
         im.hidden = static_cast<long>(m_data.hidden.size());
         im.hideFraction = m_data.hideFraction;
-        im.rmse = imputationRmse(filled, m_data.hidden);
+        im.rmse = m_rows[i].back().imputation.conditionalMean;
         im.meanRmse = m_meanFill;
+        std::size_t r = 0; // the entries drawn are in row-major order, as m_hiddenRows
         for (const std::size_t k : m_shownHidden) {
             const HiddenEntry& h = m_data.hidden[k];
-            im.fitted.emplace_back(h.value, filled(h.row, h.col));
+            while (m_hiddenRows[r] != h.row)
+                ++r;
+            im.fitted.emplace_back(h.value, filled(static_cast<Eigen::Index>(r), h.col));
         }
         im.means = m_meanPoints;
         return;
@@ -224,6 +232,7 @@ LatentLiveSnapshot LatentLive::snapshot() const {
     }
 
     imputationSnapshot(s);
+    picturesSnapshot(emFit, s);
 
     // The Gibbs traces of one entry of C, its summary, and the worst entries (the first sampler).
     for (const auto& fit : m_fits)

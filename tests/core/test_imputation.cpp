@@ -18,42 +18,6 @@
 using namespace fa;
 
 namespace {
-/// The observed and missing coordinates of a row.
-void split(const Matrix& rows, Eigen::Index n, std::vector<Eigen::Index>& obs,
-           std::vector<Eigen::Index>& mis) {
-    obs.clear(), mis.clear();
-    for (Eigen::Index d = 0; d < rows.cols(); ++d)
-        (std::isnan(rows(n, d)) ? mis : obs).push_back(d);
-}
-
-Matrix sub(const Matrix& C, const std::vector<Eigen::Index>& r,
-           const std::vector<Eigen::Index>& c) {
-    Matrix out(static_cast<Eigen::Index>(r.size()), static_cast<Eigen::Index>(c.size()));
-    for (std::size_t i = 0; i < r.size(); ++i)
-        for (std::size_t j = 0; j < c.size(); ++j)
-            out(Eigen::Index(i), Eigen::Index(j)) = C(r[i], c[j]);
-    return out;
-}
-
-/// The dense conditional mean of every missing entry under N(mean, C).
-Matrix denseConditionalMean(const Vector& mean, const Matrix& C, const Matrix& rows) {
-    Matrix out = rows;
-    std::vector<Eigen::Index> obs, mis;
-    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
-        split(rows, n, obs, mis);
-        if (mis.empty())
-            continue;
-        Vector xo(Eigen::Index(obs.size())), mo(Eigen::Index(obs.size()));
-        for (std::size_t i = 0; i < obs.size(); ++i)
-            xo(Eigen::Index(i)) = rows(n, obs[i]), mo(Eigen::Index(i)) = mean(obs[i]);
-        Vector filled = Vector::Zero(Eigen::Index(mis.size()));
-        if (!obs.empty())
-            filled = sub(C, mis, obs) * sub(C, obs, obs).ldlt().solve(xo - mo);
-        for (std::size_t i = 0; i < mis.size(); ++i)
-            out(n, mis[i]) = mean(mis[i]) + filled(Eigen::Index(i));
-    }
-    return out;
-}
 /// PPCA (K = 2) fitted by missing-value EM to rows with holes.
 PpcaModel fittedWithHoles(const Matrix& X, int iterations) {
     PpcaOptions o;
@@ -108,7 +72,7 @@ class TestImputation : public QObject {
         const PpcaModel fit = fittedWithHoles(X, 50);
         for (const FAModel& m : {fit.asFa(), truth}) {
             const Matrix filled = imputeConditionalMean(m, X);
-            const Matrix dense = denseConditionalMean(m.c, m.denseCovariance(), X);
+            const Matrix dense = test::denseConditionalMean(m.c, m.denseCovariance(), X);
             QVERIFY((filled - dense).norm() < 1e-10 * dense.norm());
             for (Eigen::Index i = 0; i < X.size(); ++i)
                 if (!std::isnan(X.data()[i]))
@@ -147,9 +111,11 @@ class TestImputation : public QObject {
         double conditional = 0.0, marginal = 0.0;
         std::vector<Eigen::Index> obs, mis;
         for (const HiddenEntry& h : hidden) {
-            split(X, h.row, obs, mis);
-            const Matrix cov = sub(C, mis, mis) -
-                               sub(C, mis, obs) * sub(C, obs, obs).ldlt().solve(sub(C, obs, mis));
+            test::splitObserved(X, h.row, obs, mis);
+            const Matrix cov =
+                test::submatrix(C, mis, mis) -
+                test::submatrix(C, mis, obs) *
+                    test::submatrix(C, obs, obs).ldlt().solve(test::submatrix(C, obs, mis));
             const auto at = std::find(mis.begin(), mis.end(), h.col) - mis.begin();
             conditional += cov(at, at);
             marginal += C(h.col, h.col);

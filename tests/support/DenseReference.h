@@ -3,6 +3,7 @@
 // deliberately not sharing code paths with the engine's structured forms.
 #include "core/fa/FAModel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -67,6 +68,44 @@ inline double w2ViaProductEigenvalues(const Vector& m1, const Matrix& S1, const 
         std::max((m1 - m2).squaredNorm() + S1.trace() + S2.trace() - 2.0 * cross, 0.0));
 }
 
+/// The observed and missing (NaN) coordinates of row n.
+inline void splitObserved(const Matrix& rows, Eigen::Index n, std::vector<Eigen::Index>& obs,
+                          std::vector<Eigen::Index>& mis) {
+    obs.clear(), mis.clear();
+    for (Eigen::Index d = 0; d < rows.cols(); ++d)
+        (std::isnan(rows(n, d)) ? mis : obs).push_back(d);
+}
+
+/// The entries of C in rows r and columns c.
+inline Matrix submatrix(const Matrix& C, const std::vector<Eigen::Index>& r,
+                        const std::vector<Eigen::Index>& c) {
+    Matrix out(static_cast<Eigen::Index>(r.size()), static_cast<Eigen::Index>(c.size()));
+    for (std::size_t i = 0; i < r.size(); ++i)
+        for (std::size_t j = 0; j < c.size(); ++j)
+            out(Eigen::Index(i), Eigen::Index(j)) = C(r[i], c[j]);
+    return out;
+}
+
+/// Every row with each missing (NaN) entry replaced by its dense conditional mean under
+/// N(mean, C), μ_M + C_MO C_OO⁻¹ (x_O − μ_O); observed entries are copied.
+inline Matrix denseConditionalMean(const Vector& mean, const Matrix& C, const Matrix& rows) {
+    Matrix out = rows;
+    std::vector<Eigen::Index> obs, mis;
+    for (Eigen::Index n = 0; n < rows.rows(); ++n) {
+        splitObserved(rows, n, obs, mis);
+        if (mis.empty())
+            continue;
+        Vector xo(Eigen::Index(obs.size())), mo(Eigen::Index(obs.size()));
+        for (std::size_t i = 0; i < obs.size(); ++i)
+            xo(Eigen::Index(i)) = rows(n, obs[i]), mo(Eigen::Index(i)) = mean(obs[i]);
+        Vector filled = Vector::Zero(Eigen::Index(mis.size()));
+        if (!obs.empty())
+            filled = submatrix(C, mis, obs) * submatrix(C, obs, obs).ldlt().solve(xo - mo);
+        for (std::size_t i = 0; i < mis.size(); ++i)
+            out(n, mis[i]) = mean(mis[i]) + filled(Eigen::Index(i));
+    }
+    return out;
+}
 inline double relDiff(double a, double b) {
     return std::abs(a - b) / std::max(std::abs(b), 1e-300);
 }

@@ -2,7 +2,8 @@
 // opens it); the window's Presets menu holds one entry per file; opening each one switches to its
 // lab, shows its caption and runs a few steps without an error; the numbers its caption states are
 // what its run gives (preset.checks); the entries the seeds call for
-// (the thesis's six panels and §6, the report's figures and tables, the lessons) are there.
+// (the thesis's six panels and §6, the report's figures and tables, the lessons, the pictures)
+// are there.
 #include "tests/support/CsvCells.h"
 #include "ui/common/LabPage.h"
 #include "ui/session/PresetFile.h"
@@ -108,7 +109,10 @@ class TestPresets : public QObject {
                               "lesson-score-vae",
                               "lesson-in-between",
                               "lesson-missing-data",
-                              "lesson-vae-mosaic"})
+                              "lesson-vae-mosaic",
+                              "eigen-clothes",
+                              "fa-vs-ppca-pixels",
+                              "filling-holes"})
             QVERIFY2(names.contains(n), n);
     }
 

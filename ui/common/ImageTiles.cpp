@@ -69,51 +69,92 @@ void ImageTiles::clear() {
     update();
 }
 
+namespace {
+/// The title in at most two lines (wrapped at words, the second elided), and its height.
+int drawTitle(QPainter& p, const QFontMetrics& fm, const QString& title, int width) {
+    if (title.isEmpty())
+        return 0;
+    if (fm.horizontalAdvance(title) <= width) {
+        p.drawText(QRect(0, 0, width, fm.height() + 4), Qt::AlignCenter, title);
+        return fm.height() + 4;
+    }
+    // The words that fit on the first line; the rest on the second, elided.
+    const QStringList words = title.split(' ');
+    QString first;
+    int taken = 0;
+    for (; taken < words.size(); ++taken) {
+        const QString longer = first.isEmpty() ? words[taken] : first + ' ' + words[taken];
+        if (fm.horizontalAdvance(longer) > width && !first.isEmpty())
+            break;
+        first = longer;
+    }
+    const QString rest = words.mid(taken).join(' ');
+    p.drawText(QRect(0, 0, width, fm.height() + 2), Qt::AlignCenter,
+               fm.elidedText(first, Qt::ElideRight, width));
+    p.drawText(QRect(0, fm.height() + 2, width, fm.height() + 2), Qt::AlignCenter,
+               fm.elidedText(rest, Qt::ElideRight, width));
+    return 2 * fm.height() + 4;
+}
+} // namespace
+
 void ImageTiles::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().window());
     p.setPen(palette().windowText().color());
     const QFontMetrics fm(font());
-    const int titleHeight = m_title.isEmpty() ? 0 : fm.height() + 4;
-    if (!m_title.isEmpty())
-        p.drawText(QRect(0, 0, width(), titleHeight), Qt::AlignCenter,
-                   fm.elidedText(m_title, Qt::ElideRight, width()));
+    const int titleHeight = drawTitle(p, fm, m_title, width());
     if (m_images.empty())
         return;
     const int n = int(m_images.size());
-    const bool captions = std::any_of(m_tiles.begin(), m_tiles.end(),
-                                      [](const Tile& t) { return !t.caption.isEmpty(); });
-    const int captionHeight = captions ? fm.height() : 0;
     const QRect area = rect().adjusted(2, titleHeight, -2, -2);
     const QSize picture = m_images.front().size();
+    // In `c` columns: which rows have a caption (only those keep a line for it) and the scale
+    // that fits every picture in its cell.
+    const auto captioned = [&](int c) {
+        std::vector<bool> rows(std::size_t((n + c - 1) / c), false);
+        for (int i = 0; i < n; ++i)
+            if (!m_tiles[std::size_t(i)].caption.isEmpty())
+                rows[std::size_t(i / c)] = true;
+        return rows;
+    };
+    const auto fits = [&](int c) {
+        const std::vector<bool> rows = captioned(c);
+        const auto lines = std::count(rows.begin(), rows.end(), true);
+        const int height = area.height() - int(lines) * fm.height();
+        return std::min(double(area.width() / c - m_spacing) / picture.width(),
+                        double(height / int(rows.size()) - m_spacing) / picture.height());
+    };
     // The columns: as asked, or the count that gives the largest tiles.
-    int columns = m_columns, best = 0;
-    for (int c = 1; m_columns <= 0 && c <= n; ++c) {
-        const int rows = (n + c - 1) / c;
-        const int scale =
-            std::min((area.width() / c - m_spacing) / picture.width(),
-                     (area.height() / rows - captionHeight - m_spacing) / picture.height());
-        if (scale > best)
-            best = scale, columns = c;
-    }
+    int columns = m_columns;
+    for (int c = 1; m_columns <= 0 && c <= n; ++c)
+        if (columns <= 0 || fits(c) > fits(columns))
+            columns = c;
     columns = std::max(1, columns);
-    const int rows = (n + columns - 1) / columns;
-    const int scale = std::max(
-        1, std::min((area.width() / columns - m_spacing) / picture.width(),
-                    (area.height() / rows - captionHeight - m_spacing) / picture.height()));
-    // Cells of the drawn size plus the spacing, the grid centred across the widget.
-    const QSize drawn(picture.width() * scale, picture.height() * scale);
-    const int cellW = drawn.width() + m_spacing, cellH = drawn.height() + m_spacing + captionHeight;
+    const std::vector<bool> rows = captioned(columns);
+    // Whole screen pixels per picture pixel where that leaves them large (crisp blocks); below
+    // three, the fraction that fills the cell (nearest pixel, no smoothing): a 28-pixel picture
+    // in a 55-pixel cell is drawn 51 pixels wide, not 28.
+    double scale = std::max(0.25, fits(columns));
+    if (scale >= 3.0)
+        scale = std::floor(scale);
+    const QSize drawn(int(picture.width() * scale), int(picture.height() * scale));
+    // Cells of the drawn size plus the spacing (0: the tiles touch), the grid centred across.
+    const int cellW = drawn.width() + m_spacing;
     const int left = area.left() + std::max(0, (area.width() - columns * cellW) / 2);
-    for (int i = 0; i < n; ++i) {
-        const QRect target(left + (i % columns) * cellW + m_spacing / 2,
-                           area.top() + (i / columns) * cellH + m_spacing / 2, drawn.width(),
-                           drawn.height());
-        p.drawImage(target, m_images[std::size_t(i)]); // scaled by whole pixels: no smoothing
-        if (captions)
-            p.drawText(
-                QRect(target.left() - m_spacing / 2, target.bottom() + 1, cellW, captionHeight),
-                Qt::AlignHCenter | Qt::AlignTop,
-                fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, cellW));
+    int top = area.top();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (int i = int(r) * columns; i < std::min(n, int(r + 1) * columns); ++i) {
+            const QRect target(left + (i % columns) * cellW + m_spacing / 2, top + m_spacing / 2,
+                               drawn.width(), drawn.height());
+            p.drawImage(target, m_images[std::size_t(i)]); // nearest pixel: no smoothing
+            if (rows[r]) { // a caption may be as wide as the column's share of the widget
+                const int wide = std::max(cellW, area.width() / columns);
+                p.drawText(
+                    QRect(target.center().x() - wide / 2, target.bottom() + 1, wide, fm.height()),
+                    Qt::AlignHCenter | Qt::AlignTop,
+                    fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, wide));
+            }
+        }
+        top += drawn.height() + m_spacing + (rows[r] ? fm.height() : 0);
     }
 }

@@ -3,7 +3,8 @@
 // width x height) with a caption beneath it. Grey pictures map [0, 1] to black..white; signed
 // ones (loadings, errors) map ±m to blue..white..red with m the largest |value| of the tile; a
 // positive scale (Ψ, a variance) maps [0, m] to black..white. A NaN pixel (a hole) is drawn in
-// a marker colour. Every pixel is a square block of screen pixels; the grid fills the widget.
+// a marker colour. Every pixel is a square block of screen pixels (a whole number of them when
+// that is at least three); the grid fills the widget.
 #include "core/math/Types.h"
 
 #include <QColor>

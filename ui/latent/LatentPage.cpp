@@ -7,6 +7,7 @@
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/common/ModeLayout.h"
+#include "ui/latent/LatentPictureViews.h"
 #include "ui/latent/LatentViews.h"
 
 #include <QCheckBox>
@@ -18,6 +19,7 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
@@ -33,8 +35,9 @@ LatentPage::LatentPage(QWidget* parent)
                          .defaultLength = 300,
                          .status = StatusStyle::UnitOfLength}),
       m_loglik(new LoglikView), m_plane(new DataPlaneView), m_trace(new TraceView),
-      m_means(new LatentMeansView), m_imputation(new ImputationView),
-      m_traceSlot(new QStackedWidget) {
+      m_means(new LatentMeansView), m_imputation(new ImputationView), m_loadings(new LoadingsTiles),
+      m_pictures(new RowTiles), m_noise(new NoiseTiles), m_traceSlot(new QStackedWidget),
+      m_planeSlot(new QStackedWidget), m_meansSlot(new QStackedWidget) {
     makeControls();
     auto* open = new QPushButton("Open CSV…");
     layOut(open, makeMethods());
@@ -49,13 +52,17 @@ void LatentPage::makeControls() {
                                                   {"boston", "Boston housing"},
                                                   {"concrete", "Concrete strength"},
                                                   {"energy", "Energy efficiency"},
-                                                  {"yacht", "Yacht hydrodynamics"}})
+                                                  {"yacht", "Yacht hydrodynamics"},
+                                                  {"fashion-mnist", "Fashion-MNIST (pictures)"},
+                                                  {"digits", "Handwritten digits 8×8 (pictures)"}})
         m_dataset->addItem(label, key);
-    m_dataset->setToolTip("Generated: the explorer's FA generator (PPCA: its Ψ made isotropic; "
-                          "mixture: linear pieces in 2–3 D). Real data: every column (Energy: its "
-                          "cooling load left out) z-scored with the fitting rows' statistics. Open "
-                          "CSV… (Ctrl+Shift+O) uses any "
-                          "CSV of numbers.");
+    m_dataset->setToolTip(
+        "Generated: the explorer's FA generator (PPCA: its Ψ made isotropic; mixture: linear "
+        "pieces in 2–3 D). Real data: every column (Energy: its cooling load left out) z-scored "
+        "with the fitting rows' statistics. Pictures: Fashion-MNIST's 28×28 clothes (the Debian "
+        "package dataset-fashion-mnist) or the UCI handwritten digits (8×8, bundled), pixels in "
+        "[0, 1], not z-scored, the last pictures held out (docs/maths/images.md). Open CSV… "
+        "(Ctrl+Shift+O) uses any CSV of numbers.");
     m_model = new QComboBox;
     m_model->addItem("Factor analysis (FA)", "fa");
     m_model->addItem("Probabilistic PCA", "ppca");
@@ -81,6 +88,13 @@ void LatentPage::makeControls() {
     m_samples = m_fields.field("samples");
     m_alpha = m_fields.field("alpha");
     m_hide = m_fields.field("hide-fraction");
+    m_hideBlock = m_fields.field("hide-block");
+    m_classes = new QLineEdit;
+    m_classes->setPlaceholderText("all (e.g. 0,3,7)");
+    m_classes->setToolTip(
+        "Pictures: the classes to take, 0 to 9 separated by commas (Fashion-"
+        "MNIST: 0 T-shirt/top, 1 trouser, 2 pullover, 3 dress, 4 coat, 5 sandal, "
+        "6 shirt, 7 sneaker, 8 bag, 9 ankle boot; digits: the digit). Empty: all.");
     m_missing = new QCheckBox("empty cells are missing values");
     m_missing->setToolTip("A CSV's empty cells are missing values, integrated out exactly by "
                           "PPCA's EM (the only method that handles them). Off: refused.");
@@ -114,6 +128,8 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     f->addRow("prior", m_prior);
     m_fields.addRows(f, {"alpha", "latent", "components", "iterations", "test-fraction",
                          "hide-fraction", "hide-block", "seed", "dim", "true-latent", "samples"});
+    f->addRow("classes", m_classes);
+    m_samplesLabel = qobject_cast<QLabel*>(f->labelForField(m_samples));
     auto* run = new QGroupBox("Sampling, speed, view");
     auto* r = new QFormLayout(run);
     m_fields.addRows(r, {"chains", "burn-in", "lr"});
@@ -128,7 +144,12 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
 
     m_traceSlot->addWidget(m_trace);
     m_traceSlot->addWidget(m_imputation);
-    QWidget* views = fourViews({m_loglik, m_plane, m_traceSlot, m_means}, m_summary);
+    m_traceSlot->addWidget(m_noise);
+    m_planeSlot->addWidget(m_plane);
+    m_planeSlot->addWidget(m_loadings);
+    m_meansSlot->addWidget(m_means);
+    m_meansSlot->addWidget(m_pictures);
+    QWidget* views = fourViews({m_loglik, m_planeSlot, m_traceSlot, m_meansSlot}, m_summary);
     modeLayout(this, {form, methods, run}, views, &m_parameters);
 }
 
@@ -138,12 +159,8 @@ void LatentPage::connectControls(QPushButton* open) {
         if (!m_quiet)
             reset();
     };
-    connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_quiet)
-            return;
-        resetView(); // another data set has other columns
-        modelChanged();
-    });
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, &LatentPage::datasetSwitched);
+    connect(m_classes, &QLineEdit::editingFinished, this, &LatentPage::classesEdited);
     connect(m_model, &QComboBox::currentIndexChanged, this, &LatentPage::modelSwitched);
     m_methods.onToggled(this, restart);
     connect(m_missing, &QCheckBox::toggled, this, restart);
@@ -153,21 +170,10 @@ void LatentPage::connectControls(QPushButton* open) {
         enableFields(fa::parseLatentModel(m_model->currentData().toString().toStdString()));
         reset();
     });
-    m_fields.onAnyChanged(this, restart, {m_dim, m_hide, m_fields.field("iterations")});
-    onFieldChanged(m_hide, this, [this](double share) {
-        if (m_quiet)
-            return;
-        if (share > 0.0) { // only PPCA's EM fits rows with holes
-            m_quiet = true;
-            for (const auto& [m, box] : m_methods)
-                box->setChecked(m == fa::LatentMethod::Em);
-            m_quiet = false;
-            emit message("Hidden entries: PPCA by EM fills them (the closed form needs complete "
-                         "rows)",
-                         8000);
-        }
-        reset();
-    });
+    m_fields.onAnyChanged(this, restart,
+                          {m_dim, m_hide, m_hideBlock, m_fields.field("iterations")});
+    for (QAbstractSpinBox* holes : {m_hide, m_hideBlock})
+        onFieldChanged(holes, this, [this](double amount) { holesChanged(amount); });
     onFieldChanged(m_dim, this, [this](double) {
         if (m_quiet)
             return;
@@ -216,8 +222,10 @@ void LatentPage::modelSwitched() {
         setFieldValue(m_trueLatent, m_mixtureSizes->trueLatent);
         m_mixtureSizes.reset();
     }
-    if (model != "ppca")
-        setFieldValue(m_hide, 0); // only PPCA's EM fits rows with holes
+    if (model != "ppca") { // only PPCA's EM fits rows with holes
+        setFieldValue(m_hide, 0);
+        setFieldValue(m_hideBlock, 0);
+    }
     m_quiet = false;
     resetView();
     modelChanged();
@@ -260,19 +268,6 @@ void LatentPage::fillPriors(fa::LatentModel model, fa::FaPrior chosen) {
     m_quiet = quiet;
 }
 
-void LatentPage::enableFields(fa::LatentModel model) {
-    const bool synthetic = m_dataset->currentData().toString() == "synthetic";
-    const bool ppca = model == fa::LatentModel::Ppca;
-    m_components->setEnabled(model == fa::LatentModel::Mppca);
-    m_prior->setEnabled(model != fa::LatentModel::Mppca);
-    m_alpha->setEnabled(ppca && m_prior->currentData().toString() == "independent");
-    m_hide->setEnabled(ppca);
-    for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent),
-                       static_cast<QWidget*>(m_samples)})
-        w->setEnabled(synthetic);
-    m_missing->setEnabled(m_dataset->currentIndex() >= kBuiltinSets && ppca);
-}
-
 void LatentPage::configRestored() {
     m_axes.forget();
     m_shownEntries.clear();
@@ -308,17 +303,21 @@ void LatentPage::fillViewChoices(const fa::LatentLiveSnapshot& s) {
 void LatentPage::draw(const fa::LatentLiveSnapshot& s) {
     fillViewChoices(s);
     m_loglik->show(s);
-    m_plane->show(s);
-    m_trace->show(s);
-    m_imputation->show(s);
-    m_traceSlot->setCurrentWidget(s.imputation.present ? static_cast<QWidget*>(m_imputation)
-                                                       : static_cast<QWidget*>(m_trace));
-    m_means->show(s);
-    QString text = QString("<b>%1</b>, %2: %3 fitting rows, %4 held out, %5 columns.")
-                       .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.model))
-                       .arg(s.trainRows)
-                       .arg(s.testRows)
-                       .arg(s.columns.size());
+    showViews(s);
+    const fa::ImageLayout& image = s.pictures.layout;
+    QString text =
+        image.isImage()
+            ? QString("<b>%1</b>, %2: %3 fitting pictures, %4 held out, %5×%6 pixels.")
+                  .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.model))
+                  .arg(s.trainRows)
+                  .arg(s.testRows)
+                  .arg(image.width)
+                  .arg(image.height)
+            : QString("<b>%1</b>, %2: %3 fitting rows, %4 held out, %5 columns.")
+                  .arg(QString::fromStdString(s.dataset), QString::fromStdString(s.model))
+                  .arg(s.trainRows)
+                  .arg(s.testRows)
+                  .arg(s.columns.size());
     if (s.imputation.present) // §3.6: hidden before fitting, drawn at their values
         text += QString(" %1 fitting entries hidden (%2 %), drawn at their values.")
                     .arg(s.imputation.hidden)

@@ -1,10 +1,12 @@
 #pragma once
 // The window's "Latent" mode: FA, PPCA and mixtures of PPCA fitted to generated data, the
-// bundled UCI sets or any CSV by batch EM, Gibbs sampling, the closed form, the SVD iteration
-// and online EM / SGA, side by side, one iteration (or Gibbs sweep) at a time. Views: the
-// log-likelihood with EM's ELBO staircase, the data in a plane with the models' ellipses and
-// loadings (the mixture: points by component), Gibbs traces (with hidden entries: the filled
-// against the hidden values), and E[z | x].
+// bundled UCI sets, pictures (Fashion-MNIST, the handwritten digits) or any CSV by batch EM,
+// Gibbs sampling, the closed form, the SVD iteration and online EM / SGA, side by side, one
+// iteration (or Gibbs sweep) at a time. Views: the log-likelihood with EM's ELBO staircase, the
+// data in a plane with the models' ellipses and loadings (the mixture: points by component),
+// Gibbs traces (with hidden entries: the filled against the hidden values), and E[z | x]; for
+// pictures the loadings, a few rows with their fills or reconstructions, and Ψ as pictures
+// (ui/latent/LatentPictureViews.h) in the plane's, E[z | x]'s and the traces' places.
 #include "core/latent/LatentLive.h"
 #include "core/latent/LatentParams.h"
 #include "ui/common/LabPageOf.h"
@@ -27,6 +29,10 @@ class DataPlaneView;
 class TraceView;
 class LatentMeansView;
 class ImputationView;
+class LoadingsTiles;
+class RowTiles;
+class NoiseTiles;
+class QLineEdit;
 class QStackedWidget;
 
 class LatentPage
@@ -43,6 +49,10 @@ class LatentPage
     TraceView* traceView() const { return m_trace; }
     LatentMeansView* latentView() const { return m_means; }
     ImputationView* imputationView() const { return m_imputation; }
+    LoadingsTiles* loadingsView() const { return m_loadings; }
+    RowTiles* picturesView() const { return m_pictures; }
+    NoiseTiles* noiseView() const { return m_noise; }
+    QLineEdit* classesField() const { return m_classes; }
     QCheckBox* methodBox(fa::LatentMethod method) const;
 
     std::vector<std::pair<QString, QWidget*>> charts() const override;
@@ -57,7 +67,8 @@ class LatentPage
     void configRestored() override;
 
   private:
-    static constexpr int kBuiltinSets = 5; ///< synthetic and the four UCI sets, first in the list
+    /// Synthetic, the four UCI sets and the two image sets, first in the list.
+    static constexpr int kBuiltinSets = 7;
     // The constructor's steps: the controls, the methods' boxes, the layout, the connections.
     void makeControls();
     QGroupBox* makeMethods();
@@ -71,21 +82,36 @@ class LatentPage
     /// chosen word where the model offers it.
     void fillPriors(fa::LatentModel model, fa::FaPrior chosen);
     void enableFields(fa::LatentModel model); ///< what applies to the model and data set
+    void datasetSwitched(); ///< a picture set's count of pictures, or the generated rows back
+    void holesChanged(double amount); ///< a hidden share or square: PPCA's EM alone
+    void classesEdited();             ///< the classes field, checked (refused: put back)
+    bool pictures() const;            ///< an image data set is chosen
+    void showViews(const fa::LatentLiveSnapshot& s); ///< charts or pictures in each place
 
     QComboBox *m_dataset, *m_model, *m_prior, *m_traceEntry;
     PlanePicker m_axes; ///< view x, view y
     QCheckBox *m_missing, *m_zoom;
     MethodBoxes<fa::LatentMethod> m_methods;
     ParamFields<fa::LatentLiveConfig> m_fields{fa::latentLiveParams()}; ///< LatentParams.h
-    QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples, *m_alpha, *m_hide;
-    QWidget* m_parameters = nullptr; ///< the column presentation mode hides
+    QAbstractSpinBox *m_latent, *m_components, *m_dim, *m_trueLatent, *m_samples, *m_alpha, *m_hide,
+        *m_hideBlock;
+    QLineEdit* m_classes;
+    std::vector<int> m_classesShown;       ///< the classes the field holds (checked)
+    QLabel* m_samplesLabel = nullptr;      ///< "rows" or "pictures (at most)"
+    std::optional<double> m_generatedRows; ///< the generated rows while a picture set's are shown
+    QWidget* m_parameters = nullptr;       ///< the column presentation mode hides
     QLabel* m_summary;
     LoglikView* m_loglik;
     DataPlaneView* m_plane;
     TraceView* m_trace;
     LatentMeansView* m_means;
     ImputationView* m_imputation;
-    QStackedWidget* m_traceSlot; ///< the Gibbs traces, or with hidden entries the imputation
+    LoadingsTiles* m_loadings;
+    RowTiles* m_pictures;
+    NoiseTiles* m_noise;
+    QStackedWidget* m_traceSlot; ///< the Gibbs traces, the imputation (hidden entries) or Ψ
+    QStackedWidget* m_planeSlot; ///< the data plane, or the loadings as pictures
+    QStackedWidget* m_meansSlot; ///< E[z | x], or the rows as pictures
     std::vector<std::string> m_shownEntries;
     bool m_quiet = false;
     struct Sizes {

@@ -4,12 +4,14 @@
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "ui/common/FormWidgets.h"
+#include "ui/latent/LatentPictureViews.h"
 #include "ui/latent/LatentViews.h"
 #include "ui/session/LatentSessionFile.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QLineEdit>
 #include <QStackedWidget>
 #include <algorithm>
 
@@ -26,6 +28,8 @@ fa::LatentLiveConfig LatentPage::config() const {
     c.fit.prior = fa::parseFaPrior(m_prior->currentData().toString().toStdString());
     d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();
     d.synthetic.components = c.fit.components;
+    if (pictures()) // at most `samples` pictures of the classes (docs/maths/images.md)
+        d.images = {d.synthetic.samples, m_classesShown};
     std::tie(c.viewX, c.viewY) = m_axes.view();
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
         c.viewX = c.viewY = -1;
@@ -49,6 +53,9 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
     // FA's "independent" runs as the first entry does (EM keeps maximum likelihood).
     fillPriors(c.data.model, c.fit.prior);
     m_missing->setChecked(c.data.allowMissing);
+    m_classesShown = c.data.images.classes;
+    m_classes->setText(QString::fromStdString(fa::imageClassesText(m_classesShown)));
+    m_generatedRows.reset();
     m_quiet = false;
     for (const auto& [m, box] : m_methods)
         box->setEnabled(fa::modelOffers(c.data.model, m));
@@ -56,10 +63,14 @@ void LatentPage::setConfig(const fa::LatentLiveConfig& c) {
 }
 
 std::vector<std::pair<QString, QWidget*>> LatentPage::charts() const {
-    const bool filling = m_traceSlot->currentWidget() == m_imputation; // its slot, when in view
+    // The view in each place (pictures: the loadings, the rows and Ψ as pictures).
+    using Chart = std::pair<QString, QWidget*>;
+    const QWidget* trace = m_traceSlot->currentWidget();
+    const bool images = m_planeSlot->currentWidget() == m_loadings;
     return {{"latent-loglik", m_loglik},
-            {"latent-data", m_plane},
-            filling ? std::pair<QString, QWidget*>{"latent-imputation", m_imputation}
-                    : std::pair<QString, QWidget*>{"latent-trace", m_trace},
-            {"latent-means", m_means}};
+            images ? Chart{"latent-loadings", m_loadings} : Chart{"latent-data", m_plane},
+            trace == m_imputation ? Chart{"latent-imputation", m_imputation}
+            : trace == m_noise    ? Chart{"latent-noise", m_noise}
+                                  : Chart{"latent-trace", m_trace},
+            images ? Chart{"latent-pictures", m_pictures} : Chart{"latent-means", m_means}};
 }

@@ -60,7 +60,9 @@ void LoglikView::show(const fa::LatentLiveSnapshot& s) {
                 train.append({x, p.loglik});
             if (std::isfinite(p.heldout))
                 held.append({x, p.heldout});
-            if ((m_window > 0 || s.iteration >= 1) && p.iteration < from)
+            // (A closed form's one level counts, but in the zoom on the last iterations.)
+            if ((m_window > 0 || s.iteration >= 1) && p.iteration < from &&
+                (m.curve.size() > 1 || m_window > 0))
                 continue;
             for (double v : {p.loglik, p.heldout})
                 if (std::isfinite(v))
@@ -263,6 +265,7 @@ void ImputationView::show(const fa::LatentLiveSnapshot& s) {
         endFrame();
         return;
     }
+    m_x->setTitleText(s.pictures.layout.isImage() ? "hidden pixel" : "hidden value (z-scored)");
     setTitle(QString("%1 hidden entries (%2 %), RMSE: %3 %4, column means %5")
                  .arg(im.hidden)
                  .arg(100.0 * im.hideFraction, 0, 'f', 0)

@@ -132,6 +132,9 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
 
+    // The pictures take the data plane's place and size: their own hints (tiles want room) are
+    // ignored by the stack, so the four views keep the layout they have without pictures.
+    m_pictures->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     m_dataSlot->addWidget(m_data);
     m_dataSlot->addWidget(m_pictures);
     QWidget* views = fourViews({m_elbo, m_dataSlot, m_gaps, m_latentView}, m_summary);
