@@ -4,6 +4,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/io/ShardMerge.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -242,6 +243,28 @@ void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackD
                                             " name one file ('" + path +
                                             "'): the second written would replace the first");
     }
+}
+
+ImageQuery imageQueryOption(const ArgParser& args, bool imageSet, long samples) {
+    ImageQuery q;
+    if (!imageSet) {
+        for (const char* flag : {"classes", "hide-block"})
+            if (args.has(flag))
+                throw std::invalid_argument(std::string("--") + flag +
+                                            " applies to the image data sets (fashion-mnist, "
+                                            "digits) only");
+        return q;
+    }
+    q.samples = args.has("samples") ? samples : 0;
+    for (const long c : args.integerList("classes", {})) {
+        if (std::find(q.classes.begin(), q.classes.end(), int(c)) != q.classes.end())
+            throw std::invalid_argument("--classes: " + std::to_string(c) + " is listed twice");
+        if (c < 0 || c > 9)
+            throw std::invalid_argument("--classes: " + std::to_string(c) +
+                                        " is not a class (0 to 9)");
+        q.classes.push_back(int(c));
+    }
+    return q;
 }
 
 } // namespace fa::cli

@@ -1,6 +1,7 @@
 #pragma once
 // --name value options for the CLI, with typed getters that throw one clear message, and the
 // checks every command shares (shards, an output over an input, diverged fits).
+#include "core/data/ImageData.h"
 #include "core/lab/Methods.h"
 #include "core/lab/Params.h"
 #include "core/lab/TrialRunner.h"
@@ -102,6 +103,17 @@ template <class Config> std::vector<OptionHelp> optionHelp(const Schema<Config>&
 inline OptionHelp dataDirOption() {
     return {"data-dir", "", "Where the bundled data sets are (default: beside the program)."};
 }
+
+/// --classes, for the commands that read the image data sets.
+inline OptionHelp classesOption() {
+    return {"classes", "",
+            "fashion-mnist, digits: comma list of the classes to take (0 to 9; "
+            "default all). --samples N takes at most N images of them."};
+}
+
+/// An image data set's --samples N (at most N images; all without it) and --classes; throws
+/// std::invalid_argument for --classes, --hide-block or a listed class twice elsewhere.
+ImageQuery imageQueryOption(const ArgParser& args, bool imageSet, long samples);
 
 /// The known options of a command: the flags its --help lists.
 inline std::set<std::string> optionNames(const std::vector<OptionHelp>& options) {

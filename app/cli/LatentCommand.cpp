@@ -6,6 +6,7 @@
 #include "core/fa/ModelGenerator.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/CsvFormat.h"
+#include "core/io/ImageSets.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
@@ -38,7 +39,10 @@ const char* const kSummary =
 /// The options of this command alone (experimentOptions adds the shared ones).
 const std::vector<OptionHelp>& ownOptions() {
     static const std::vector<OptionHelp> o{
-        {"dataset", "synthetic", "synthetic, boston, concrete, energy, yacht or PATH.csv."},
+        {"dataset", "synthetic",
+         "synthetic, boston, concrete, energy, yacht, fashion-mnist, digits or PATH.csv. "
+         "Pictures are pixels in [0, 1] (value / 255 or / 16), dequantised by a uniform jitter "
+         "within each step, not z-scored; the last rows, in the files' order, are held out."},
         {"model", "fa", "fa, ppca or mppca (a mixture of PPCA)."},
         {"method", "em",
          "Comma list; fa: em, gibbs, svd, online-em, online-sga; ppca: closed-form, em; mppca: "
@@ -58,6 +62,7 @@ const std::vector<OptionHelp>& ownOptions() {
          "per trial: posterior mean, 95 % interval, split-R̂ and effective sample size."},
         {"missing", "refuse", "refuse, or em: a CSV's empty cells are missing values (PPCA's EM)."},
         {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
+        classesOption(),
         dataDirOption()};
     return o;
 }
@@ -128,21 +133,27 @@ LatentConfig parseConfig(const ArgParser& args) {
     if (args.has("alpha") && !(ppcaEm && c.fit.prior == FaPrior::Independent))
         throw std::invalid_argument(
             "--alpha applies to PPCA's MAP (--model ppca --method em --prior independent)");
-    if (d.hideFraction > 0.0 && !(ppcaEm && c.methods.size() == 1))
-        throw std::invalid_argument("--hide-fraction: only PPCA by EM fits rows with holes "
+    const bool holes = d.hideFraction > 0.0 || d.hideBlock > 0;
+    if (holes && !(ppcaEm && c.methods.size() == 1))
+        throw std::invalid_argument(std::string("--") +
+                                    (d.hideBlock > 0 ? "hide-block" : "hide-fraction") +
+                                    ": only PPCA by EM fits rows with holes "
                                     "(--model ppca --method em)");
-    if (args.has("imputation") && !(d.hideFraction > 0.0))
-        throw std::invalid_argument(
-            "--imputation needs --hide-fraction above 0 (hidden values to score against)");
+    if (args.has("imputation") && !holes)
+        throw std::invalid_argument("--imputation needs --hide-fraction above 0 or --hide-block "
+                                    "(hidden values to score against)");
     if (args.has("gibbs-summary") &&
         std::find(c.methods.begin(), c.methods.end(), LatentMethod::Gibbs) == c.methods.end())
         throw std::invalid_argument("--gibbs-summary needs --method gibbs");
 
     const bool synthetic = d.dataset == "synthetic";
+    const bool pictures = io::isImageDataset(d.dataset);
+    d.images = imageQueryOption(args, pictures, d.synthetic.samples);
     for (const char* flag : {"dim", "true-latent", "spectrum", "samples", "noise"})
-        if (!synthetic && args.has(flag))
-            throw std::invalid_argument(std::string("--") + flag +
-                                        " applies to --dataset synthetic only");
+        if (!synthetic && args.has(flag) && !(pictures && std::string(flag) == "samples"))
+            throw std::invalid_argument(
+                std::string("--") + flag + " applies to --dataset synthetic" +
+                (std::string(flag) == "samples" ? " and the image sets" : "") + " only");
     if (synthetic && args.has("missing") && d.allowMissing)
         throw std::invalid_argument("--missing em: generated data have no missing values");
     SyntheticLatentSpec& s = d.synthetic;
@@ -219,6 +230,7 @@ void printImputation(const LatentConfig& c, const std::vector<LatentRow>& rows) 
         const std::string name = latentMethodName(m);
         std::vector<double> fitted, means;
         long hidden = 0;
+        double share = 0.0;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const LatentRow& r = rows[i];
             const bool last = i + 1 == rows.size() || rows[i + 1].method != r.method ||
@@ -228,6 +240,7 @@ void printImputation(const LatentConfig& c, const std::vector<LatentRow>& rows) 
             fitted.push_back(r.imputation.conditionalMean);
             means.push_back(r.imputation.columnMean);
             hidden = r.imputation.hidden;
+            share = r.imputation.hideFraction; // a square's share is the realised one
         }
         if (fitted.empty())
             continue;
@@ -235,7 +248,7 @@ void printImputation(const LatentConfig& c, const std::vector<LatentRow>& rows) 
         std::printf("imputation, %s: %ld hidden entries (%g of the fitting rows' observed "
                     "entries), RMSE of E[x_miss | x_obs] %.4f ± %.4f, of the column means "
                     "%.4f ± %.4f\n",
-                    name.c_str(), hidden, c.data.hideFraction, a.mean, a.stdErr, b.mean, b.stdErr);
+                    name.c_str(), hidden, share, a.mean, a.stdErr, b.mean, b.stdErr);
     }
 }
 

@@ -5,6 +5,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ExperimentRunner.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/ImageSets.h"
 #include "core/io/ReadOnce.h"
 #include "core/io/RegressionCsv.h"
 #include "core/lab/Methods.h"
@@ -38,7 +39,8 @@ const std::vector<OptionHelp>& ownOptions() {
     static const std::vector<OptionHelp> o{
         {"dataset", "nonlinear-synthetic",
          "nonlinear-synthetic, synthetic (PPCA), two-moons, swiss-roll, pinwheel, boston, "
-         "concrete, energy, yacht or PATH.csv."},
+         "concrete, energy, yacht, fashion-mnist, digits (pixels in [0, 1], dequantised, not "
+         "z-scored; the last rows held out) or PATH.csv."},
         {"method", "vae", "Comma list of vem, vae, linear-vae, ppca."},
         {"hidden", "50",
          "The decoder's (and encoder's) hidden layers, a comma list of at most 3 "
@@ -60,6 +62,7 @@ const std::vector<OptionHelp>& ownOptions() {
          "samples, draws, rows, mean_norm, variance (the trace of the covariance of --grad-draws "
          "estimates of the per-row mean ELBO's gradient on the first --batch fitting rows)."},
         {"spectrum", "1:10", "synthetic: the generator's range a:b of s²."},
+        classesOption(),
         dataDirOption()};
     return o;
 }
@@ -107,10 +110,13 @@ VaeConfig parseConfig(const ArgParser& args) {
     const bool generated = isGeneratedVaeSet(d.dataset);
     const bool synthetic = d.dataset == "synthetic";
     const bool latentSet = synthetic || d.dataset == "nonlinear-synthetic";
+    const bool pictures = io::isImageDataset(d.dataset);
+    d.images = imageQueryOption(args, pictures, d.samples);
     for (const char* flag : {"dim", "samples", "data-noise"})
-        if (!generated && args.has(flag))
-            throw std::invalid_argument(std::string("--") + flag +
-                                        " applies to the generated data sets only");
+        if (!generated && args.has(flag) && !(pictures && std::string(flag) == "samples"))
+            throw std::invalid_argument(
+                std::string("--") + flag + " applies to the generated data sets" +
+                (std::string(flag) == "samples" ? " and the image sets" : "") + " only");
     if (synthetic && args.has("data-noise"))
         throw std::invalid_argument("--data-noise applies to the nonlinear generated sets");
     if (!latentSet && args.has("true-latent"))

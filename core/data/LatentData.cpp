@@ -6,6 +6,7 @@
 #include "core/math/Rng.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -56,45 +57,13 @@ LatentModel parseLatentModel(const std::string& name) {
     return requireIn(kModelNames, name, "model");
 }
 
-void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
-               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled,
-               double hideFraction) {
-    if (!(testFraction >= 0.0 && testFraction <= 0.9))
-        throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
-    if (!(hideFraction >= 0.0 && hideFraction <= 0.9))
-        throw std::invalid_argument("the share of entries to hide must lie between 0 and 0.9");
-    // Shuffle, then hold out round(f N) rows.
-    const Eigen::Index n = all.rows(), dim = all.cols();
-    std::vector<Eigen::Index> localOrder;
-    std::vector<Eigen::Index>& order = shuffled ? *shuffled : localOrder;
-    order.resize(static_cast<std::size_t>(n));
-    for (Eigen::Index i = 0; i < n; ++i)
-        order[static_cast<std::size_t>(i)] = i;
-    Rng rng(deriveSeed(splitSeed, SeedStream::SplitOrder));
-    shuffle(order, rng);
-    const auto nTest = static_cast<Eigen::Index>(std::llround(testFraction * double(n)));
-    const Eigen::Index nTrain = n - nTest;
-    if (nTrain < 2)
-        throw std::invalid_argument("fewer than two rows are left for fitting");
-    data.train.resize(nTrain, dim);
-    data.test.resize(nTest, dim);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const auto row = all.row(order[static_cast<std::size_t>(i)]);
-        if (i < nTrain)
-            data.train.row(i) = row;
-        else
-            data.test.row(i - nTrain) = row;
-    }
-    // §3.6: hidden before the column statistics, which then use the observed entries only.
-    data.hidden.clear();
-    data.hideFraction = hideFraction;
-    if (hideFraction > 0.0)
-        data.hidden =
-            hideEntries(data.train, hideFraction, deriveSeed(splitSeed, SeedStream::HiddenEntries));
+namespace {
 
-    // Every fitting column must vary; real data is z-scored with the fitting rows' statistics,
-    // by the rule every lab shares (core/data/RegressionData.h: columnScale).
-    for (Eigen::Index d = 0; d < dim; ++d) {
+/// Every fitting column must vary; real data is z-scored with the fitting rows' statistics over
+/// the observed entries, by the rule every lab shares (core/data/RegressionData.h: columnScale).
+void checkColumns(bool standardise, LatentData& data) {
+    const Eigen::Index nTrain = data.train.rows();
+    for (Eigen::Index d = 0; d < data.train.cols(); ++d) {
         Vector present(nTrain);
         Eigen::Index count = 0;
         for (Eigen::Index i = 0; i < nTrain; ++i)
@@ -117,6 +86,86 @@ void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t spl
                     h.value = (h.value - c.mean) / c.scale;
         }
     }
+}
+
+void checkShares(double testFraction, double hideFraction) {
+    if (!(testFraction >= 0.0 && testFraction <= 0.9))
+        throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    if (!(hideFraction >= 0.0 && hideFraction <= 0.9))
+        throw std::invalid_argument("the share of entries to hide must lie between 0 and 0.9");
+}
+
+/// §3.6: hidden before the column statistics, which then use the observed entries only.
+void hideShare(double hideFraction, std::uint64_t splitSeed, LatentData& data) {
+    data.hidden.clear();
+    data.hideFraction = hideFraction;
+    if (hideFraction > 0.0)
+        data.hidden =
+            hideEntries(data.train, hideFraction, deriveSeed(splitSeed, SeedStream::HiddenEntries));
+}
+
+/// Pictures (docs/maths/images.md §1): dequantised, split in the files' order, holes made (a
+/// share or a square per image), never scaled.
+void splitPictures(NumericTable& table, const LatentDataSpec& spec, LatentData& data) {
+    checkShares(spec.testFraction, spec.hideFraction);
+    if (spec.hideBlock > 0 && spec.hideFraction > 0.0)
+        throw std::invalid_argument("hide either a share of the pixels or a square, not both");
+    const Eigen::Index n = table.values.rows();
+    const auto nTest = static_cast<Eigen::Index>(std::llround(spec.testFraction * double(n)));
+    const Eigen::Index nTrain = n - nTest;
+    if (nTrain < 2)
+        throw std::invalid_argument("fewer than two rows are left for fitting");
+    data.image = std::move(table.image);
+    dequantise(table.values, data.image, deriveSeed(spec.splitSeed, SeedStream::Dequantise));
+    data.trainLabels.assign(table.labels.begin(), table.labels.begin() + nTrain);
+    data.testLabels.assign(table.labels.begin() + nTrain, table.labels.end());
+    data.train = table.values.topRows(nTrain);
+    data.test = table.values.bottomRows(nTest);
+    for (Eigen::Index p = 0; p < data.image.pixels(); ++p) { // "r3c14": row 3, column 14
+        char name[48];
+        std::snprintf(name, sizeof name, "r%ldc%ld", long(p / data.image.width + 1),
+                      long(p % data.image.width + 1));
+        data.columns.emplace_back(name);
+    }
+    hideShare(spec.hideFraction, spec.splitSeed, data);
+    if (spec.hideBlock > 0) {
+        data.hidden = hideBlocks(data.train, data.image, spec.hideBlock,
+                                 deriveSeed(spec.splitSeed, SeedStream::HiddenBlocks));
+        data.hideFraction = double(data.hidden.size()) / double(data.train.size());
+    }
+    checkColumns(false, data);
+}
+
+} // namespace
+
+void splitRows(const ConstMatrixRef& all, double testFraction, std::uint64_t splitSeed,
+               bool standardise, LatentData& data, std::vector<Eigen::Index>* shuffled,
+               double hideFraction) {
+    checkShares(testFraction, hideFraction);
+    // Shuffle, then hold out round(f N) rows.
+    const Eigen::Index n = all.rows(), dim = all.cols();
+    std::vector<Eigen::Index> localOrder;
+    std::vector<Eigen::Index>& order = shuffled ? *shuffled : localOrder;
+    order.resize(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i)
+        order[static_cast<std::size_t>(i)] = i;
+    Rng rng(deriveSeed(splitSeed, SeedStream::SplitOrder));
+    shuffle(order, rng);
+    const auto nTest = static_cast<Eigen::Index>(std::llround(testFraction * double(n)));
+    const Eigen::Index nTrain = n - nTest;
+    if (nTrain < 2)
+        throw std::invalid_argument("fewer than two rows are left for fitting");
+    data.train.resize(nTrain, dim);
+    data.test.resize(nTest, dim);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const auto row = all.row(order[static_cast<std::size_t>(i)]);
+        if (i < nTrain)
+            data.train.row(i) = row;
+        else
+            data.test.row(i - nTrain) = row;
+    }
+    hideShare(hideFraction, splitSeed, data);
+    checkColumns(standardise, data);
 }
 
 const Schema<LatentDataSpec>& latentDataParams() {
@@ -147,6 +196,8 @@ const Schema<LatentDataSpec>& latentDataParams() {
 LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader) {
     if (!(spec.testFraction >= 0.0 && spec.testFraction <= 0.9))
         throw std::invalid_argument("the test fraction must lie between 0 and 0.9");
+    if (spec.hideBlock < 0 || (spec.hideBlock > 0 && spec.dataset == "synthetic"))
+        throw std::invalid_argument("a hidden square needs pictures (an image data set)");
     LatentData data;
     Matrix all;
     const bool synthetic = spec.dataset == "synthetic";
@@ -162,7 +213,14 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
     } else {
         if (!loader)
             throw std::invalid_argument("no loader for the data set '" + spec.dataset + "'");
-        NumericTable table = loader(spec.dataset, spec.allowMissing);
+        NumericTable table = loader(spec.dataset, spec.allowMissing, spec.images);
+        if (table.image.isImage()) {
+            data.name = table.name;
+            splitPictures(table, spec, data);
+            return data;
+        }
+        if (spec.hideBlock > 0)
+            throw std::invalid_argument("a hidden square needs pictures (an image data set)");
         all = std::move(table.values);
         data.name = table.name;
         data.columns = table.names;

@@ -38,6 +38,14 @@ struct LatentDataSpec {
     /// Share of the fitting rows' observed entries hidden at random (seeded by splitSeed) before
     /// the columns are z-scored, their values kept (docs/maths/latent.md §3.6); in [0, 0.9].
     double hideFraction = 0.0;
+    /// Pictures: the side of the square hidden in every fitting image (0: none;
+    /// docs/maths/images.md §3).
+    int hideBlock = 0;
+    /// Pictures: which rows to take (samples 0: all). Pictures are dequantised (ImageData.h),
+    /// not z-scored, and split in the files' order
+    /// (the last rows held out), not shuffled, so that Fashion-MNIST's 70,000 rows with a test
+    /// fraction of 1/7 hold out its published 10,000 test images.
+    ImageQuery images;
     std::uint64_t splitSeed = 0; ///< the shuffle before the split; synthetic rows' seed too
     std::uint64_t modelSeed = 0; ///< the generated model
 };
@@ -50,7 +58,10 @@ struct LatentData {
     bool anyMissing = false;          ///< the data set's own missing values (not the hidden)
     /// The entries of train hidden by hideFraction, with their values on train's scale.
     std::vector<HiddenEntry> hidden;
-    double hideFraction = 0.0;
+    double hideFraction = 0.0; ///< the share of the fitting rows' entries hidden
+    /// Pictures only (image.isImage()): their shape and classes, and each row's class.
+    ImageLayout image;
+    std::vector<int> trainLabels, testLabels;
     /// Generated data only: the truth's mean and covariance (empty otherwise) and, for the
     /// mixture, its pieces.
     Vector trueMean;

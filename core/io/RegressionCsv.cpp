@@ -1,5 +1,7 @@
 #include "core/io/RegressionCsv.h"
 
+#include "core/io/ImageSets.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -308,7 +310,20 @@ RegressionData loadDataset(const std::string& dataset, const std::string& target
     return loadRegressionCsv(dataset, target);
 }
 
-NumericTable loadTable(const std::string& dataset, bool allowMissing, const std::string& dataDir) {
+NumericTable loadTable(const std::string& dataset, bool allowMissing, const std::string& dataDir,
+                       const ImageQuery& images) {
+    if (isImageDataset(dataset)) {
+        ImageSet set = loadImageSet(dataset, images, dataDir);
+        NumericTable table;
+        table.name = set.name;
+        table.values = std::move(set.pixels);
+        table.labels = std::move(set.labels);
+        table.image = {set.width, set.height, std::move(set.classNames),
+                       set.name == "digits" ? 1.0 / 16.0 : 1.0 / 255.0};
+        for (Eigen::Index p = 0; p < table.values.cols(); ++p)
+            table.names.push_back(std::string("p").append(std::to_string(p + 1)));
+        return table;
+    }
     if (!isBuiltinDataset(dataset))
         return loadNumericCsv(dataset, allowMissing);
     // A bundled set: its inputs and its target, every one a column to model.
@@ -324,8 +339,8 @@ NumericTable loadTable(const std::string& dataset, bool allowMissing, const std:
 }
 
 TableLoader tableLoader(const std::string& dataDir) {
-    return [dataDir](const std::string& dataset, bool allowMissing) {
-        return loadTable(dataset, allowMissing, dataDir);
+    return [dataDir](const std::string& dataset, bool allowMissing, const ImageQuery& images) {
+        return loadTable(dataset, allowMissing, dataDir, images);
     };
 }
 

@@ -30,9 +30,11 @@ RegressionData readRegressionCsv(std::istream& in, const std::string& path,
 /// numbers and two rows.
 NumericTable readNumericCsv(std::istream& in, const std::string& path, bool allowMissing);
 NumericTable loadNumericCsv(const std::string& path, bool allowMissing);
-/// A bundled set (its inputs, then its target, as columns; never missing) or a CSV path.
+/// A bundled set (its inputs, then its target, as columns; never missing), an image set
+/// (core/io/ImageSets.h: its pixels as columns, the images' rows asked for, with the layout and
+/// the classes) or a CSV path.
 NumericTable loadTable(const std::string& dataset, bool allowMissing,
-                       const std::string& dataDir = {});
+                       const std::string& dataDir = {}, const ImageQuery& images = {});
 TableLoader tableLoader(const std::string& dataDir = {});
 /// The bundled UCI sets: boston, concrete, energy (heating load; cooling load dropped), yacht.
 std::vector<std::string> builtinDatasetNames();

@@ -40,7 +40,12 @@ const Schema<LatentDataSpec>& hideParams() {
                 "Share of the fitting rows' entries hidden at random; PPCA's EM fills them "
                 "(E[x_miss | x_obs]), scored against the hidden values.",
                 true},
-               &LatentDataSpec::hideFraction)});
+               &LatentDataSpec::hideFraction),
+         field({"hide-block", "data.hideBlock", "hidden square", W, 0, 27,
+                "Pictures: in every fitting image, a square of this side (pixels) hidden at a "
+                "random place; PPCA's EM fills it. 0: none.",
+                true},
+               &LatentDataSpec::hideBlock)});
     return s;
 }
 } // namespace

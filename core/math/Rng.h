@@ -50,6 +50,8 @@ enum class SeedStream : std::uint64_t {
     SplitOrder = 2,          ///< under a split seed: the shuffle before the test rows are held
                              ///< out (splitRows, also the nonlinear lab's)
     HiddenEntries = 3,       ///< under a split seed: the fitting entries hidden (--hide-fraction)
+    HiddenBlocks = 4,        ///< under a split seed: the pictures' hidden squares (--hide-block)
+    Dequantise = 5,          ///< under a split seed: the pictures' uniform jitter (ImageData.h)
     /// Under the run's seed: method m of trial t takes LatentMethodBase + 64 t + m (the live
     /// page, trial 0, Base + m).
     LatentMethodBase = 1000,

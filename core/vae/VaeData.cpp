@@ -128,9 +128,20 @@ VaeData makeVaeData(const VaeDataSpec& spec, const TableLoader& loader) {
         latent.synthetic.spectrumHi = spec.spectrumHi;
         latent.synthetic.samples = spec.samples;
         latent.testFraction = spec.testFraction;
+        latent.images = spec.images;
         latent.splitSeed = spec.splitSeed;
         latent.modelSeed = spec.modelSeed;
         out.rows = makeLatentData(latent, loader);
+        if (out.rows.image.isImage()) { // pictures: each row's class colours the latent space
+            const auto asVector = [](const std::vector<int>& l) {
+                return Eigen::Map<const Eigen::VectorXi>(l.data(), Eigen::Index(l.size()))
+                    .cast<double>()
+                    .eval();
+            };
+            out.trainPosition = asVector(out.rows.trainLabels);
+            out.testPosition = asVector(out.rows.testLabels);
+            out.positionName = "class";
+        }
         return out;
     }
     Vector position;

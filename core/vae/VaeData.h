@@ -20,6 +20,7 @@ struct VaeDataSpec {
     double spectrumLo = 1.0, spectrumHi = 10.0; ///< synthetic: the generator's s² range
     double noise = 0.1; ///< manifolds and nonlinear-synthetic: the noise's standard deviation
     double testFraction = 0.2;
+    ImageQuery images; ///< an image set's rows (core/data/LatentData.h: LatentDataSpec::images)
     std::uint64_t splitSeed = 0, modelSeed = 0;
 };
 
@@ -28,9 +29,10 @@ const std::vector<std::string>& generatedVaeSets();
 bool isGeneratedVaeSet(const std::string& name);
 
 struct VaeData {
-    LatentData rows;                    ///< train / test rows (N x D), names, columns
-    Vector trainPosition, testPosition; ///< along the manifold (empty for other sets)
-    std::string positionName;           ///< what the position is ("t", "z1", "arm")
+    LatentData rows; ///< train / test rows (N x D), names, columns
+    /// Along the manifold, or a picture's class (empty for other sets).
+    Vector trainPosition, testPosition;
+    std::string positionName; ///< what the position is ("t", "z1", "arm", "class")
 };
 
 /// Throws std::invalid_argument with a reason (bad sizes, a bad file, a constant column).

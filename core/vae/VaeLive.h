@@ -63,6 +63,15 @@ struct VaeLiveSnapshot : LabSnapshotOf<VaeLiveConfig> {
     bool hasPosition = false; ///< a generated manifold: rows can be coloured by their position
     std::vector<Eigen::Vector2d> latentMeans;
     std::vector<double> colours;
+    // Pictures (image.isImage(); docs/maths/images.md): the first kShownPictures shown rows, the
+    // view method's reconstructions of them and as many samples of its decoder's mean, one
+    // picture per row; and the mosaic, the decoder's mean on a gridSize x gridSize grid of the
+    // latent plane over [−2.5, 2.5]² (row r, column c at z1 = −2.5 + 5c/(g−1), z2 = 2.5 −
+    // 5r/(g−1), other coordinates 0; K = 1: one row along z), row-major, one picture per row.
+    static constexpr int kShownPictures = 8;
+    ImageLayout image;
+    Matrix shownPictures, reconstructedPictures, samplePictures, mosaic;
+    int mosaicColumns = 0;
 };
 
 class VaeLive : public LiveRun {

@@ -37,6 +37,32 @@ decltype(VaeLiveSnapshot::grid) decodedGrid(const NlfaModel& model, ElboPass& pa
     return grid;
 }
 
+/// The mosaic (VaeLiveSnapshot::mosaic): the decoder's mean over a g x g grid of the latent plane.
+Matrix decodedMosaic(const NlfaModel& model, ElboPass& pass, int g) {
+    const int k = model.latent(), rows = k == 1 ? 1 : g;
+    Matrix Z = Matrix::Zero(k, Eigen::Index(rows) * g);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < g; ++c) {
+            Z(0, Eigen::Index(r) * g + c) = -2.5 + 5.0 * c / (g - 1);
+            if (k > 1)
+                Z(1, Eigen::Index(r) * g + c) = 2.5 - 5.0 * r / (g - 1);
+        }
+    return pass.decode(model, Z).transpose();
+}
+
+/// The pictures of VaeLiveSnapshot: shown rows, reconstructions, samples and the mosaic.
+void pictures(const NlfaModel& model, ElboPass& pass, const Matrix& shown, const Matrix& M,
+              const Matrix& Z, int g, VaeLiveSnapshot& s) {
+    const Eigen::Index n = std::min<Eigen::Index>(VaeLiveSnapshot::kShownPictures, shown.cols());
+    s.shownPictures = shown.leftCols(n).transpose();
+    if (M.cols() >= n)
+        s.reconstructedPictures = pass.decode(model, M.leftCols(n)).transpose();
+    s.samplePictures =
+        pass.decode(model, Z.leftCols(std::min<Eigen::Index>(n, Z.cols()))).transpose();
+    s.mosaic = decodedMosaic(model, pass, g);
+    s.mosaicColumns = g;
+}
+
 } // namespace
 
 VaeLiveSnapshot VaeLive::snapshot() const {
@@ -100,6 +126,9 @@ VaeLiveSnapshot VaeLive::snapshot() const {
     }
     s.samples = project(X, m_plane, m_planeMean);
     s.grid = decodedGrid(model, pass, std::max(2, m_config.gridSize), m_plane, m_planeMean);
+    s.image = m_data.rows.image;
+    if (s.image.isImage())
+        pictures(model, pass, m_shown, M, Z, std::max(2, m_config.gridSize), s);
 
     // The latent space.
     s.hasPosition = m_shownColour.size() > 0;

@@ -193,7 +193,7 @@ class TestLatentLive : public QObject {
         c.data.hideFraction = 0.3;
         c.methods = {LatentMethod::Em};
         c.fit.latent = 2;
-        c.loader = [&](const std::string&, bool) { return t; };
+        c.loader = [&](const std::string&, bool, const ImageQuery&) { return t; };
         LatentLive live(c);
         live.advance(30);
         LatentDataSpec plain = c.data;

@@ -47,7 +47,7 @@ class TestRegressionData : public QObject {
             const double k = static_cast<double>((i * 7) % 11) - 5.0; // mean 0 over 11s
             t.values.row(i) << k, 1.0 + 1e-13 * k, 1e-300 * k, 1e-310 * (k + 5.0), 1e200 * k;
         }
-        const TableLoader load = [&](const std::string&, bool) { return t; };
+        const TableLoader load = [&](const std::string&, bool, const ImageQuery&) { return t; };
         LatentDataSpec spec;
         spec.dataset = "scales.csv";
         spec.testFraction = 0.0;
@@ -78,21 +78,22 @@ class TestRegressionData : public QObject {
         const std::string path = m_dir.filePath("once.csv").toStdString();
         std::ofstream(path) << "a,b\n1,2\n3,5\n4,4\n";
         const TableLoader load = io::readOnce(io::tableLoader());
-        const NumericTable first = load(path, false);
+        const NumericTable first = load(path, false, {});
         std::ofstream(path) << "a,b\n9,9\n8,8\n"; // replaced mid-run
-        QCOMPARE(load(path, false).values, first.values);
+        QCOMPARE(load(path, false, {}).values, first.values);
         std::remove(path.c_str()); // deleted mid-run
-        QCOMPARE(load(path, false).values, first.values);
+        QCOMPARE(load(path, false, {}).values, first.values);
         QCOMPARE(first.values(1, 1), 5.0);
         // A failed read is not kept: it is tried again and fails again.
         int calls = 0;
-        const TableLoader failing = io::readOnce(TableLoader([&](const std::string&, bool) {
-            ++calls;
-            throw std::invalid_argument("no");
-            return NumericTable{};
-        }));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, failing("x", false));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, failing("x", false));
+        const TableLoader failing =
+            io::readOnce(TableLoader([&](const std::string&, bool, const ImageQuery&) {
+                ++calls;
+                throw std::invalid_argument("no");
+                return NumericTable{};
+            }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, failing("x", false, {}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, failing("x", false, {}));
         QCOMPARE(calls, 2);
     }
 

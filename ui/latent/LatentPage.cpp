@@ -113,7 +113,7 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     f->addRow("model", m_model);
     f->addRow("prior", m_prior);
     m_fields.addRows(f, {"alpha", "latent", "components", "iterations", "test-fraction",
-                         "hide-fraction", "seed", "dim", "true-latent", "samples"});
+                         "hide-fraction", "hide-block", "seed", "dim", "true-latent", "samples"});
     auto* run = new QGroupBox("Sampling, speed, view");
     auto* r = new QFormLayout(run);
     m_fields.addRows(r, {"chains", "burn-in", "lr"});
