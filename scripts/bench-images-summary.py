@@ -39,7 +39,8 @@ def last_per_trial(ours, method):
 
 def vae_time(out):
     torch = rows(os.path.join(out, "vae-time-torch.csv"))
-    print("### The VAE's epoch at 60,000 images (K = 2, tanh, batch 100)\n")
+    print(f"### The VAE's epoch over {int(torch[0]['fit_rows']):,} images x 784 pixels (K = 2, "
+          "tanh, batch 100)\n")
     print("| hidden | ours: s / epoch (1 core, float64) | PyTorch: s / epoch (float32) | "
           "ours / PyTorch |")
     print("| --- | --- | --- | --- |")
@@ -63,7 +64,8 @@ def vae_loglik(out):
     peer = rows(os.path.join(out, "vae-ll-torch.csv"))
     p = peer[0]
     print(f"### The VAE's held-out IW log-likelihood (K = 2, hidden {p['hidden']}, "
-          f"{p['epochs']} epoch(s), S = {p['iw_samples']}, {p['test_rows']} held-out images)\n")
+          f"{int(p['fit_rows']):,} fitting images, {p['epochs']} epoch(s), S = "
+          f"{p['iw_samples']}, the next {int(p['test_rows']):,} images held out)\n")
     print("| | ours | PyTorch | ours − PyTorch |")
     print("| --- | --- | --- | --- |")
     a = [float(r["test_iw_loglik_per_row"]) for r in mine]

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Issue 29 item 4: faexplorer-cli's VAE (`faexplorer-cli vae --method vae`) rebuilt in PyTorch
-(float32, every core), timed per epoch on Fashion-MNIST's 60,000 training images and scored on
-held-out test images by the same importance-weighted estimator. The model, start and optimiser
-follow the C++ code line by line:
+(float32, every core), timed per epoch on Fashion-MNIST's training images and scored on held-out
+images by the same importance-weighted estimator. The rows are the CLI's (the first fit_rows +
+test_rows images, dequantised, the last test_rows held out: scripts/bench_images_data.py), each
+trial with its own dequantisation as in the CLI. The model, start and optimiser follow the C++
+code line by line:
 
 - encoder x -> Linear(D, H) -> tanh -> Linear(H, 2K) = [mu; raw l], l = clamp(raw, -15, 10)
   (core/vae/VaeObjectives.cpp: vaeBatchElbo; kEncoderLogVarMin, kQLogVarMax in NlfaModel.h);
@@ -22,8 +24,8 @@ One CSV row per (hidden, trial): the training seconds (the epochs' loop only, sc
 and the held-out IW log-likelihood per row after the last epoch; with --time-batches B each epoch
 is cut to its first B batches and its seconds scaled by batches_per_epoch / B (batches_timed).
 
-  scripts/bench-images-torch.py --hidden 256,512 --latent 2 --epochs 5 --trials 3 \\
-      --iw-samples 100 --test-rows 2000 --out torch.csv
+  scripts/bench-images-torch.py --hidden 256 --latent 2 --epochs 5 --trials 3 \\
+      --fit-rows 10000 --test-rows 1000 --iw-samples 20 --out torch.csv
 """
 import argparse
 import csv
@@ -146,22 +148,23 @@ def main():
     p.add_argument("--out", required=True)
     a = p.parse_args()
     torch.set_num_threads(a.threads)
-    train_np, test_np, _ = bench_images_data.load(a.test_rows, a.fit_rows, np.float32)
-    train, test = torch.from_numpy(train_np), torch.from_numpy(test_np)
+    raw = bench_images_data.read(a.test_rows, a.fit_rows)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, float32; "
-          f"{train.shape[0]} fitting rows x {train.shape[1]} pixels, {test.shape[0]} held out",
-          flush=True)
+          f"{raw.shape[0] - a.test_rows} fitting rows x {raw.shape[1]} pixels, {a.test_rows} "
+          "held out", flush=True)
     fields = ["impl", "latent", "hidden", "trial", "epochs", "train_seconds", "seconds_per_epoch",
               "first_epoch_seconds", "test_iw_loglik_per_row", "iw_samples", "test_rows",
-              "score_seconds", "threads", "batches_timed", "batches_per_epoch"]
+              "score_seconds", "threads", "batches_timed", "batches_per_epoch", "fit_rows"]
     with open(a.out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         w.writeheader()
         for hidden in [int(h) for h in a.hidden.split(",")]:
             for trial in range(a.trials):
+                seed = a.seed * 1000 + trial  # the trial's dequantisation and its fit
+                train, test = (torch.from_numpy(x) for x in bench_images_data.dequantise(
+                    raw, a.test_rows, seed, np.float32))
                 secs, iw, score = train_one(train, test, hidden, a.latent, a.epochs, a.batch,
-                                            a.lr, a.iw_samples, a.seed * 1000 + trial,
-                                            a.time_batches)
+                                            a.lr, a.iw_samples, seed, a.time_batches)
                 batches = math.ceil(train.shape[0] / a.batch)
                 timed = min(a.time_batches, batches) if a.time_batches else batches
                 secs = [t * batches / timed for t in secs]
@@ -172,7 +175,7 @@ def main():
                            test_iw_loglik_per_row=f"{iw:.4f}", iw_samples=a.iw_samples,
                            test_rows=test.shape[0], score_seconds=f"{score:.2f}",
                            threads=torch.get_num_threads(), batches_timed=timed,
-                           batches_per_epoch=batches)
+                           batches_per_epoch=batches, fit_rows=train.shape[0])
                 w.writerow(row)
                 f.flush()
                 print(f"pytorch H={hidden} trial {trial}: {row['seconds_per_epoch']} s/epoch, "

@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Issue 29 item 4: speed at image size, side by side in one run. On Fashion-MNIST (Debian's
-# dataset-fashion-mnist; 60,000 fitting images, pixels / 255, the pixels constant in them left
-# out) it runs
-#   (1) the VAE's epoch (`faexplorer-cli vae --method vae`, K = 2, one tanh hidden layer of 256
-#       and of 512 units, batch 100, Adam 3e-3) beside the same model in PyTorch
-#       (scripts/bench-images-torch.py: float32, every core);
+# dataset-fashion-mnist; pixels / 255, dequantised, all 784 kept: docs/maths/images.md) it runs
+#   (1) the VAE's epoch over the 60,000 training images (`faexplorer-cli vae --method vae`,
+#       K = 2, one tanh hidden layer of 256 and of 512 units, batch 100, Adam 3e-3) beside the
+#       same model in PyTorch (scripts/bench-images-torch.py: float32, every core);
 #   (2) both VAEs trained for the same epochs from several seeds and scored on the same held-out
 #       images by the same importance-weighted estimator (the encoder's q as proposal, S draws);
-#   (3) batch EM for FA and PPCA at K = 10 (`faexplorer-cli latent --model fa --method em`,
-#       `--model ppca --method closed-form,em`) beside scikit-learn's FactorAnalysis and PCA
-#       (scripts/bench-images-sklearn.py), held out on the 10,000 test images;
-# and writes every CSV, the host and the tables (scripts/bench-images-summary.py) to OUT.
+#   (3) batch EM for FA and PPCA at K = 10 on the 60,000 images (`faexplorer-cli latent --model
+#       fa --method em`, `--model ppca --method closed-form,em`) beside scikit-learn's
+#       FactorAnalysis and PCA (scripts/bench-images-sklearn.py), the 10,000 test images held
+#       out;
+# and writes every CSV, the host (host.txt) and the tables (summary.md, from
+# scripts/bench-images-summary.py) to OUT.
 #
 #   scripts/bench-images.sh [--quick] [OUT]    OUT defaults to docs/data/images
 #   CLI=/path/to/faexplorer-cli PYTHON=/usr/bin/python3 scripts/bench-images.sh OUT
 #
 # The peers come from Debian (apt-get install python3-torch python3-sklearn); PYTHON must be the
-# interpreter they are installed for (default /usr/bin/python3). Full: about 15 minutes on 2
-# cores; --quick: about 2 minutes on fewer rows (its numbers are a smoke test, not results).
+# interpreter they are installed for (default /usr/bin/python3). Full: about 16 minutes on 2
+# cores; --quick: about 1 minute on fewer rows (a smoke test of the pipeline: its numbers are
+# not results).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 quick=0
@@ -35,17 +37,20 @@ py="${PYTHON:-/usr/bin/python3}"
   { echo "bench-images: $py lacks torch or sklearn (apt-get install python3-torch python3-sklearn)" >&2; exit 1; }
 
 # Sizes. Timing: the VAE on all 60,000 fitting images (ours: whole epochs; PyTorch: the first
-# TORCH_BATCHES batches of each epoch, scaled to the epoch's 600). Held out: FIT rows fitted for
-# LL_EPOCHS epochs from LL_TRIALS seeds, the next HELD rows (the first test images) scored with
-# S draws each. FA / PPCA: ITERATIONS EM iterations, the 10,000 test images held out.
+# torch_batches batches of each epoch, scaled to the epoch's 600). Held out: the first ll_fit
+# images fitted for ll_epochs epochs from ll_trials seeds, the next ll_held images (never fitted)
+# scored with S = iw draws each; PyTorch from Debian computes its products with the reference
+# BLAS (see host.txt), hundreds of seconds per epoch at 60,000 images, hence the smaller set
+# here. FA / PPCA: `iterations` EM iterations on the 60,000 images, the 10,000 test images held
+# out.
 hidden=(256 512)
 if [ "$quick" = 1 ]; then
   time_fit=6000 time_epochs=1 time_trials=1 torch_batches=10
-  ll_fit=3000 ll_held=500 ll_hidden=256 ll_epochs=1 ll_trials=2 iw=20
+  ll_fit=3000 ll_held=300 ll_hidden=256 ll_epochs=1 ll_trials=2 iw=10
   fa_fit=6000 fa_held=1000 iterations=3
 else
-  time_fit=60000 time_epochs=3 time_trials=2 torch_batches=60
-  ll_fit=60000 ll_held=1000 ll_hidden=256 ll_epochs=1 ll_trials=3 iw=100
+  time_fit=60000 time_epochs=2 time_trials=2 torch_batches=40
+  ll_fit=10000 ll_held=1000 ll_hidden=256 ll_epochs=5 ll_trials=3 iw=20
   fa_fit=60000 fa_held=10000 iterations=10
 fi
 split() { "$py" -c "import sys; sys.path.insert(0, '$root/scripts'); import bench_images_data as b; print(' '.join(b.cli_split($1, $2)))"; }

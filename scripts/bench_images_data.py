@@ -1,8 +1,9 @@
-"""Fashion-MNIST as faexplorer-cli reads it (issue 29; core/io/ImageSets.cpp, core/data/ImageData.h):
-the 60,000 training images then the 10,000 test images of Debian's dataset-fashion-mnist, pixels
-value / 255 in [0, 1] (never z-scored), the pixels constant in the fitting rows left out of the
-model (ImageLayout::dropConstantColumns), the last rows held out (pictures are split in the files'
-order, not shuffled: core/data/LatentData.cpp). Shared by
+"""Fashion-MNIST as faexplorer-cli reads it (issue 29; core/io/ImageSets.cpp, core/data/ImageData.h,
+docs/maths/images.md): the 60,000 training images then the 10,000 test images of Debian's
+dataset-fashion-mnist, each pixel v / 255 dequantised to (v + u - 1/2) / 255 with u ~ U[0, 1), never
+z-scored, all 784 pixels kept, the last rows held out (pictures are split in the files' order, not
+shuffled). The CLI draws u from its own xoshiro256++ stream under each trial's split seed; here u
+comes from numpy under `seed`: the same law, not the same draws. Shared by
 scripts/bench-images-torch.py and scripts/bench-images-sklearn.py."""
 import gzip
 import os
@@ -25,21 +26,24 @@ def read_idx_images(path):
     return np.frombuffer(raw, dtype=np.uint8, offset=16).reshape(n, rows * cols)
 
 
-def load(test_rows=10000, fit_rows=60000, dtype=np.float64):
-    """The rows of `faexplorer-cli ... --dataset fashion-mnist --samples fit_rows + test_rows
-    --test-fraction test_rows / (fit_rows + test_rows)`: the first fit_rows + test_rows images of
-    the training file then the test file, the last test_rows held out. Returns (fit N x D,
-    held-out, kept pixel indices), D the pixels that vary in the fitting rows."""
+def read(test_rows=10000, fit_rows=60000):
+    """The whole numbers 0..255 of the rows of `faexplorer-cli ... --dataset fashion-mnist
+    --samples fit_rows + test_rows --test-fraction test_rows / (fit_rows + test_rows)`: the first
+    fit_rows + test_rows images of the training file then the test file."""
     d = fashion_dir()
     rows = read_idx_images(os.path.join(d, "train-images-idx3-ubyte.gz"))
     if fit_rows + test_rows > rows.shape[0]:
         test = read_idx_images(os.path.join(d, "t10k-images-idx3-ubyte.gz"))
         rows = np.concatenate([rows, test])
-    rows = rows[:fit_rows + test_rows]
-    fit, held = rows[:fit_rows], rows[fit_rows:]
-    keep = np.flatnonzero(fit.max(axis=0) > fit.min(axis=0))
-    scale = lambda a: (a[:, keep].astype(np.float64) / 255.0).astype(dtype)
-    return scale(fit), scale(held), keep
+    return rows[:fit_rows + test_rows]
+
+
+def dequantise(rows, test_rows, seed, dtype=np.float64):
+    """(fitting rows N x 784, the last test_rows held out), dequantised with numpy's draws under
+    `seed`."""
+    jitter = np.random.default_rng(seed).random(rows.shape) - 0.5
+    x = ((rows.astype(np.float64) + jitter) / 255.0).astype(dtype)
+    return x[:rows.shape[0] - test_rows], x[rows.shape[0] - test_rows:]
 
 
 def cli_split(fit_rows, test_rows):
