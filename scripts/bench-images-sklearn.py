@@ -81,10 +81,9 @@ def main():
                            iterations=iterations, seconds=f"{seconds:.3f}",
                            heldout_loglik_per_row=f"{model.score(test):.4f}",
                            fit_rows=train.shape[0], test_rows=test.shape[0], dim=train.shape[1])
-                w.writerow(row)
-                f.flush()
-                print(f"sklearn {call}: {row['seconds']} s, {iterations} iteration(s), held-out "
-                      f"log-lik {row['heldout_loglik_per_row']} per row", flush=True)
+                bench_images_data.emit(
+                    w, f, row, f"sklearn {call}: {row['seconds']} s, {iterations} iteration(s), "
+                    f"held-out log-lik {row['heldout_loglik_per_row']} per row")
 
 
 if __name__ == "__main__":

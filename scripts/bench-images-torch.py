@@ -176,10 +176,9 @@ def main():
                            test_rows=test.shape[0], score_seconds=f"{score:.2f}",
                            threads=torch.get_num_threads(), batches_timed=timed,
                            batches_per_epoch=batches, fit_rows=train.shape[0])
-                w.writerow(row)
-                f.flush()
-                print(f"pytorch H={hidden} trial {trial}: {row['seconds_per_epoch']} s/epoch, "
-                      f"held-out IW log-lik {row['test_iw_loglik_per_row']} per row", flush=True)
+                bench_images_data.emit(
+                    w, f, row, f"pytorch H={hidden} trial {trial}: {row['seconds_per_epoch']} "
+                    f"s/epoch, held-out IW log-lik {row['test_iw_loglik_per_row']} per row")
 
 
 if __name__ == "__main__":

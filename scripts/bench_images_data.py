@@ -51,3 +51,10 @@ def cli_split(fit_rows, test_rows):
     total = fit_rows + test_rows
     return ["--dataset", "fashion-mnist", "--samples", str(total), "--test-fraction",
             repr(test_rows / total)]
+
+
+def emit(writer, file, row, message):
+    """One CSV row written and flushed (a long run keeps what it has), and its line printed."""
+    writer.writerow(row)
+    file.flush()
+    print(message, flush=True)
