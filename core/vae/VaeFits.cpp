@@ -13,10 +13,16 @@
 namespace fa {
 namespace {
 
-Matrix gatherColumns(const Matrix& from, const std::vector<Eigen::Index>& index) {
-    Matrix out(from.rows(), static_cast<Eigen::Index>(index.size()));
+/// The columns `index` of from, into out (its storage reused when the size is unchanged).
+void gatherColumns(const Matrix& from, const std::vector<Eigen::Index>& index, Matrix& out) {
+    out.resize(from.rows(), static_cast<Eigen::Index>(index.size()));
     for (std::size_t j = 0; j < index.size(); ++j)
         out.col(static_cast<Eigen::Index>(j)) = from.col(index[j]);
+}
+
+Matrix gatherColumns(const Matrix& from, const std::vector<Eigen::Index>& index) {
+    Matrix out;
+    gatherColumns(from, index, out);
     return out;
 }
 
@@ -82,9 +88,12 @@ class Vem final : public VaeFit {
         // M: one step on (θ, γ) with the batch's mean gradient (eq. 51 up to the factor N).
         m_rng.fillNormal(Eigen::Map<Vector>(eps.data(), eps.size()));
         m_pass.run(m_model, m_batch, M, L, eps, values, &m_g);
-        ascend(m_model.theta, m_g.theta / double(b), m_mTheta, m_vTheta, m_options.lr);
-        if (m_model.learnsGamma())
-            ascend(m_model.gamma, m_g.gamma / double(b), m_mGamma, m_vGamma, m_options.lr);
+        m_g.theta /= -double(b); // the descent direction: optimiserStep descends
+        descend(m_model.theta, m_g.theta, m_mTheta, m_vTheta, m_options.lr);
+        if (m_model.learnsGamma()) {
+            m_g.gamma /= -double(b);
+            descend(m_model.gamma, m_g.gamma, m_mGamma, m_vGamma, m_options.lr);
+        }
     }
 
     ElboPass m_pass;
@@ -143,11 +152,15 @@ class Vae final : public VaeFit {
         m_rng.fillNormal(Eigen::Map<Vector>(m_eps.data(), m_eps.size()));
         vaeBatchElbo(m_encoder, m_pass, m_model, m_phi, m_batch, m_eps, &m_g, &m_gPhi,
                      m_options.encoderGradient);
-        const double inv = 1.0 / double(b);
-        ascend(m_model.theta, m_g.theta * inv, m_state[0], m_state[1], m_options.lr);
-        if (m_model.learnsGamma())
-            ascend(m_model.gamma, m_g.gamma * inv, m_state[2], m_state[3], m_options.lr);
-        ascend(m_phi, m_gPhi * inv, m_state[4], m_state[5], m_options.lr);
+        const double inv = -1.0 / double(b); // the descent direction: optimiserStep descends
+        m_g.theta *= inv;
+        descend(m_model.theta, m_g.theta, m_state[0], m_state[1], m_options.lr);
+        if (m_model.learnsGamma()) {
+            m_g.gamma *= inv;
+            descend(m_model.gamma, m_g.gamma, m_state[2], m_state[3], m_options.lr);
+        }
+        m_gPhi *= inv;
+        descend(m_phi, m_gPhi, m_state[4], m_state[5], m_options.lr);
     }
 
     ElboPass m_pass;
@@ -182,14 +195,18 @@ class LinearVae final : public VaeFit {
     void update() override {
         const Eigen::Index k = m_model.latent(), d = m_model.dim();
         linearVaeBatchElbo(m_model, m_enc, m_batch, &m_g);
-        const double inv = 1.0 / double(m_batch.cols());
-        ascend(m_model.theta, m_g.theta * inv, m_state[0], m_state[1], m_options.lr);
-        if (m_model.learnsGamma())
-            ascend(m_model.gamma, m_g.gamma * inv, m_state[2], m_state[3], m_options.lr);
+        const double inv = -1.0 / double(m_batch.cols()); // descent: optimiserStep descends
+        m_g.theta *= inv;
+        descend(m_model.theta, m_g.theta, m_state[0], m_state[1], m_options.lr);
+        if (m_model.learnsGamma()) {
+            m_g.gamma *= inv;
+            descend(m_model.gamma, m_g.gamma, m_state[2], m_state[3], m_options.lr);
+        }
         Vector grad(m_flat.size());
         grad << Eigen::Map<const Vector>(m_g.V.data(), k * d), m_g.a, m_g.logVar;
         m_flat << Eigen::Map<const Vector>(m_enc.V.data(), k * d), m_enc.a, m_enc.logVar;
-        ascend(m_flat, grad * inv, m_state[4], m_state[5], m_options.lr);
+        grad *= inv;
+        descend(m_flat, grad, m_state[4], m_state[5], m_options.lr);
         m_enc.V = Eigen::Map<const Matrix>(m_flat.data(), k, d);
         m_enc.a = m_flat.segment(k * d, k);
         m_enc.logVar = m_flat.tail(k).cwiseMax(kEncoderLogVarMin).cwiseMin(kQLogVarMax);
@@ -270,7 +287,7 @@ void VaeFit::epoch() {
         const std::size_t end = std::min(n, start + size);
         m_index.assign(m_order.begin() + static_cast<std::ptrdiff_t>(start),
                        m_order.begin() + static_cast<std::ptrdiff_t>(end));
-        m_batch = gatherColumns(m_X, m_index);
+        gatherColumns(m_X, m_index, m_batch);
         ++m_updates;
         update();
         m_floored = m_model.applyFloor();
@@ -282,8 +299,8 @@ void VaeFit::epoch() {
     ++m_epochs;
 }
 
-void VaeFit::ascend(Eigen::Ref<Vector> param, const Vector& grad, Vector& m, Vector& v, double lr) {
-    const Vector descent = -grad;
+void VaeFit::descend(Eigen::Ref<Vector> param, const Vector& descent, Vector& m, Vector& v,
+                     double lr) {
     optimiserStep(OptimiserKind::Adam, param, descent, {m, v}, lr, m_updates);
 }
 

@@ -73,8 +73,11 @@ class VaeFit : public Abandonable {
     VaeFit(const ConstMatrixRef& trainRows, const VaeOptions& options, NoiseKind noise);
     /// One update from the mini-batch m_batch (columns m_index of m_X).
     virtual void update() = 0;
-    /// Adam ascent on param along grad (the step count is the fit's update count).
-    void ascend(Eigen::Ref<Vector> param, const Vector& grad, Vector& m, Vector& v, double lr);
+    /// One Adam step on param against `descent`, the negated (and batch-averaged) gradient of
+    /// the objective the fit ascends; the step count is the fit's update count. The fits negate
+    /// their gradient buffers in place (-(g / b) == g / -b and -(g · s) == g · -s exactly), so a
+    /// step allocates no copy of θ or φ.
+    void descend(Eigen::Ref<Vector> param, const Vector& descent, Vector& m, Vector& v, double lr);
 
     VaeOptions m_options;
     Matrix m_X; ///< D x N
