@@ -31,7 +31,7 @@ struct LatentLiveConfig {
     int viewX = -1;     ///< the 2D view's columns; -1 and -1: the first two principal axes
     int viewY = -1;
     int traceEntry = 0;   ///< the Gibbs view's entry of C, an index into FaGibbs::tracked()
-    int maxPoints = 1500; ///< fitting rows drawn in the 2D views
+    int maxPoints = 1500; ///< fitting rows drawn in the 2D views (pictures: 200 at most)
     int maxTrace = 1500;  ///< trace points drawn per chain (evenly thinned)
 };
 

@@ -150,6 +150,9 @@ void LatentPage::layOut(QPushButton* open, QGroupBox* methods) {
     m_meansSlot->addWidget(m_means);
     m_meansSlot->addWidget(m_pictures);
     QWidget* views = fourViews({m_loglik, m_planeSlot, m_traceSlot, m_meansSlot}, m_summary);
+    if (auto* grid = qobject_cast<QGridLayout*>(views->layout())) // pictures get half the width
+        for (int column : {0, 1})
+            grid->setColumnStretch(column, 1);
     modeLayout(this, {form, methods, run}, views, &m_parameters);
 }
 

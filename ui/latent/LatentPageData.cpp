@@ -35,6 +35,8 @@ void LatentPage::enableFields(fa::LatentModel model) {
     m_hide->setEnabled(ppca);
     m_hideBlock->setEnabled(ppca && images);
     m_classes->setEnabled(images);
+    for (QComboBox* axis : {m_axes.x(), m_axes.y()}) // pictures: no data plane in view
+        axis->setEnabled(!images);
     for (QWidget* w : {static_cast<QWidget*>(m_dim), static_cast<QWidget*>(m_trueLatent)})
         w->setEnabled(synthetic);
     m_samples->setEnabled(synthetic || images);
