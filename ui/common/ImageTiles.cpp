@@ -138,22 +138,23 @@ void ImageTiles::paintEvent(QPaintEvent*) {
     if (scale >= 3.0)
         scale = std::floor(scale);
     const QSize drawn(int(picture.width() * scale), int(picture.height() * scale));
-    // Cells of the drawn size plus the spacing (0: the tiles touch), the grid centred across.
-    const int cellW = drawn.width() + m_spacing;
+    // Cells of the drawn size plus the spacing (0: the tiles touch), the grid centred across;
+    // with captions, each column takes its share of the width, so that no caption overlaps.
+    const bool anyCaption = std::find(rows.begin(), rows.end(), true) != rows.end();
+    const int cellW = anyCaption ? std::max(drawn.width() + m_spacing, area.width() / columns)
+                                 : drawn.width() + m_spacing;
     const int left = area.left() + std::max(0, (area.width() - columns * cellW) / 2);
     int top = area.top();
     for (std::size_t r = 0; r < rows.size(); ++r) {
         for (int i = int(r) * columns; i < std::min(n, int(r + 1) * columns); ++i) {
-            const QRect target(left + (i % columns) * cellW + m_spacing / 2, top + m_spacing / 2,
-                               drawn.width(), drawn.height());
+            const QRect target(left + (i % columns) * cellW + (cellW - drawn.width()) / 2,
+                               top + m_spacing / 2, drawn.width(), drawn.height());
             p.drawImage(target, m_images[std::size_t(i)]); // nearest pixel: no smoothing
-            if (rows[r]) { // a caption may be as wide as the column's share of the widget
-                const int wide = std::max(cellW, area.width() / columns);
+            if (rows[r])
                 p.drawText(
-                    QRect(target.center().x() - wide / 2, target.bottom() + 1, wide, fm.height()),
+                    QRect(target.center().x() - cellW / 2, target.bottom() + 1, cellW, fm.height()),
                     Qt::AlignHCenter | Qt::AlignTop,
-                    fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, wide));
-            }
+                    fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, cellW));
         }
         top += drawn.height() + m_spacing + (rows[r] ? fm.height() : 0);
     }
