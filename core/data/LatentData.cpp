@@ -4,6 +4,7 @@
 #include "core/fa/ModelGenerator.h"
 #include "core/lab/NameTable.h"
 #include "core/math/Rng.h"
+#include "core/math/TruncatedSvd.h"
 
 #include <cmath>
 #include <cstdio>
@@ -255,8 +256,7 @@ void viewPlane(const ConstMatrixRef& X, int x, int y, Matrix& plane, Vector& shi
             rows.row(static_cast<Eigen::Index>(i)) = X.row(complete[i]);
         through = rows.colwise().mean().transpose();
         rows.rowwise() -= through.transpose();
-        const Eigen::BDCSVD<Matrix> svd(rows, Eigen::ComputeThinV);
-        basis = svd.matrixV().leftCols(2);
+        basis = principalAxes(rows, 2).V;
     }
     plane = std::move(basis);
     shift = std::move(through);

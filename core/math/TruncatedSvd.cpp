@@ -1,6 +1,7 @@
 #include "core/math/TruncatedSvd.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fa {
 namespace {
@@ -39,6 +40,36 @@ TruncatedSvd exactSvd(const ConstMatrixRef& X, int k) {
     const Eigen::BDCSVD<Matrix> svd(X, Eigen::ComputeThinU);
     const Eigen::Index kk = std::min<Eigen::Index>(k, svd.singularValues().size());
     return {svd.singularValues().head(kk), svd.matrixU().leftCols(kk)};
+}
+
+PrincipalAxes principalAxes(const ConstMatrixRef& X, int k) {
+    const Eigen::Index n = X.rows(), d = X.cols();
+    const Eigen::Index kk = std::min<Eigen::Index>({static_cast<Eigen::Index>(k), n, d});
+    const bool tall = d <= n;
+    const Eigen::Index g = tall ? d : n;
+    Matrix gram = Matrix::Zero(g, g);
+    if (tall)
+        gram.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
+    else
+        gram.selfadjointView<Eigen::Lower>().rankUpdate(X);
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(gram); // reads the lower triangle; ascending
+    PrincipalAxes out{Vector(kk), Matrix(d, kk)};
+    for (Eigen::Index j = 0; j < kk; ++j) {
+        const Eigen::Index from = g - 1 - j;
+        const double s = std::sqrt(std::max(0.0, eig.eigenvalues()(from)));
+        out.s(j) = s;
+        if (tall)
+            out.V.col(j) = eig.eigenvectors().col(from);
+        else if (s > 0.0)
+            out.V.col(j) = X.transpose() * eig.eigenvectors().col(from) / s;
+        else
+            out.V.col(j).setZero();
+        Eigen::Index at = 0;
+        out.V.col(j).cwiseAbs().maxCoeff(&at);
+        if (out.V(at, j) < 0.0)
+            out.V.col(j) = -out.V.col(j);
+    }
+    return out;
 }
 
 } // namespace fa

@@ -1,6 +1,7 @@
 #include "core/models/Ppca.h"
 
 #include "core/math/Rng.h"
+#include "core/math/TruncatedSvd.h"
 
 #include <cmath>
 #include <limits>
@@ -42,12 +43,12 @@ PpcaModel ppcaClosedForm(const ConstMatrixRef& rows, int latent) {
     PpcaModel m;
     m.mu = rows.colwise().mean().transpose();
     const Matrix centred = (rows.rowwise() - m.mu.transpose()) / std::sqrt(double(n));
-    const Eigen::BDCSVD<Matrix> svd(centred, Eigen::ComputeThinV);
-    const Vector lambda = svd.singularValues().head(latent).array().square();
+    const PrincipalAxes axes = principalAxes(centred, latent);
+    const Vector lambda = axes.s.array().square();
     m.sigma2 = (centred.squaredNorm() - lambda.sum()) / static_cast<double>(dim - latent);
     if (!(m.sigma2 > 0.0))
         throw std::invalid_argument("the data lie in a K-dimensional subspace: σ² would be 0");
-    m.W = svd.matrixV().leftCols(latent) *
+    m.W = axes.V *
           (lambda.array() - m.sigma2).max(0.0).sqrt().matrix().asDiagonal();
     return m;
 }

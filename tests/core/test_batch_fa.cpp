@@ -113,6 +113,26 @@ class TestBatchFA : public QObject {
         const Eigen::SelfAdjointEigenSolver<Matrix> eig(X * X.transpose());
         QVERIFY(std::abs(exact.s[0] - std::sqrt(eig.eigenvalues().maxCoeff())) < 1e-9 * exact.s[0]);
     }
+    void principalAxesAreTheRightSingularVectorsTallAndWide() {
+        Rng r(9);
+        for (const auto& [rows, cols] : {std::pair{300, 40}, std::pair{40, 300}}) {
+            const Matrix X = r.normalMatrix(rows, 4) * r.normalMatrix(4, cols) * 2.0 +
+                             0.05 * r.normalMatrix(rows, cols);
+            const Eigen::JacobiSVD<Matrix> svd(X, Eigen::ComputeThinV); // an independent route
+            const PrincipalAxes axes = principalAxes(X, 4);
+            QCOMPARE(axes.V.rows(), Eigen::Index{cols});
+            QVERIFY((axes.s - svd.singularValues().head(4)).norm() < 1e-10 * axes.s.norm());
+            for (int j = 0; j < 4; ++j) { // each axis up to its sign, which is fixed positive
+                const Vector v = svd.matrixV().col(j);
+                QVERIFY(std::abs(std::abs(v.dot(axes.V.col(j))) - 1.0) < 1e-9);
+                Eigen::Index at = 0;
+                axes.V.col(j).cwiseAbs().maxCoeff(&at);
+                QVERIFY(axes.V(at, j) > 0.0);
+            }
+        }
+        // Asking for more axes than the rank allows returns min(k, N, D) of them.
+        QCOMPARE(principalAxes(r.normalMatrix(3, 10), 5).s.size(), Eigen::Index{3});
+    }
     void cancelStopsTheSvdAndALoweredFlagChangesNothing() {
         Rng r(11);
         const Matrix X = r.normalMatrix(40, 200);
