@@ -1,5 +1,6 @@
 #include "core/fa/BatchFA.h"
 
+#include "core/math/SymmetricEigen.h"
 #include "core/math/TruncatedSvd.h"
 
 #include <cmath>
@@ -37,9 +38,9 @@ Matrix sampleCovariance(const Matrix& centered) {
 void gramSpectrum(const Matrix& S, const Vector& sqrtPsi, Eigen::Index K, Spectrum& out) {
     const Vector inv = sqrtPsi.cwiseInverse();
     const Matrix G = inv.asDiagonal() * S * inv.asDiagonal();
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(G); // ascending eigenvalues
-    out.s2 = eig.eigenvalues().tail(K).reverse().cwiseMax(0.0);
-    out.U = eig.eigenvectors().rightCols(K).rowwise().reverse();
+    const SymmetricEigen eig = symmetricEigen(G); // ascending eigenvalues
+    out.s2 = eig.values.tail(K).reverse().cwiseMax(0.0);
+    out.U = eig.vectors.rightCols(K).rowwise().reverse();
     out.unexplained = G.trace() - out.s2.sum();
 }
 

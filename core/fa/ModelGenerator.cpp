@@ -1,5 +1,7 @@
 #include "core/fa/ModelGenerator.h"
 
+#include "core/math/SymmetricEigen.h"
+
 #include <cstdio>
 #include <stdexcept>
 
@@ -77,8 +79,8 @@ GeneratedModel generateModelDetailed(const GeneratorSpec& spec, std::uint64_t se
         const Matrix A = rng.normalMatrix(D, D);
         Matrix M = Matrix::Zero(D, D);
         M.selfadjointView<Eigen::Lower>().rankUpdate(A);
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(M); // ascending eigenvalues
-        frame = eig.eigenvectors().rightCols(K).rowwise().reverse();
+        const SymmetricEigen eig = symmetricEigen(M); // ascending eigenvalues
+        frame = eig.vectors.rightCols(K).rowwise().reverse();
     } else {
         frame = randomOrthonormalFrame(D, K, rng);
     }

@@ -1,5 +1,6 @@
 #include "core/latent/FaBatchEm.h"
 
+#include "core/math/SymmetricEigen.h"
 #include "core/models/Ppca.h"
 
 #include <algorithm>
@@ -153,8 +154,8 @@ double FaBatchEm::logPrior(const Matrix& F, const Vector& psi) const {
 
 Matrix canonicalLoadings(const Matrix& F, const Vector& psi) {
     const Matrix scaled = F.array().colwise() / psi.array().sqrt();
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(scaled.transpose() * scaled); // ascending
-    Matrix out = F * eig.eigenvectors().rowwise().reverse();
+    const SymmetricEigen eig = symmetricEigen(scaled.transpose() * scaled); // ascending
+    Matrix out = F * eig.vectors.rowwise().reverse();
     for (Eigen::Index j = 0; j < out.cols(); ++j) {
         Eigen::Index largest = 0;
         out.col(j).cwiseAbs().maxCoeff(&largest);

@@ -1,5 +1,7 @@
 #include "core/math/TruncatedSvd.h"
 
+#include "core/math/SymmetricEigen.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -52,16 +54,16 @@ PrincipalAxes principalAxes(const ConstMatrixRef& X, int k) {
         gram.selfadjointView<Eigen::Lower>().rankUpdate(X.transpose());
     else
         gram.selfadjointView<Eigen::Lower>().rankUpdate(X);
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(gram); // reads the lower triangle; ascending
+    const SymmetricEigen eig = symmetricEigen(gram); // reads the lower triangle; ascending
     PrincipalAxes out{Vector(kk), Matrix(d, kk)};
     for (Eigen::Index j = 0; j < kk; ++j) {
         const Eigen::Index from = g - 1 - j;
-        const double s = std::sqrt(std::max(0.0, eig.eigenvalues()(from)));
+        const double s = std::sqrt(std::max(0.0, eig.values(from)));
         out.s(j) = s;
         if (tall)
-            out.V.col(j) = eig.eigenvectors().col(from);
+            out.V.col(j) = eig.vectors.col(from);
         else if (s > 0.0)
-            out.V.col(j) = X.transpose() * eig.eigenvectors().col(from) / s;
+            out.V.col(j) = X.transpose() * eig.vectors.col(from) / s;
         else
             out.V.col(j).setZero();
         Eigen::Index at = 0;

@@ -1,5 +1,7 @@
 #include "core/metrics/DenseMetrics.h"
 
+#include "core/math/SymmetricEigen.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -14,9 +16,9 @@ double relativeCovarianceDistance(const ConstMatrixRef& estimate, const ConstMat
 }
 
 Matrix symmetricSqrt(const ConstMatrixRef& S) {
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(S);
-    const Vector root = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
-    return eig.eigenvectors() * root.asDiagonal() * eig.eigenvectors().transpose();
+    const SymmetricEigen eig = symmetricEigen(S);
+    const Vector root = eig.values.cwiseMax(0.0).cwiseSqrt();
+    return eig.vectors * root.asDiagonal() * eig.vectors.transpose();
 }
 
 DenseW2::DenseW2(const ConstVectorRef& mean, const ConstMatrixRef& cov)
@@ -24,8 +26,8 @@ DenseW2::DenseW2(const ConstVectorRef& mean, const ConstMatrixRef& cov)
 
 double DenseW2::distance(const ConstVectorRef& mean, const ConstMatrixRef& cov) const {
     const Matrix inner = m_sqrtCov * cov.selfadjointView<Eigen::Lower>() * m_sqrtCov;
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(inner, Eigen::EigenvaluesOnly);
-    const double crossTrace = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().sum();
+    const SymmetricEigen eig = symmetricEigen(inner, false);
+    const double crossTrace = eig.values.cwiseMax(0.0).cwiseSqrt().sum();
     const double w2sq = (mean - m_mean).squaredNorm() + m_trace + cov.trace() - 2.0 * crossTrace;
     return std::sqrt(std::max(w2sq, 0.0));
 }

@@ -1,6 +1,7 @@
 #include "core/models/Mppca.h"
 
 #include "core/math/Rng.h"
+#include "core/math/SymmetricEigen.h"
 
 #include <algorithm>
 #include <cmath>
@@ -147,11 +148,11 @@ void Mppca::mStep(const Matrix& r, const Vector& badness) {
         const Matrix centred = m_X.rowwise() - comp.ppca.mu.transpose();
         const Matrix S =
             centred.transpose() * (centred.array().colwise() * r.col(col).array()).matrix() / nc;
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(S); // ascending
-        const Vector lambda = eig.eigenvalues().tail(k).reverse();
+        const SymmetricEigen eig = symmetricEigen(S); // ascending
+        const Vector lambda = eig.values.tail(k).reverse();
         const double sigma2 = (S.trace() - lambda.sum()) / static_cast<double>(dim - k);
         comp.ppca.sigma2 = std::max(sigma2, m_floor);
-        comp.ppca.W = eig.eigenvectors().rightCols(k).rowwise().reverse() *
+        comp.ppca.W = eig.vectors.rightCols(k).rowwise().reverse() *
                       (lambda.array() - comp.ppca.sigma2).max(0.0).sqrt().matrix().asDiagonal();
     }
     double total = 0.0;

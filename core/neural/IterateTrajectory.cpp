@@ -1,6 +1,6 @@
 #include "core/neural/IterateTrajectory.h"
 
-#include <Eigen/Eigenvalues>
+#include "core/math/SymmetricEigen.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -39,14 +39,14 @@ Matrix leadingDirections(const FAModel& q) {
     Eigen::Index done = 0;
     if (q.F.cols() > 0) {
         // F F^T's eigenvectors are F v / sqrt(lambda) for the eigenpairs of the K x K F^T F.
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(q.F.transpose() * q.F);
+        const SymmetricEigen eig = symmetricEigen(q.F.transpose() * q.F);
         const Eigen::Index k = q.F.cols();
-        const double top = eig.eigenvalues()(k - 1);
+        const double top = eig.values(k - 1);
         for (Eigen::Index i = k - 1; i >= 0 && done < 2; --i) {
-            const double lambda = eig.eigenvalues()(i);
+            const double lambda = eig.values(i);
             if (!(lambda > 1e-12 * top) || !(lambda > 0))
                 break;
-            done += orthonormalise(U, done, q.F * eig.eigenvectors().col(i)) ? 1 : 0;
+            done += orthonormalise(U, done, q.F * eig.vectors.col(i)) ? 1 : 0;
         }
     }
     // Too few shared directions: the coordinates of largest psi (then of any), in turn.

@@ -1,6 +1,7 @@
 #include "core/vi/ExactPosterior.h"
 
 #include "core/lab/NameTable.h"
+#include "core/math/SymmetricEigen.h"
 
 #include <cmath>
 #include <numbers>
@@ -22,9 +23,9 @@ EvidenceResult evidenceHyperparameters(const ConstMatrixRef& X, const ConstVecto
     constexpr double a1 = 1e-6, a2 = 1e-6, l1 = 1e-6, l2 = 1e-6; // BayesianRidge defaults
     const double n = static_cast<double>(X.rows());
     // X^T X = V diag(s) V^T once; every iteration is then O(D^2).
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(X.transpose() * X);
-    const Vector s = eig.eigenvalues().cwiseMax(0.0);
-    const Matrix& V = eig.eigenvectors();
+    const SymmetricEigen eig = symmetricEigen(X.transpose() * X);
+    const Vector s = eig.values.cwiseMax(0.0);
+    const Matrix& V = eig.vectors;
     const Vector Vxy = V.transpose() * (X.transpose() * y);
     const double var = (y.array() - y.mean()).square().mean();
     EvidenceResult r;

@@ -1,6 +1,7 @@
 #include "core/vi/GaussianVi.h"
 
 #include "core/fa/ModelGenerator.h"
+#include "core/math/SymmetricEigen.h"
 #include "core/optim/Clip.h"
 #include "core/vi/VifaTerms.h"
 
@@ -78,8 +79,7 @@ FAModel GaussianVi::model() const {
         return q;
     }
     const Matrix S = covariance();
-    const double lowest =
-        Eigen::SelfAdjointEigenSolver<Matrix>(S, Eigen::EigenvaluesOnly).eigenvalues().minCoeff();
+    const double lowest = symmetricEigen(S, false).values.minCoeff();
     const double psi = 0.5 * lowest;
     Eigen::LLT<Matrix> llt(S - psi * Matrix::Identity(m_dim, m_dim));
     if (!(psi > 0.0) || llt.info() != Eigen::Success) { // a diverged q: report it as it is

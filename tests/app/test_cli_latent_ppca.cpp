@@ -4,6 +4,7 @@
 // --hide-fraction with --imputation writes its own file (the latent CSV's 13 columns and its
 // rows unchanged), hides the stated count, and EM's fill beats the column means; the bad
 // combinations give one line on stderr, exit 2 and no file.
+#include "core/math/SymmetricEigen.h"
 #include "tests/support/CsvCells.h"
 #include "tests/support/RunProgram.h"
 
@@ -59,8 +60,7 @@ class TestCliLatentPpca : public QObject {
         const Eigen::MatrixXd centred = m_x.rowwise() - m_x.colwise().mean();
         const Eigen::VectorXd sd = (centred.colwise().squaredNorm() / N).array().sqrt();
         const Eigen::MatrixXd Z = centred * sd.cwiseInverse().asDiagonal();
-        const Eigen::VectorXd lambda =
-            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Z.transpose() * Z / N).eigenvalues();
+        const Eigen::VectorXd lambda = fa::symmetricEigen(Z.transpose() * Z / N, false).values;
         const double l1 = lambda(4), rest = lambda.head(4).sum();
         const double c = (-N + std::sqrt(N * N + 4.0 * alpha * N * l1)) / (2.0 * alpha);
         const double B = N * (D - 1.0) + 4.0, C0 = N * rest + 0.2;

@@ -2,6 +2,7 @@
 // a dense evaluation, recovery of the generating covariance, randomized against exact SVD.
 #include "core/fa/BatchFA.h"
 #include "core/fa/ModelGenerator.h"
+#include "core/math/SymmetricEigen.h"
 #include "core/math/TruncatedSvd.h"
 #include "core/metrics/DenseMetrics.h"
 #include "tests/support/DenseReference.h"
@@ -110,8 +111,26 @@ class TestBatchFA : public QObject {
         const Matrix P1 = exact.U * exact.U.transpose(), P2 = rand.U * rand.U.transpose();
         QVERIFY((P1 - P2).norm() < 1e-6);
         // Singular values against the symmetric eigen-solver of X X^T (another route).
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(X * X.transpose());
-        QVERIFY(std::abs(exact.s[0] - std::sqrt(eig.eigenvalues().maxCoeff())) < 1e-9 * exact.s[0]);
+        const fa::SymmetricEigen eig = fa::symmetricEigen(X * X.transpose());
+        QVERIFY(std::abs(exact.s[0] - std::sqrt(eig.values.maxCoeff())) < 1e-9 * exact.s[0]);
+    }
+    void symmetricEigenSatisfiesItsDefinition() {
+        Rng r(4);
+        const Matrix A = r.normalMatrix(9, 9);
+        const Matrix S = A * A.transpose() - 3.0 * Matrix::Identity(9, 9); // some negative values
+        const SymmetricEigen eig = symmetricEigen(S);
+        QVERIFY((S * eig.vectors - eig.vectors * eig.values.asDiagonal()).norm() <
+                1e-12 * S.norm());
+        QVERIFY((eig.vectors.transpose() * eig.vectors - Matrix::Identity(9, 9)).norm() < 1e-12);
+        for (int i = 1; i < 9; ++i)
+            QVERIFY(eig.values(i - 1) <= eig.values(i));
+        QVERIFY(std::abs(eig.values.sum() - S.trace()) < 1e-12 * S.norm());
+        const SymmetricEigen valuesOnly = symmetricEigen(S, false);
+        QCOMPARE(valuesOnly.vectors.size(), Eigen::Index{0});
+        QVERIFY((valuesOnly.values - eig.values).norm() < 1e-12 * S.norm());
+        Matrix upperJunk = S; // only the lower triangle is read
+        upperJunk.triangularView<Eigen::StrictlyUpper>().setConstant(1e6);
+        QVERIFY((symmetricEigen(upperJunk, false).values - eig.values).norm() < 1e-12 * S.norm());
     }
     void principalAxesAreTheRightSingularVectorsTallAndWide() {
         Rng r(9);

@@ -5,6 +5,7 @@
 // case (a column copied exactly) kept finite at the floor and named.
 #include "core/latent/FaBatchEm.h"
 #include "core/math/Rng.h"
+#include "core/math/SymmetricEigen.h"
 #include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
 
@@ -53,10 +54,10 @@ class TestFaBatchEm : public QObject {
         const FaBatchEm em(X, o);
         const Matrix centred = X.rowwise() - X.colwise().mean();
         const Matrix S = centred.transpose() * centred / static_cast<double>(X.rows());
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(S); // ascending
-        const double sigma2 = eig.eigenvalues().head(6).mean();
-        const Matrix U = eig.eigenvectors().rightCols(2);
-        const Vector lambda = eig.eigenvalues().tail(2);
+        const fa::SymmetricEigen eig = fa::symmetricEigen(S); // ascending
+        const double sigma2 = eig.values.head(6).mean();
+        const Matrix U = eig.vectors.rightCols(2);
+        const Vector lambda = eig.values.tail(2);
         Matrix expected = U * (lambda.array() - sigma2).matrix().asDiagonal() * U.transpose();
         expected.diagonal().array() += sigma2;
         const FAModel m = em.model();

@@ -4,6 +4,7 @@
 // log-likelihood, E[z | x] is dense Gaussian conditioning, and the Gibbs trace and the rows
 // follow the sweeps.
 #include "core/latent/LatentLive.h"
+#include "core/math/SymmetricEigen.h"
 #include "tests/support/DenseReference.h"
 
 #include <QtTest>
@@ -78,7 +79,7 @@ class TestLatentLive : public QObject {
         const Matrix& X = live.data().train;
         const Matrix centred = X.rowwise() - X.colwise().mean();
         const Matrix S = centred.transpose() * centred / double(X.rows());
-        const Vector ev = Eigen::SelfAdjointEigenSolver<Matrix>(S).eigenvalues(); // ascending
+        const Vector ev = fa::symmetricEigen(S, false).values; // ascending
         double sxx = 0, syy = 0, sxy = 0;
         for (const auto& p : s.points)
             sxx += p.x() * p.x(), syy += p.y() * p.y(), sxy += p.x() * p.y();

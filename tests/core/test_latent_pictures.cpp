@@ -8,6 +8,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/latent/LatentLive.h"
 #include "core/math/Rng.h"
+#include "core/math/SymmetricEigen.h"
 #include "tests/support/DenseReference.h"
 
 #include <QtTest>
@@ -82,15 +83,14 @@ class TestLatentPictures : public QObject {
         const Vector mean = X.colwise().mean().transpose();
         const Matrix centred = X.rowwise() - mean.transpose();
         const Matrix S = centred.transpose() * centred / double(X.rows());
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(S); // ascending
+        const fa::SymmetricEigen eig = fa::symmetricEigen(S); // ascending
         const Eigen::Index d = S.rows();
-        const double sigma2 = eig.eigenvalues().head(d - k).mean();
+        const double sigma2 = eig.values.head(d - k).mean();
         QVERIFY(maxAbs(p.mean - mean) < 1e-12);
         QVERIFY(maxAbs(p.psi - Vector::Constant(d, sigma2)) < 1e-10);
         QCOMPARE(p.loadings.cols(), Eigen::Index(k));
         for (int j = 0; j < k; ++j) {
-            const Vector u = eig.eigenvectors().col(d - 1 - j) *
-                             std::sqrt(eig.eigenvalues()(d - 1 - j) - sigma2);
+            const Vector u = eig.vectors.col(d - 1 - j) * std::sqrt(eig.values(d - 1 - j) - sigma2);
             const double sign = u.dot(p.loadings.col(j)) > 0.0 ? 1.0 : -1.0;
             QVERIFY2(maxAbs(p.loadings.col(j) - sign * u) < 1e-8, qPrintable(QString::number(j)));
         }

@@ -4,6 +4,7 @@
 // reaching the closed form, missing-value EM equal to plain EM when nothing is missing, and
 // monotone with 10 % of the entries missing.
 #include "core/math/Rng.h"
+#include "core/math/SymmetricEigen.h"
 #include "core/models/Ppca.h"
 #include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
@@ -34,13 +35,13 @@ class TestPpca : public QObject {
         const PpcaModel m = ppcaClosedForm(X, 2);
         const Matrix centred = X.rowwise() - X.colwise().mean();
         const Matrix S = centred.transpose() * centred / double(X.rows());
-        const Eigen::SelfAdjointEigenSolver<Matrix> eig(S); // ascending
-        const Vector lambda = eig.eigenvalues();
+        const fa::SymmetricEigen eig = fa::symmetricEigen(S); // ascending
+        const Vector lambda = eig.values;
         const double sigma2 = lambda.head(6).mean();
         QVERIFY(test::relDiff(m.sigma2, sigma2) < 1e-12);
-        Matrix expected = eig.eigenvectors().rightCols(2) *
+        Matrix expected = eig.vectors.rightCols(2) *
                           (lambda.tail(2).array() - sigma2).matrix().asDiagonal() *
-                          eig.eigenvectors().rightCols(2).transpose();
+                          eig.vectors.rightCols(2).transpose();
         const Matrix WWt = m.W * m.W.transpose();
         QVERIFY((WWt - expected).norm() < 1e-10 * expected.norm());
         // At the maximum: ℓ = -½[D log 2π + Σ_{j<=K} log λ_j + (D - K) log σ² + D] per row.

@@ -6,6 +6,7 @@
 // α c² + N c - N λ_j = 0, σ² the smaller root of a quadratic), so the loadings shrink toward 0
 // by the amount that form predicts.
 #include "core/math/Rng.h"
+#include "core/math/SymmetricEigen.h"
 #include "core/models/Ppca.h"
 #include "tests/support/DenseReference.h"
 #include "tests/support/TestModels.h"
@@ -116,8 +117,8 @@ ClosedForm closedFormMap(const Matrix& X, int K, const PpcaPrior& p) {
     const double N = double(X.rows()), D = double(X.cols()), a = p.alpha;
     const Matrix centred = X.rowwise() - X.colwise().mean();
     f.S = centred.transpose() * centred / N;
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(f.S);
-    f.lambda = eig.eigenvalues().reverse();
+    const fa::SymmetricEigen eig = fa::symmetricEigen(f.S);
+    f.lambda = eig.values.reverse();
     const double vbar = f.S.trace() / D;
     const double B = N * (D - K) + 2.0 * p.shape + 2.0;
     const double C0 = N * f.lambda.tail(X.cols() - K).sum() + 2.0 * p.scale * vbar;
@@ -130,7 +131,7 @@ ClosedForm closedFormMap(const Matrix& X, int K, const PpcaPrior& p) {
         const double c = (-N + std::sqrt(N * N + 4.0 * a * N * f.lambda(j))) / (2.0 * a);
         f.kept = f.kept && c > f.map.sigma2;
         f.map.W.col(j) =
-            std::sqrt(std::max(c - f.map.sigma2, 0.0)) * eig.eigenvectors().col(X.cols() - 1 - j);
+            std::sqrt(std::max(c - f.map.sigma2, 0.0)) * eig.vectors.col(X.cols() - 1 - j);
     }
     return f;
 }
