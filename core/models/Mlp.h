@@ -8,6 +8,10 @@
 // is needed.
 #include "core/math/Types.h"
 
+namespace fa {
+class ForkJoin;
+}
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,6 +49,10 @@ class Mlp {
     void backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eigen::Ref<Vector> grad,
                   Matrix* dIn = nullptr);
 
+    /// With fj, the large products of forward and backward are split over fj's two threads
+    /// (core/math/ForkJoin.h: the numbers are those of one thread); nullptr: this thread only.
+    void setForkJoin(ForkJoin* fj) { m_fj = fj; }
+
     /// A starting point: N(0, 1/fan_in) weights, zero biases, drawn from seed.
     static Vector initialWeights(const MlpShape& shape, std::uint64_t seed);
 
@@ -53,6 +61,7 @@ class Mlp {
     Matrix m_in, m_out;
     std::vector<Matrix> m_a; ///< hidden activations
     Matrix m_upstream, m_next, m_swap;
+    ForkJoin* m_fj = nullptr;
 };
 
 } // namespace fa
