@@ -50,17 +50,27 @@ def vae_time(out):
     threads = host_threads(out)
     print(f"### The VAE's epoch over {int(torch[0]['fit_rows']):,} images x 784 pixels (K = 2, "
           "tanh, batch 100)\n")
-    print(f"| hidden | ours: s / epoch ({threads} thread(s), float64) | PyTorch: s / epoch "
-          f"({torch[0]['threads']} thread(s), float32) | ours / PyTorch |")
-    print("| --- | --- | --- | --- |")
-    for h in sorted({int(r["hidden"]) for r in torch}):
-        path = os.path.join(out, f"vae-time-ours-h{h}.csv")
+    print(f"| hidden | ours: s / epoch ({threads} thread(s), float64) | ours, --precision float "
+          f"| PyTorch: s / epoch ({torch[0]['threads']} thread(s), float32) | ours / PyTorch "
+          "(double; float) |")
+    print("| --- | --- | --- | --- | --- |")
+
+    def per_epoch(path):
         if not os.path.exists(path):
+            return []
+        return [float(r["seconds"]) / int(r["epoch"]) for r in last_per_trial(rows(path), "vae")]
+
+    for h in sorted({int(r["hidden"]) for r in torch}):
+        mine = per_epoch(os.path.join(out, f"vae-time-ours-h{h}.csv"))
+        if not mine:
             continue
-        mine = [float(r["seconds"]) / int(r["epoch"]) for r in last_per_trial(rows(path), "vae")]
+        single = per_epoch(os.path.join(out, f"vae-time-ours-float-h{h}.csv"))
         peer = [float(r["seconds_per_epoch"]) for r in torch if int(r["hidden"]) == h]
-        print(f"| {h} | {cell(mine)} | {cell(peer)} | "
-              f"{mean_se(mine)[0] / mean_se(peer)[0]:.3f} |")
+        p = mean_se(peer)[0]
+        ratios = f"{mean_se(mine)[0] / p:.3f}" + (f"; {mean_se(single)[0] / p:.3f}" if single
+                                                  else "")
+        print(f"| {h} | {cell(mine)} | {cell(single) if single else '—'} | {cell(peer)} | "
+              f"{ratios} |")
     t = torch[0]
     timed = ("whole epochs" if t["batches_timed"] == t["batches_per_epoch"] else
              f"the first {t['batches_timed']} of each epoch's {t['batches_per_epoch']} batches "

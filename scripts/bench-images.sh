@@ -106,15 +106,20 @@ step() { # NAME COMMAND...: runs it, its wall-clock seconds into wall.csv
 #     checkpoints' scoring of the fitting rows is outside it), each trial alone on `threads`
 #     threads (--shard t/T runs trial t of T; the shards' rows are those of one run).
 vae_common=(--method vae --latent 2 --activation tanh --noise diagonal --batch 100 --lr 0.003)
-for h in "${hidden[@]}"; do
-  for t in $(seq 1 "$time_trials"); do
-    step "ours-vae-time-h$h-trial$t" "$cli" vae $(split "$time_fit" 0) "${vae_common[@]}" \
-      --threads "$threads" --hidden "$h" --epochs "$time_epochs" --trials "$time_trials" \
-      --shard "$t/$time_trials" --out "$out/vae-time-ours-h$h-$t.csv"
+#     Then the same with --precision float (the networks' products in single precision).
+for precision in double float; do
+  tag=$([ "$precision" = float ] && echo "-float" || true)
+  for h in "${hidden[@]}"; do
+    name="vae-time-ours$tag-h$h"
+    for t in $(seq 1 "$time_trials"); do
+      step "ours$tag-vae-time-h$h-trial$t" "$cli" vae $(split "$time_fit" 0) "${vae_common[@]}" \
+        --precision "$precision" --threads "$threads" --hidden "$h" --epochs "$time_epochs" \
+        --trials "$time_trials" --shard "$t/$time_trials" --out "$out/$name-$t.csv"
+    done
+    { head -1 "$out/$name-1.csv"; for t in $(seq 1 "$time_trials"); do
+        tail -n +2 "$out/$name-$t.csv"; done; } > "$out/$name.csv"
+    for t in $(seq 1 "$time_trials"); do rm -f "$out/$name-$t.csv"; done
   done
-  { head -1 "$out/vae-time-ours-h$h-1.csv"; for t in $(seq 1 "$time_trials"); do
-      tail -n +2 "$out/vae-time-ours-h$h-$t.csv"; done; } > "$out/vae-time-ours-h$h.csv"
-  for t in $(seq 1 "$time_trials"); do rm -f "$out/vae-time-ours-h$h-$t.csv"; done
 done
 step torch-vae-time "$py" "$root/scripts/bench-images-torch.py" --fit-rows "$time_fit" --test-rows 0 \
   --hidden "$(IFS=,; echo "${hidden[*]}")" --latent 2 --epochs "$time_epochs" --trials "$time_trials" \

@@ -119,4 +119,29 @@ void splitProduct(ForkJoin* fj, Dst&& dst, const Lhs& lhs, const Rhs& rhs) {
               });
 }
 
+/// Work buffers of splitProductFloat, one set per half (reused: no allocation once sized).
+struct FloatProductBuffers {
+    Eigen::MatrixXf rhs, lhs[2], out[2];
+};
+
+/// dst = lhs rhs with the product in single precision (the operands rounded to float, the
+/// result widened back), its rows split by splitRows: about twice the speed of the double
+/// product on AVX2, with float's rounding (relative errors ~1e-7 per entry times the inner
+/// dimension's growth). The halves' results equal one thread's, as for splitProduct.
+template <class Dst, class Lhs, class Rhs>
+void splitProductFloat(ForkJoin* fj, Dst&& dst, const Lhs& lhs, const Rhs& rhs,
+                       FloatProductBuffers& buffers) {
+    const double work = double(lhs.rows()) * double(lhs.cols()) * double(rhs.cols());
+    buffers.rhs = rhs.template cast<float>();
+    splitRows(fj, dst.rows(), rhs.cols() < 8 ? 0.0 : work,
+              [&](Eigen::Index first, Eigen::Index count) {
+                  const int half = first == 0 ? 0 : 1;
+                  Eigen::MatrixXf& l = buffers.lhs[half];
+                  Eigen::MatrixXf& o = buffers.out[half];
+                  l = lhs.middleRows(first, count).template cast<float>();
+                  o.noalias() = l * buffers.rhs;
+                  dst.middleRows(first, count) = o.template cast<double>();
+              });
+}
+
 } // namespace fa

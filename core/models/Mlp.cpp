@@ -39,6 +39,14 @@ std::string MlpShape::name() const {
     return s.empty() ? "linear" : s;
 }
 
+template <class Dst, class Lhs, class Rhs>
+void Mlp::product(Dst&& dst, const Lhs& lhs, const Rhs& rhs) {
+    if (m_float)
+        splitProductFloat(m_fj, std::forward<Dst>(dst), lhs, rhs, m_floatBuffers);
+    else
+        splitProduct(m_fj, std::forward<Dst>(dst), lhs, rhs);
+}
+
 Mlp::Mlp(MlpShape shape) : m_shape(std::move(shape)) {
     if (m_shape.inputs < 1 || m_shape.outputs < 1)
         throw std::invalid_argument("a network needs at least one input and one output");
@@ -61,9 +69,9 @@ const Matrix& Mlp::forward(const ConstVectorRef& theta, const ConstMatrixRef& in
         a.resize(out, prev->cols());
         const Matrix& from = *prev;
         const double work = double(out) * double(fanIn) * double(from.cols());
+        product(a, W, from);
         splitRows(m_fj, out, work, [&](Eigen::Index first, Eigen::Index count) {
             auto rows = a.middleRows(first, count);
-            rows.noalias() = W.middleRows(first, count) * from;
             rows.colwise() += b.segment(first, count);
             if (m_shape.activation == Activation::Relu)
                 rows = rows.cwiseMax(0.0);
@@ -78,7 +86,7 @@ const Matrix& Mlp::forward(const ConstVectorRef& theta, const ConstMatrixRef& in
     const Eigen::Map<const Matrix> W(theta.data() + offset, outs, fanIn);
     const Eigen::Map<const Vector> b(theta.data() + offset + outs * fanIn, outs);
     m_out.resize(outs, prev->cols());
-    splitProduct(m_fj, m_out, W, *prev);
+    product(m_out, W, *prev);
     m_out.colwise() += b;
     return m_out;
 }
@@ -91,8 +99,7 @@ void Mlp::backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eige
     const Eigen::Index outs = m_shape.outputs;
     offset -= outs * fanIn + outs;
     const Matrix& top = layers == 0 ? m_in : m_a.back();
-    splitProduct(m_fj, Eigen::Map<Matrix>(grad.data() + offset, outs, fanIn), dOut,
-                 top.transpose());
+    product(Eigen::Map<Matrix>(grad.data() + offset, outs, fanIn), dOut, top.transpose());
     Eigen::Map<Vector>(grad.data() + offset + outs * fanIn, outs) = dOut.rowwise().sum();
     const Eigen::Map<const Matrix> wOut(theta.data() + offset, outs, fanIn);
     if (layers == 0) {
@@ -102,7 +109,7 @@ void Mlp::backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eige
     }
     Matrix& upstream = m_upstream; // d / d a_l, from the output layer down
     upstream.resize(fanIn, dOut.cols());
-    splitProduct(m_fj, upstream, wOut.transpose(), dOut);
+    product(upstream, wOut.transpose(), dOut);
     for (std::size_t l = layers; l-- > 0;) {
         const Eigen::Index out = m_shape.hidden[l];
         fanIn = l == 0 ? m_shape.inputs : m_shape.hidden[l - 1];
@@ -112,13 +119,12 @@ void Mlp::backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eige
             m_next = upstream.cwiseProduct((m_a[l].array() > 0.0).cast<double>().matrix());
         else
             m_next = upstream.cwiseProduct((1.0 - m_a[l].array().square()).matrix());
-        splitProduct(m_fj, Eigen::Map<Matrix>(grad.data() + offset, out, fanIn), m_next,
-                     below.transpose());
+        product(Eigen::Map<Matrix>(grad.data() + offset, out, fanIn), m_next, below.transpose());
         Eigen::Map<Vector>(grad.data() + offset + out * fanIn, out) = m_next.rowwise().sum();
         const Eigen::Map<const Matrix> W(theta.data() + offset, out, fanIn);
         if (l > 0) {
             m_swap.resize(fanIn, m_next.cols());
-            splitProduct(m_fj, m_swap, W.transpose(), m_next);
+            product(m_swap, W.transpose(), m_next);
             upstream.swap(m_swap);
         } else if (dIn) {
             dIn->noalias() = W.transpose() * m_next;

@@ -122,6 +122,8 @@ class Vae final : public VaeFit {
         m_state = {Vector::Zero(m_model.theta.size()), Vector::Zero(m_model.theta.size()),
                    Vector::Zero(m_model.gamma.size()), Vector::Zero(m_model.gamma.size()),
                    Vector::Zero(m_phi.size()),         Vector::Zero(m_phi.size())};
+        m_encoder.setFloatProducts(options.floatProducts);
+        m_pass.setFloatProducts(options.floatProducts);
         if (options.batchThreads >= 2) {
             m_fork = std::make_unique<ForkJoin>();
             m_encoder.setForkJoin(m_fork.get());

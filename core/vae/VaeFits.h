@@ -44,6 +44,9 @@ struct VaeOptions {
     /// numbers do not depend on it. Not a parameter of the schema: runVae sets it from
     /// --threads when one trial runs.
     int batchThreads = 1;
+    /// The VAE: its networks' large products in single precision while training (the CLI's
+    /// --precision float; core/math/ForkJoin.h: splitProductFloat); scoring stays in double.
+    bool floatProducts = false;
 };
 
 /// Throws std::invalid_argument naming the first bad option: among the rules, a noise from the

@@ -1,7 +1,8 @@
 // The VAE's speed at image size without changing its numbers (docs/benchmarks.md, "Images"):
 // Adam's one pass against the three statements it replaces, written out here; a product split
 // over two threads against the same product on one; the network's passes and a whole VAE fit
-// with a batch's products on two threads against one thread, bitwise.
+// with a batch's products on two threads against one thread, bitwise; the products in single
+// precision against double.
 #include "core/math/ForkJoin.h"
 #include "core/math/Rng.h"
 #include "core/models/Mlp.h"
@@ -112,6 +113,34 @@ class TestVaeSpeed : public QObject {
         QVERIFY(same(f1, f2) && same(g1, g2) && same(in1, in2));
     }
 
+    void floatProductsAreDoubleToFloatRounding() {
+        MlpShape shape;
+        shape.inputs = 784;
+        shape.hidden = {256};
+        shape.outputs = 784;
+        shape.activation = Activation::Tanh;
+        const Vector theta = Mlp::initialWeights(shape, 7);
+        Rng rng(8);
+        const Matrix X = rng.normalMatrix(784, 100), dOut = rng.normalMatrix(784, 100);
+        ForkJoin fj;
+        Mlp exact(shape), single(shape), split(shape);
+        single.setFloatProducts(true);
+        split.setFloatProducts(true);
+        split.setForkJoin(&fj);
+        const Matrix f = exact.forward(theta, X), f1 = single.forward(theta, X),
+                     f2 = split.forward(theta, X);
+        Vector g(theta.size()), g1(theta.size()), g2(theta.size());
+        exact.backward(theta, dOut, g);
+        single.backward(theta, dOut, g1);
+        split.backward(theta, dOut, g2);
+        // Sums of 784 (or 100) float products: relative errors of order 1e-7 to 1e-6, far
+        // above double's 1e-16 (so the float path ran) and far below anything a fit notices.
+        const double ef = (f1 - f).norm() / f.norm(), eg = (g1 - g).norm() / g.norm();
+        QVERIFY2(ef > 1e-9 && ef < 1e-5 && eg > 1e-9 && eg < 1e-5,
+                 qPrintable(QString("forward %1, gradient %2").arg(ef).arg(eg)));
+        QVERIFY(same(f1, f2) && same(g1, g2)); // two threads: the same float numbers
+    }
+
     void vaeFitOnTwoThreadsEqualsOneThread() {
         Rng rng(5);
         const Matrix rows = rng.normalMatrix(300, 784).array().tanh();
@@ -130,6 +159,14 @@ class TestVaeSpeed : public QObject {
         QVERIFY(same(one->model().theta, two->model().theta));
         QVERIFY(same(one->model().gamma, two->model().gamma));
         QVERIFY(same(one->networkEncoder()->phi, two->networkEncoder()->phi));
+        options.floatProducts = true; // in single precision too
+        auto floatTwo = makeVaeFit(VaeMethod::Vae, rows, options);
+        options.batchThreads = 1;
+        auto floatOne = makeVaeFit(VaeMethod::Vae, rows, options);
+        floatOne->epoch();
+        floatTwo->epoch();
+        QVERIFY(same(floatOne->model().theta, floatTwo->model().theta));
+        QVERIFY(same(floatOne->networkEncoder()->phi, floatTwo->networkEncoder()->phi));
     }
 };
 
