@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 using namespace fa;
 
@@ -25,6 +26,15 @@ void threeStatements(Eigen::Ref<Vector> param, const Vector& grad, Eigen::Ref<Ve
     v = 0.999 * v + (1.0 - 0.999) * grad.cwiseAbs2();
     const double c1 = 1.0 - std::pow(0.9, double(t)), c2 = 1.0 - std::pow(0.999, double(t));
     param.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + 1e-8);
+}
+
+/// 784 inputs and outputs (a picture of Fashion-MNIST), tanh hidden layers.
+MlpShape imageNetwork(std::vector<int> hidden) {
+    MlpShape shape;
+    shape.inputs = shape.outputs = 784;
+    shape.hidden = std::move(hidden);
+    shape.activation = Activation::Tanh;
+    return shape;
 }
 
 bool same(const Matrix& a, const Matrix& b) {
@@ -94,11 +104,7 @@ class TestVaeSpeed : public QObject {
     }
 
     void networkPassesOnTwoThreadsEqualOneThread() {
-        MlpShape shape;
-        shape.inputs = 784;
-        shape.hidden = {256, 120};
-        shape.outputs = 784;
-        shape.activation = Activation::Tanh;
+        const MlpShape shape = imageNetwork({256, 120});
         const Vector theta = Mlp::initialWeights(shape, 3);
         Rng rng(4);
         const Matrix X = rng.normalMatrix(784, 100), dOut = rng.normalMatrix(784, 100);
@@ -114,11 +120,7 @@ class TestVaeSpeed : public QObject {
     }
 
     void floatProductsAreDoubleToFloatRounding() {
-        MlpShape shape;
-        shape.inputs = 784;
-        shape.hidden = {256};
-        shape.outputs = 784;
-        shape.activation = Activation::Tanh;
+        const MlpShape shape = imageNetwork({256});
         const Vector theta = Mlp::initialWeights(shape, 7);
         Rng rng(8);
         const Matrix X = rng.normalMatrix(784, 100), dOut = rng.normalMatrix(784, 100);
