@@ -37,26 +37,47 @@ def last_per_trial(ours, method):
     return list(last.values())
 
 
+def host_threads(out):
+    """The threads of the timed fits (host.txt's `threads:` line; 1 before it was written)."""
+    for line in open(os.path.join(out, "host.txt")):
+        if line.startswith("threads:"):
+            return int(line.split()[1])
+    return 1
+
+
 def vae_time(out):
     torch = rows(os.path.join(out, "vae-time-torch.csv"))
+    threads = host_threads(out)
     print(f"### The VAE's epoch over {int(torch[0]['fit_rows']):,} images x 784 pixels (K = 2, "
           "tanh, batch 100)\n")
-    print("| hidden | ours: s / epoch (1 core, float64) | PyTorch: s / epoch (float32) | "
-          "ours / PyTorch |")
-    print("| --- | --- | --- | --- |")
-    for h in sorted({int(r["hidden"]) for r in torch}):
-        path = os.path.join(out, f"vae-time-ours-h{h}.csv")
+    print(f"| hidden | ours: s / epoch ({threads} thread(s), float64) | ours, --precision float "
+          f"| PyTorch: s / epoch ({torch[0]['threads']} thread(s), float32) | ours / PyTorch "
+          "(double; float) |")
+    print("| --- | --- | --- | --- | --- |")
+
+    def per_epoch(path):
         if not os.path.exists(path):
+            return []
+        return [float(r["seconds"]) / int(r["epoch"]) for r in last_per_trial(rows(path), "vae")]
+
+    for h in sorted({int(r["hidden"]) for r in torch}):
+        mine = per_epoch(os.path.join(out, f"vae-time-ours-h{h}.csv"))
+        if not mine:
             continue
-        mine = [float(r["seconds"]) / int(r["epoch"]) for r in last_per_trial(rows(path), "vae")]
+        single = per_epoch(os.path.join(out, f"vae-time-ours-float-h{h}.csv"))
         peer = [float(r["seconds_per_epoch"]) for r in torch if int(r["hidden"]) == h]
-        print(f"| {h} | {cell(mine)} | {cell(peer)} | "
-              f"{mean_se(mine)[0] / mean_se(peer)[0]:.3f} |")
+        p = mean_se(peer)[0]
+        ratios = f"{mean_se(mine)[0] / p:.3f}" + (f"; {mean_se(single)[0] / p:.3f}" if single
+                                                  else "")
+        print(f"| {h} | {cell(mine)} | {cell(single) if single else '—'} | {cell(peer)} | "
+              f"{ratios} |")
     t = torch[0]
+    timed = ("whole epochs" if t["batches_timed"] == t["batches_per_epoch"] else
+             f"the first {t['batches_timed']} of each epoch's {t['batches_per_epoch']} batches "
+             "timed and scaled to the epoch")
     print(f"\nOurs: the CSV's seconds column (the epochs alone) over its epochs, {len(mine)} "
-          f"trial(s). PyTorch: {t['threads']} threads, the first {t['batches_timed']} of each "
-          f"epoch's {t['batches_per_epoch']} batches timed and scaled to the epoch, "
-          f"{len(peer)} trial(s) of {t['epochs']} epoch(s).\n")
+          f"trial(s), each alone. PyTorch: {timed}, {len(peer)} trial(s) of {t['epochs']} "
+          "epoch(s).\n")
 
 
 def vae_loglik(out):

@@ -46,6 +46,10 @@ const std::vector<OptionHelp>& ownOptions() {
          "The decoder's (and encoder's) hidden layers, a comma list of at most 3 "
          "sizes (each 1 to 10000); 0: none (a linear decoder)."},
         {"activation", "tanh", "tanh or relu."},
+        {"precision", "double",
+         "The VAE's network products while training: double, or float (single precision, "
+         "about twice as fast at image size; the numbers then differ from double's by float's "
+         "rounding). Scoring stays in double."},
         {"noise", "diagonal",
          "The decoder's noise for vem and vae: diagonal, isotropic, fixed, or network (σ_d²(z) "
          "from the decoder's own outputs; needs a hidden layer)."},
@@ -98,7 +102,12 @@ VaeConfig parseConfig(const ArgParser& args) {
     c.fit.encoderGradient = parseEncoderGradient(args.text("encoder-gradient", "reparam"));
     const bool vae =
         std::find(c.methods.begin(), c.methods.end(), VaeMethod::Vae) != c.methods.end();
-    for (const char* flag : {"encoder-gradient", "encoder-samples", "grad-variance-out"})
+    const std::string precision = args.text("precision", "double");
+    if (precision != "double" && precision != "float")
+        throw std::invalid_argument("--precision: double or float");
+    c.fit.floatProducts = precision == "float";
+    for (const char* flag :
+         {"encoder-gradient", "encoder-samples", "grad-variance-out", "precision"})
         if (args.has(flag) && !vae)
             throw std::invalid_argument(std::string("--") + flag +
                                         " applies to the VAE (--method vae) only");

@@ -1,5 +1,6 @@
 #include "core/models/Mlp.h"
 
+#include "core/math/ForkJoin.h"
 #include "core/math/Rng.h"
 
 #include <cmath>
@@ -38,6 +39,14 @@ std::string MlpShape::name() const {
     return s.empty() ? "linear" : s;
 }
 
+template <class Dst, class Lhs, class Rhs>
+void Mlp::product(Dst&& dst, const Lhs& lhs, const Rhs& rhs) {
+    if (m_float)
+        splitProductFloat(m_fj, std::forward<Dst>(dst), lhs, rhs, m_floatBuffers);
+    else
+        splitProduct(m_fj, std::forward<Dst>(dst), lhs, rhs);
+}
+
 Mlp::Mlp(MlpShape shape) : m_shape(std::move(shape)) {
     if (m_shape.inputs < 1 || m_shape.outputs < 1)
         throw std::invalid_argument("a network needs at least one input and one output");
@@ -57,12 +66,18 @@ const Matrix& Mlp::forward(const ConstVectorRef& theta, const ConstMatrixRef& in
         const Eigen::Map<const Matrix> W(theta.data() + offset, out, fanIn);
         const Eigen::Map<const Vector> b(theta.data() + offset + out * fanIn, out);
         Matrix& a = m_a[l];
-        a.noalias() = W * *prev;
-        a.colwise() += b;
-        if (m_shape.activation == Activation::Relu)
-            a = a.cwiseMax(0.0);
-        else
-            a = a.array().tanh().matrix();
+        a.resize(out, prev->cols());
+        const Matrix& from = *prev;
+        const double work = double(out) * double(fanIn) * double(from.cols());
+        product(a, W, from);
+        splitRows(m_fj, out, work, [&](Eigen::Index first, Eigen::Index count) {
+            auto rows = a.middleRows(first, count);
+            rows.colwise() += b.segment(first, count);
+            if (m_shape.activation == Activation::Relu)
+                rows = rows.cwiseMax(0.0);
+            else
+                rows = rows.array().tanh().matrix();
+        });
         prev = &a;
         offset += out * fanIn + out;
         fanIn = out;
@@ -70,7 +85,8 @@ const Matrix& Mlp::forward(const ConstVectorRef& theta, const ConstMatrixRef& in
     const Eigen::Index outs = m_shape.outputs;
     const Eigen::Map<const Matrix> W(theta.data() + offset, outs, fanIn);
     const Eigen::Map<const Vector> b(theta.data() + offset + outs * fanIn, outs);
-    m_out.noalias() = W * *prev;
+    m_out.resize(outs, prev->cols());
+    product(m_out, W, *prev);
     m_out.colwise() += b;
     return m_out;
 }
@@ -83,7 +99,7 @@ void Mlp::backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eige
     const Eigen::Index outs = m_shape.outputs;
     offset -= outs * fanIn + outs;
     const Matrix& top = layers == 0 ? m_in : m_a.back();
-    Eigen::Map<Matrix>(grad.data() + offset, outs, fanIn).noalias() = dOut * top.transpose();
+    product(Eigen::Map<Matrix>(grad.data() + offset, outs, fanIn), dOut, top.transpose());
     Eigen::Map<Vector>(grad.data() + offset + outs * fanIn, outs) = dOut.rowwise().sum();
     const Eigen::Map<const Matrix> wOut(theta.data() + offset, outs, fanIn);
     if (layers == 0) {
@@ -92,7 +108,8 @@ void Mlp::backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eige
         return;
     }
     Matrix& upstream = m_upstream; // d / d a_l, from the output layer down
-    upstream.noalias() = wOut.transpose() * dOut;
+    upstream.resize(fanIn, dOut.cols());
+    product(upstream, wOut.transpose(), dOut);
     for (std::size_t l = layers; l-- > 0;) {
         const Eigen::Index out = m_shape.hidden[l];
         fanIn = l == 0 ? m_shape.inputs : m_shape.hidden[l - 1];
@@ -102,11 +119,12 @@ void Mlp::backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eige
             m_next = upstream.cwiseProduct((m_a[l].array() > 0.0).cast<double>().matrix());
         else
             m_next = upstream.cwiseProduct((1.0 - m_a[l].array().square()).matrix());
-        Eigen::Map<Matrix>(grad.data() + offset, out, fanIn).noalias() = m_next * below.transpose();
+        product(Eigen::Map<Matrix>(grad.data() + offset, out, fanIn), m_next, below.transpose());
         Eigen::Map<Vector>(grad.data() + offset + out * fanIn, out) = m_next.rowwise().sum();
         const Eigen::Map<const Matrix> W(theta.data() + offset, out, fanIn);
         if (l > 0) {
-            m_swap.noalias() = W.transpose() * m_next;
+            m_swap.resize(fanIn, m_next.cols());
+            product(m_swap, W.transpose(), m_next);
             upstream.swap(m_swap);
         } else if (dIn) {
             dIn->noalias() = W.transpose() * m_next;

@@ -6,7 +6,7 @@
 // of columns with exact backpropagation, to the parameters and to the inputs. Sizes here are
 // small (hundreds to a few thousand parameters), so plain Eigen is enough; no autodiff library
 // is needed.
-#include "core/math/Types.h"
+#include "core/math/ForkJoin.h"
 
 #include <cstdint>
 #include <string>
@@ -45,6 +45,12 @@ class Mlp {
     void backward(const ConstVectorRef& theta, const ConstMatrixRef& dOut, Eigen::Ref<Vector> grad,
                   Matrix* dIn = nullptr);
 
+    /// With fj, the large products of forward and backward are split over fj's two threads
+    /// (core/math/ForkJoin.h: the numbers are those of one thread); nullptr: this thread only.
+    void setForkJoin(ForkJoin* fj) { m_fj = fj; }
+    /// Whether the large products run in single precision (splitProductFloat); default double.
+    void setFloatProducts(bool on) { m_float = on; }
+
     /// A starting point: N(0, 1/fan_in) weights, zero biases, drawn from seed.
     static Vector initialWeights(const MlpShape& shape, std::uint64_t seed);
 
@@ -53,6 +59,13 @@ class Mlp {
     Matrix m_in, m_out;
     std::vector<Matrix> m_a; ///< hidden activations
     Matrix m_upstream, m_next, m_swap;
+    /// dst = lhs rhs by splitProduct, or splitProductFloat with setFloatProducts(true).
+    template <class Dst, class Lhs, class Rhs>
+    void product(Dst&& dst, const Lhs& lhs, const Rhs& rhs);
+
+    ForkJoin* m_fj = nullptr;
+    bool m_float = false;
+    FloatProductBuffers m_floatBuffers;
 };
 
 } // namespace fa

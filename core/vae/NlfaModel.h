@@ -85,6 +85,10 @@ struct ElboGradient {
 class ElboPass {
   public:
     explicit ElboPass(const MlpShape& decoder) : m_net(decoder) {}
+    /// The decoder's large products over fj's two threads (Mlp::setForkJoin); nullptr: one.
+    void setForkJoin(ForkJoin* fj) { m_net.setForkJoin(fj); }
+    /// The decoder's large products in single precision (Mlp::setFloatProducts).
+    void setFloatProducts(bool on) { m_net.setFloatProducts(on); }
     /// For each column n: L_n = log N(x_n; f(z_n), Ψ) − KL(q_n ‖ N(0, I)) at
     /// z_n = m_n + e^{ℓ_n / 2} ⊙ ε_n, into values; with grad, its gradients.
     void run(const NlfaModel& model, const ConstMatrixRef& X, const ConstMatrixRef& M,

@@ -288,9 +288,15 @@ std::vector<VaeRow> runVae(const VaeConfig& c,
     checkVaeConfig(c);
     std::mutex lock;
     const auto report = serialised(progress, lock);
+    const std::vector<int> trials = shardTrials(c.trials, c.shard);
+    // One trial and two threads or more: the second core splits each batch's products (the
+    // rows do not depend on it, core/math/ForkJoin.h); several trials keep one thread each.
+    VaeConfig run = c;
+    if (trials.size() == 1 && resolveThreads(c.threads, 2) >= 2)
+        run.fit.batchThreads = 2;
     return runTrials<VaeRow>(
-        shardTrials(c.trials, c.shard), c.threads,
-        [&](int trial) { return runVaeTrial(c, trial, report, cancel); }, cancel);
+        trials, c.threads, [&](int trial) { return runVaeTrial(run, trial, report, cancel); },
+        cancel);
 }
 
 } // namespace fa

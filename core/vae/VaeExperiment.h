@@ -74,8 +74,10 @@ struct VaeConfig {
     long epochs = 100;
     int trials = 1;
     std::uint64_t seed = 0;
-    TableLoader loader;  ///< real data (core/io's tableLoader in the programs)
-    int threads = 1;     ///< trials run side by side (0: every core); the rows do not depend on it
+    TableLoader loader; ///< real data (core/io's tableLoader in the programs)
+    /// Trials run side by side (0: every core); with one trial, two threads split each batch's
+    /// products instead (the VAE). The rows do not depend on it.
+    int threads = 1;
     Shard shard;         ///< the slice of the trials to run (a cluster's job array)
     int gradDraws = 200; ///< the encoder-gradient study's estimates per estimator
     /// If given, the encoder-gradient study (vaeGradientStudy) runs at each checkpoint of a fit

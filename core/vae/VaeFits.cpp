@@ -122,6 +122,13 @@ class Vae final : public VaeFit {
         m_state = {Vector::Zero(m_model.theta.size()), Vector::Zero(m_model.theta.size()),
                    Vector::Zero(m_model.gamma.size()), Vector::Zero(m_model.gamma.size()),
                    Vector::Zero(m_phi.size()),         Vector::Zero(m_phi.size())};
+        m_encoder.setFloatProducts(options.floatProducts);
+        m_pass.setFloatProducts(options.floatProducts);
+        if (options.batchThreads >= 2) {
+            m_fork = std::make_unique<ForkJoin>();
+            m_encoder.setForkJoin(m_fork.get());
+            m_pass.setForkJoin(m_fork.get());
+        }
     }
     bool amortised() const override { return true; }
     void encode(const ConstMatrixRef& X, Matrix& M, Matrix& logVar) const override {
@@ -163,6 +170,7 @@ class Vae final : public VaeFit {
         descend(m_phi, m_gPhi, m_state[4], m_state[5], m_options.lr);
     }
 
+    std::unique_ptr<ForkJoin> m_fork; ///< options.batchThreads >= 2
     ElboPass m_pass;
     ElboGradient m_g;
     Mlp m_encoder;

@@ -9,6 +9,7 @@
 // training rows per epoch in shuffled mini-batches; the decoder is an NlfaModel. Deterministic
 // given the seed.
 #include "core/math/Abandon.h"
+#include "core/math/ForkJoin.h"
 #include "core/math/Rng.h"
 #include "core/vae/NlfaModel.h"
 #include "core/vae/VaeObjectives.h"
@@ -39,6 +40,13 @@ struct VaeOptions {
     GradientEstimator encoderGradient = GradientEstimator::Reparam;
     int encoderSamples = 1; ///< the VAE: draws of z per row in each step (the baseline: ≥ 2)
     std::uint64_t seed = 0;
+    /// The VAE: threads for a batch's large products (1, or 2: core/math/ForkJoin.h); the
+    /// numbers do not depend on it. Not a parameter of the schema: runVae sets it from
+    /// --threads when one trial runs.
+    int batchThreads = 1;
+    /// The VAE: its networks' large products in single precision while training (the CLI's
+    /// --precision float; core/math/ForkJoin.h: splitProductFloat); scoring stays in double.
+    bool floatProducts = false;
 };
 
 /// Throws std::invalid_argument naming the first bad option: among the rules, a noise from the
