@@ -6,13 +6,22 @@
 # three libFuzzer targets (CSV loader, session readers, CLI arguments) run for a minute each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's wall time, printed as it ends (the CI budget is watched with these).
+stage_start=$SECONDS
+stage() {
+  echo "test.sh: $1 took $((SECONDS - stage_start)) s"
+  stage_start=$SECONDS
+}
 bash scripts/install-deps.sh
+stage "installing what is missing"
 export QT_QPA_PLATFORM=offscreen
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
 chmod 0700 "$XDG_RUNTIME_DIR"
 
 bash scripts/build.sh build -DFAEXPLORER_WERROR=ON
+stage "the Release build"
 (cd build && ctest --output-on-failure --parallel "$(nproc)")
+stage "its tests"
 
 # The engine's objects come from ccache (the same sources and flags as build/ just compiled).
 bash scripts/build.sh build-cli -DFAEXPLORER_BUILD_GUI=OFF -DBUILD_TESTING=OFF \
@@ -20,13 +29,17 @@ bash scripts/build.sh build-cli -DFAEXPLORER_BUILD_GUI=OFF -DBUILD_TESTING=OFF \
 build-cli/bin/faexplorer-cli fa-sweep --dim 20 --latent 2 --samples 200 --trials 1 --algorithms em \
   --out build-cli/smoke.csv > /dev/null
 echo "cli-only: configured and built without Qt; fa-sweep ran"
+stage "the CLI-only build"
 
 # The engine again with ASan + UBSan and assertions (Eigen's size checks), built portable as the
 # .deb is (-DFAEXPLORER_NATIVE=OFF: SSE2, the streaming pass's 2-lane kernels), so the package's
 # code paths run under the sanitizers too.
 bash scripts/build.sh build-sanitize -DFAEXPLORER_SANITIZE=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON \
   -DFAEXPLORER_NATIVE=OFF
+stage "the sanitizer build"
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure --parallel "$(nproc)")
+stage "its tests"
 
 bash scripts/fuzz.sh 60
+stage "the fuzz build and the fuzzers"

@@ -5,8 +5,8 @@
 namespace fa {
 
 SymmetricEigen symmetricEigen(const ConstMatrixRef& S, bool withVectors) {
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(
-        S, withVectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(S, withVectors ? Eigen::ComputeEigenvectors
+                                                                   : Eigen::EigenvaluesOnly);
     SymmetricEigen out;
     out.values = eig.eigenvalues();
     if (withVectors)

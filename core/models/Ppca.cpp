@@ -3,6 +3,7 @@
 #include "core/math/Rng.h"
 #include "core/math/TruncatedSvd.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -48,8 +49,7 @@ PpcaModel ppcaClosedForm(const ConstMatrixRef& rows, int latent) {
     m.sigma2 = (centred.squaredNorm() - lambda.sum()) / static_cast<double>(dim - latent);
     if (!(m.sigma2 > 0.0))
         throw std::invalid_argument("the data lie in a K-dimensional subspace: σ² would be 0");
-    m.W = axes.V *
-          (lambda.array() - m.sigma2).max(0.0).sqrt().matrix().asDiagonal();
+    m.W = axes.V * (lambda.array() - m.sigma2).max(0.0).sqrt().matrix().asDiagonal();
     return m;
 }
 
@@ -189,22 +189,32 @@ double PpcaEm::iterate() {
 
 void PpcaEm::iterateComplete() {
     // §3.2: E: M = WᵀW + σ²I, E[z_n] = M⁻¹Wᵀx̃_n, E[z_n z_nᵀ] = σ²M⁻¹ + E[z_n]E[z_n]ᵀ;
-    // M: W = S_xz S_zz⁻¹, σ² = [Σ‖x̃_n‖² - 2 tr(WᵀS_xz) + tr(WᵀW S_zz)] / (N D). S never formed.
+    // M: W = S_xz S_zz⁻¹, σ² = [Σ‖x̃_n‖² - 2 tr(WᵀS_xz) + tr(WᵀW S_zz)] / (N D). S never formed,
+    // nor the centred rows x̃_n = x_n − μ all at once: they are made a block of rows at a time.
     const auto n = static_cast<double>(m_rows.rows());
     const auto dim = static_cast<double>(m_rows.cols());
     const Eigen::Index k = m_model.W.cols();
-    const Matrix X = m_rows.rowwise() - m_model.mu.transpose();
     Matrix M = m_model.W.transpose() * m_model.W;
     M.diagonal().array() += m_model.sigma2;
     const Matrix Minv = M.llt().solve(Matrix::Identity(k, k));
-    const Matrix Z = X * m_model.W * Minv;
-    const Matrix szz = n * m_model.sigma2 * Minv + Z.transpose() * Z;
-    const Matrix sxz = X.transpose() * Z;
+    const Matrix WM = m_model.W * Minv;
+    Matrix szz = n * m_model.sigma2 * Minv;
+    Matrix sxz = Matrix::Zero(m_rows.cols(), k);
+    double squares = 0.0;
+    constexpr Eigen::Index kBlock = 2048;
+    for (Eigen::Index first = 0; first < m_rows.rows(); first += kBlock) {
+        const Eigen::Index count = std::min(kBlock, m_rows.rows() - first);
+        const Matrix X = m_rows.middleRows(first, count).rowwise() - m_model.mu.transpose();
+        const Matrix Z = X * WM;
+        szz.noalias() += Z.transpose() * Z;
+        sxz.noalias() += X.transpose() * Z;
+        squares += X.squaredNorm();
+    }
     // §3.5: W = S_xz (S_zz + α σ²_old I)⁻¹ (α = 0 without a prior: maximum likelihood).
     Matrix shrunk = szz;
     shrunk.diagonal().array() += ridge();
     const Matrix W = shrunk.llt().solve(sxz.transpose()).transpose();
-    m_model.sigma2 = noiseUpdate(X.squaredNorm() - 2.0 * (W.array() * sxz.array()).sum() +
+    m_model.sigma2 = noiseUpdate(squares - 2.0 * (W.array() * sxz.array()).sum() +
                                      ((W.transpose() * W).array() * szz.array()).sum(),
                                  n * dim);
     m_model.W = W;
