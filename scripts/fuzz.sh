@@ -3,12 +3,15 @@
 # given number of seconds (default 60), from the seed corpus in tests/fuzz/corpus/ (copied, so
 # new inputs stay in build-fuzz/). Exits non-zero on any finding; the input that caused it is
 # saved as build-fuzz/crash-* (or leak-*, timeout-*), to add to the corpus once fixed.
-#   bash scripts/fuzz.sh            # a minute each, as CI runs them
+#   bash scripts/fuzz.sh            # a minute each (CI runs them for 30 s each)
 #   bash scripts/fuzz.sh 3600       # an hour each
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+# -O1 with line tables only: the engine compiles in 80 % of the time of -O2 -g (clang 14), and a
+# finding's stack trace still names the lines.
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   -DFAEXPLORER_FUZZ=ON -DFAEXPLORER_BUILD_GUI=OFF -DBUILD_TESTING=OFF -DFAEXPLORER_NATIVE=OFF \
   -DFAEXPLORER_WERROR=ON > /dev/null
 cmake --build build-fuzz --parallel "$(nproc)" --target fuzz_csv fuzz_session fuzz_args
