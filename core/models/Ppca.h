@@ -21,7 +21,8 @@ struct PpcaModel {
 };
 
 /// The maximum-likelihood PPCA of complete rows: σ² the mean of the D - K discarded eigenvalues
-/// of S (ddof 0), W = U_K (Λ_K - σ² I)^½ from a thin SVD of the centred rows (no D x D matrix).
+/// of S (ddof 0), W = U_K (Λ_K - σ² I)^½ from the eigen-decomposition of the smaller Gram
+/// matrix of the centred rows, min(N, D)² (core/math/TruncatedSvd.h: principalAxes).
 /// Throws std::invalid_argument unless N > K, 1 <= K < D and every entry is finite.
 PpcaModel ppcaClosedForm(const ConstMatrixRef& rows, int latent);
 
