@@ -13,10 +13,6 @@
 using namespace fa;
 
 namespace {
-FAModel smallModel(int D, int K, std::uint64_t seed, double hi = 10.0) {
-    return test::makeModel(D, K, seed, hi);
-}
-
 /// Feeds the same n samples of truth to every observer (fitters and dense references).
 template <class... Observers>
 void feed(const FAModel& truth, int n, std::uint64_t seed, Observers&... observers) {
@@ -116,7 +112,7 @@ class TestOnline : public QObject {
     Q_OBJECT
   private slots:
     void sgaGradientsMatchFiniteDifferences() {
-        const FAModel m = smallModel(7, 2, 4);
+        const FAModel m = test::makeModel(7, 2, 4);
         Rng r(8);
         const Vector mean = m.c;
         const Vector x = m.c + r.normalMatrix(7, 1).col(0) * 3.0;
@@ -150,7 +146,7 @@ class TestOnline : public QObject {
         }
     }
     void emMatchesDenseTranscription() {
-        const FAModel truth = smallModel(8, 2, 21);
+        const FAModel truth = test::makeModel(8, 2, 21);
         OnlineOptions o;
         o.latent = 2;
         o.warmup = 20;
@@ -166,7 +162,7 @@ class TestOnline : public QObject {
         QVERIFY((s.model.c - ref.mean).norm() < 1e-12 * ref.mean.norm());
     }
     void sgaMatchesDenseTranscription() {
-        const FAModel truth = smallModel(8, 2, 22);
+        const FAModel truth = test::makeModel(8, 2, 22);
         OnlineOptions o;
         o.latent = 2;
         o.warmup = 20;
@@ -199,7 +195,7 @@ class TestOnline : public QObject {
         QFETCH(int, K);
         QFETCH(int, peekEvery);
         QFETCH(int, steps);
-        const FAModel truth = smallModel(D, std::min(K, D - 1), 30 + D);
+        const FAModel truth = test::makeModel(D, std::min(K, D - 1), 30 + D);
         OnlineOptions o;
         o.latent = K;
         o.warmup = 25;
@@ -229,7 +225,7 @@ class TestOnline : public QObject {
         QFETCH(int, K);
         QFETCH(int, peekEvery);
         QFETCH(int, steps);
-        const FAModel truth = smallModel(D, std::min(K, D - 1), 40 + D);
+        const FAModel truth = test::makeModel(D, std::min(K, D - 1), 40 + D);
         OnlineOptions o;
         o.latent = K;
         o.warmup = 25;
@@ -251,7 +247,7 @@ class TestOnline : public QObject {
     }
     void lookingAtTheStateDoesNotChangeTheRun() {
         // Finishing the pending M step early (any accessor) must give the same trajectory.
-        const FAModel truth = smallModel(29, 3, 12);
+        const FAModel truth = test::makeModel(29, 3, 12);
         OnlineOptions o;
         o.latent = 3;
         o.warmup = 10;
@@ -276,7 +272,7 @@ class TestOnline : public QObject {
     }
     void psiFloorClampsAreCountedAsTheDenseReferenceCountsThem() {
         // A floor above some of the fitted noise variances: EM clamps them every step.
-        const FAModel truth = smallModel(21, 2, 14);
+        const FAModel truth = test::makeModel(21, 2, 14);
         OnlineOptions o;
         o.latent = 2;
         o.warmup = 10;
@@ -305,7 +301,7 @@ class TestOnline : public QObject {
         QVERIFY((g.model.psi - Vector(sref.beta.array().exp())).norm() < 1e-9 * g.model.psi.norm());
     }
     void emConvergesOnSmallModel() {
-        const FAModel truth = smallModel(20, 2, 5);
+        const FAModel truth = test::makeModel(20, 2, 5);
         OnlineOptions o;
         o.latent = 2;
         o.initSeed = 6;
@@ -323,7 +319,7 @@ class TestOnline : public QObject {
         OnlineEM em(10, o);
         OnlineSGA sga(10, o);
         const FitSnapshot em0 = em.snapshot(), sga0 = sga.snapshot();
-        const FAModel truth = smallModel(10, 2, 9);
+        const FAModel truth = test::makeModel(10, 2, 9);
         FASampler sampler(truth);
         Rng r(1);
         Vector x(10);
@@ -358,7 +354,7 @@ class TestOnline : public QObject {
     }
     void sgaWithHugeStepReportsDivergence() {
         // spectrum [1, 1e4] with a large learning rate overflows exp(beta): status must say so.
-        const FAModel truth = smallModel(30, 3, 10, 1e4);
+        const FAModel truth = test::makeModel(30, 3, 10, 1e4);
         OnlineOptions o;
         o.latent = 3;
         o.learningRate = 10.0;
