@@ -3,6 +3,7 @@
 // visible on it (≥ 3 : 1, WCAG's figure for graphics: the black "exact" and "truth" curves turn
 // light); series drawn after the switch follow; switching back restores every colour exactly;
 // the choice is remembered.
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/DarkTheme.h"
 #include "ui/common/LabPage.h"
 #include "ui/shell/Labs.h"
@@ -42,8 +43,7 @@ class TestDarkTheme : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
+        fa::test::isolateSettings();
         QSettings().clear();
     }
 

@@ -3,6 +3,7 @@
 // contour view's fit beyond its axes says so in the legend.
 #include "core/explorer/FaSweep.h"
 #include "core/fa/ModelGenerator.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/ContourView.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/explorer/CovarianceHeatMaps.h"
@@ -38,10 +39,7 @@ bool waitFor(ExplorerPage& w, long samples) {
 class TestExplorerViews : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     // A fit whose ellipse lies beyond the axes (VIFA's mean travelling in from 0 while the view
     // follows the exact posterior) is named "off the plot" in the legend; back in view, not.

@@ -4,6 +4,7 @@
 // ui/shell/MainWindowPresets.cpp used to pick by comparing the lab's id), and hands over its
 // speed field and its parameter column (what ui/shell/ViewControls.cpp used to find by object
 // name). tests/tools/check_layers.sh checks that no lab id is compared in app/gui or ui/shell.
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/LabPage.h"
 #include "ui/shell/Labs.h"
 
@@ -25,10 +26,7 @@ struct Expected {
 class TestLabShell : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // never touch the user's own settings
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     void everyLabSaysWhatItsRunCounts() {
         // As faexplorer --screenshot has always had them: the explorer runs 20000 samples

@@ -7,6 +7,7 @@
 #include "core/latent/FaBatchEm.h"
 #include "core/latent/LatentCsv.h"
 #include "core/latent/LatentExperiment.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/latent/LatentPage.h"
 #include "ui/latent/LatentViews.h"
 
@@ -43,10 +44,7 @@ class TestLatentPage : public QObject {
     }
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     // Columns 1 and 3 in view: every point of batch EM's inner ellipse lies at Mahalanobis
     // distance 1 from the mean under the 2 x 2 block of its dense covariance.

@@ -8,6 +8,7 @@
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "tests/support/DenseReference.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/ParamFields.h"
 #include "ui/latent/LatentPage.h"
 #include "ui/latent/LatentPictureViews.h"
@@ -68,10 +69,7 @@ class TestLatentPicturesPage : public QObject {
     QTemporaryDir m_dir;
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     // The combo's digits: all 1,797 pictures, "pictures (at most)", classes open, no square
     // for FA; the rows shown are the data's rows, grey level for grey level.

@@ -4,6 +4,7 @@
 // it plays ends within a second without growing memory; every preset and every lab's run stops
 // at its length with a visible "finished"; an axis given a far wider range never asks for
 // billions of ticks; the wheel over an unfocused field scrolls and changes nothing.
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/LabPage.h"
@@ -140,8 +141,7 @@ class TestLectureSafety : public QObject {
 
   private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer lecture tests");
+        fa::test::isolateSettings("FA Explorer lecture tests");
         QSettings().clear();
     }
 

@@ -2,6 +2,7 @@
 // its views hold exactly the engine's numbers; Step, Reset, sessions (saved and reopened
 // reproduce the same curves), exports, trials, and refused input.
 #include "core/explorer/FaSweepCsv.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/BandChartView.h"
 #include "ui/common/ChangeMarkers.h"
 #include "ui/common/ContourView.h"
@@ -45,10 +46,7 @@ QList<QPointF> points(const QXYSeries* s) {
 class TestMainWindow : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // never touch the user's own settings
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
     void init() { QSettings().clear(); }
 
     void runsPausesAndChartsShowEngineMetrics() {

@@ -3,6 +3,7 @@
 // table fills with the report's figures beside ours and exports, cancel keeps finished rows.
 #include "core/data/RegressionData.h"
 #include "core/io/RegressionCsv.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/neural/NeuralPage.h"
 #include "ui/neural/NeuralSplitsPanel.h"
 #include "ui/shell/MainWindow.h"
@@ -28,10 +29,7 @@ class TestNeuralPage : public QObject {
     }
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     void liveCurvesMatchThePlottedPredictive() {
         NeuralPage page; // defaults: Yacht, 1 x 50, VIFA and VIPPCA with the Gaussian prior

@@ -8,6 +8,7 @@
 #include "core/models/Ppca.h"
 #include "core/vae/VaeCsv.h"
 #include "core/vae/VaeExperiment.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/ImageTiles.h"
 #include "ui/nonlinear/NonlinearPage.h"
@@ -80,10 +81,7 @@ class TestNonlinearPage : public QObject {
     }
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     void ppcaLevelIsTheClosedFormAndLinearRowsAreTheClis() {
         NonlinearPage page;

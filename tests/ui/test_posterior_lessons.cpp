@@ -5,6 +5,7 @@
 // implicit reparameterisation thousands of times quieter than the score function, no
 // reparameterisation for Bernoulli latents); sessions keep the tab, the GP fields and the family,
 // and a session naming a tab that does not exist is refused.
+#include "tests/support/SettingsIsolation.h"
 #include "ui/posterior/GpPanel.h"
 #include "ui/posterior/GradientPanel.h"
 #include "ui/posterior/PosteriorPage.h"
@@ -23,10 +24,7 @@ class TestPosteriorLessons : public QObject {
     QTemporaryDir m_dir;
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     void gpTabDrawsTheLessonAndFollowsItsFields() {
         PosteriorPage page;

@@ -5,6 +5,7 @@
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
 #include "tests/support/PosteriorPageSupport.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/ChangeMarkers.h"
 #include "ui/common/ContourView.h"
 #include "ui/posterior/ComparisonScatter.h"
@@ -50,10 +51,7 @@ class TestPosteriorPage : public QObject {
     QTemporaryDir m_dir;
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     void viewsShowTheExactPosterior() {
         PosteriorPage page;

@@ -5,6 +5,7 @@
 #include "core/math/Rng.h"
 #include "core/metrics/DenseMetrics.h"
 #include "tests/support/PosteriorPageSupport.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/ContourView.h"
 #include "ui/posterior/BoundChart.h"
 #include "ui/posterior/ComparisonScatter.h"
@@ -36,10 +37,7 @@ class TestPosteriorViPage : public QObject {
     QTemporaryDir m_dir;
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     // The bimodal target's exact posterior is drawn as its true contours, not an ellipse: the
     // points of the inner (39 %) contour share one density, computed here from the data with

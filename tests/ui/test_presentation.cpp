@@ -2,6 +2,7 @@
 // parameters hidden at 100, 150 and 200 % (no visible widget beyond the window); the zoom
 // scales chart text by exactly its factor and back; the colour-blind palette recolours the
 // series drawn and those drawn later; the toolbar's speed box and the lab's speed field agree.
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/LabPage.h"
 #include "ui/common/MethodStyle.h"
 #include "ui/shell/Labs.h"
@@ -97,8 +98,7 @@ class TestPresentation : public QObject {
     }
 
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
+        fa::test::isolateSettings();
         QSettings().clear();
     }
 

@@ -5,6 +5,7 @@
 // (the thesis's six panels and §6, the report's figures and tables, the lessons, the pictures)
 // are there.
 #include "tests/support/CsvCells.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/LabPage.h"
 #include "ui/session/PresetFile.h"
 #include "ui/session/SessionFile.h"
@@ -60,8 +61,7 @@ class TestPresets : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
+        fa::test::isolateSettings();
         QSettings().clear();
     }
 

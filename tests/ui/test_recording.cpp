@@ -3,6 +3,7 @@
 // follow the run (batch refits in background included). A preset's recording follows the
 // lesson's time scale (the EM staircase's first iterations, log-spaced) under its caption, and
 // another session opened in that lab drops the caption.
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/GifWriter.h"
 #include "ui/common/RunRecorder.h"
 #include "ui/explorer/ControlPanel.h"
@@ -36,10 +37,7 @@ class TestRecording : public QObject {
     QTemporaryDir m_dir;
 
   private slots:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("FA Explorer tests");
-    }
+    void initTestCase() { fa::test::isolateSettings(); }
 
     void framePositionsAreFixedAndEndAtTheLast() {
         using V = std::vector<long>;

@@ -8,6 +8,7 @@
 // the shell needed one more edit for a new lab, this lab would miss it and a check here fail.
 #include "core/lab/LiveRun.h"
 #include "core/lab/Params.h"
+#include "tests/support/SettingsIsolation.h"
 #include "ui/common/LabPageOf.h"
 #include "ui/common/ParamFields.h"
 #include "ui/session/JsonFields.h"
@@ -167,8 +168,7 @@ class TestToyLab : public QObject {
 
   private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true); // never touch the user's own settings
-        QCoreApplication::setOrganizationName("FA Explorer tests");
+        fa::test::isolateSettings();
         // Step 6: the one entry; nothing else of the shell is told.
         addLab({"toy", "Toy lab", "A run that closes in on its target", [] { return new ToyPage; },
                 toyViewHelp});
