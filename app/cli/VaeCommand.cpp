@@ -102,10 +102,7 @@ VaeConfig parseConfig(const ArgParser& args) {
     c.fit.encoderGradient = parseEncoderGradient(args.text("encoder-gradient", "reparam"));
     const bool vae =
         std::find(c.methods.begin(), c.methods.end(), VaeMethod::Vae) != c.methods.end();
-    const std::string precision = args.text("precision", "double");
-    if (precision != "double" && precision != "float")
-        throw std::invalid_argument("--precision: double or float");
-    c.fit.floatProducts = precision == "float";
+    c.fit.floatProducts = requireIn(kPrecisionNames, args.text("precision", "double"), "precision");
     for (const char* flag :
          {"encoder-gradient", "encoder-samples", "grad-variance-out", "precision"})
         if (args.has(flag) && !vae)

@@ -16,6 +16,14 @@ inline constexpr const char* kFashionMnistPackage = "dataset-fashion-mnist";
 std::vector<std::string> imageDatasetNames(); ///< fashion-mnist, digits
 bool isImageDataset(const std::string& name);
 
+/// The pictures a window's or a session's run takes: its "rows" field is how many (of the
+/// classes listed; empty: all), where the CLI takes every picture unless --samples is given
+/// (app/cli/ArgParser.h: imageQueryOption). No query for a data set that is not pictures.
+inline ImageQuery firstPictures(const std::string& dataset, long rows,
+                                std::vector<int> classes = {}) {
+    return isImageDataset(dataset) ? ImageQuery{rows, std::move(classes)} : ImageQuery{};
+}
+
 /// The folder of Fashion-MNIST's four files: $FAEXPLORER_FASHION_MNIST if set, else where the
 /// Debian package puts them.
 std::string fashionMnistDirectory();

@@ -8,6 +8,7 @@
 // pass over the
 // training rows per epoch in shuffled mini-batches; the decoder is an NlfaModel. Deterministic
 // given the seed.
+#include "core/lab/NameTable.h"
 #include "core/math/Abandon.h"
 #include "core/math/ForkJoin.h"
 #include "core/math/Rng.h"
@@ -48,6 +49,10 @@ struct VaeOptions {
     /// --precision float; core/math/ForkJoin.h: splitProductFloat); scoring stays in double.
     bool floatProducts = false;
 };
+
+/// The words of VaeOptions::floatProducts: the CLI's --precision, the sessions' run.precision
+/// and the window's choice.
+inline constexpr Named<bool> kPrecisionNames[] = {{false, "double"}, {true, "float"}};
 
 /// Throws std::invalid_argument naming the first bad option: among the rules, a noise from the
 /// network needs a hidden layer and the linear VAE's noise is never the network's (closed forms,

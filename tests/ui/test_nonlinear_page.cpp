@@ -178,6 +178,7 @@ class TestNonlinearPage : public QObject {
         c.fit.noise = fa::NoiseKind::Network;
         c.fit.encoderGradient = fa::GradientEstimator::ScoreBaseline;
         c.fit.encoderSamples = 3;
+        c.fit.floatProducts = true;
         QStringList saved, replayed;
         fa::VaeLiveConfig read;
         QVERIFY(replay(c, 3, "score", saved, replayed, read));
@@ -186,6 +187,7 @@ class TestNonlinearPage : public QObject {
         QCOMPARE(read.fit.noise, fa::NoiseKind::Network);
         QCOMPARE(read.fit.encoderGradient, fa::GradientEstimator::ScoreBaseline);
         QCOMPARE(read.fit.encoderSamples, 3);
+        QVERIFY(read.fit.floatProducts);
     }
 
     // Pictures (issue 29): the mosaic's tiles are PPCA's decoder μ + W z at their grid points and

@@ -122,6 +122,10 @@ const std::vector<ChoiceCase>& nonlinearChoices() {
              c.fit.encoderGradient = fa::GradientEstimator::ScoreBaseline;
              c.fit.encoderSamples = 2;
          },
+         true},
+        {"float products",
+         {"--precision", "float"},
+         [](fa::VaeLiveConfig& c) { c.fit.floatProducts = true; },
          true}};
     return cases;
 }
@@ -252,6 +256,7 @@ class TestParamAgreement : public QObject {
                                     .arg(byPage)));
             QCOMPARE(shown.fit.noise, c.fit.noise);
             QCOMPARE(shown.fit.encoderGradient, c.fit.encoderGradient);
+            QCOMPARE(shown.fit.floatProducts, c.fit.floatProducts);
         }
     }
 
@@ -259,7 +264,8 @@ class TestParamAgreement : public QObject {
     void nonlinearLabUnknownWords() {
         for (const auto& [flag, key, word] :
              {std::tuple{"--noise", "noise", "laplace"},
-              std::tuple{"--encoder-gradient", "encoderGradient", "reinforce"}}) {
+              std::tuple{"--encoder-gradient", "encoderGradient", "reinforce"},
+              std::tuple{"--precision", "precision", "half"}}) {
             const QString cli = QString::fromStdString(
                 cliRefusal(fa::cli::vaeCommand(), {"--out", "x.csv", flag, word}));
             QString session;

@@ -1,6 +1,7 @@
 // The latent lab's fields to a fa::LatentLiveConfig and back.
 #include "ui/latent/LatentPage.h"
 
+#include "core/io/ImageSets.h"
 #include "core/io/RegressionCsv.h"
 #include "core/math/Rng.h"
 #include "ui/common/FormWidgets.h"
@@ -28,8 +29,7 @@ fa::LatentLiveConfig LatentPage::config() const {
     c.fit.prior = fa::parseFaPrior(m_prior->currentData().toString().toStdString());
     d.allowMissing = m_missing->isEnabled() && m_missing->isChecked();
     d.synthetic.components = c.fit.components;
-    if (pictures()) // at most `samples` pictures of the classes (docs/maths/images.md)
-        d.images = {d.synthetic.samples, m_classesShown};
+    d.images = fa::io::firstPictures(d.dataset, d.synthetic.samples, m_classesShown);
     std::tie(c.viewX, c.viewY) = m_axes.view();
     if (c.viewX < 0 || c.viewY < 0 || c.viewX == c.viewY)
         c.viewX = c.viewY = -1;

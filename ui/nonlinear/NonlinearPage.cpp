@@ -83,6 +83,13 @@ void NonlinearPage::makeControls() {
         "(reparameterised), or by the score function (log p(x|z) − b) ∇ log q(z|x) with b = 0 "
         "or b = the mean of the row's other draws (needs 2 draws per row or more). The decoder's "
         "gradient stays pathwise, the KL's exact.");
+    m_precision = new QComboBox;
+    m_precision->addItem("double", "double");
+    m_precision->addItem("float (faster)", "float");
+    m_precision->setToolTip(
+        "The VAE's network products while training: double, or float (single precision: about "
+        "twice as fast on pictures, the numbers then differ from double's by float's rounding). "
+        "Scoring stays in double. faexplorer-cli vae --precision.");
     // The parameters of core/vae/VaeParams.h: their ranges, defaults and tooltips.
     m_noiseVariance = m_fields.field("noise-variance");
     m_dim = m_fields.field("dim");
@@ -120,6 +127,7 @@ void NonlinearPage::layOut(QPushButton* open, QGroupBox* methods) {
     g->addRow("noise", m_noise);
     m_fields.addRows(g, {"noise-variance", "lr", "batch", "e-steps"});
     g->addRow("encoder gradient", m_encoderGradient);
+    g->addRow("VAE products", m_precision);
     m_fields.addRows(g, {"encoder-samples", "epochs"});
     auto* run = new QGroupBox("Speed and views");
     auto* r = new QFormLayout(run);
@@ -154,7 +162,7 @@ void NonlinearPage::connectControls(QPushButton* open) {
         dataChanged();
     });
     m_methods.onToggled(this, restart);
-    for (QComboBox* box : {m_activation, m_noise, m_encoderGradient})
+    for (QComboBox* box : {m_activation, m_noise, m_encoderGradient, m_precision})
         connect(box, &QComboBox::currentIndexChanged, this, restart);
     for (IntSpinBox* b : {m_layers, m_units})
         connect(b, &QSpinBox::valueChanged, this, restart);
@@ -180,6 +188,8 @@ void NonlinearPage::connectControls(QPushButton* open) {
     });
     m_noiseVariance->setEnabled(false);
     connect(m_methods.box(fa::VaeMethod::Vae), &QCheckBox::toggled, m_encoderGradient,
+            &QWidget::setEnabled);
+    connect(m_methods.box(fa::VaeMethod::Vae), &QCheckBox::toggled, m_precision,
             &QWidget::setEnabled);
     dataChanged();
 }

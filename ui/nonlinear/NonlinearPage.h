@@ -61,7 +61,8 @@ class NonlinearPage : public LabPageOf<fa::VaeLive, fa::VaeLiveSnapshot, fa::io:
     void fillChoices(const fa::VaeLiveSnapshot& s);
     void resetView();
 
-    QComboBox *m_dataset, *m_activation, *m_noise, *m_encoderGradient, *m_viewMethod, *m_colourBy;
+    QComboBox *m_dataset, *m_activation, *m_noise, *m_encoderGradient, *m_precision, *m_viewMethod,
+        *m_colourBy;
     PlanePicker m_axes; ///< view x, view y
     MethodBoxes<fa::VaeMethod> m_methods;
     ParamFields<fa::VaeLiveConfig> m_fields{fa::vaeLiveParams()}; ///< core/vae/VaeParams.h

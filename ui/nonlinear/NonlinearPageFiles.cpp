@@ -26,14 +26,14 @@ fa::VaeLiveConfig NonlinearPage::config() const {
     d.dataset = m_dataset->currentData().toString().toStdString();
     c.methods = m_methods.checked();
     m_fields.read(c); // the seed is trial 0's of `vae --seed S`
-    if (fa::io::isImageDataset(d.dataset))
-        d.images.samples = d.samples; // the first N pictures
+    d.images = fa::io::firstPictures(d.dataset, d.samples);
     d.trueLatent = std::min(d.trueLatent, d.dim - 1);
     c.fit.hidden.assign(static_cast<std::size_t>(m_layers->value()), m_units->value());
     c.fit.activation = fa::parseActivation(m_activation->currentData().toString().toStdString());
     c.fit.noise = fa::parseNoiseKind(m_noise->currentData().toString().toStdString());
     c.fit.encoderGradient =
         fa::parseEncoderGradient(m_encoderGradient->currentData().toString().toStdString());
+    c.fit.floatProducts = m_precision->currentData() == "float";
     // The linear VAE: σ²I learned (PPCA's model) unless a session says otherwise; a fixed σ² is
     // one for every method.
     c.fit.linearNoise = c.fit.noise == fa::NoiseKind::Fixed     ? fa::NoiseKind::Fixed
@@ -72,6 +72,8 @@ void NonlinearPage::setConfig(const fa::VaeLiveConfig& c) {
         m_noise->findData(QString::fromStdString(fa::noiseKindName(c.fit.noise))));
     m_encoderGradient->setCurrentIndex(m_encoderGradient->findData(
         QString::fromStdString(fa::estimatorName(c.fit.encoderGradient))));
+    m_precision->setCurrentIndex(m_precision->findData(
+        QString::fromStdString(fa::nameIn(fa::kPrecisionNames, c.fit.floatProducts))));
     m_linearNoise = c.fit.linearNoise;
     m_noiseVariance->setEnabled(c.fit.noise == fa::NoiseKind::Fixed);
     const bool generated = fa::isGeneratedVaeSet(c.data.dataset);

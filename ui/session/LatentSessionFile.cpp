@@ -73,8 +73,7 @@ LatentSession latentSessionFromJson(const QByteArray& json) {
     d.allowMissing = flag(data, "data", "missing");
     readParams(root, latentLiveParams(), c); // the ranges of the CLI, the fields and the core
     // Pictures: data.rows is how many to take at most (the page's field too), data.classes which.
-    d.images.samples = isImageDataset(d.dataset) ? d.synthetic.samples : 0;
-    d.images.classes = classesOf(data, d.dataset);
+    d.images = firstPictures(d.dataset, d.synthetic.samples, classesOf(data, d.dataset));
     d.splitSeed = deriveSeed(d.modelSeed, SeedStream::FirstTrial);
 
     const QJsonObject run = object(root, "run");

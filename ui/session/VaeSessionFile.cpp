@@ -25,7 +25,8 @@ QByteArray vaeSessionToJson(const VaeSession& s) {
         {"activation", QString::fromStdString(activationName(c.fit.activation))},
         {"noise", QString::fromStdString(noiseKindName(c.fit.noise))},
         {"linearNoise", QString::fromStdString(noiseKindName(c.fit.linearNoise))},
-        {"encoderGradient", QString::fromStdString(estimatorName(c.fit.encoderGradient))}};
+        {"encoderGradient", QString::fromStdString(estimatorName(c.fit.encoderGradient))},
+        {"precision", QString::fromStdString(nameIn(kPrecisionNames, c.fit.floatProducts))}};
     QJsonObject view{{"x", c.viewX + 1},
                      {"y", c.viewY + 1},
                      {"colourBy", c.colourBy + 1},
@@ -43,8 +44,7 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     const QJsonObject data = object(root, "data");
     d.dataset = datasetOf(data);
     readParams(root, vaeLiveParams(), c); // the ranges of the CLI, the fields and the core
-    if (isImageDataset(d.dataset))
-        d.images.samples = d.samples; // pictures: data.rows is the first N, as in the window
+    d.images = firstPictures(d.dataset, d.samples); // data.rows: the first N, as in the window
 
     const QJsonObject run = object(root, "run");
     c.methods = methodsOf(run, parseVaeMethod);
@@ -64,6 +64,10 @@ VaeSession vaeSessionFromJson(const QByteArray& json) {
     c.fit.linearNoise = word(run, "run", "linearNoise", parseNoiseKind);
     if (run.contains("encoderGradient")) // sessions before it: reparameterised
         c.fit.encoderGradient = word(run, "run", "encoderGradient", parseEncoderGradient);
+    if (run.contains("precision")) // sessions before it: double
+        c.fit.floatProducts = word(run, "run", "precision", [](const std::string& w) {
+            return requireIn(kPrecisionNames, w, "precision");
+        });
     if (root.contains("view")) {
         const QJsonObject view = object(root, "view");
         readPlane(view, c.viewX, c.viewY);
