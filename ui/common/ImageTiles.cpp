@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace {
 
@@ -70,30 +71,73 @@ void ImageTiles::clear() {
 }
 
 namespace {
-/// The title in at most two lines (wrapped at words, the second elided), and its height.
+/// The words of a text, each with the separator that follows it: a space is dropped, a slash
+/// kept ("T-shirt/top" breaks after the slash, "Ankle boot" at the space).
+QStringList wordsOf(const QString& text) {
+    QStringList words{QString()};
+    for (const QChar c : text) {
+        if (c != ' ')
+            words.back() += c;
+        if ((c == ' ' || c == '/') && !words.back().isEmpty())
+            words.append(QString());
+    }
+    if (words.back().isEmpty())
+        words.removeLast();
+    return words;
+}
+QString joined(const QStringList& words) {
+    QString out;
+    for (const QString& w : words)
+        out += (out.isEmpty() || out.endsWith('/') ? "" : " ") + w;
+    return out;
+}
+
+/// The text in one line if it fits the width, else in two (wrapped at words, the second
+/// elided).
+QStringList wrapped(const QFontMetrics& fm, const QString& text, int width) {
+    if (fm.horizontalAdvance(text) <= width)
+        return {text};
+    const QStringList words = wordsOf(text);
+    int taken = 1; // the words that fit on the first line (at least one, elided if need be)
+    while (taken < words.size() && fm.horizontalAdvance(joined(words.mid(0, taken + 1))) <= width)
+        ++taken;
+    const QStringList lines{joined(words.mid(0, taken)), joined(words.mid(taken))};
+    if (lines[1].isEmpty())
+        return {fm.elidedText(lines[0], Qt::ElideRight, width)};
+    return {fm.elidedText(lines[0], Qt::ElideRight, width),
+            fm.elidedText(lines[1], Qt::ElideRight, width)};
+}
+
+/// The title in at most two lines, and its height.
 int drawTitle(QPainter& p, const QFontMetrics& fm, const QString& title, int width) {
     if (title.isEmpty())
         return 0;
-    if (fm.horizontalAdvance(title) <= width) {
-        p.drawText(QRect(0, 0, width, fm.height() + 4), Qt::AlignCenter, title);
-        return fm.height() + 4;
-    }
-    // The words that fit on the first line; the rest on the second, elided.
-    const QStringList words = title.split(' ');
-    QString first;
-    int taken = 0;
-    for (; taken < words.size(); ++taken) {
-        const QString longer = first.isEmpty() ? words[taken] : first + ' ' + words[taken];
-        if (fm.horizontalAdvance(longer) > width && !first.isEmpty())
-            break;
-        first = longer;
-    }
-    const QString rest = words.mid(taken).join(' ');
-    p.drawText(QRect(0, 0, width, fm.height() + 2), Qt::AlignCenter,
-               fm.elidedText(first, Qt::ElideRight, width));
-    p.drawText(QRect(0, fm.height() + 2, width, fm.height() + 2), Qt::AlignCenter,
-               fm.elidedText(rest, Qt::ElideRight, width));
-    return 2 * fm.height() + 4;
+    const QStringList lines = wrapped(fm, title, width);
+    for (int i = 0; i < lines.size(); ++i)
+        p.drawText(QRect(0, i * (fm.height() + 2), width, fm.height() + 2), Qt::AlignCenter,
+                   lines[i]);
+    return int(lines.size()) * fm.height() + 4;
+}
+
+/// The captions' font: the widget's, made smaller (to no less than 2/3 of it) where that lets
+/// the widest word of any caption fit a cell `width` wide, so that "Pullover" under a tile
+/// stays whole at 200 % zoom.
+QFont captionFont(const QFont& base, const std::vector<ImageTiles::Tile>& tiles, int width) {
+    const QFontMetrics fm(base);
+    int widest = 0;
+    for (const ImageTiles::Tile& t : tiles)
+        for (const QString& w : wordsOf(t.caption))
+            widest = std::max(widest, fm.horizontalAdvance(w));
+    QFont f = base;
+    if (widest <= width || width <= 0)
+        return f;
+    // (5 % to spare: a smaller font's advance does not scale exactly)
+    const double factor = std::max(2.0 / 3.0, 0.95 * width / widest);
+    if (base.pointSizeF() > 0)
+        f.setPointSizeF(base.pointSizeF() * factor);
+    else if (base.pixelSize() > 0) // a font sized in pixels (the presentation mode's)
+        f.setPixelSize(std::max(1, int(base.pixelSize() * factor)));
+    return f;
 }
 } // namespace
 
@@ -108,19 +152,25 @@ void ImageTiles::paintEvent(QPaintEvent*) {
     const int n = int(m_images.size());
     const QRect area = rect().adjusted(2, titleHeight, -2, -2);
     const QSize picture = m_images.front().size();
-    // In `c` columns: which rows have a caption (only those keep a line for it) and the scale
-    // that fits every picture in its cell.
-    const auto captioned = [&](int c) {
-        std::vector<bool> rows(std::size_t((n + c - 1) / c), false);
+    // The captions' font and lines for cells of about area.width() / columns.
+    const QFont small =
+        captionFont(font(), m_tiles, area.width() / std::max(1, m_columns) - m_spacing);
+    const QFontMetrics cm(small);
+    // In `c` columns: the caption lines each row keeps (the most any of its captions needs) and
+    // the scale that fits every picture in its cell.
+    const auto captionLines = [&](int c) {
+        std::vector<int> rows(std::size_t((n + c - 1) / c), 0);
         for (int i = 0; i < n; ++i)
-            if (!m_tiles[std::size_t(i)].caption.isEmpty())
-                rows[std::size_t(i / c)] = true;
+            if (const QString& t = m_tiles[std::size_t(i)].caption; !t.isEmpty())
+                rows[std::size_t(i / c)] =
+                    std::max(rows[std::size_t(i / c)],
+                             int(wrapped(cm, t, area.width() / c - m_spacing).size()));
         return rows;
     };
     const auto fits = [&](int c) {
-        const std::vector<bool> rows = captioned(c);
-        const auto lines = std::count(rows.begin(), rows.end(), true);
-        const int height = area.height() - int(lines) * fm.height();
+        const std::vector<int> rows = captionLines(c);
+        const int lines = std::accumulate(rows.begin(), rows.end(), 0);
+        const int height = area.height() - lines * cm.height();
         return std::min(double(area.width() / c - m_spacing) / picture.width(),
                         double(height / int(rows.size()) - m_spacing) / picture.height());
     };
@@ -130,7 +180,7 @@ void ImageTiles::paintEvent(QPaintEvent*) {
         if (columns <= 0 || fits(c) > fits(columns))
             columns = c;
     columns = std::max(1, columns);
-    const std::vector<bool> rows = captioned(columns);
+    const std::vector<int> rows = captionLines(columns);
     // Whole screen pixels per picture pixel where that leaves them large (crisp blocks); below
     // three, the fraction that fills the cell (nearest pixel, no smoothing): a 28-pixel picture
     // in a 55-pixel cell is drawn 51 pixels wide, not 28.
@@ -140,22 +190,23 @@ void ImageTiles::paintEvent(QPaintEvent*) {
     const QSize drawn(int(picture.width() * scale), int(picture.height() * scale));
     // Cells of the drawn size plus the spacing (0: the tiles touch), the grid centred across;
     // with captions, each column takes its share of the width, so that no caption overlaps.
-    const bool anyCaption = std::find(rows.begin(), rows.end(), true) != rows.end();
+    const bool anyCaption = std::accumulate(rows.begin(), rows.end(), 0) > 0;
     const int cellW = anyCaption ? std::max(drawn.width() + m_spacing, area.width() / columns)
                                  : drawn.width() + m_spacing;
     const int left = area.left() + std::max(0, (area.width() - columns * cellW) / 2);
     int top = area.top();
+    p.setFont(small);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         for (int i = int(r) * columns; i < std::min(n, int(r + 1) * columns); ++i) {
             const QRect target(left + (i % columns) * cellW + (cellW - drawn.width()) / 2,
                                top + m_spacing / 2, drawn.width(), drawn.height());
             p.drawImage(target, m_images[std::size_t(i)]); // nearest pixel: no smoothing
-            if (rows[r])
-                p.drawText(
-                    QRect(target.center().x() - cellW / 2, target.bottom() + 1, cellW, fm.height()),
-                    Qt::AlignHCenter | Qt::AlignTop,
-                    fm.elidedText(m_tiles[std::size_t(i)].caption, Qt::ElideRight, cellW));
+            const QStringList lines = wrapped(cm, m_tiles[std::size_t(i)].caption, cellW);
+            for (int l = 0; l < std::min(int(lines.size()), rows[r]); ++l)
+                p.drawText(QRect(target.center().x() - cellW / 2,
+                                 target.bottom() + 1 + l * cm.height(), cellW, cm.height()),
+                           Qt::AlignHCenter | Qt::AlignTop, lines[l]);
         }
-        top += drawn.height() + m_spacing + (rows[r] ? fm.height() : 0);
+        top += drawn.height() + m_spacing + rows[r] * cm.height();
     }
 }
