@@ -28,6 +28,12 @@ std::string usage() {
            "columns, shard (i/n) and run_trials (run_splits),\nso that 'merge' sees a missing "
            "slice; merge the n CSVs with 'merge'. See docs/cluster.md.\n";
 }
+/// Writing a FIFO that no program reads yet waits for a reader, as a shell's redirection
+/// would; the CLI says so rather than wait without a word.
+void sayFifoWaits(const std::string& path) {
+    std::fprintf(stderr, "faexplorer-cli: '%s' is a FIFO: waiting for a program to read it\n",
+                 path.c_str());
+}
 } // namespace
 
 int main(int argc, char** argv) {
@@ -37,6 +43,7 @@ int main(int argc, char** argv) {
     }
     // Ctrl-C, kill or a closed terminal leave no OUT.tmp-PID behind.
     fa::io::removeTemporariesOnSignals();
+    fa::io::setFifoWaitNotice(sayFifoWaits);
     try {
         for (const fa::cli::Command& c : fa::cli::commands()) {
             if (std::strcmp(argv[1], c.name) != 0)

@@ -138,7 +138,8 @@ bool outputsWritable(const QCommandLineParser& parser, const GuiOptions& o) {
     for (const QCommandLineOption* output : {&o.screenshot, &o.record})
         if (parser.isSet(*output)) {
             try {
-                fa::io::AtomicFile probe(QFile::encodeName(parser.value(*output)).toStdString());
+                fa::io::AtomicFile probe(QFile::encodeName(parser.value(*output)).toStdString(),
+                                         fa::io::FifoReader::Refuse);
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "faexplorer: --%s: %s\n", qPrintable(output->names().first()),
                              e.what());

@@ -81,9 +81,27 @@ FdBuffer::~FdBuffer() {
         ::close(m_fd);
 }
 
-bool FdBuffer::open(const std::string& path) {
-    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+namespace {
+std::atomic<void (*)(const std::string&)> g_fifoWaitNotice{nullptr};
+}
+
+void setFifoWaitNotice(void (*notice)(const std::string& path)) {
+    g_fifoWaitNotice = notice;
+}
+
+bool FdBuffer::open(const std::string& path, bool waitForReader) {
+    // Without blocking first: a FIFO with no reader fails with ENXIO instead of waiting (a
+    // probe that opened and closed it would hand a waiting reader its end of file).
+    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+    m_fd = ::open(path.c_str(), flags | O_NONBLOCK, 0666);
+    if (m_fd < 0 && errno == ENXIO && waitForReader) {
+        if (const auto notice = g_fifoWaitNotice.load())
+            notice(path);
+        m_fd = ::open(path.c_str(), flags, 0666);
+    }
     m_error = m_fd < 0 ? errno : 0;
+    if (m_fd >= 0) // the writes block as usual
+        ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_NONBLOCK);
     return m_fd >= 0;
 }
 
@@ -131,7 +149,7 @@ void removeTemporariesOnSignals() {
         std::signal(sig, removeTemporariesAndEnd);
 }
 
-AtomicFile::AtomicFile(const std::string& path) : m_path(path) {
+AtomicFile::AtomicFile(const std::string& path, FifoReader fifo) : m_path(path) {
     if (path.empty())
         throw std::invalid_argument("no output path given");
     const fs::path target = followLinks(path, path);
@@ -159,8 +177,10 @@ AtomicFile::AtomicFile(const std::string& path) : m_path(path) {
     case fs::file_type::character:
     case fs::file_type::fifo:
         // A device or a pipe is written directly: renaming over it would replace it.
-        if (!m_buffer.open(m_target))
-            fail(reason(m_buffer.error()));
+        if (!m_buffer.open(m_target, fifo == FifoReader::Wait))
+            fail(m_buffer.error() == ENXIO && st.type() == fs::file_type::fifo
+                     ? "it is a FIFO that no program reads (start the reader first)"
+                     : reason(m_buffer.error()));
         return;
     default:
         fail("it is not a regular file, a character device or a FIFO");

@@ -18,8 +18,10 @@ class FdBuffer : public std::streambuf {
   public:
     FdBuffer();
     ~FdBuffer() override;
-    bool open(const std::string& path); ///< false with error() set
-    bool close();                       ///< flushes and closes; false with error() set
+    /// False with error() set. A FIFO that no program reads yet: waitForReader, the notice
+    /// (setFifoWaitNotice) and a wait for a reader; else ENXIO at once.
+    bool open(const std::string& path, bool waitForReader = true);
+    bool close(); ///< flushes and closes; false with error() set
     int error() const { return m_error; }
 
   protected:
@@ -32,12 +34,20 @@ class FdBuffer : public std::streambuf {
     std::vector<char> m_buffer;
 };
 
+/// What opening a FIFO that no program reads yet does: wait for a reader, as a shell's
+/// redirection does (the CLI), or refuse at once (the window, which must never block).
+enum class FifoReader { Wait, Refuse };
+
+/// Called with the path when an AtomicFile (FifoReader::Wait) starts to wait for a FIFO's
+/// reader: the CLI says that it waits. None by default.
+void setFifoWaitNotice(void (*notice)(const std::string& path));
+
 class AtomicFile {
   public:
     /// Opens the temporary (or the device) now, so an unwritable path is reported before any
     /// long work. Throws std::invalid_argument (a bad path is a bad argument: the CLI exits 2)
     /// naming the path and the system's reason.
-    explicit AtomicFile(const std::string& path);
+    explicit AtomicFile(const std::string& path, FifoReader fifo = FifoReader::Wait);
     ~AtomicFile(); ///< removes the temporary unless committed
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;

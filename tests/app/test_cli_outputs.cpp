@@ -1,9 +1,9 @@
 // What faexplorer-cli does to the file system at --out, as a user (or root) would meet it: a
 // symbolic link is followed and stays a link, a FIFO and a character device are written
-// directly and stay what they are, an existing file keeps its permissions, a full disk names
-// the system's reason, a bad path exits 2, and SIGINT, SIGTERM or SIGHUP during a run (for
-// neural also while it scores the test rows) leave no temporary behind and the previous output
-// untouched.
+// directly and stay what they are (a FIFO's writer says that it waits for a reader), an existing
+// file keeps its permissions, a full disk names the system's reason, a bad path exits 2, and
+// SIGINT, SIGTERM or SIGHUP during a run (for neural also while it scores the test rows) leave no
+// temporary behind and the previous output untouched.
 #include "tests/support/RunProgram.h"
 
 #include <QtTest>
@@ -78,6 +78,27 @@ class TestCliOutputs : public QObject {
         struct stat st {};
         QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
         QVERIFY(S_ISFIFO(st.st_mode)); // still a FIFO, not replaced by a file
+    }
+
+    // With no reader yet, the CLI says that it waits for one (as a shell's redirection would
+    // wait), and writes when one comes.
+    void aFifoWithoutAReaderIsWaitedForWithAWord() {
+        const QString fifo = m_dir.filePath("later");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        QProcess p;
+        p.setReadChannel(QProcess::StandardError);
+        p.start(FAEXPLORER_CLI, quickSweep(fifo));
+        QByteArray err;
+        QDeadlineTimer deadline(60000);
+        while (!err.contains("waiting for a program to read it") && !deadline.hasExpired() &&
+               p.state() != QProcess::NotRunning)
+            if (p.waitForReadyRead(1000))
+                err += p.readAllStandardError();
+        QVERIFY2(err.contains("'" + fifo.toUtf8() + "' is a FIFO"), err.constData());
+        const QByteArray received = read(fifo); // the reader comes
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(received.startsWith("dim,latent,"));
     }
 
     void aCharacterDeviceStaysADevice() {

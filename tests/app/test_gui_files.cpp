@@ -2,7 +2,8 @@
 // it shows (the same path or a link to it) is refused and the session kept; `--record` writes a
 // temporary beside the GIF and renames it into place, so SIGTERM mid-recording leaves the old GIF
 // as it was and no temporary (it was truncated at once, and a broken GIF stayed); a session from
-// a FIFO is refused at once instead of waiting for ever. A screenshot goes the same way as the
+// a FIFO is refused at once instead of waiting for ever, and so is a screenshot into a FIFO
+// that no program reads. A screenshot goes the same way as the
 // recording: a write-protected picture is kept (QImage::save replaced it, root or not) and a
 // written one leaves no temporary. An output that cannot be written is named before the run.
 #include "tests/support/RunProgram.h"
@@ -69,6 +70,14 @@ class TestGuiFiles : public QObject {
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("not a regular file"), qPrintable(r.err));
         QVERIFY(!QFile::exists(m_dir.filePath("never.png")));
+    }
+    // The window never blocks on a file: a screenshot into a FIFO that no program reads is
+    // refused before the run, where opening it would have waited for a reader for ever.
+    void aScreenshotIntoAFifoWithoutAReaderIsRefusedAtOnce() {
+        const QString fifo = m_dir.filePath("picture.fifo");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        const Result r = run({"--screenshot", fifo}, 20000);
+        QVERIFY2(r.code != 0 && r.err.contains("no program reads"), qPrintable(r.err));
     }
     void aRecordingEndedBySigtermKeepsTheOldGif() {
         const QString gif = m_dir.filePath("old.gif");

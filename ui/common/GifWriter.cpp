@@ -39,7 +39,8 @@ bool GifWriter::open(const QString& path, QSize size, int delayMs) {
     // Not EGifOpenFileName (which truncates PATH at once and makes files only their owner may
     // read): a temporary beside it, with the user's umask, renamed into place by close().
     try {
-        m_file = std::make_unique<fa::io::AtomicFile>(path.toLocal8Bit().toStdString());
+        m_file = std::make_unique<fa::io::AtomicFile>(path.toLocal8Bit().toStdString(),
+                                                      fa::io::FifoReader::Refuse);
     } catch (const std::exception& e) {
         m_error = QString::fromLocal8Bit(e.what());
         return false;

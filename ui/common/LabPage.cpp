@@ -151,7 +151,7 @@ void LabPage::restoreSettings(QSettings&) {}
 bool LabPage::writeCsv(const QString& path, const QString& what,
                        const std::function<void(std::ostream&)>& write) {
     try {
-        fa::io::AtomicFile file(path.toStdString());
+        fa::io::AtomicFile file(path.toStdString(), fa::io::FifoReader::Refuse);
         write(file.stream());
         file.commit();
     } catch (const std::exception& e) {

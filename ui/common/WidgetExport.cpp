@@ -14,7 +14,7 @@ namespace {
 /// interrupted or failed export leaves the file that was there (a write-protected one stays).
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
     try {
-        fa::io::AtomicFile file(path.toLocal8Bit().toStdString());
+        fa::io::AtomicFile file(path.toLocal8Bit().toStdString(), fa::io::FifoReader::Refuse);
         file.stream().write(bytes.constData(), bytes.size());
         file.commit();
         return true;

@@ -193,7 +193,7 @@ bool NeuralSplitsPanel::exportRows(const QString& path) {
         return false;
     }
     try {
-        fa::io::AtomicFile file(path.toStdString());
+        fa::io::AtomicFile file(path.toStdString(), fa::io::FifoReader::Refuse);
         fa::io::writeNeuralCsv(file.stream(), m_rows);
         file.commit();
     } catch (const std::exception& e) {
