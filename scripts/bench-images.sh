@@ -24,7 +24,7 @@
 # default whole epochs.
 #
 # The peers come from Debian (apt-get install python3-torch python3-sklearn); PYTHON must be the
-# interpreter they are installed for (default /usr/bin/python3). Full: about 16 minutes on 2
+# interpreter they are installed for (default /usr/bin/python3). Full: about 22 minutes on 2
 # cores; --quick: about 1 minute on fewer rows (a smoke test of the pipeline: its numbers are
 # not results).
 set -euo pipefail
@@ -59,7 +59,7 @@ if [ "$quick" = 1 ]; then
   fa_fit=6000 fa_held=1000 iterations=3
 else
   time_fit=60000 time_epochs=2 time_trials=2
-  ll_fit=10000 ll_held=1000 ll_hidden=256 ll_epochs=5 ll_trials=10 iw=20
+  ll_fit=10000 ll_held=1000 ll_hidden=256 ll_epochs=20 ll_trials=10 iw=20
   fa_fit=60000 fa_held=10000 iterations=10
 fi
 split() { "$py" -c "import sys; sys.path.insert(0, '$root/scripts'); import bench_images_data as b; print(' '.join(b.cli_split($1, $2)))"; }
