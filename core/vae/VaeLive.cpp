@@ -1,6 +1,7 @@
 #include "core/vae/VaeLive.h"
 #include "core/vae/VaeParams.h"
 
+#include "core/lab/TrialRunner.h"
 #include "core/vae/VaeMetrics.h"
 
 #include <algorithm>
@@ -70,6 +71,9 @@ VaeLive::VaeLive(const VaeLiveConfig& config, AbandonFlag abandon)
         } else {
             VaeOptions options = m_config.fit;
             options.seed = deriveSeed(trialSeed, SeedStream::VaeMethodBase, index);
+            // The second core splits the VAE's batch products, as for one trial of the CLI (the
+            // numbers do not depend on it: core/math/ForkJoin.h).
+            options.batchThreads = resolveThreads(0, 2) >= 2 ? 2 : 1;
             f->fit = makeVaeFit(method, train, options);
             f->fit->abandonOn(abandonFlag());
         }
