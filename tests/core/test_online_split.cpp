@@ -1,0 +1,196 @@
+// Online EM and SGA with each observation's pass split over its rows on N threads
+// (core/fa/PassThreads.h, docs/threads.md): held to the dense transcriptions of thesis
+// Algorithms 1 and 2 (tests/support/OnlineReference.h) at 1e-9 and to the one-thread fitter at
+// 1e-12, with the psi clamps of every part counted; the same numbers on every run for a given
+// N; no split below the threshold; no allocation per observation once split.
+#include "core/fa/ModelGenerator.h"
+#include "core/fa/OnlineEM.h"
+#include "core/fa/OnlineSGA.h"
+#include "tests/support/OnlineReference.h"
+#include "tests/support/TestModels.h"
+
+#include <QtTest>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+// Counts the allocations of the whole program, for the test that a split pass allocates nothing.
+namespace {
+std::atomic<long> g_allocations{0};
+}
+void* operator new(std::size_t size) {
+    ++g_allocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+using namespace fa;
+
+namespace {
+/// max |a - b| / max |b| over the entries.
+double relMax(const Matrix& a, const Matrix& b) {
+    return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
+}
+
+/// The fitter's F, psi and mean against another's: the largest relative difference.
+double agreement(const FAModel& a, const FAModel& b) {
+    return std::max({relMax(a.F, b.F), relMax(a.psi, b.psi), relMax(a.c, b.c)});
+}
+
+OnlineOptions options(int K, double floor, std::uint64_t seed) {
+    OnlineOptions o;
+    o.latent = K;
+    o.warmup = 25;
+    o.learningRate = 0.01;
+    o.psiFloor = floor;
+    o.initSeed = seed;
+    return o;
+}
+
+/// The algorithm's fitter with its pass on n threads from any D (no threshold).
+template <class Fitter> std::unique_ptr<Fitter> splitFitter(int D, const OnlineOptions& o, int n) {
+    auto f = std::make_unique<Fitter>(D, o);
+    f->setPassThreads(n, 0);
+    return f;
+}
+} // namespace
+
+class TestOnlineSplit : public QObject {
+    Q_OBJECT
+  private slots:
+    // Cuts on multiples of 64 rows: N parts of D rows (D = 203: 3 parts 64 + 64 + 75; D = 300
+    // with SGA's 256-row blocks crossing a cut; K fixed and not (17)); a psi floor that clamps.
+    void splitPassMatchesDenseTranscriptions_data() {
+        QTest::addColumn<bool>("em");
+        QTest::addColumn<int>("D");
+        QTest::addColumn<int>("K");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("peekEvery");
+        QTest::addColumn<double>("floor");
+        for (const bool em : {true, false}) {
+            const char* a = em ? "em" : "sga";
+            QTest::addRow("%s D300 K10 N2", a) << em << 300 << 10 << 2 << 0 << 1e-8;
+            QTest::addRow("%s D203 K3 N3 peeked", a) << em << 203 << 3 << 3 << 7 << 1e-8;
+            QTest::addRow("%s D260 K17 N4", a) << em << 260 << 17 << 4 << 0 << 1e-8;
+            QTest::addRow("%s D200 K2 N2 floor", a) << em << 200 << 2 << 2 << 5 << (em ? 0.5 : 2.0);
+        }
+    }
+    void splitPassMatchesDenseTranscriptions() {
+        QFETCH(bool, em);
+        QFETCH(int, D);
+        QFETCH(int, K);
+        QFETCH(int, threads);
+        QFETCH(int, peekEvery);
+        QFETCH(double, floor);
+        const FAModel truth = test::makeModel(D, std::min(K, D - 1), 50 + D);
+        const OnlineOptions o = options(K, floor, 11);
+        std::unique_ptr<OnlineFitter> split, one;
+        if (em)
+            split = splitFitter<OnlineEM>(D, o, threads), one = std::make_unique<OnlineEM>(D, o);
+        else
+            split = splitFitter<OnlineSGA>(D, o, threads), one = std::make_unique<OnlineSGA>(D, o);
+        QCOMPARE(split->passParts(), threads);
+        QCOMPARE(one->passParts(), 1);
+        Rng init(11);
+        const Matrix F0 = randomOrthonormalFrame(D, K, init);
+        test::ReferenceEM refEm(F0, 25);
+        test::ReferenceSGA refSga(F0, 0.01, 25);
+        refEm.floor = refSga.floor = floor;
+        const Matrix X = test::drawSamples(truth, 120, 12);
+        for (int j = 0; j < X.cols(); ++j) {
+            split->observe(X.col(j));
+            one->observe(X.col(j));
+            em ? refEm.observe(X.col(j)) : refSga.observe(X.col(j));
+            if (peekEvery > 0 && (j + 1) % peekEvery == 0)
+                QVERIFY(split->psi().allFinite());
+        }
+        const FitSnapshot s = split->snapshot(), s1 = one->snapshot();
+        const Matrix refF = em ? refEm.F : refSga.F;
+        const Vector refPsi = em ? refEm.psi : Vector(refSga.beta.array().exp());
+        const long refClamps = em ? refEm.clamps : refSga.clamps;
+        QCOMPARE(s.status, FitStatus::Running);
+        QVERIFY2((s.model.F - refF).norm() < 1e-9 * refF.norm(),
+                 qPrintable(QString::number((s.model.F - refF).norm() / refF.norm())));
+        QVERIFY((s.model.psi - refPsi).norm() < 1e-9 * refPsi.norm());
+        QCOMPARE(s.psiClamps, refClamps);
+        QVERIFY(floor < 0.1 || refClamps > 0); // the floor rows do clamp, in more than one part
+        QCOMPARE(s.psiClamps, s1.psiClamps);
+        const double rel = agreement(s.model, s1.model);
+        QVERIFY2(rel < 1e-12, qPrintable(QString::number(rel)));
+    }
+    void sameNumbersOnEveryRunForAGivenN() {
+        const FAModel truth = test::makeModel(500, 4, 3);
+        const Matrix X = test::drawSamples(truth, 80, 4);
+        for (const int n : {2, 3}) {
+            auto a = splitFitter<OnlineEM>(500, options(4, 1e-8, 5), n);
+            auto b = splitFitter<OnlineEM>(500, options(4, 1e-8, 5), n);
+            auto c = splitFitter<OnlineSGA>(500, options(4, 1e-8, 5), n);
+            auto d = splitFitter<OnlineSGA>(500, options(4, 1e-8, 5), n);
+            for (int j = 0; j < X.cols(); ++j)
+                a->observe(X.col(j)), b->observe(X.col(j)), c->observe(X.col(j)),
+                    d->observe(X.col(j));
+            QVERIFY(a->model().F == b->model().F && a->model().psi == b->model().psi);
+            QVERIFY(c->model().F == d->model().F && c->model().psi == d->model().psi);
+        }
+    }
+    // At the default threshold: D = kSplitMinRows splits in two (and agrees with one thread),
+    // one row fewer does not (and is the one-thread pass exactly). The warm-up is fa-sweep's
+    // (100): with one of about K observations the first M steps' H = Sigma + B is so nearly
+    // singular that any change in the order of the sums (two threads against three as much as
+    // one against two) moves F by ~2e-11 (docs/threads.md).
+    void theDefaultThresholdDecides() {
+        const int D = static_cast<int>(stream::kSplitMinRows);
+        const FAModel truth = test::makeModel(D, 10, 6, 10.0, GeneratorKind::Haar);
+        const Matrix X = test::drawSamples(truth, 140, 7);
+        for (const int dim : {D, D - 1}) {
+            OnlineOptions o = options(10, 1e-8, 8);
+            o.warmup = 100;
+            OnlineEM em1(dim, o), em2(dim, o);
+            OnlineSGA sga1(dim, o), sga2(dim, o);
+            em2.setPassThreads(2);
+            sga2.setPassThreads(2);
+            QCOMPARE(em2.passParts(), dim == D ? 2 : 1);
+            for (int j = 0; j < X.cols(); ++j) {
+                const auto x = X.col(j).head(dim);
+                em1.observe(x), em2.observe(x), sga1.observe(x), sga2.observe(x);
+            }
+            const double relEm = agreement(em2.model(), em1.model());
+            const double relSga = agreement(sga2.model(), sga1.model());
+            qInfo("D = %d: one vs two threads, largest relative difference EM %.2e, SGA %.2e", dim,
+                  relEm, relSga);
+            QVERIFY(relEm < 1e-12 && relSga < 1e-12);
+            if (dim < D)
+                QVERIFY(relEm == 0.0 && relSga == 0.0);
+        }
+    }
+    void aSplitPassAllocatesNothing() {
+        const FAModel truth = test::makeModel(400, 5, 9);
+        const Matrix X = test::drawSamples(truth, 60, 10);
+        auto em = splitFitter<OnlineEM>(400, options(5, 1e-8, 1), 3);
+        auto sga = splitFitter<OnlineSGA>(400, options(5, 1e-8, 1), 3);
+        for (int j = 0; j < 30; ++j) // past warm-up: the helpers and their buffers exist
+            em->observe(X.col(j)), sga->observe(X.col(j));
+        const long before = g_allocations.load();
+        for (int j = 30; j < 60; ++j)
+            em->observe(X.col(j)), sga->observe(X.col(j));
+        QCOMPARE(g_allocations.load() - before, 0L);
+    }
+    void refusesNoThreads() {
+        OnlineEM em(100, options(2, 1e-8, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, em.setPassThreads(0));
+        em.setPassThreads(4, 0);
+        QCOMPARE(em.passParts(), 1); // 100 rows: one part of 64 rows and more is all there is
+        em.setPassThreads(4, 200);
+        QCOMPARE(em.passParts(), 1);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOnlineSplit)
+#include "test_online_split.moc"
