@@ -21,7 +21,9 @@ using namespace fa;
 
 namespace {
 
-constexpr int kDrawn = 8; // observations drawn once, fed in turn
+// Observations drawn once and fed in turn: more than K of them, so the fits stay well posed
+// and the two fitters' numbers can be compared at the end.
+constexpr int kDrawn = 32;
 
 std::string loadAverage() {
     std::ifstream f("/proc/loadavg");
@@ -42,6 +44,7 @@ double relMax(const Matrix& a, const Matrix& b) {
 
 struct Settings {
     int latent = 10, threads = 2, rounds = 5, obs = 20;
+    long minRows = 0, blockRows = stream::kSumBlockRows;
 };
 
 /// Seconds to feed `n` observations (cycling through X) to the fitter, from observation `next`.
@@ -57,13 +60,14 @@ template <class Fitter> void measure(const char* name, const Matrix& X, const Se
     const auto D = X.rows();
     OnlineOptions o;
     o.latent = s.latent;
-    o.warmup = 2; // the full pass (M step and E step) from the third observation on
+    o.warmup = 100; // fa-sweep's; the rounds time the full pass (M step and E step)
     o.initSeed = 3;
     Fitter one(D, o), split(D, o);
-    split.setPassThreads(s.threads, 0); // forced: below the threshold too, to find it
+    one.setPassThreads(1, s.minRows, s.blockRows);
+    split.setPassThreads(s.threads, s.minRows, s.blockRows); // by default below the threshold too
     long nextOne = 0, nextSplit = 0;
-    feedTimed(one, X, kDrawn, nextOne);
-    feedTimed(split, X, kDrawn, nextSplit);
+    feedTimed(one, X, static_cast<int>(o.warmup) + 1, nextOne);
+    feedTimed(split, X, static_cast<int>(o.warmup) + 1, nextSplit);
     std::vector<double> rateOne, rateSplit, ratio;
     for (int r = 0; r < s.rounds; ++r) {
         // Alternate which goes first, so neither always follows the other's cache state.
@@ -88,19 +92,24 @@ template <class Fitter> void measure(const char* name, const Matrix& X, const Se
 }
 
 int run(int argc, char** argv) {
-    const cli::ArgParser args(argc, argv, 1,
-                              {"dim", "dims", "latent", "threads", "rounds", "obs", "algorithms"});
+    const cli::ArgParser args(
+        argc, argv, 1,
+        {"dim", "dims", "latent", "threads", "rounds", "obs", "algorithms", "min-rows", "block"});
     Settings s;
     s.latent = args.integerIn("latent", 10, 1, 100);
     s.threads = args.integerIn("threads", 2, 1, 64);
     s.rounds = args.integerIn("rounds", 5, 1, 1000);
     s.obs = args.integerIn("obs", 20, 1, 100000);
+    s.minRows = args.integerIn("min-rows", 0, 0, 100000000);
+    s.blockRows = args.integerIn("block", stream::kSumBlockRows, 64, 100000000);
     const long dim = args.integerIn("dim", 1000000, 2, 100000000);
     const std::vector<long> dims = args.integerList("dims", {dim});
     const std::vector<std::string> algorithms = args.distinctList("algorithms", {"em", "sga"});
     std::printf("pass on 1 vs %d threads, K = %d, %d rounds of %d observations each (medians); "
-                "default split threshold D >= %ld\nload average before: %s\n",
-                s.threads, s.latent, s.rounds, s.obs, stream::kSplitMinRows, loadAverage().c_str());
+                "split from D >= %ld in blocks of %ld rows (the fitters' default: D >= %ld)\n"
+                "load average before: %s\n",
+                s.threads, s.latent, s.rounds, s.obs, s.minRows, s.blockRows, stream::kSplitMinRows,
+                loadAverage().c_str());
     std::printf("%8s  %-3s  %6s  %12s  %12s  %6s  %9s  %s\n", "D", "alg", "parts", "obs/s 1",
                 "obs/s N", "ratio", "rel diff", "status");
     for (const long D : dims) {

@@ -120,7 +120,7 @@ std::vector<OptionHelp> allOptions() {
             o.help = "Trials side by side; 0: every core. Threads beyond the trials run (one trial "
                      "on --threads 2) split each online fit's pass over its rows from D >= " +
                      std::to_string(stream::kSplitMinRows) +
-                     " (the rows then agree with one thread's to rounding; docs/threads.md).";
+                     " (the rows do not depend on it; docs/threads.md).";
     return all;
 }
 

@@ -27,7 +27,7 @@ struct FaSweepConfig {
     SvdMethod batchSvd = SvdMethod::Randomized;
     /// Trials run side by side (0: every core); the threads left over when fewer trials run
     /// than there are threads split each online fitter's pass (sweepPassThreads). The rows do
-    /// not depend on it beyond rounding (a split pass adds its sums in another order).
+    /// not depend on it.
     int threads = 1;
     Shard shard; ///< the slice of the trials to run (a cluster's job array)
 };

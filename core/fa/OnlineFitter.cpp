@@ -50,8 +50,8 @@ OnlineFitter::OnlineFitter(Eigen::Index dim, const OnlineOptions& options)
     m_m = Vector::Zero(K);
 }
 
-void OnlineFitter::setPassThreads(int n, long minRows) {
-    m_passThreads = stream::PassThreads(n, minRows);
+void OnlineFitter::setPassThreads(int n, long minRows, long blockRows) {
+    m_passThreads = stream::PassThreads(n, minRows, blockRows);
 }
 
 void OnlineFitter::observe(const ConstVectorRef& theta) {

@@ -75,14 +75,15 @@ class OnlineFitter : public StreamFit {
     long divergedAt() const;
     virtual void setLearningRate(double) {}
     /// Splits each observation's pass over its D rows on n threads (this one and n - 1 helpers
-    /// that sleep between passes; n = 1, the default, is this thread alone), when D >= minRows
-    /// (stream::kSplitMinRows by default: below it a split does not pay, docs/threads.md). The
-    /// K x K sums are added in a fixed order, so a run is the same for a given n, and agrees
-    /// with one thread's to rounding (core/fa/PassThreads.h). Throws std::invalid_argument for
-    /// n < 1.
-    void setPassThreads(int n, long minRows = stream::kSplitMinRows);
+    /// that sleep between passes; n = 1, the default, is this thread alone). From D >= minRows
+    /// (stream::kSplitMinRows by default: below it a split does not pay, docs/threads.md) the
+    /// pass is summed in blocks of blockRows rows for any n, so the fit is bitwise the same for
+    /// every n (core/fa/PassThreads.h). Throws std::invalid_argument for n < 1 or blockRows not
+    /// a positive multiple of 64.
+    void setPassThreads(int n, long minRows = stream::kSplitMinRows,
+                        long blockRows = stream::kSumBlockRows);
     int passThreads() const { return m_passThreads.threads(); }
-    /// The parts each pass is cut into: 1 unless D >= minRows and n > 1.
+    /// The threads each pass runs on: 1 unless D >= minRows and n > 1.
     int passParts() const { return m_passThreads.parts(m_dim); }
     /// Read-only views of the current state, for cheap sub-block and 2D views.
     const Vector& mean() const { return m_mean; }

@@ -4,20 +4,24 @@
 
 namespace fa::stream {
 
-PassThreads::PassThreads(int threads, long minRows) : m_threads(threads), m_minRows(minRows) {
+PassThreads::PassThreads(int threads, long minRows, long blockRows)
+    : m_threads(threads), m_minRows(minRows), m_blockRows(blockRows) {
     if (threads < 1)
         throw std::invalid_argument("a pass needs at least one thread");
     if (minRows < 0)
         throw std::invalid_argument("the rows a pass splits from must not be negative");
+    if (blockRows < 64 || blockRows % 64 != 0)
+        throw std::invalid_argument("a pass's blocks must be a positive multiple of 64 rows");
 }
 
 PassThreads::PassThreads(const PassThreads& other)
-    : PassThreads(other.m_threads, other.m_minRows) {}
+    : PassThreads(other.m_threads, other.m_minRows, other.m_blockRows) {}
 
 PassThreads& PassThreads::operator=(const PassThreads& other) {
     if (this != &other) {
         m_threads = other.m_threads;
         m_minRows = other.m_minRows;
+        m_blockRows = other.m_blockRows;
         m_helpers.clear();
     }
     return *this;
@@ -25,35 +29,27 @@ PassThreads& PassThreads::operator=(const PassThreads& other) {
 
 PassThreads::~PassThreads() = default;
 
-int PassThreads::parts(long rows) const {
-    if (m_threads < 2 || rows < m_minRows)
-        return 1;
-    // Every part at least kSplitRowStep rows.
-    const long most = rows / kSplitRowStep;
-    return static_cast<int>(most < m_threads ? (most < 1 ? 1 : most) : m_threads);
+long PassThreads::blocks(long rows) const {
+    return rows < m_minRows ? 1 : (rows + m_blockRows - 1) / m_blockRows;
 }
 
-long PassThreads::partStart(long rows, int parts, int j) {
-    if (j >= parts)
-        return rows;
-    const long at = static_cast<long>(static_cast<double>(rows) * j / parts);
-    return at / kSplitRowStep * kSplitRowStep;
+int PassThreads::parts(long rows) const {
+    const long b = blocks(rows);
+    return static_cast<int>(b < m_threads ? b : m_threads);
 }
 
 void PassThreads::run(const EmPass& pass, PassOut& out) {
-    const int n = parts(pass.dim);
-    if (n == 1)
+    if (pass.dim < m_minRows)
         stream::run(pass, out);
     else
-        split(pass, out, n);
+        runBlocks(pass, out, pass.x != nullptr);
 }
 
 void PassThreads::run(const SgaPass& pass, PassOut& out) {
-    const int n = parts(pass.dim);
-    if (n == 1)
+    if (pass.dim < m_minRows)
         stream::run(pass, out);
     else
-        split(pass, out, n);
+        runBlocks(pass, out, pass.x != nullptr && pass.reduce);
 }
 
 void PassThreads::forkParts(int last, const std::function<void(int)>& part) {
@@ -72,39 +68,51 @@ void PassThreads::forkParts(int last, const std::function<void(int)>& part) {
     m_helpers[static_cast<std::size_t>(last - 1)]->run(here, there);
 }
 
-template <class Pass> void PassThreads::split(const Pass& pass, PassOut& out, int parts) {
+template <class Pass> void PassThreads::runBlocks(const Pass& pass, PassOut& out, bool reduce) {
     const auto K = static_cast<std::size_t>(pass.latent);
-    const std::size_t extra = static_cast<std::size_t>(parts - 1);
-    while (m_helpers.size() < extra)
+    const long nb = blocks(pass.dim);
+    const int n = parts(pass.dim);
+    while (m_helpers.size() + 1 < static_cast<std::size_t>(n))
         m_helpers.push_back(std::make_unique<ForkJoin>());
-    m_partOut.resize(extra);
-    m_partSums.assign(extra * (K * K + K), 0.0); // stays 0 in a pass that forms no sums
-    for (std::size_t j = 0; j < extra; ++j) {
-        m_partOut[j] = PassOut{};
-        m_partOut[j].yy = m_partSums.data() + j * (K * K + K);
-        m_partOut[j].yd = m_partOut[j].yy + K * K;
+    const auto count = static_cast<std::size_t>(nb);
+    if (m_blockOut.size() != count || m_blockSums.size() != count * (K * K + K)) {
+        m_blockOut.assign(count, PassOut{});
+        m_blockSums.assign(count * (K * K + K), 0.0);
+        for (std::size_t b = 0; b < count; ++b) {
+            m_blockOut[b].yy = m_blockSums.data() + b * (K * K + K);
+            m_blockOut[b].yd = m_blockOut[b].yy + K * K;
+        }
     }
     struct Job {
         const Pass* pass;
-        PassOut* out;
         PassThreads* self;
+        long blocks;
         int parts;
-    } job{&pass, &out, this, parts};
+    } job{&pass, this, nb, n};
     const std::function<void(int)> part = [&job](int j) {
-        PassOut& o = j == 0 ? *job.out : job.self->m_partOut[static_cast<std::size_t>(j - 1)];
-        const long rows = job.pass->dim;
-        stream::run(*job.pass, o, partStart(rows, job.parts, j), partStart(rows, job.parts, j + 1));
+        const long rows = job.pass->dim, step = job.self->m_blockRows;
+        for (long b = job.blocks * j / job.parts; b < job.blocks * (j + 1) / job.parts; ++b)
+            stream::run(*job.pass, job.self->m_blockOut[static_cast<std::size_t>(b)], b * step,
+                        (b + 1) * step < rows ? (b + 1) * step : rows);
     };
-    forkParts(parts - 1, part);
+    forkParts(n - 1, part);
 
-    // Part 0's sums are in out; the others follow in part order (the lower triangle of yy, the
-    // part the pass writes).
-    for (const PassOut& o : m_partOut) {
+    // The blocks' sums in block order (yy's lower triangle, the part the pass writes).
+    out.clamps = 0;
+    out.stateSum = out.meanSum = 0.0;
+    if (reduce)
         for (std::size_t j = 0; j < K; ++j) {
-            out.yd[j] += o.yd[j];
+            out.yd[j] = 0.0;
             for (std::size_t l = j; l < K; ++l)
-                out.yy[j * K + l] += o.yy[j * K + l];
+                out.yy[j * K + l] = 0.0;
         }
+    for (const PassOut& o : m_blockOut) {
+        if (reduce)
+            for (std::size_t j = 0; j < K; ++j) {
+                out.yd[j] += o.yd[j];
+                for (std::size_t l = j; l < K; ++l)
+                    out.yy[j * K + l] += o.yy[j * K + l];
+            }
         out.clamps += o.clamps;
         out.stateSum += o.stateSum;
         out.meanSum += o.meanSum;

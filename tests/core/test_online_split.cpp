@@ -1,8 +1,9 @@
 // Online EM and SGA with each observation's pass split over its rows on N threads
 // (core/fa/PassThreads.h, docs/threads.md): held to the dense transcriptions of thesis
-// Algorithms 1 and 2 (tests/support/OnlineReference.h) at 1e-9 and to the one-thread fitter at
-// 1e-12, with the psi clamps of every part counted; the same numbers on every run for a given
-// N; no split below the threshold; no allocation per observation once split.
+// Algorithms 1 and 2 (tests/support/OnlineReference.h) at 1e-9, bitwise to the same fitter on
+// one thread (the pass summed in the same blocks) and at 1e-12 to the pass summed as one block,
+// with the psi clamps of every part counted; no split below the threshold; no allocation per
+// observation once split.
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
@@ -54,19 +55,30 @@ OnlineOptions options(int K, double floor, std::uint64_t seed) {
     return o;
 }
 
-/// The algorithm's fitter with its pass on n threads from any D (no threshold).
+/// The algorithm's fitter with its pass on n threads from any D, in blocks of 64 rows.
 template <class Fitter> std::unique_ptr<Fitter> splitFitter(int D, const OnlineOptions& o, int n) {
     auto f = std::make_unique<Fitter>(D, o);
-    f->setPassThreads(n, 0);
+    f->setPassThreads(n, 0, 64);
     return f;
+}
+
+template <class Fitter>
+std::unique_ptr<OnlineFitter> makeFitter(int D, const OnlineOptions& o, int n, bool blocked) {
+    if (blocked)
+        return splitFitter<Fitter>(D, o, n);
+    return std::make_unique<Fitter>(D, o);
+}
+
+bool same(const FAModel& a, const FAModel& b) {
+    return a.F == b.F && a.psi == b.psi && a.c == b.c;
 }
 } // namespace
 
 class TestOnlineSplit : public QObject {
     Q_OBJECT
   private slots:
-    // Cuts on multiples of 64 rows: N parts of D rows (D = 203: 3 parts 64 + 64 + 75; D = 300
-    // with SGA's 256-row blocks crossing a cut; K fixed and not (17)); a psi floor that clamps.
+    // Blocks of 64 rows, whole blocks per thread: D = 203 is 4 blocks on 3 threads (64, 64,
+    // 75 rows), D = 300 has SGA's 256-row blocks cut, K fixed and not (17), a floor that clamps.
     void splitPassMatchesDenseTranscriptions_data() {
         QTest::addColumn<bool>("em");
         QTest::addColumn<int>("D");
@@ -91,11 +103,12 @@ class TestOnlineSplit : public QObject {
         QFETCH(double, floor);
         const FAModel truth = test::makeModel(D, std::min(K, D - 1), 50 + D);
         const OnlineOptions o = options(K, floor, 11);
-        std::unique_ptr<OnlineFitter> split, one;
-        if (em)
-            split = splitFitter<OnlineEM>(D, o, threads), one = std::make_unique<OnlineEM>(D, o);
-        else
-            split = splitFitter<OnlineSGA>(D, o, threads), one = std::make_unique<OnlineSGA>(D, o);
+        // The split pass, the same blocks on one thread, and the pass as one block.
+        auto make = [&](int n, bool blocked) {
+            return em ? makeFitter<OnlineEM>(D, o, n, blocked)
+                      : makeFitter<OnlineSGA>(D, o, n, blocked);
+        };
+        const auto split = make(threads, true), one = make(1, true), whole = make(1, false);
         QCOMPARE(split->passParts(), threads);
         QCOMPARE(one->passParts(), 1);
         Rng init(11);
@@ -105,13 +118,12 @@ class TestOnlineSplit : public QObject {
         refEm.floor = refSga.floor = floor;
         const Matrix X = test::drawSamples(truth, 120, 12);
         for (int j = 0; j < X.cols(); ++j) {
-            split->observe(X.col(j));
-            one->observe(X.col(j));
+            split->observe(X.col(j)), one->observe(X.col(j)), whole->observe(X.col(j));
             em ? refEm.observe(X.col(j)) : refSga.observe(X.col(j));
             if (peekEvery > 0 && (j + 1) % peekEvery == 0)
                 QVERIFY(split->psi().allFinite());
         }
-        const FitSnapshot s = split->snapshot(), s1 = one->snapshot();
+        const FitSnapshot s = split->snapshot();
         const Matrix refF = em ? refEm.F : refSga.F;
         const Vector refPsi = em ? refEm.psi : Vector(refSga.beta.array().exp());
         const long refClamps = em ? refEm.clamps : refSga.clamps;
@@ -121,30 +133,30 @@ class TestOnlineSplit : public QObject {
         QVERIFY((s.model.psi - refPsi).norm() < 1e-9 * refPsi.norm());
         QCOMPARE(s.psiClamps, refClamps);
         QVERIFY(floor < 0.1 || refClamps > 0); // the floor rows do clamp, in more than one part
-        QCOMPARE(s.psiClamps, s1.psiClamps);
-        const double rel = agreement(s.model, s1.model);
+        QVERIFY(same(s.model, one->model()));
+        QCOMPARE(s.psiClamps, one->snapshot().psiClamps);
+        const double rel = agreement(s.model, whole->model());
         QVERIFY2(rel < 1e-12, qPrintable(QString::number(rel)));
     }
-    void sameNumbersOnEveryRunForAGivenN() {
+    void sameNumbersForAnyN() {
         const FAModel truth = test::makeModel(500, 4, 3);
         const Matrix X = test::drawSamples(truth, 80, 4);
-        for (const int n : {2, 3}) {
-            auto a = splitFitter<OnlineEM>(500, options(4, 1e-8, 5), n);
-            auto b = splitFitter<OnlineEM>(500, options(4, 1e-8, 5), n);
-            auto c = splitFitter<OnlineSGA>(500, options(4, 1e-8, 5), n);
-            auto d = splitFitter<OnlineSGA>(500, options(4, 1e-8, 5), n);
-            for (int j = 0; j < X.cols(); ++j)
-                a->observe(X.col(j)), b->observe(X.col(j)), c->observe(X.col(j)),
-                    d->observe(X.col(j));
-            QVERIFY(a->model().F == b->model().F && a->model().psi == b->model().psi);
-            QVERIFY(c->model().F == d->model().F && c->model().psi == d->model().psi);
+        std::vector<std::unique_ptr<OnlineFitter>> fits;
+        for (const int n : {1, 2, 3, 4, 5}) {
+            fits.push_back(splitFitter<OnlineEM>(500, options(4, 1e-8, 5), n));
+            fits.push_back(splitFitter<OnlineSGA>(500, options(4, 1e-8, 5), n));
         }
+        for (int j = 0; j < X.cols(); ++j)
+            for (auto& f : fits)
+                f->observe(X.col(j));
+        for (std::size_t i = 2; i < fits.size(); ++i)
+            QVERIFY(same(fits[i]->model(), fits[i % 2]->model()));
     }
-    // At the default threshold: D = kSplitMinRows splits in two (and agrees with one thread),
-    // one row fewer does not (and is the one-thread pass exactly). The warm-up is fa-sweep's
-    // (100): with one of about K observations the first M steps' H = Sigma + B is so nearly
-    // singular that any change in the order of the sums (two threads against three as much as
-    // one against two) moves F by ~2e-11 (docs/threads.md).
+    // At the default threshold: D = kSplitMinRows splits in two and is the one-thread fit
+    // exactly, and within 1e-12 of the pass summed as one block; one row fewer does not split.
+    // The warm-up is fa-sweep's (100): with one of about K observations the first M steps'
+    // H = Sigma + B is so nearly singular that any change in the order of the sums moves F by
+    // ~2e-11 (docs/threads.md).
     void theDefaultThresholdDecides() {
         const int D = static_cast<int>(stream::kSplitMinRows);
         const FAModel truth = test::makeModel(D, 10, 6, 10.0, GeneratorKind::Haar);
@@ -152,19 +164,24 @@ class TestOnlineSplit : public QObject {
         for (const int dim : {D, D - 1}) {
             OnlineOptions o = options(10, 1e-8, 8);
             o.warmup = 100;
-            OnlineEM em1(dim, o), em2(dim, o);
-            OnlineSGA sga1(dim, o), sga2(dim, o);
+            OnlineEM em1(dim, o), em2(dim, o), emWhole(dim, o);
+            OnlineSGA sga1(dim, o), sga2(dim, o), sgaWhole(dim, o);
             em2.setPassThreads(2);
             sga2.setPassThreads(2);
+            emWhole.setPassThreads(1, D + 1);
+            sgaWhole.setPassThreads(1, D + 1);
             QCOMPARE(em2.passParts(), dim == D ? 2 : 1);
             for (int j = 0; j < X.cols(); ++j) {
                 const auto x = X.col(j).head(dim);
-                em1.observe(x), em2.observe(x), sga1.observe(x), sga2.observe(x);
+                em1.observe(x), em2.observe(x), emWhole.observe(x);
+                sga1.observe(x), sga2.observe(x), sgaWhole.observe(x);
             }
-            const double relEm = agreement(em2.model(), em1.model());
-            const double relSga = agreement(sga2.model(), sga1.model());
-            qInfo("D = %d: one vs two threads, largest relative difference EM %.2e, SGA %.2e", dim,
-                  relEm, relSga);
+            QVERIFY(same(em2.model(), em1.model()) && same(sga2.model(), sga1.model()));
+            const double relEm = agreement(em2.model(), emWhole.model());
+            const double relSga = agreement(sga2.model(), sgaWhole.model());
+            qInfo("D = %d: blocks against one block, largest relative difference EM %.2e, SGA "
+                  "%.2e",
+                  dim, relEm, relSga);
             QVERIFY(relEm < 1e-12 && relSga < 1e-12);
             if (dim < D)
                 QVERIFY(relEm == 0.0 && relSga == 0.0);
@@ -185,9 +202,12 @@ class TestOnlineSplit : public QObject {
     void refusesNoThreads() {
         OnlineEM em(100, options(2, 1e-8, 1));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, em.setPassThreads(0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, em.setPassThreads(2, 0, 100));
         em.setPassThreads(4, 0);
-        QCOMPARE(em.passParts(), 1); // 100 rows: one part of 64 rows and more is all there is
-        em.setPassThreads(4, 200);
+        QCOMPARE(em.passParts(), 1); // 100 rows are one block of 8192
+        em.setPassThreads(4, 0, 64);
+        QCOMPARE(em.passParts(), 2);
+        em.setPassThreads(4, 200, 64);
         QCOMPARE(em.passParts(), 1);
     }
 };
