@@ -7,30 +7,11 @@
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "tests/support/CountAllocations.h" // replaces operator new in this program
 #include "tests/support/OnlineReference.h"
 #include "tests/support/TestModels.h"
 
 #include <QtTest>
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
-// Counts the allocations of the whole program, for the test that a split pass allocates nothing.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-void* operator new(std::size_t size) {
-    ++g_allocations;
-    if (void* p = std::malloc(size == 0 ? 1 : size))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
 
 using namespace fa;
 
@@ -194,10 +175,10 @@ class TestOnlineSplit : public QObject {
         auto sga = splitFitter<OnlineSGA>(400, options(5, 1e-8, 1), 3);
         for (int j = 0; j < 30; ++j) // past warm-up: the helpers and their buffers exist
             em->observe(X.col(j)), sga->observe(X.col(j));
-        const long before = g_allocations.load();
+        const long before = test::allocations();
         for (int j = 30; j < 60; ++j)
             em->observe(X.col(j)), sga->observe(X.col(j));
-        QCOMPARE(g_allocations.load() - before, 0L);
+        QCOMPARE(test::allocations() - before, 0L);
     }
     void refusesNoThreads() {
         OnlineEM em(100, options(2, 1e-8, 1));
