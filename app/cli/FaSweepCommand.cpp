@@ -3,6 +3,7 @@
 #include "app/cli/ExperimentRunner.h"
 #include "core/explorer/ExplorerParams.h"
 #include "core/explorer/FaSweepCsv.h"
+#include "core/fa/PassThreads.h"
 #include "core/io/AtomicFile.h"
 #include "core/lab/Methods.h"
 #include "core/math/Summary.h"
@@ -111,6 +112,18 @@ const std::vector<OptionHelp>& ownOptions() {
     return o;
 }
 
+/// The shared options with --threads saying what fa-sweep does with threads beyond its trials.
+std::vector<OptionHelp> allOptions() {
+    std::vector<OptionHelp> all = experimentOptions(ownOptions(), faSweepParams());
+    for (OptionHelp& o : all)
+        if (o.flag == "threads")
+            o.help = "Trials side by side; 0: every core. Threads beyond the trials run (one trial "
+                     "on --threads 2) split each online fit's pass over its rows from D >= " +
+                     std::to_string(stream::kSplitMinRows) +
+                     " (the rows do not depend on it; docs/threads.md).";
+    return all;
+}
+
 int run(const ArgParser& args, const FaSweepConfig& config) {
     using Rows = std::vector<FaSweepRow>;
     return runExperiment<Rows>(
@@ -130,8 +143,8 @@ int run(const ArgParser& args, const FaSweepConfig& config) {
 } // namespace
 
 const CommandSpec& faSweepCommand() {
-    static const ExperimentCommand<FaSweepConfig> command{
-        "fa-sweep", kSummary, experimentOptions(ownOptions(), faSweepParams()), parseConfig, run};
+    static const ExperimentCommand<FaSweepConfig> command{"fa-sweep", kSummary, allOptions(),
+                                                          parseConfig, run};
     return command;
 }
 

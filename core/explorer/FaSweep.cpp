@@ -62,6 +62,13 @@ int sweepThreads(const FaSweepConfig& config) {
     return std::min(resolveThreads(config.threads, config.trials), byMemory);
 }
 
+int sweepPassThreads(const FaSweepConfig& config) {
+    const int total = resolveThreads(config.threads, std::numeric_limits<int>::max());
+    const auto trials = static_cast<int>(shardTrials(config.trials, config.shard).size());
+    const int side = std::max(1, std::min(sweepThreads(config), trials));
+    return std::max(1, total / side);
+}
+
 FaSweepRow makeSweepRow(const GeneratorSpec& g, long samples, int trial,
                         const std::string& algorithm) {
     FaSweepRow r;
@@ -109,7 +116,8 @@ struct SweepTrial {
     const FaSweepConfig& config;
     int trial;
     int fitLatent;
-    bool batchFits; // the samples are stored for batch refits
+    int passThreads; // each online fitter's pass split over this many threads
+    bool batchFits;  // the samples are stored for batch refits
     const ModelScorer& scorer;
     const std::atomic<bool>* cancel;
 };
@@ -133,6 +141,8 @@ std::vector<OnlineRun> makeOnlineRuns(const SweepTrial& t, Eigen::Index D, std::
         online.push_back({"em", std::make_unique<OnlineEM>(D, opts)});
     if (t.config.runSga)
         online.push_back({"sga", std::make_unique<OnlineSGA>(D, opts)});
+    for (OnlineRun& run : online)
+        run.fitter->setPassThreads(t.passThreads);
     return online;
 }
 
@@ -225,7 +235,7 @@ FaSweepRow onlineRow(const SweepTrial& t, long checkpoint, const OnlineRun& run)
 }
 
 /// One trial's rows (the checkpoints reached, when cancelled).
-std::vector<FaSweepRow> runSweepTrial(const FaSweepConfig& config, int trial,
+std::vector<FaSweepRow> runSweepTrial(const FaSweepConfig& config, int trial, int passThreads,
                                       const std::function<void(const FaSweepProgress&)>& progress,
                                       const std::atomic<bool>* cancel) {
     const GeneratorSpec& gen = config.generator;
@@ -240,7 +250,7 @@ std::vector<FaSweepRow> runSweepTrial(const FaSweepConfig& config, int trial,
     const ModelScorer scorer(truth, gen.dim <= kDenseMetricsMaxDim);
     FASampler sampler(truth);
     Rng sampleRng(seeds.samples);
-    const SweepTrial t{config, trial, fitLatent, batchFits, scorer, cancel};
+    const SweepTrial t{config, trial, fitLatent, passThreads, batchFits, scorer, cancel};
     std::vector<OnlineRun> online = makeOnlineRuns(t, D, seeds.init);
 
     // One sample per column, shared with a batch refit, which may outlive this trial.
@@ -269,9 +279,11 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
     validate(config);
     std::mutex lock;
     const auto report = serialised(progress, lock);
+    const int passThreads = sweepPassThreads(config);
     return runTrials<FaSweepRow>(
         shardTrials(config.trials, config.shard), sweepThreads(config),
-        [&](int trial) { return runSweepTrial(config, trial, report, cancel); }, cancel);
+        [&](int trial) { return runSweepTrial(config, trial, passThreads, report, cancel); },
+        cancel);
 }
 
 } // namespace fa

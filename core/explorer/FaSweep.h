@@ -25,8 +25,11 @@ struct FaSweepConfig {
     /// scikit-learn's default is randomized; its noisy log-likelihood can stop the iteration
     /// early at large T (see docs/results.md), which exact avoids.
     SvdMethod batchSvd = SvdMethod::Randomized;
-    int threads = 1; ///< trials run side by side (0: every core); the rows do not depend on it
-    Shard shard;     ///< the slice of the trials to run (a cluster's job array)
+    /// Trials run side by side (0: every core); the threads left over when fewer trials run
+    /// than there are threads split each online fitter's pass (sweepPassThreads). The rows do
+    /// not depend on it.
+    int threads = 1;
+    Shard shard; ///< the slice of the trials to run (a cluster's job array)
 };
 
 /// Checks every field; throws std::invalid_argument with a message naming the bad value.
@@ -48,6 +51,12 @@ struct FaSweepRow {
 /// The threads a sweep uses: config.threads (0: every core), fewer when side-by-side trials
 /// would hold more memory than the largest single trial allowed.
 int sweepThreads(const FaSweepConfig& config);
+
+/// The threads each online fitter's pass is split over (OnlineFitter::setPassThreads): the
+/// threads (config.threads, 0: every core) divided among the trials run side by side (the
+/// shard's, at most sweepThreads), so one trial on --threads 2 has its passes on both. A pass
+/// splits only from D >= stream::kSplitMinRows (docs/threads.md).
+int sweepPassThreads(const FaSweepConfig& config);
 
 /// A row with the model columns filled in and every metric NaN, status empty.
 FaSweepRow makeSweepRow(const GeneratorSpec& generator, long samples, int trial,

@@ -53,7 +53,7 @@ OnlineFitter::PassResult OnlineEM::pass(const double* x) const {
     stream::PassOut out;
     out.yy = m_yy.data();
     out.yd = m_yd.data();
-    stream::run(p, out);
+    m_passThreads.run(p, out);
     m_pending = false;
     m_psiClamps += out.clamps;
     PassResult r{std::isfinite(out.stateSum), std::isfinite(out.meanSum)};

@@ -50,6 +50,10 @@ OnlineFitter::OnlineFitter(Eigen::Index dim, const OnlineOptions& options)
     m_m = Vector::Zero(K);
 }
 
+void OnlineFitter::setPassThreads(int n, long minRows, long blockRows) {
+    m_passThreads = stream::PassThreads(n, minRows, blockRows);
+}
+
 void OnlineFitter::observe(const ConstVectorRef& theta) {
     if (m_status == FitStatus::Diverged)
         return;

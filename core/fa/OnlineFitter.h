@@ -4,6 +4,7 @@
 // checks.
 #include "core/fa/FAModel.h"
 #include "core/fa/GaussianFit.h"
+#include "core/fa/PassThreads.h"
 
 #include <string>
 #include <vector>
@@ -73,6 +74,17 @@ class OnlineFitter : public StreamFit {
     long step() const;
     long divergedAt() const;
     virtual void setLearningRate(double) {}
+    /// Splits each observation's pass over its D rows on n threads (this one and n - 1 helpers
+    /// that sleep between passes; n = 1, the default, is this thread alone). From D >= minRows
+    /// (stream::kSplitMinRows by default: below it a split does not pay, docs/threads.md) the
+    /// pass is summed in blocks of blockRows rows for any n, so the fit is bitwise the same for
+    /// every n (core/fa/PassThreads.h). Throws std::invalid_argument for n < 1 or blockRows not
+    /// a positive multiple of 64.
+    void setPassThreads(int n, long minRows = stream::kSplitMinRows,
+                        long blockRows = stream::kSumBlockRows);
+    int passThreads() const { return m_passThreads.threads(); }
+    /// The threads each pass runs on: 1 unless D >= minRows and n > 1.
+    int passParts() const { return m_passThreads.parts(m_dim); }
     /// Read-only views of the current state, for cheap sub-block and 2D views.
     const Vector& mean() const { return m_mean; }
     const Matrix& loadings() const; ///< online EM forms F = A G on the first call after a step
@@ -108,6 +120,7 @@ class OnlineFitter : public StreamFit {
     // The E step of the pending observation, and the pass's sums.
     mutable Matrix m_yy, m_S, m_sigma, m_tmp;
     mutable Vector m_yd, m_p, m_m;
+    mutable stream::PassThreads m_passThreads; // the pass's rows on threads (1 by default)
 };
 
 } // namespace fa

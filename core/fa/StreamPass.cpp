@@ -309,12 +309,12 @@ template <int KT> struct RowBuffers {
     }
 };
 
-template <int KT> void runEm(EmPass& p, PassOut& out) {
+template <int KT> void runEm(const EmPass& p, long first, long last, PassOut& out) {
     const int K = KT > 0 ? KT : p.latent;
     Scratch& s = scratch(K);
     long clamps = 0;
     RowBuffers<KT> y;
-    forRows(0, p.dim, s, [&](long i, auto& lane) {
+    forRows(first, last, s, [&](long i, auto& lane) {
         using V = typename std::decay_t<decltype(lane)>::Value;
         emRows<KT, V>(p, K, i, y.template of<V>().get(lane.y), lane.sums, clamps);
     });
@@ -322,14 +322,14 @@ template <int KT> void runEm(EmPass& p, PassOut& out) {
     finish(K, s, out, p.x != nullptr);
 }
 
-template <int KT> void runSga(SgaPass& p, PassOut& out) {
+template <int KT> void runSga(const SgaPass& p, long first, long last, PassOut& out) {
     const int K = KT > 0 ? KT : p.latent;
     Scratch& s = scratch(K);
     long clamps = 0;
     constexpr long kBlock = 256; // rows per block: F's block stays in L1 between the two parts
     RowBuffers<KT> y, f;
-    for (long b0 = 0; b0 < p.dim; b0 += kBlock) {
-        const long b1 = b0 + kBlock < p.dim ? b0 + kBlock : p.dim;
+    for (long b0 = first; b0 < last; b0 += kBlock) { // a part's blocks: exp of its rows only
+        const long b1 = b0 + kBlock < last ? b0 + kBlock : last;
         if (p.pending) {
             forRows(b0, b1, s, [&](long i, auto& lane) {
                 using V = typename std::decay_t<decltype(lane)>::Value;
@@ -350,22 +350,34 @@ template <int KT> void runSga(SgaPass& p, PassOut& out) {
 int fixedIndex(int K) {
     return K >= 1 && K <= kFixedK ? K : 0;
 }
-template <int... Ks> void dispatchEm(EmPass& p, PassOut& out, std::integer_sequence<int, Ks...>) {
-    static constexpr void (*fns[])(EmPass&, PassOut&) = {&runEm<Ks>...};
-    fns[fixedIndex(p.latent)](p, out);
+template <int... Ks>
+void dispatchEm(const EmPass& p, long first, long last, PassOut& out,
+                std::integer_sequence<int, Ks...>) {
+    static constexpr void (*fns[])(const EmPass&, long, long, PassOut&) = {&runEm<Ks>...};
+    fns[fixedIndex(p.latent)](p, first, last, out);
 }
-template <int... Ks> void dispatchSga(SgaPass& p, PassOut& out, std::integer_sequence<int, Ks...>) {
-    static constexpr void (*fns[])(SgaPass&, PassOut&) = {&runSga<Ks>...};
-    fns[fixedIndex(p.latent)](p, out);
+template <int... Ks>
+void dispatchSga(const SgaPass& p, long first, long last, PassOut& out,
+                 std::integer_sequence<int, Ks...>) {
+    static constexpr void (*fns[])(const SgaPass&, long, long, PassOut&) = {&runSga<Ks>...};
+    fns[fixedIndex(p.latent)](p, first, last, out);
 }
 } // namespace
 
-void run(EmPass& pass, PassOut& out) {
-    dispatchEm(pass, out, std::make_integer_sequence<int, kFixedK + 1>{});
+void run(const EmPass& pass, PassOut& out, long first, long last) {
+    dispatchEm(pass, first, last, out, std::make_integer_sequence<int, kFixedK + 1>{});
 }
 
-void run(SgaPass& pass, PassOut& out) {
-    dispatchSga(pass, out, std::make_integer_sequence<int, kFixedK + 1>{});
+void run(const SgaPass& pass, PassOut& out, long first, long last) {
+    dispatchSga(pass, first, last, out, std::make_integer_sequence<int, kFixedK + 1>{});
+}
+
+void run(const EmPass& pass, PassOut& out) {
+    run(pass, out, 0, pass.dim);
+}
+
+void run(const SgaPass& pass, PassOut& out) {
+    run(pass, out, 0, pass.dim);
 }
 
 } // namespace fa::stream

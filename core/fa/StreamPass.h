@@ -9,7 +9,8 @@
 
 namespace fa::stream {
 
-/// What every pass returns: the next E step's sums over rows y_i of the current F,
+/// What every pass (or part of one: the rows [first, last)) returns: the next E step's sums over
+/// rows y_i of the current F,
 ///   yy = sum_i y_i^T y_i / psi_i (K x K, lower triangle, column-major),
 ///   yd = sum_i y_i^T d_i / psi_i (K),
 /// the number of psi entries clamped, and sums whose finiteness says whether the updated state
@@ -42,7 +43,7 @@ struct EmPass {
     double t = 1.0;
     bool useF0 = true;
 };
-void run(EmPass& pass, PassOut& out);
+void run(const EmPass& pass, PassOut& out);
 
 /// Online SGA. State: the running mean, d, F (D x K), beta = log psi, psi. The pending step:
 /// F += eta psi^-1 (d m^T - F M), beta += eta (1/2 psi^-1 (d^2 - 2 d F m + rowsum(F M .* F))
@@ -60,6 +61,13 @@ struct SgaPass {
     double t = 1.0;
     bool reduce = true; ///< form the next E step's sums (not during warm-up)
 };
-void run(SgaPass& pass, PassOut& out);
+void run(const SgaPass& pass, PassOut& out);
+
+/// The pass over rows [first, last) alone: out receives those rows' share of yy and yd, their
+/// clamps and their finiteness sums (core/fa/PassThreads.h adds the parts of a split pass). The
+/// rows of a pass are independent of each other, so parts may run on different threads. SGA's
+/// blocks (exp of beta, then the clamp and the sums) start at `first`.
+void run(const EmPass& pass, PassOut& out, long first, long last);
+void run(const SgaPass& pass, PassOut& out, long first, long last);
 
 } // namespace fa::stream

@@ -10,29 +10,10 @@
 #include "core/math/Rng.h"
 #include "core/neural/IterateFits.h"
 #include "core/vi/SgdTrainer.h"
+#include "tests/support/CountAllocations.h" // replaces operator new in this program
 
 #include <QtTest>
 #include <atomic>
-#include <cstdlib>
-#include <new>
-
-// Counts the allocations of the whole program, for the test that an epoch does not allocate per
-// iterate.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-void* operator new(std::size_t size) {
-    ++g_allocations;
-    if (void* p = std::malloc(size == 0 ? 1 : size))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
 
 using namespace fa;
 
@@ -366,9 +347,9 @@ class TestIterateFits : public QObject {
         o.members = 2, o.batch = 4, o.swaStart = 1, o.faWarmup = 10;
         IterateFit fit(d.X, d.y, o);
         fit.runEpoch(), fit.runEpoch(); // buffers sized, warm-up passed
-        const long before = g_allocations.load();
+        const long before = test::allocations();
         fit.runEpoch();
-        const long allocations = g_allocations.load() - before;
+        const long allocations = test::allocations() - before;
         QCOMPARE(fit.collected(1), 200L);
         QVERIFY2(allocations < 10, qPrintable(QString::number(allocations)));
     }

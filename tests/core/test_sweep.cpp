@@ -4,6 +4,7 @@
 #include "core/explorer/FaSweep.h"
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
+#include "core/fa/PassThreads.h"
 #include "core/metrics/DenseMetrics.h"
 
 #include <QtTest>
@@ -88,6 +89,34 @@ class TestSweep : public QObject {
         QVERIFY(std::isnan(rows[0].relCovDist));
         QCOMPARE(rows[1].status, std::string("ok")); // structured metrics above D = 1000
         QVERIFY(rows[1].relCovDist > 0.0 && rows[1].relCovDist < 10.0);
+    }
+    void spareThreadsSplitThePassesAndChangeNoRow() {
+        // Threads beyond the trials run side by side go to each online fitter's pass.
+        FaSweepConfig c;
+        c.generator.dim = static_cast<int>(stream::kSplitMinRows);
+        c.generator.latent = 3;
+        c.generator.kind = GeneratorKind::Haar;
+        c.checkpoints = {130};
+        c.runBatch = false;
+        c.trials = 10, c.threads = 2;
+        QCOMPARE(sweepPassThreads(c), 1);
+        c.trials = 3, c.threads = 4;
+        QCOMPARE(sweepPassThreads(c), 1);
+        c.trials = 10, c.shard = {4, 10}; // one trial in this slice
+        QCOMPARE(sweepPassThreads(c), 4);
+        c.trials = 1, c.shard = {}, c.threads = 2;
+        QCOMPARE(sweepPassThreads(c), 2);
+        const auto split = runFaSweep(c);
+        c.threads = 1;
+        QCOMPARE(sweepPassThreads(c), 1);
+        const auto one = runFaSweep(c);
+        QCOMPARE(split.size(), std::size_t(2));
+        for (std::size_t i = 0; i < one.size(); ++i) {
+            QCOMPARE(split[i].status, std::string("ok"));
+            QCOMPARE(split[i].relCovDist, one[i].relCovDist);
+            QCOMPARE(split[i].w2, one[i].w2);
+            QCOMPARE(split[i].relMeanDist, one[i].relMeanDist);
+        }
     }
     void divergedSgaLeavesOthersRunning() {
         FaSweepConfig c = smallConfig();
