@@ -4,6 +4,7 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/TrialRunner.h"
 #include "core/lab/WorkPool.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
@@ -127,8 +128,11 @@ LiveExplorer::LiveExplorer(const ExplorerConfig& config, AbandonFlag abandon)
     if (config.runSga)
         s.fitters.push_back(std::make_unique<OnlineSGA>(D, o));
     s.fitSeconds.assign(s.fitters.size(), 0.0);
-    for (const auto& f : s.fitters)
+    for (const auto& f : s.fitters) {
+        // Both cores on one stream from D = 32768 on (docs/threads.md); the same numbers.
+        f->setPassThreads(resolveThreads(0, 2));
         s.traces.push_back({f->name(), FitStatus::WarmUp, 0, {}});
+    }
     if (config.runBatch) {
         s.traces.push_back({"batch", FitStatus::Running, 0, {}});
         if (D <= kBatchMaxDim)
