@@ -1,6 +1,7 @@
 #include "core/metrics/StructuredMetrics.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <numbers>
@@ -26,21 +27,26 @@ double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAMod
 }
 
 namespace {
-/// fn(begin, end) over [0, n) in contiguous parts, one per core (at most 4), side by side. For
-/// work whose parts write disjoint outputs, so the result does not depend on the cores.
+/// fn(begin, end) over [0, n) in contiguous chunks of about n / 64 rows that one thread per core
+/// (at most 4) claims in turn, so a thread on a core shared with another process does fewer
+/// chunks instead of holding the others up (an equal share each took as long as the slowed
+/// thread's share). For work whose chunks write disjoint outputs, so the result does not depend
+/// on the cores or on which thread did a chunk.
 void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index)>& fn) {
-    const auto parts =
-        static_cast<Eigen::Index>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    const auto threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+    const Eigen::Index chunk = std::max<Eigen::Index>(n / 64, 1024);
+    std::atomic<Eigen::Index> next{0};
+    auto claim = [&] {
+        for (Eigen::Index begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk))
+            fn(begin, std::min(n, begin + chunk));
+    };
     std::vector<std::thread> pool;
-    Eigen::Index started = 1;
     try {
-        for (; started < parts; ++started)
-            pool.emplace_back(fn, n * started / parts, n * (started + 1) / parts);
-    } catch (const std::system_error&) { // no more threads (a process limit): done here
+        for (unsigned t = 1; t < threads && chunk < n; ++t)
+            pool.emplace_back(claim);
+    } catch (const std::system_error&) { // no more threads (a process limit): fewer claim
     }
-    fn(0, n / parts);
-    for (Eigen::Index p = started; p < parts; ++p)
-        fn(n * p / parts, n * (p + 1) / parts);
+    claim();
     for (auto& t : pool)
         t.join();
 }
@@ -126,8 +132,8 @@ void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::In
 
 /// The same Grams from per-bin moments M_bj, using
 /// 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
-/// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in parts on
-/// every core, each part writing its own columns); all nodes then come from one GEMM whose
+/// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in chunks on
+/// every core, each chunk writing its own columns); all nodes then come from one GEMM whose
 /// size does not depend on D.
 std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Bins& bins,
                                 const std::vector<double>& t2s, int order) {
@@ -139,7 +145,7 @@ std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Bins& bins,
             used.push_back(b);
     const auto terms = static_cast<Eigen::Index>(used.size()) * (order + 1);
     Matrix moments(r * r, terms); // column (bin, j) holds vec(M_bj)
-    // Part p takes the bins whose first row lies in the p-th equal share of the rows.
+    // A chunk of rows takes the bins whose first row lies in it.
     std::vector<Eigen::Index> firstRow(used.size());
     for (std::size_t ub = 0; ub < used.size(); ++ub)
         firstRow[ub] = bins.start[used[ub]];
