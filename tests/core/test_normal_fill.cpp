@@ -140,10 +140,10 @@ class TestNormalFill : public QObject {
         }
     }
     // The blocked draw against c + sqrt(psi) .* eps + F h formed whole from K + D scalar
-    // normals, bitwise, for D below, at and around the row block (1024, and a last block of one
+    // normals, bitwise, for D below, at and around the row block (16384, and a last block of one
     // row) and into an unaligned segment.
     void samplerDrawIsTheWholeFormulaBitwise() {
-        for (const Eigen::Index D : {2, 4, 7, 33, 1023, 1024, 1025, 1026, 2049, 3001, 4099}) {
+        for (const Eigen::Index D : {2, 4, 7, 33, 1025, 16383, 16384, 16385, 16386, 32769, 40001}) {
             const Eigen::Index K = 3;
             Rng setup(static_cast<std::uint64_t>(D));
             FAModel model;
