@@ -111,17 +111,17 @@ Bins makeBins(const Vector& lambda, double width) {
 void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
                std::size_t u0, std::size_t u1, int order, Matrix& moments) {
     const Eigen::Index r = Z.cols();
-    Matrix weighted, block;
-    Vector offset, power;
+    RowMatrix weighted; // row i: z_i (lambda_i - lambda_b)^j for j = 0 .. order, side by side
+    Matrix block;
     for (std::size_t ub = u0; ub < u1; ++ub) {
         const Eigen::Index b = used[ub], first = bins.start[b], n = bins.start[b + 1] - first;
         const auto Zb = Z.middleRows(first, n); // contiguous: Z is in bin order
-        offset = bins.sortedLambda.segment(first, n).array() - bins.centre[b];
         weighted.resize(n, r * (order + 1));
-        power.setOnes(n);
-        for (int j = 0; j <= order; ++j) {
-            weighted.middleCols(j * r, r) = Zb.array().colwise() * power.array();
-            power.array() *= offset.array();
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double offset = bins.sortedLambda[first + i] - bins.centre[b];
+            double power = 1.0;
+            for (int j = 0; j <= order; ++j, power *= offset)
+                weighted.row(i).segment(j * r, r) = Zb.row(i) * power;
         }
         block.noalias() = Zb.transpose() * weighted;
         for (int j = 0; j <= order; ++j)
@@ -221,6 +221,19 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     const Vector sqrt1 = a.psi.cwiseSqrt();
     const Vector lambda = a.psi.cwiseProduct(b.psi);
 
+    // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2): from the inputs alone, so
+    // on a thread of its own beside the binning and Z (the same sums as on this one).
+    double tailC = 0.0;
+    auto tailTerm = [&] {
+        tailC = a.psi.dot(F2.rowwise().squaredNorm()) + b.psi.dot(F1.rowwise().squaredNorm()) +
+                (F1.transpose() * F2).squaredNorm();
+    };
+    std::jthread tail; // joined on the way out, also if what follows throws
+    try {
+        tail = std::jthread(tailTerm);
+    } catch (const std::system_error&) { // no more threads: here
+        tailTerm();
+    }
     const double base = (a.c - b.c).squaredNorm() + (sqrt1 - b.psi.cwiseSqrt()).squaredNorm() +
                         F1.squaredNorm() + F2.squaredNorm();
 
@@ -253,10 +266,8 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     const double logDetInner = 2.0 * L.diagonal().array().log().sum();
     const Matrix innerInv = llt.solve(Matrix::Identity(K1, K1));
 
-    // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2).
-    const double tailC = a.psi.dot(F2.rowwise().squaredNorm()) +
-                         b.psi.dot(F1.rowwise().squaredNorm()) +
-                         (F1.transpose() * F2).squaredNorm();
+    if (tail.joinable())
+        tail.join();
 
     const double cross =
         integrateLogDet(Z, lambda, bins ? &*bins : nullptr, innerInv, logDetInner, tailC, options);
