@@ -1,5 +1,7 @@
 #include "core/bench/Benchmark.h"
 
+#include "core/bench/HostInfo.h"
+
 #include "core/explorer/FaSweep.h"
 #include "core/fa/BatchFA.h"
 #include "core/fa/ModelGenerator.h"
@@ -43,6 +45,20 @@ double throughput(OnlineFitter& fitter, const FAModel& model, std::uint64_t seed
     return static_cast<double>(n) / elapsed;
 }
 
+/// Draws per second of the true model's sampler alone: the part of an observation the fitters'
+/// rates include that is not the fitter's pass.
+double samplerThroughput(const FAModel& model, double minSeconds) {
+    FASampler sampler(model);
+    Rng rng(1);
+    Vector x(model.dim());
+    long n = 0;
+    const auto t0 = Clock::now();
+    while (since(t0) < minSeconds || n < 200)
+        for (int i = 0; i < 16; ++i, ++n)
+            sampler.draw(rng, x);
+    return static_cast<double>(n) / since(t0);
+}
+
 /// Calibration: online EM written the straightforward way (temporaries every step, explicit
 /// inverses), the "for scale" baseline of the issue. Measured in the same run as the real
 /// fitters, the ratio stays meaningful on a machine whose speed drifts.
@@ -79,27 +95,6 @@ double naiveEmThroughput(const FAModel& model, int K, double minSeconds) {
     return static_cast<double>(n) / elapsed;
 }
 
-/// STREAM's triad a = b + s c over three arrays of n doubles: the best of repeated sweeps over
-/// at least minSeconds, in GB/s counting 24 bytes per element (as STREAM does: no write-allocate).
-double triadBandwidth(long n, double minSeconds) {
-    std::vector<double> a(static_cast<std::size_t>(n), 0.0), b(static_cast<std::size_t>(n), 1.0),
-        c(static_cast<std::size_t>(n), 2.0);
-    double best = 0.0, s = 0.5;
-    const auto t0 = Clock::now();
-    for (int sweep = 0; sweep < 3 || since(t0) < minSeconds; ++sweep) {
-        double* __restrict pa = a.data();
-        const double* __restrict pb = b.data();
-        const double* __restrict pc = c.data();
-        const auto t1 = Clock::now();
-        for (long i = 0; i < n; ++i)
-            pa[i] = pb[i] + s * pc[i];
-        const double seconds = since(t1);
-        best = std::max(best, 24.0 * static_cast<double>(n) / seconds / 1e9);
-        s = pa[n / 2] > 1e300 ? 0.5 : s * 0.999; // keeps the sweeps from being folded together
-    }
-    return best;
-}
-
 template <class F> double timeOnce(F&& f) {
     const auto t0 = Clock::now();
     f();
@@ -132,8 +127,17 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
         if (onRow)
             onRow(rows.back());
     };
+    // The host (docs/benchmarks.md): a text cell in the unit column, the figure in value.
+    const HostInfo host = hostInfo();
+    add("host", "cpu_model", 0, 0.0, host.cpuModel.c_str());
+    add("host", "cores", 0, host.cores, "threads");
+    add("host", "vector_bits_build", 0, host.buildVectorBits, "bits");
+    add("host", "vector_bits_stream_pass", 0, host.streamPassBits, "bits");
+    add("host", "vector_bits_normals", 0, host.normalVectorBits, host.normalPath.c_str());
     // For reference: the triad over a working set that stays in cache (3 x 8 MB).
     add("bandwidth", "triad_in_cache", 0, triadBandwidth(1'000'000, config.minSeconds), "GB/s");
+    add("bandwidth", "triad_in_cache_2threads", 0, triadBandwidth(1'000'000, config.minSeconds, 2),
+        "GB/s");
     for (const int D : config.dims) {
         GeneratorSpec spec;
         spec.dim = D;
@@ -164,6 +168,17 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
                 add("bound", "triad_obs_per_s", D, gbs * 1e9 / bytes, "obs/s");
                 add("bound", "em_fraction", D, emRate * bytes / (gbs * 1e9), "of bound");
                 add("bound", "sga_fraction", D, sgaRate * bytes / (gbs * 1e9), "of bound");
+                // The same against both cores streaming (what a pass split over the rows on
+                // --threads 2 can reach; one thread's rate is read against it too).
+                const double gbs2 =
+                    triadBandwidth(static_cast<long>(D) * config.latent, config.minSeconds, 2);
+                add("bandwidth", "triad_2threads", D, gbs2, "GB/s");
+                add("bound", "triad_obs_per_s_2threads", D, gbs2 * 1e9 / bytes, "obs/s");
+                add("bound", "em_fraction_2threads", D, emRate * bytes / (gbs2 * 1e9), "of bound");
+                add("bound", "sga_fraction_2threads", D, sgaRate * bytes / (gbs2 * 1e9),
+                    "of bound");
+                add("throughput", "sampler_only", D, samplerThroughput(truth, config.minSeconds),
+                    "obs/s");
             }
         }
         // An estimate to score: online EM after a short run, as the sweep would score it.

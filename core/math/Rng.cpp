@@ -1,9 +1,28 @@
 #include "core/math/Rng.h"
 
-#include <array>
+#include "core/math/Ziggurat.h"
+
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace fa {
+namespace zig {
+Tables::Tables() {
+    x[0] = kV / density(kR);
+    x[1] = kR;
+    for (int i = 1; i < kLayers - 1; ++i)
+        x[i + 1] = std::sqrt(-2.0 * std::log(kV / x[i] + density(x[i])));
+    x[kLayers] = 0.0;
+    for (int i = 0; i <= kLayers; ++i)
+        f[i] = density(x[i]);
+}
+const Tables& tables() {
+    static const Tables t;
+    return t;
+}
+} // namespace zig
+
 namespace {
 std::uint64_t splitMix64(std::uint64_t& x) {
     std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
@@ -11,36 +30,22 @@ std::uint64_t splitMix64(std::uint64_t& x) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-std::uint64_t rotl(std::uint64_t x, int k) {
-    return (x << k) | (x >> (64 - k));
-}
 
-/// Ziggurat for the unnormalised density f(x) = exp(-x^2 / 2): 128 strips of equal area V;
-/// strip i covers |x| < x[i] for f between f(x[i]) and f(x[i + 1]); strip 0 is the base with
-/// the tail beyond r = x[1].
-constexpr int kLayers = 128;
-constexpr double kR = 3.442619855899;      // start of the tail for 128 layers
-constexpr double kV = 9.91256303526217e-3; // area of each strip
-double density(double x) {
-    return std::exp(-0.5 * x * x);
-}
-
-struct ZigguratTables {
-    std::array<double, kLayers + 1> x{}, f{};
-    ZigguratTables() {
-        x[0] = kV / density(kR);
-        x[1] = kR;
-        for (int i = 1; i < kLayers - 1; ++i)
-            x[i + 1] = std::sqrt(-2.0 * std::log(kV / x[i] + density(x[i])));
-        x[kLayers] = 0.0;
-        for (int i = 0; i <= kLayers; ++i)
-            f[i] = density(x[i]);
-    }
+/// Numbers drawn ahead in a block of fillNormal: a slow path goes on with the ones after its
+/// own first try, then with the generator's.
+struct BlockStream {
+    const std::uint64_t* bits;
+    int at, end;
+    zig::Xoshiro rest; ///< a copy, so the generator's own state is never addressed
+    std::uint64_t operator()() { return at < end ? bits[at++] : rest.next(); }
 };
-const ZigguratTables& tables() {
-    static const ZigguratTables t;
-    return t;
+
+[[gnu::noinline]] double slowFromBlock(BlockStream& stream, std::uint64_t bits, double x,
+                                       const zig::Tables& t) {
+    return zig::slowPath(stream, bits, zig::layerOf(bits), x, t);
 }
+
+constexpr int kBlock = 256; // numbers drawn ahead at a time (2 KiB)
 } // namespace
 
 std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t stream) {
@@ -53,18 +58,16 @@ Rng::Rng(std::uint64_t seed) {
     std::uint64_t x = seed;
     for (auto& s : m_s)
         s = splitMix64(x);
-    tables(); // build once, outside any timed loop
+    zig::tables(); // build once, outside any timed loop
 }
 
 std::uint64_t Rng::nextU64() {
-    const std::uint64_t result = rotl(m_s[0] + m_s[3], 23) + m_s[0];
-    const std::uint64_t t = m_s[1] << 17;
-    m_s[2] ^= m_s[0];
-    m_s[3] ^= m_s[1];
-    m_s[1] ^= m_s[2];
-    m_s[0] ^= m_s[3];
-    m_s[2] ^= t;
-    m_s[3] = rotl(m_s[3], 45);
+    zig::Xoshiro g{m_s[0], m_s[1], m_s[2], m_s[3]};
+    const std::uint64_t result = g.next();
+    m_s[0] = g.s0;
+    m_s[1] = g.s1;
+    m_s[2] = g.s2;
+    m_s[3] = g.s3;
     return result;
 }
 
@@ -73,10 +76,10 @@ double Rng::uniform() {
 }
 
 double Rng::normal() {
-    const auto& t = tables();
+    const auto& t = zig::tables();
     const std::uint64_t bits = nextU64();
-    const int layer = static_cast<int>(bits & (kLayers - 1));           // low 7 bits
-    const double u = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0; // high 53 bits, [-1, 1)
+    const int layer = zig::layerOf(bits);
+    const double u = static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0; // = zig::signedUnit
     const double x = u * t.x[layer];
     if (std::abs(x) < t.x[layer + 1])
         return x; // inside the strip's rectangle that lies wholly under the density
@@ -84,29 +87,55 @@ double Rng::normal() {
 }
 
 double Rng::normalSlowPath(std::uint64_t bits, int layer, double x) {
-    const auto& t = tables();
-    for (;;) {
-        if (layer == 0) { // the tail beyond r (Marsaglia 1964)
-            double a, b;
-            do {
-                a = -std::log(1.0 - uniform()) / kR;
-                b = -std::log(1.0 - uniform());
-            } while (2.0 * b < a * a);
-            return x < 0.0 ? -(kR + a) : kR + a;
-        }
-        if (t.f[layer] + uniform() * (t.f[layer + 1] - t.f[layer]) < density(x))
-            return x; // under the curve in the wedge
-        bits = nextU64();
-        layer = static_cast<int>(bits & (kLayers - 1));
-        x = (static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0) * t.x[layer];
-        if (std::abs(x) < t.x[layer + 1])
-            return x;
-    }
+    auto next = [this] { return nextU64(); };
+    return zig::slowPath(next, bits, layer, x, zig::tables());
 }
 
-void Rng::fillNormal(Eigen::Ref<Vector> out) {
-    for (Eigen::Index i = 0; i < out.size(); ++i)
-        out[i] = normal();
+// The numbers of n calls of normal(): a block of numbers is drawn ahead with the state in
+// registers and every first try made from them at once (zig::tryBlock); the tries inside their
+// rectangle (about 79 in 80) are the draws, moved up in runs, and at each one outside a slow
+// path goes on with the numbers after it. Each draw consumes at least one number, so a block of
+// m <= n - done numbers is used up before the n draws are done, and the state ends where
+// normal()'s would.
+void Rng::fillNormal(Eigen::Ref<Vector> to) {
+    double* out = to.data();
+    const Eigen::Index n = to.size();
+    const zig::Tables& t = zig::tables();
+    zig::Xoshiro g{m_s[0], m_s[1], m_s[2], m_s[3]};
+    std::uint64_t bits[kBlock];
+    std::uint8_t outside[kBlock];
+    Eigen::Index done = 0;
+    while (done < n) {
+        const int m = static_cast<int>(std::min<Eigen::Index>(n - done, kBlock));
+        for (int i = 0; i < m; ++i)
+            bits[i] = g.next();
+        double* tries = out + done; // each draw is written at or before its first try's place
+        zig::tryBlock(bits, m, t, tries, outside);
+        BlockStream stream{bits, 0, m, g};
+        Eigen::Index w = done;
+        while (stream.at < m) {
+            const void* hit =
+                std::memchr(outside + stream.at, 1, static_cast<std::size_t>(m - stream.at));
+            const int stop =
+                hit ? static_cast<int>(static_cast<const std::uint8_t*>(hit) - outside) : m;
+            if (w != done + stream.at) // a run of tries inside, moved up over the extra numbers
+                std::memmove(out + w, tries + stream.at,
+                             sizeof(double) * static_cast<std::size_t>(stop - stream.at));
+            w += stop - stream.at;
+            stream.at = stop;
+            if (stop < m) {
+                const std::uint64_t b = bits[stream.at];
+                const double x = tries[stream.at++];
+                out[w++] = slowFromBlock(stream, b, x, t);
+            }
+        }
+        g = stream.rest;
+        done = w;
+    }
+    m_s[0] = g.s0;
+    m_s[1] = g.s1;
+    m_s[2] = g.s2;
+    m_s[3] = g.s3;
 }
 
 double Rng::gamma(double shape) {

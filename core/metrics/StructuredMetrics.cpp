@@ -1,6 +1,7 @@
 #include "core/metrics/StructuredMetrics.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <numbers>
@@ -26,21 +27,26 @@ double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAMod
 }
 
 namespace {
-/// fn(begin, end) over [0, n) in contiguous parts, one per core (at most 4), side by side. For
-/// work whose parts write disjoint outputs, so the result does not depend on the cores.
+/// fn(begin, end) over [0, n) in contiguous chunks of about n / 64 rows that one thread per core
+/// (at most 4) claims in turn, so a thread on a core shared with another process does fewer
+/// chunks instead of holding the others up (an equal share each took as long as the slowed
+/// thread's share). For work whose chunks write disjoint outputs, so the result does not depend
+/// on the cores or on which thread did a chunk.
 void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index)>& fn) {
-    const auto parts =
-        static_cast<Eigen::Index>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+    const auto threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+    const Eigen::Index chunk = std::max<Eigen::Index>(n / 64, 1024);
+    std::atomic<Eigen::Index> next{0};
+    auto claim = [&] {
+        for (Eigen::Index begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk))
+            fn(begin, std::min(n, begin + chunk));
+    };
     std::vector<std::thread> pool;
-    Eigen::Index started = 1;
     try {
-        for (; started < parts; ++started)
-            pool.emplace_back(fn, n * started / parts, n * (started + 1) / parts);
-    } catch (const std::system_error&) { // no more threads (a process limit): done here
+        for (unsigned t = 1; t < threads && chunk < n; ++t)
+            pool.emplace_back(claim);
+    } catch (const std::system_error&) { // no more threads (a process limit): fewer claim
     }
-    fn(0, n / parts);
-    for (Eigen::Index p = started; p < parts; ++p)
-        fn(n * p / parts, n * (p + 1) / parts);
+    claim();
     for (auto& t : pool)
         t.join();
 }
@@ -105,17 +111,17 @@ Bins makeBins(const Vector& lambda, double width) {
 void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
                std::size_t u0, std::size_t u1, int order, Matrix& moments) {
     const Eigen::Index r = Z.cols();
-    Matrix weighted, block;
-    Vector offset, power;
+    RowMatrix weighted; // row i: z_i (lambda_i - lambda_b)^j for j = 0 .. order, side by side
+    Matrix block;
     for (std::size_t ub = u0; ub < u1; ++ub) {
         const Eigen::Index b = used[ub], first = bins.start[b], n = bins.start[b + 1] - first;
         const auto Zb = Z.middleRows(first, n); // contiguous: Z is in bin order
-        offset = bins.sortedLambda.segment(first, n).array() - bins.centre[b];
         weighted.resize(n, r * (order + 1));
-        power.setOnes(n);
-        for (int j = 0; j <= order; ++j) {
-            weighted.middleCols(j * r, r) = Zb.array().colwise() * power.array();
-            power.array() *= offset.array();
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double offset = bins.sortedLambda[first + i] - bins.centre[b];
+            double power = 1.0;
+            for (int j = 0; j <= order; ++j, power *= offset)
+                weighted.row(i).segment(j * r, r) = Zb.row(i) * power;
         }
         block.noalias() = Zb.transpose() * weighted;
         for (int j = 0; j <= order; ++j)
@@ -126,8 +132,8 @@ void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::In
 
 /// The same Grams from per-bin moments M_bj, using
 /// 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
-/// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in parts on
-/// every core, each part writing its own columns); all nodes then come from one GEMM whose
+/// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in chunks on
+/// every core, each chunk writing its own columns); all nodes then come from one GEMM whose
 /// size does not depend on D.
 std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Bins& bins,
                                 const std::vector<double>& t2s, int order) {
@@ -139,7 +145,7 @@ std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Bins& bins,
             used.push_back(b);
     const auto terms = static_cast<Eigen::Index>(used.size()) * (order + 1);
     Matrix moments(r * r, terms); // column (bin, j) holds vec(M_bj)
-    // Part p takes the bins whose first row lies in the p-th equal share of the rows.
+    // A chunk of rows takes the bins whose first row lies in it.
     std::vector<Eigen::Index> firstRow(used.size());
     for (std::size_t ub = 0; ub < used.size(); ++ub)
         firstRow[ub] = bins.start[used[ub]];
@@ -215,6 +221,19 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     const Vector sqrt1 = a.psi.cwiseSqrt();
     const Vector lambda = a.psi.cwiseProduct(b.psi);
 
+    // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2): from the inputs alone, so
+    // on a thread of its own beside the binning and Z (the same sums as on this one).
+    double tailC = 0.0;
+    auto tailTerm = [&] {
+        tailC = a.psi.dot(F2.rowwise().squaredNorm()) + b.psi.dot(F1.rowwise().squaredNorm()) +
+                (F1.transpose() * F2).squaredNorm();
+    };
+    std::jthread tail; // joined on the way out, also if what follows throws
+    try {
+        tail = std::jthread(tailTerm);
+    } catch (const std::system_error&) { // no more threads: here
+        tailTerm();
+    }
     const double base = (a.c - b.c).squaredNorm() + (sqrt1 - b.psi.cwiseSqrt()).squaredNorm() +
                         F1.squaredNorm() + F2.squaredNorm();
 
@@ -247,10 +266,8 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     const double logDetInner = 2.0 * L.diagonal().array().log().sum();
     const Matrix innerInv = llt.solve(Matrix::Identity(K1, K1));
 
-    // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2).
-    const double tailC = a.psi.dot(F2.rowwise().squaredNorm()) +
-                         b.psi.dot(F1.rowwise().squaredNorm()) +
-                         (F1.transpose() * F2).squaredNorm();
+    if (tail.joinable())
+        tail.join();
 
     const double cross =
         integrateLogDet(Z, lambda, bins ? &*bins : nullptr, innerInv, logDetInner, tailC, options);

@@ -101,6 +101,11 @@ class TestCli : public QObject {
         QVERIFY(text.startsWith("kind,name,dim,latent,value,unit\n"));
         QVERIFY(text.contains("throughput,em,30,3,"));
         QVERIFY(text.contains("metric,w2_structured,30,3,"));
+        // The host rows: the core count as Qt sees it, the in-cache triad on two threads.
+        QVERIFY(
+            text.contains(QString("host,cores,0,3,%1,threads\n").arg(QThread::idealThreadCount())));
+        QVERIFY(text.contains("host,cpu_model,0,3,0,"));
+        QVERIFY(text.contains("bandwidth,triad_in_cache_2threads,0,3,"));
     }
     QStringList posteriorCsv(const QStringList& args, const QString& name, bool dropSeconds) {
         const QString out = m_dir.filePath(name);
