@@ -118,6 +118,43 @@ void validate(const BenchConfig& config) {
         throw std::invalid_argument("minimum seconds must be positive");
 }
 
+/// The bandwidth bound at D (docs/benchmarks.md): an observation must at least read the true F
+/// (sampling) and read and write the fitter's D x K state, 24 D K bytes; the triad over three
+/// D x K arrays moves the same bytes over a working set of that size. Each rate against the
+/// bound of one thread and of two (both cores streaming), and the fitters again with their pass
+/// split over two threads (OnlineFitter::setPassThreads, docs/threads.md); the sampler stays on
+/// one (a two-thread pipeline of its blocks was tried and gained nothing: docs/benchmarks.md).
+template <class Add>
+void addBoundRows(const Add& add, const FAModel& truth, const BenchConfig& config, double emRate,
+                  double sgaRate) {
+    const int D = static_cast<int>(truth.dim());
+    const double bytes = 24.0 * D * config.latent;
+    const long words = static_cast<long>(D) * config.latent;
+    const double gbs = triadBandwidth(words, config.minSeconds);
+    add("bandwidth", "triad", D, gbs, "GB/s");
+    add("bound", "triad_obs_per_s", D, gbs * 1e9 / bytes, "obs/s");
+    add("bound", "em_fraction", D, emRate * bytes / (gbs * 1e9), "of bound");
+    add("bound", "sga_fraction", D, sgaRate * bytes / (gbs * 1e9), "of bound");
+    const double gbs2 = triadBandwidth(words, config.minSeconds, 2);
+    add("bandwidth", "triad_2threads", D, gbs2, "GB/s");
+    add("bound", "triad_obs_per_s_2threads", D, gbs2 * 1e9 / bytes, "obs/s");
+    add("bound", "em_fraction_2threads", D, emRate * bytes / (gbs2 * 1e9), "of bound");
+    add("bound", "sga_fraction_2threads", D, sgaRate * bytes / (gbs2 * 1e9), "of bound");
+    add("throughput", "sampler_only", D, samplerThroughput(truth, config.minSeconds), "obs/s");
+    OnlineOptions opts;
+    opts.latent = config.latent;
+    OnlineEM em(D, opts);
+    em.setPassThreads(2);
+    const double em2 = throughput(em, truth, 1, config.minSeconds);
+    add("throughput", "em_2threads", D, em2, "obs/s");
+    add("bound", "em_2threads_fraction_2threads", D, em2 * bytes / (gbs2 * 1e9), "of bound");
+    OnlineSGA sga(D, opts);
+    sga.setPassThreads(2);
+    const double sga2 = throughput(sga, truth, 1, config.minSeconds);
+    add("throughput", "sga_2threads", D, sga2, "obs/s");
+    add("bound", "sga_2threads_fraction_2threads", D, sga2 * bytes / (gbs2 * 1e9), "of bound");
+}
+
 std::vector<BenchRow> runBench(const BenchConfig& config,
                                const std::function<void(const BenchRow&)>& onRow) {
     validate(config);
@@ -157,29 +194,8 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
             if (D <= 10000)
                 add("throughput", "em_naive_reference", D,
                     naiveEmThroughput(truth, config.latent, config.minSeconds), "obs/s");
-            if (D >= kBoundMinDim) {
-                // The bandwidth bound: an observation must at least read the true F (sampling)
-                // and read and write the fitter's D x K state, 24 D K bytes; the triad over
-                // three D x K arrays moves the same bytes over a working set of that size.
-                const double bytes = 24.0 * D * config.latent;
-                const double gbs =
-                    triadBandwidth(static_cast<long>(D) * config.latent, config.minSeconds);
-                add("bandwidth", "triad", D, gbs, "GB/s");
-                add("bound", "triad_obs_per_s", D, gbs * 1e9 / bytes, "obs/s");
-                add("bound", "em_fraction", D, emRate * bytes / (gbs * 1e9), "of bound");
-                add("bound", "sga_fraction", D, sgaRate * bytes / (gbs * 1e9), "of bound");
-                // The same against both cores streaming (what a pass split over the rows on
-                // --threads 2 can reach; one thread's rate is read against it too).
-                const double gbs2 =
-                    triadBandwidth(static_cast<long>(D) * config.latent, config.minSeconds, 2);
-                add("bandwidth", "triad_2threads", D, gbs2, "GB/s");
-                add("bound", "triad_obs_per_s_2threads", D, gbs2 * 1e9 / bytes, "obs/s");
-                add("bound", "em_fraction_2threads", D, emRate * bytes / (gbs2 * 1e9), "of bound");
-                add("bound", "sga_fraction_2threads", D, sgaRate * bytes / (gbs2 * 1e9),
-                    "of bound");
-                add("throughput", "sampler_only", D, samplerThroughput(truth, config.minSeconds),
-                    "obs/s");
-            }
+            if (D >= kBoundMinDim)
+                addBoundRows(add, truth, config, emRate, sgaRate);
         }
         // An estimate to score: online EM after a short run, as the sweep would score it.
         OnlineEM em(D, opts);
