@@ -4,6 +4,7 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/Checkpoints.h"
 #include "core/lab/TrialRunner.h"
 #include "core/lab/WorkPool.h"
 #include "core/metrics/DenseMetrics.h"
@@ -29,20 +30,6 @@ struct BatchOutcome {
     FAModel model;
 };
 } // namespace
-
-std::vector<long> logSpacedCheckpoints(long total, int pointsPerDecade) {
-    std::vector<long> points;
-    for (int i = 0;; ++i) {
-        const long t = std::lround(std::pow(10.0, static_cast<double>(i) / pointsPerDecade));
-        if (t > total)
-            break;
-        if (points.empty() || t > points.back())
-            points.push_back(t);
-    }
-    if (points.empty() || points.back() != total)
-        points.push_back(total);
-    return points;
-}
 
 void validate(const ExplorerConfig& c) {
     checkParams(explorerParams(), c);
@@ -128,8 +115,7 @@ LiveExplorer::LiveExplorer(const ExplorerConfig& config, AbandonFlag abandon)
     if (config.runSga)
         s.fitters.push_back(std::make_unique<OnlineSGA>(D, o));
     s.fitSeconds.assign(s.fitters.size(), 0.0);
-    for (const auto& f : s.fitters) {
-        // Both cores on one stream from D = 32768 on (docs/threads.md); the same numbers.
+    for (const auto& f : s.fitters) { // both cores on one stream from D = 32768 (docs/threads.md)
         f->setPassThreads(resolveThreads(0, 2));
         s.traces.push_back({f->name(), FitStatus::WarmUp, 0, {}});
     }

@@ -136,9 +136,6 @@ class LiveExplorer : public LiveRun {
     std::unique_ptr<State> m_state;
 };
 
-/// Checkpoints 1, ..., total at pointsPerDecade per decade (rounded, unique, ascending).
-std::vector<long> logSpacedCheckpoints(long total, int pointsPerDecade);
-
 /// The snapshot's curves as fa-sweep rows (trial 0), ordered as the CLI orders them.
 std::vector<FaSweepRow> sweepRows(const ExplorerSnapshot& snapshot, const ExplorerConfig& config);
 

@@ -1,5 +1,7 @@
 #include "core/lab/Checkpoints.h"
 
+#include <cmath>
+
 namespace fa {
 
 std::vector<long> latentCheckpoints(long iterations) {
@@ -13,6 +15,20 @@ std::vector<long> latentCheckpoints(long iterations) {
     }
     out.push_back(iterations);
     return out;
+}
+
+std::vector<long> logSpacedCheckpoints(long total, int pointsPerDecade) {
+    std::vector<long> points;
+    for (int i = 0;; ++i) {
+        const long t = std::lround(std::pow(10.0, static_cast<double>(i) / pointsPerDecade));
+        if (t > total)
+            break;
+        if (points.empty() || t > points.back())
+            points.push_back(t);
+    }
+    if (points.empty() || points.back() != total)
+        points.push_back(total);
+    return points;
 }
 
 } // namespace fa

@@ -7,6 +7,7 @@
 #include "core/fa/BatchFA.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/lab/Checkpoints.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/metrics/MarginalViews.h"
 #include "tests/support/TestModels.h"
