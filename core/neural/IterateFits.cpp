@@ -61,8 +61,34 @@ bool startsAtIterates(const IterateFitOptions& o) {
     return o.faStart == FaStart::Iterates && collectsIterates(o.method) && !isSwag(o.method);
 }
 
-/// The Gaussian a member's iterates are fed to (none for map and ensemble); scale: the
-/// online fitters' start at the iterates' scale (OnlineOptions::startScale), or empty.
+/// A fit in the coordinates θ / s (docs/maths/neural.md §8.8): fed θ / s, it answers diag(s) times
+/// its Gaussian. Online SGA's step is not equivariant under that scaling, so this is how it starts
+/// at the iterates' scale: the thesis's fit, on iterates of unit spread. No allocation per iterate.
+class RescaledFit final : public StreamFit {
+  public:
+    RescaledFit(std::unique_ptr<StreamFit> inner, Vector scale)
+        : m_inner(std::move(inner)), m_scale(std::move(scale)), m_scaled(m_scale.size()) {}
+    void observe(const ConstVectorRef& theta) override {
+        m_scaled = theta.cwiseQuotient(m_scale);
+        m_inner->observe(m_scaled);
+    }
+    FitStatus status() const override { return m_inner->status(); }
+    FAModel model() const override {
+        FAModel q = m_inner->model();
+        q.c.array() *= m_scale.array();
+        q.F = m_scale.asDiagonal() * q.F;
+        q.psi.array() *= m_scale.array().square();
+        return q;
+    }
+
+  private:
+    std::unique_ptr<StreamFit> m_inner;
+    Vector m_scale, m_scaled;
+};
+
+/// The Gaussian a member's iterates are fed to (none for map and ensemble); scale: the start at
+/// the iterates' scale, or empty. Online EM takes it as its start (OnlineOptions::startScale),
+/// which its equivariance makes the same fit; online SGA runs in the rescaled coordinates.
 std::unique_ptr<StreamFit> memberFit(const IterateFitOptions& o, Eigen::Index dim,
                                      std::uint64_t memberSeed, const Vector& scale = {}) {
     if (!collectsIterates(o.method))
@@ -77,9 +103,12 @@ std::unique_ptr<StreamFit> memberFit(const IterateFitOptions& o, Eigen::Index di
     fit.warmup = o.faWarmup;
     fit.learningRate = o.sgaLearningRate;
     fit.initSeed = deriveSeed(memberSeed, SeedStream::IterateFitter);
+    if (o.method == IterateMethod::SwaFaSga) {
+        if (scale.size() == 0)
+            return std::make_unique<OnlineSGA>(dim, fit);
+        return std::make_unique<RescaledFit>(std::make_unique<OnlineSGA>(dim, fit), scale);
+    }
     fit.startScale = scale;
-    if (o.method == IterateMethod::SwaFaSga)
-        return std::make_unique<OnlineSGA>(dim, fit);
     return std::make_unique<OnlineEM>(dim, fit);
 }
 

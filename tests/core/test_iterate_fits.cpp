@@ -185,10 +185,17 @@ class TestIterateFits : public QObject {
     // The start at the iterates' scale (docs/maths/neural.md §8.8): s, the weights' sd over the
     // epoch before the SWA start, recomputed here in two passes. FA is equivariant under
     // x -> x / s, so the run's online EM is diag(s) times the thesis-start one fed iterates / s.
+    void startAtTheIteratesScaleIsTheThesisFitRescaled_data() {
+        QTest::addColumn<int>("method");
+        QTest::newRow("online EM") << int(IterateMethod::SwaFaEm);
+        QTest::newRow("online SGA") << int(IterateMethod::SwaFaSga);
+    }
+
     void startAtTheIteratesScaleIsTheThesisFitRescaled() {
+        QFETCH(int, method);
         const auto [X, y] = productData(6);
         IterateFitOptions o;
-        o.method = IterateMethod::SwaFaEm;
+        o.method = IterateMethod(method);
         o.faStart = FaStart::Iterates;
         o.hidden = {3};
         o.batch = 8, o.learningRate = 0.05, o.rank = 2, o.epochs = 12, o.swaStart = 4;
@@ -217,12 +224,17 @@ class TestIterateFits : public QObject {
         OnlineOptions f;
         f.latent = o.rank;
         f.warmup = o.faWarmup;
+        f.learningRate = o.sgaLearningRate;
         f.initSeed = deriveSeed(deriveSeed(o.seed, SeedStream::IterateMemberBase, 0),
                                 SeedStream::IterateFitter);
-        OnlineEM reference(D, f);
+        std::unique_ptr<StreamFit> reference;
+        if (o.method == IterateMethod::SwaFaSga)
+            reference = std::make_unique<OnlineSGA>(D, f);
+        else
+            reference = std::make_unique<OnlineEM>(D, f);
         for (const Vector& t : collected)
-            reference.observe(t.cwiseQuotient(s));
-        const FAModel r = reference.model();
+            reference->observe(t.cwiseQuotient(s));
+        const FAModel r = reference->model();
         const FAModel q = fit.posterior().front();
         QCOMPARE(fit.status(), FitStatus::Running);
         QVERIFY(maxAbs(q.c - s.cwiseProduct(r.c)) < 1e-9 * maxAbs(q.c));
