@@ -52,4 +52,7 @@ for d in yacht energy boston concrete; do
       --method swa-fa-em,swa-fa-sga,multi-swa-fa-em --fa-start iterates --out "$out/iterates-$d-small-fastart.csv"
   $cli neural --dataset "$d" --hidden 50,50 --splits 10 --threads 1 \
       --method map,swa-fa-em,swag,ensemble,multiswag --out "$out/iterates-$d-large.csv"
+  $cli neural --dataset "$d" --hidden 50,50 --splits 10 --threads 1 \
+      --method swa-fa-em,swa-fa-sga,multi-swa-fa-em --fa-start iterates \
+      --out "$out/iterates-$d-large-fastart.csv"
 done

@@ -30,6 +30,19 @@ std::vector<Eigen::Index> observed(const ConstVectorRef& row) {
             out.push_back(d);
     return out;
 }
+
+/// A row's observed part: W's rows at `obs` and x − μ there (docs/maths/latent.md §3.3).
+void observedPart(const PpcaModel& m, const ConstVectorRef& row,
+                  const std::vector<Eigen::Index>& obs, Matrix& Wo, Vector& xo) {
+    const auto dn = static_cast<Eigen::Index>(obs.size());
+    Wo.resize(dn, m.W.cols());
+    xo.resize(dn);
+    for (Eigen::Index i = 0; i < dn; ++i) {
+        const Eigen::Index d = obs[static_cast<std::size_t>(i)];
+        Wo.row(i) = m.W.row(d);
+        xo(i) = row(d) - m.mu(d);
+    }
+}
 } // namespace
 
 FAModel PpcaModel::asFa() const {
@@ -88,17 +101,12 @@ double ppcaLoglikPerRow(const PpcaModel& m, const ConstMatrixRef& rows) {
         const auto obs = observed(rows.row(n).transpose());
         if (obs.empty())
             continue; // a row with nothing observed says nothing
-        const auto dn = static_cast<Eigen::Index>(obs.size());
-        Matrix Wo(dn, k);
-        Vector xo(dn);
-        for (Eigen::Index i = 0; i < dn; ++i) {
-            const Eigen::Index d = obs[static_cast<std::size_t>(i)];
-            Wo.row(i) = m.W.row(d);
-            xo(i) = rows(n, d) - m.mu(d);
-        }
+        Matrix Wo;
+        Vector xo;
+        observedPart(m, rows.row(n).transpose(), obs, Wo, xo);
         const Matrix L = choleskyL(Wo);
         const Vector u = L.triangularView<Eigen::Lower>().solve(Wo.transpose() * xo);
-        total += term(L, xo.squaredNorm(), u.squaredNorm(), dn);
+        total += term(L, xo.squaredNorm(), u.squaredNorm(), xo.size());
         ++counted;
     }
     return counted > 0 ? total / static_cast<double>(counted)
@@ -232,14 +240,9 @@ void PpcaEm::iterateMissing() {
         const auto obs = observed(m_rows.row(i).transpose());
         if (obs.empty())
             continue; // a row with nothing observed says nothing
-        const auto dn = static_cast<Eigen::Index>(obs.size());
-        Matrix Wo(dn, k);
-        Vector xo(dn);
-        for (Eigen::Index j = 0; j < dn; ++j) {
-            const Eigen::Index d = obs[static_cast<std::size_t>(j)];
-            Wo.row(j) = old.W.row(d);
-            xo(j) = m_rows(i, d) - old.mu(d);
-        }
+        Matrix Wo;
+        Vector xo;
+        observedPart(old, m_rows.row(i).transpose(), obs, Wo, xo);
         Matrix Mn = Wo.transpose() * Wo;
         Mn.diagonal().array() += old.sigma2;
         const Eigen::LLT<Matrix> llt(Mn);

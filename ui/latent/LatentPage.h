@@ -22,8 +22,6 @@ class QGroupBox;
 class QPushButton;
 class QComboBox;
 class QLabel;
-class IntSpinBox;
-class RealSpinBox;
 class LoglikView;
 class DataPlaneView;
 class TraceView;

@@ -18,7 +18,6 @@ class QPushButton;
 class QComboBox;
 class QLabel;
 class IntSpinBox;
-class RealSpinBox;
 class ElboView;
 class GapView;
 class LatentSpaceView;

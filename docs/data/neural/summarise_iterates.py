@@ -12,8 +12,9 @@ With --fa-start it reads docs/data/neural/iterates-*-small-fastart.csv too (the 
 methods run with `--fa-start iterates`, same seed, so the same splits) and prints those methods
 beside their thesis-start rows and SWAG, MultiSWAG, the ensemble and MAP, and paired test-NMLL
 differences split by split. With --large it reads the 2 x 50 network's iterates-*-large.csv
-and, from the same splits, table3-*.csv (VIFA and VIPPCA), and prints them side by side with
-paired differences. Without either the output is what it always was.
+and, from the same splits, table3-*.csv (VIFA and VIPPCA) and iterates-*-large-fastart.csv (the
+SWA-FA methods from `--fa-start iterates`), and prints them side by side with paired
+differences. Without either the output is what it always was.
 """
 import csv
 import math
@@ -173,16 +174,23 @@ def main_fa_start(directory):
 
 
 LARGE_METHODS = ["vippca-gauss", "vifa-gauss", "vippca-laplace", "vifa-laplace", "map",
-                 "swa-fa-em", "swag", "ensemble", "multiswag"]
+                 "swa-fa-em", "swag", "ensemble", "multiswag", "swa-fa-em" + FA_ITERATES,
+                 "swa-fa-sga" + FA_ITERATES, "multi-swa-fa-em" + FA_ITERATES]
 LARGE_PAIRS = [("swa-fa-em", "swag"), ("swa-fa-em", "map"), ("swag", "map"),
                ("ensemble", "map"), ("multiswag", "ensemble"), ("swa-fa-em", "vippca-gauss"),
-               ("ensemble", "vippca-gauss"), ("multiswag", "vippca-gauss")]
+               ("ensemble", "vippca-gauss"), ("multiswag", "vippca-gauss"),
+               ("swa-fa-em" + FA_ITERATES, "swa-fa-em"), ("swa-fa-sga" + FA_ITERATES, "swag"),
+               ("swa-fa-em" + FA_ITERATES, "swag"),
+               ("multi-swa-fa-em" + FA_ITERATES, "multiswag"),
+               ("multi-swa-fa-em" + FA_ITERATES, "ensemble")]
 
 
 def main_large(directory):
     """The 2 x 50 network: the SGD-iterate methods beside the report's Table 3 methods."""
     rows = load(directory, pattern="iterates-{d}-large{suffix}.csv")
     rows.update(load(directory, pattern="table3-{d}{suffix}.csv"))
+    # The SWA-FA methods from --fa-start iterates (iterates-*-large-fastart.csv, same splits).
+    rows.update(load(directory, "-fastart", FA_ITERATES, "iterates-{d}-large{suffix}.csv"))
     table(rows, "Test NMLL (lower is better), 2 × 50 network", "nmll", 3, LARGE_METHODS)
     table(rows, "Test RMSE (original units), 2 × 50 network", "rmse", 3, LARGE_METHODS)
     table(rows, "95 % coverage, 2 × 50 network", "coverage_95", 3, LARGE_METHODS)
