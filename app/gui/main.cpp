@@ -5,6 +5,7 @@
 // once the lab in view has run --after-samples N (explorer) or --after-epochs N (the epoch
 // labs), prints where it stopped and the throughput, and exits.
 #include "app/gui/GuiOptions.h"
+#include "app/gui/NoDisplay.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/FileChecks.h"
 #include "ui/common/BackgroundThreads.h"
@@ -52,22 +53,6 @@ QString takeSessionArgument(int& argc, char** argv, bool& given) {
         }
     }
     return file;
-}
-
-// --list-presets needs no display: answered before QApplication (which would need one).
-int listPresets() {
-    QStringList errors;
-    const QString folder = fa::io::presetDirectory();
-    const std::vector<fa::io::Preset> presets = fa::io::listPresets(folder, &errors);
-    for (const fa::io::Preset& p : presets)
-        std::printf("%s\t%s\t%s\n", qPrintable(p.name), qPrintable(p.lab), qPrintable(p.title));
-    for (const QString& e : errors)
-        std::fprintf(stderr, "faexplorer: preset skipped: %s\n", qPrintable(e));
-    if (presets.empty()) {
-        std::fprintf(stderr, "faexplorer: no presets in '%s'\n", qPrintable(folder));
-        return 1;
-    }
-    return errors.isEmpty() ? 0 : 1;
 }
 
 // --record: the run from its start, frames at fixed positions, then exit (0 written, 1 failed).
@@ -337,6 +322,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
         if (QByteArray(argv[i]) == "--list-presets")
             return listPresets();
+    answerHelp(argc, argv);
+    if (displayMissing())
+        return 1;
     bool sessionGiven = false;
     const QString sessionFile = takeSessionArgument(argc, argv, sessionGiven);
     QApplication app(argc, argv);
@@ -344,10 +332,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName("FA Explorer");
     QApplication::setWindowIcon(QIcon(":/icons/faexplorer.svg"));
     QCommandLineParser parser;
-    parser.setApplicationDescription("Explore online factor analysis live.");
-    parser.addHelpOption();
     const GuiOptions o;
-    o.addTo(parser);
+    describe(parser, o);
     parser.process(app);
 
     QStringList inputs;

@@ -3,6 +3,7 @@
 // the run's end stops at the end and saves the picture (exit 0). (A run that stops on an error,
 // std::bad_alloc under a memory limit, ends with exit 1: the worker's side of that is tested in
 // test_lab_worker; the whole program under a 4 GB limit is measured in docs/reliability.md.)
+// --help and the word for a missing display come without a window.
 #include "tests/support/RunProgram.h"
 
 #include <QtTest>
@@ -35,6 +36,22 @@ class TestGuiScreenshot : public QObject {
     }
 
   private slots:
+    void helpAndAMissingDisplayNeedNoWindow() {
+        // With no display and no platform chosen, Qt could only abort with its plugin message.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(name);
+        env.insert("XDG_CONFIG_HOME", m_dir.filePath("config"));
+        const Result help = test::runProgram(FAEXPLORER_GUI, {"--help"}, {}, 60000, env);
+        QCOMPARE(help.code, 0);
+        QVERIFY2(help.out.contains("--screenshot") && help.out.contains("--preset"),
+                 qPrintable(help.out + help.err));
+        const Result none = test::runProgram(FAEXPLORER_GUI, {}, {}, 60000, env);
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains("no display") && none.err.contains("QT_QPA_PLATFORM=offscreen"),
+                 qPrintable(none.err));
+    }
+
     void aModelTooLargeForMemoryIsRefusedAtOnce() {
         // D = 10^6, K = 5000: 40 GB for the true F alone. It idled at 0 % CPU forever before.
         const QString png = m_dir.filePath("never.png");
