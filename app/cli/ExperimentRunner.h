@@ -64,7 +64,7 @@ int runExperiment(const ArgParser& args, const ExperimentSteps& steps,
         // the program through the temporaries' handler instead of keeping the finished slices.
         const InterruptScope interrupts(steps.keepsFinished);
         io::AtomicFile out(path);
-        ProgressLine progress;
+        ProgressLine progress(steps.command, steps.slice, steps.keepsFinished);
         rows = run(progress, interrupts.flag());
         progress.finish();
         interrupted = interrupts.raised();

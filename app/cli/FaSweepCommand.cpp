@@ -130,10 +130,7 @@ int run(const ArgParser& args, const FaSweepConfig& config) {
         args, {"fa-sweep", "trial", config.trials, config.shard, false},
         [&](ProgressLine& progress, const std::atomic<bool>*) {
             return runFaSweep(config, [&](const FaSweepProgress& p) {
-                char buf[128];
-                std::snprintf(buf, sizeof buf, "fa-sweep: trial %d/%d, %ld/%ld samples",
-                              p.trial + 1, p.trials, p.samples, p.totalSamples);
-                progress.update(buf);
+                progress.report(p.trial, p.trials, "%ld/%ld samples", p.samples, p.totalSamples);
             });
         },
         [](std::ostream& csv, Rows& rows) { io::writeFaSweepCsv(csv, rows); },

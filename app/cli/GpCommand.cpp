@@ -85,12 +85,7 @@ int run(const ArgParser& args, const GpConfig& config) {
             return runGp(
                 config,
                 [&](const GpProgress& p) {
-                    char buf[160];
-                    std::snprintf(buf, sizeof buf,
-                                  "gp: trial %d/%d, %s (Ctrl-C stops and keeps the finished "
-                                  "trials)",
-                                  p.trial + 1, p.trials, p.kernel.c_str());
-                    progress.update(buf);
+                    progress.report(p.trial, p.trials, "%s", p.kernel.c_str());
                 },
                 cancel);
         },

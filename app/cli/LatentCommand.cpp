@@ -332,13 +332,8 @@ int run(const ArgParser& args, const LatentConfig& given) {
             return runLatent(
                 config,
                 [&](const LatentProgress& p) {
-                    char buf[160];
-                    std::snprintf(buf, sizeof buf,
-                                  "latent: trial %d/%d, %s: iteration %ld/%ld (Ctrl-C stops and "
-                                  "keeps finished trials)",
-                                  p.trial + 1, p.trials, p.method.c_str(), p.iteration,
-                                  p.iterations);
-                    progress.update(buf);
+                    progress.report(p.trial, p.trials, "%s: iteration %ld/%ld", p.method.c_str(),
+                                    p.iteration, p.iterations);
                 },
                 cancel);
         },

@@ -170,12 +170,7 @@ int run(const ArgParser& args, const NeuralConfig& config) {
             return runNeural(
                 config, {},
                 [&](const NeuralProgress& p) {
-                    char buf[160];
-                    std::snprintf(
-                        buf, sizeof buf,
-                        "neural: split %d/%d, %s: %s (Ctrl-C stops and keeps the finished rows)",
-                        p.split + 1, p.splits, p.method.c_str(), p.stage.c_str());
-                    progress.update(buf);
+                    progress.report(p.split, p.splits, "%s: %s", p.method.c_str(), p.stage.c_str());
                 },
                 cancel);
         },

@@ -200,10 +200,8 @@ int run(const ArgParser& args, const PosteriorConfig& config) {
         args, {"posterior", "trial", config.trials, config.shard, false},
         [&](ProgressLine& progress, const std::atomic<bool>*) {
             return runPosterior(config, [&](const PosteriorProgress& p) {
-                char buf[160];
-                std::snprintf(buf, sizeof buf, "posterior: trial %d/%d, %s, epoch %ld/%ld",
-                              p.trial + 1, p.trials, p.method.c_str(), p.epoch, p.epochs);
-                progress.update(buf);
+                progress.report(p.trial, p.trials, "%s, epoch %ld/%ld", p.method.c_str(), p.epoch,
+                                p.epochs);
             });
         },
         [](std::ostream& csv, Rows& rows) {

@@ -289,14 +289,9 @@ int run(const ArgParser& args, const VaeConfig& given) {
                 [&](const VaeProgress& p) {
                     // Scoring is reported before each of its passes, so the throttled line
                     // moves on to it however soon after the epoch's line it starts.
-                    char buf[200];
-                    std::snprintf(buf, sizeof buf,
-                                  "vae: trial %d/%d, %s: %s%ld/%ld (Ctrl-C stops and keeps "
-                                  "finished trials)",
-                                  p.trial + 1, p.trials, p.method.c_str(),
-                                  p.scoring ? "scoring held-out rows after epoch " : "epoch ",
-                                  p.epoch, p.epochs);
-                    progress.update(buf);
+                    progress.report(p.trial, p.trials, "%s: %s%ld/%ld", p.method.c_str(),
+                                    p.scoring ? "scoring held-out rows after epoch " : "epoch ",
+                                    p.epoch, p.epochs);
                 },
                 cancel));
         },

@@ -186,7 +186,7 @@ class TestCliVae : public QObject {
                                     "scoring");
         const QString& err = r.result.err;
         QVERIFY2(r.said && err.contains("vae: trial 1/1, vem: scoring held-out rows after epoch "
-                                        "1/1"),
+                                        "1/1 (Ctrl-C stops and keeps the finished trials)"),
                  qPrintable(err));
         QVERIFY(r.runningAtSignal);
         QCOMPARE(r.result.code, 130);
