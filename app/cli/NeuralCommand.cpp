@@ -22,12 +22,18 @@
 namespace fa::cli {
 namespace {
 
-/// --NAME LO,HI: a log-uniform search range.
-SearchRange rangeOption(const ArgParser& args, const std::string& name, SearchRange fallback) {
-    const std::vector<double> v = args.realList(name, {fallback.lo, fallback.hi});
-    if (v.size() != 2 || !(v[0] > 0.0 && v[0] <= v[1] && v[1] <= 1e8))
-        throw std::invalid_argument("--" + name + " must be LO,HI with 0 < LO <= HI <= 1e8");
-    return {v[0], v[1]};
+/// --prior-range LO,HI and the other search ranges (core/neural/SearchRanges.h).
+void readRanges(const ArgParser& args, SearchRanges& ranges) {
+    const auto& params = searchRangeParams();
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        if (!args.has(params[i].flag))
+            continue;
+        const std::string what = std::string("--") + params[i].flag;
+        const std::vector<double> v = args.realList(params[i].flag, {});
+        if (v.size() != 2)
+            throw std::invalid_argument(what + " must be LO,HI with 0 < LO <= HI <= 1e8");
+        setRangeAt(ranges, i, v[0], v[1], what);
+    }
 }
 
 NeuralConfig parseConfig(const ArgParser& args) {
@@ -59,11 +65,7 @@ NeuralConfig parseConfig(const ArgParser& args) {
     if (!faStart)
         throw std::invalid_argument("--fa-start must be thesis or iterates");
     c.iterate.faStart = *faStart;
-    c.ranges.prior = rangeOption(args, "prior-range", c.ranges.prior);
-    c.ranges.noise = rangeOption(args, "noise-range", c.ranges.noise);
-    c.ranges.sigma = rangeOption(args, "sigma-range", c.ranges.sigma);
-    if (args.has("laplace-range"))
-        c.ranges.laplace = rangeOption(args, "laplace-range", {});
+    readRanges(args, c.ranges);
     c.trainFraction = args.real("train-fraction", 0.9);
     if (!(c.trainFraction > 0.0 && c.trainFraction < 1.0))
         throw std::invalid_argument("--train-fraction must lie strictly between 0 and 1");
@@ -110,32 +112,33 @@ const char* const kSummary =
 
 /// The options of this command alone (experimentOptions adds the shared ones).
 const std::vector<OptionHelp>& ownOptions() {
-    static const std::vector<OptionHelp> o{
-        {"dataset", "boston",
-         "boston, concrete, energy, yacht, in-between (generated: one input, a gap between two "
-         "clusters) or PATH.csv."},
-        {"target", "", "A CSV's target column (default: the last)."},
-        {"method", "vifa-gauss",
-         "Comma list of vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace and the "
-         "posteriors from the SGD iterates: map, swa-fa-em, swa-fa-sga, swag, ensemble, "
-         "multiswag, multi-swa-fa-em (run after the others, each with its own search of the "
-         "precisions)."},
-        {"hidden", "50", "The network's hidden layers: 50 or 50,50 (each 1 to 100000 units)."},
-        {"optimizer", "adam", "adam or sgd."},
-        {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
-        {"train-fraction", "0.9", "Share of the rows each split trains on (strictly 0 to 1)."},
-        {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."},
-        {"prior-range", "0.01,10", "The search's log-uniform range of the prior precision α."},
-        {"noise-range", "1,100",
-         "The search's range of the noise precision β of the standardised target."},
-        {"sigma-range", "0.01,1", "The search's range of VIPPCA's σ."},
-        {"laplace-range", "",
-         "The search's range of the Laplace prior's rate b, searched itself (the report's "
-         "appendix A: 0.01,10); default: b = √(2α) of the searched α."},
-        {"fa-start", "thesis",
-         "Start of SWA-FA's online EM / SGA: thesis (F₀ orthonormal, ψ = 1) or iterates (F₀ and "
-         "ψ at the iterates' spread over the epoch before --swa-start)."},
-        dataDirOption()};
+    static const std::vector<OptionHelp> o = [] {
+        std::vector<OptionHelp> v{
+            {"dataset", "boston",
+             "boston, concrete, energy, yacht, in-between (generated: one input, a gap between two "
+             "clusters) or PATH.csv."},
+            {"target", "", "A CSV's target column (default: the last)."},
+            {"method", "vifa-gauss",
+             "Comma list of vifa-gauss, vifa-laplace, vippca-gauss, vippca-laplace and the "
+             "posteriors from the SGD iterates: map, swa-fa-em, swa-fa-sga, swag, ensemble, "
+             "multiswag, multi-swa-fa-em (run after the others, each with its own search of the "
+             "precisions)."},
+            {"hidden", "50", "The network's hidden layers: 50 or 50,50 (each 1 to 100000 units)."},
+            {"optimizer", "adam", "adam or sgd."},
+            {"max-grad-norm", "10", "Gradient clipping norm; 0: off."},
+            {"train-fraction", "0.9", "Share of the rows each split trains on (strictly 0 to 1)."},
+            {"init", "report", "Start of q: report (c = 0, ψ = 1) or scaled (LeCun-style c)."}};
+        const SearchRanges defaults;
+        for (std::size_t i = 0; i < searchRangeParams().size(); ++i)
+            v.push_back({searchRangeParams()[i].flag, rangeText(rangeAt(defaults, i)),
+                         searchRangeParams()[i].help});
+        v.push_back({"fa-start", "thesis",
+                     "Start of SWA-FA's online EM / SGA: thesis (F₀ orthonormal, ψ = 1) or "
+                     "iterates (F₀ and ψ at the iterates' spread over the epoch before "
+                     "--swa-start)."});
+        v.push_back(dataDirOption());
+        return v;
+    }();
     return o;
 }
 

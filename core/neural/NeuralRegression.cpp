@@ -219,19 +219,6 @@ TuneResult searchBy(const RegressionProblem& train, const MakeFit& makeFit, int 
 
 } // namespace
 
-void checkSearchRanges(const SearchRanges& r) {
-    const auto check = [](const SearchRange& range, const char* what) {
-        if (!(range.lo > 0.0 && range.lo <= range.hi && range.hi <= 1e8))
-            throw std::invalid_argument(std::string("the search range of the ") + what +
-                                        " must satisfy 0 < low <= high <= 1e8");
-    };
-    check(r.prior, "prior precision");
-    check(r.noise, "noise precision");
-    check(r.sigma, "VIPPCA sigma");
-    if (r.laplace)
-        check(*r.laplace, "Laplace rate");
-}
-
 TuneResult tuneNeural(const RegressionProblem& train, NeuralMethod method,
                       const NeuralFitOptions& options, int searchTrials, int folds,
                       std::uint64_t seed, int threads, const std::atomic<bool>* cancel,

@@ -10,6 +10,7 @@
 #include "core/neural/IterateFits.h"
 #include "core/neural/MlpLikelihood.h"
 #include "core/neural/NeuralPredictive.h"
+#include "core/neural/SearchRanges.h"
 #include "core/vi/Vifa.h"
 
 #include <atomic>
@@ -79,20 +80,6 @@ class NeuralFit final : public GaussianFit {
     std::unique_ptr<MlpLikelihood> m_net;
     std::unique_ptr<Vifa> m_vifa;
 };
-
-/// A log-uniform search range [lo, hi].
-struct SearchRange {
-    double lo = 0.0, hi = 0.0;
-};
-/// The random search's ranges (docs/maths/neural.md §3). The Laplace prior's rate b: unset, the
-/// drawn prior precision's sqrt(2 alpha); set, b drawn itself (the report's appendix A,
-/// [0.01, 10]) and the fit given alpha = b^2 / 2.
-struct SearchRanges {
-    SearchRange prior{0.01, 10.0}, noise{1.0, 100.0}, sigma{0.01, 1.0};
-    std::optional<SearchRange> laplace;
-};
-/// Throws std::invalid_argument unless 0 < lo <= hi <= 1e8 for every range.
-void checkSearchRanges(const SearchRanges& ranges);
 
 /// Random search (log-uniform in SearchRanges: prior precision [0.01, 10], noise precision of
 /// the standardised target [1, 100], VIPPCA's sigma [0.01, 1]) scored by the mean validation NMLL

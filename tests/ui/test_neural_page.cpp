@@ -8,6 +8,7 @@
 #include "ui/neural/NeuralSplitsPanel.h"
 #include "ui/shell/MainWindow.h"
 
+#include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -111,6 +112,38 @@ class TestNeuralPage : public QObject {
                  QString("dataset,method,hidden,split,nmll,rmse,seconds,status,coverage_95"));
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[1].startsWith("yacht,vifa-gauss,\"50\",0,"));
+    }
+
+    // The search ranges' fields reach the search: with point ranges one search trial and three
+    // give the same test NMLL (not so the defaults). A range upside down is refused.
+    void splitsTableTakesTheSearchRanges() {
+        NeuralPage page;
+        page.setMethods({fa::NeuralMethod::VifaGauss});
+        const auto nmllWith = [&](int searchTrials) {
+            page.setSplitSettings(1, searchTrials, 2, 3);
+            QSignalSpy done(&page, &NeuralPage::splitsDone);
+            page.runSplits();
+            return done.wait(120000) && page.splitRows().size() == 1 ? page.splitRows().front().nmll
+                                                                     : std::nan("");
+        };
+        const double wide1 = nmllWith(1), wide3 = nmllWith(3);
+        QVERIFY2(wide1 != wide3, qPrintable(QString::number(wide1)));
+        const auto field = [&](const char* flag) { return page.findChild<QLineEdit*>(flag); };
+        QVERIFY(field("prior-range") && field("noise-range") && field("sigma-range"));
+        QCOMPARE(field("prior-range")->text(), QString("0.01,10")); // the CLI's default
+        field("prior-range")->setText("2, 2");
+        field("noise-range")->setText("2.5e1,25");
+        const double point1 = nmllWith(1), point3 = nmllWith(3);
+        QVERIFY(std::isfinite(point1) && point1 != wide1);
+        QCOMPARE(point1, point3);
+        field("prior-range")->setText("10,1");
+        QSignalSpy said(&page, &NeuralPage::message), done(&page, &NeuralPage::splitsDone);
+        page.runSplits();
+        QVERIFY(said.count() >= 1);
+        const QString text = said.last().first().toString();
+        QVERIFY2(text.contains("α range must be LO,HI") && text.contains("'10,1'"),
+                 qPrintable(text));
+        QVERIFY(!done.wait(300)); // nothing ran
     }
 
     // The in-between set (one input): the predictive is drawn over the snapshot's grid of x,

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
@@ -31,11 +32,6 @@ QString cell(double mean, double se) {
 
 NeuralSplitsPanel::NeuralSplitsPanel(QWidget* parent)
     : QWidget(parent), m_job(new BackgroundJob(this)) {
-    m_splits = intBox(1, 20, 5, "Splits in the table (the report: 20).");
-    m_trials = intBox(1, 1000, 10, "Random-search trials per split and method.");
-    m_folds = intBox(2, 20, 3, "Folds of the tuner's cross-validation.");
-    m_epochs =
-        intBox(1, 100000, 120, "Epochs per fit in the splits table (report: 120; Boston 200).");
     m_table = new QTableWidget(0, 8);
     m_table->setHorizontalHeaderLabels({"data set", "network", "method", "splits", "test NMLL",
                                         "test RMSE", "report NMLL", "report RMSE"});
@@ -56,16 +52,35 @@ NeuralSplitsPanel::NeuralSplitsPanel(QWidget* parent)
 
     auto* settings = new QFormLayout;
     settings->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // not 1200 px wide boxes
-    settings->addRow("splits", m_splits);
-    settings->addRow("search trials", m_trials);
-    settings->addRow("folds", m_folds);
-    settings->addRow("epochs", m_epochs);
+    m_fields.addRows(settings, {"splits", "search-trials", "folds"});
+    settings->addRow("epochs per fit", m_fields.field("epochs"));
+    m_fields.field("epochs")->setToolTip("Epochs per fit in the splits table (the report: 120; "
+                                         "Boston 200).");
+    setSettings(5, 10, 3, 120);
+    auto* ranges = new QFormLayout; // beside the protocol's fields: the table keeps its height
+    ranges->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    const fa::SearchRanges defaults;
+    for (std::size_t i = 0; i < m_ranges.size(); ++i) {
+        const fa::SearchRangeParam& p = fa::searchRangeParams()[i];
+        m_ranges[i] =
+            new QLineEdit(QString::fromStdString(fa::rangeText(fa::rangeAt(defaults, i))));
+        m_ranges[i]->setObjectName(p.flag);
+        m_ranges[i]->setToolTip(QString("%1 LO,HI (--%2).").arg(p.help, p.flag));
+        if (p.optional)
+            m_ranges[i]->setPlaceholderText("b = √(2α)");
+        ranges->addRow(p.label, m_ranges[i]);
+    }
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(settings);
+    auto* forms = new QHBoxLayout;
+    forms->addLayout(settings);
+    forms->addSpacing(24);
+    forms->addLayout(ranges);
+    forms->addStretch(1);
+    layout->addLayout(forms);
     layout->addLayout(buttons);
     layout->addWidget(m_label);
     layout->addWidget(m_table, 1);
@@ -86,10 +101,34 @@ NeuralSplitsPanel::NeuralSplitsPanel(QWidget* parent)
 }
 
 void NeuralSplitsPanel::setSettings(int splits, int searchTrials, int folds, int epochs) {
-    m_splits->setValue(splits);
-    m_trials->setValue(searchTrials);
-    m_folds->setValue(folds);
-    m_epochs->setValue(epochs);
+    fa::NeuralConfig c;
+    c.splits = splits;
+    c.searchTrials = searchTrials;
+    c.folds = folds;
+    c.fit.epochs = epochs;
+    m_fields.show(c);
+}
+
+bool NeuralSplitsPanel::readRanges(fa::SearchRanges& ranges) {
+    for (std::size_t i = 0; i < m_ranges.size(); ++i) {
+        const fa::SearchRangeParam& p = fa::searchRangeParams()[i];
+        const QString text = m_ranges[i]->text().trimmed();
+        const QStringList parts = text.split(',');
+        bool loOk = false, hiOk = false;
+        const double lo = parts.size() == 2 ? parts[0].trimmed().toDouble(&loOk) : 0.0;
+        const double hi = parts.size() == 2 ? parts[1].trimmed().toDouble(&hiOk) : 0.0;
+        try {
+            if (text.isEmpty() && p.optional)
+                fa::unsetRangeAt(ranges, i, p.label);
+            else
+                fa::setRangeAt(ranges, i, loOk && hiOk ? lo : 0.0, hi, p.label);
+        } catch (const std::invalid_argument& e) {
+            m_lastError = QString::fromStdString(e.what()) + ", not '" + text + "'";
+            m_ranges[i]->setFocus();
+            return false;
+        }
+    }
+    return true;
 }
 
 void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
@@ -106,10 +145,11 @@ void NeuralSplitsPanel::run(const fa::NeuralLiveConfig& live) {
     c.iterateMethods = live.iterateMethods;
     c.iterate = live.iterate;
     c.fit = live.fit;
-    c.fit.epochs = m_epochs->value();
-    c.splits = m_splits->value();
-    c.searchTrials = m_trials->value();
-    c.folds = m_folds->value();
+    m_fields.read(c); // splits, search trials, folds, epochs
+    if (!readRanges(c.ranges)) {
+        emit message("⚠ " + m_lastError, 8000);
+        return;
+    }
     c.seed = live.seed;
     c.threads = backgroundThreads();
     if (!c.iterateMethods.empty() && c.iterate.swaStart >= c.fit.epochs) {

@@ -3,14 +3,18 @@
 // refit, test scores) run in the background (BackgroundJob), one row per method with mean +- SE
 // over the finished splits and the report's Table 2/3 figures beside; progress, cancel, export.
 #include "core/neural/NeuralLive.h"
+#include "core/neural/NeuralParams.h"
+#include "ui/common/ParamFields.h"
+
+#include <array>
 
 #include <QWidget>
 
 class BackgroundJob;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QTableWidget;
 
 class NeuralSplitsPanel : public QWidget {
@@ -36,9 +40,14 @@ class NeuralSplitsPanel : public QWidget {
 
   private:
     void refresh();
+    /// The ranges' fields into `ranges`; false, with lastError() naming the field, when one is
+    /// not LO,HI with 0 < LO <= HI <= 1e8 (the Laplace rate's may be empty: b = √(2α)).
+    bool readRanges(fa::SearchRanges& ranges);
 
     BackgroundJob* m_job;
-    QSpinBox *m_splits, *m_trials, *m_folds, *m_epochs;
+    /// Splits, search trials, folds and epochs, with the CLI's ranges (core/neural/NeuralParams.h).
+    ParamFields<fa::NeuralConfig> m_fields{fa::neuralParams()};
+    std::array<QLineEdit*, 4> m_ranges{}; ///< core/neural/SearchRanges.h's order
     QTableWidget* m_table;
     QProgressBar* m_progress;
     QLabel* m_label;
