@@ -51,18 +51,10 @@ const std::array<SearchRangeParam, 4>& searchRangeParams() {
 }
 
 std::optional<SearchRange> rangeAt(const SearchRanges& ranges, std::size_t index) {
-    switch (index) {
-    case 0:
-        return ranges.prior;
-    case 1:
-        return ranges.noise;
-    case 2:
-        return ranges.sigma;
-    case 3:
+    if (index == 3)
         return ranges.laplace;
-    default:
-        throw std::out_of_range("no such search range");
-    }
+    SearchRanges copy = ranges; // eight numbers: one switch serves both ways
+    return required(copy, index);
 }
 
 void setRangeAt(SearchRanges& ranges, std::size_t index, double lo, double hi,
