@@ -75,6 +75,10 @@ enum class SeedStream : std::uint64_t {
     NeuralSplitBase = 1000,
     /// Under the run's seed: the live page's curve draws after epoch t, Base + t.
     NeuralLiveCurveBase = 5000,
+    /// Under the run's seed: the live page's VIFA / VIPPCA fit of method m, Base + m (m its
+    /// NeuralMethod), and its fit of SGD-iterate method m, IterateLiveBase + m (IterateMethod).
+    NeuralLiveFitBase = 0,
+    IterateLiveBase = 100,
     NeuralFinalFit = 1,         ///< under a (split, method) seed: the fit on all training rows
     NeuralTestDraws = 2,        ///< under a (split, method) seed: the test rows' predictive draws
     NeuralValidationDraws = 99, ///< under a (split, method) seed: the folds' predictive draws

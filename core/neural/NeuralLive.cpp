@@ -30,9 +30,9 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
     for (const NeuralMethod m : config.methods) {
         LiveFit& fit = m_fits.emplace_back();
         fit.id = neuralMethodName(m);
-        fit.vifa =
-            std::make_unique<NeuralFit>(m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
-                                        deriveSeed(config.seed, static_cast<std::uint64_t>(m)));
+        fit.vifa = std::make_unique<NeuralFit>(
+            m_split.Xtrain, m_split.ytrain, m, config.hyper, config.fit,
+            deriveSeed(config.seed, SeedStream::NeuralLiveFitBase, static_cast<std::uint64_t>(m)));
         fit.vifa->abandonOn(abandonFlag());
     }
     for (const IterateMethod m : config.iterateMethods) {
@@ -43,7 +43,8 @@ NeuralLive::NeuralLive(const NeuralLiveConfig& config, AbandonFlag abandon)
         fit.iterates = std::make_unique<IterateFit>(
             m_split.Xtrain, m_split.ytrain,
             iterateOptions(config.iterate, config.fit, m, config.hyper,
-                           deriveSeed(config.seed, 100 + static_cast<std::uint64_t>(m))));
+                           deriveSeed(config.seed, SeedStream::IterateLiveBase,
+                                      static_cast<std::uint64_t>(m))));
         fit.iterates->abandonOn(abandonFlag());
     }
     if (m_split.Xtrain.cols() == 1) { // one input: a grid over the rows and a third beyond

@@ -119,7 +119,8 @@ FA_PAIRS = [("swa-fa-em" + FA_ITERATES, "swa-fa-em" + FA_THESIS),
             ("swa-fa-em" + FA_ITERATES, "swag"),
             ("multi-swa-fa-em" + FA_ITERATES, "multiswag"),
             ("multi-swa-fa-em" + FA_ITERATES, "ensemble"),
-            ("swa-fa-sga" + FA_ITERATES, "swa-fa-sga" + FA_THESIS)]
+            ("swa-fa-sga" + FA_ITERATES, "swa-fa-em" + FA_ITERATES),
+            ("swa-fa-sga" + FA_ITERATES, "swag")]
 
 
 def main_fa_start(directory):
