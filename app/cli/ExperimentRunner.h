@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -63,7 +64,16 @@ int runExperiment(const ArgParser& args, const ExperimentSteps& steps,
         // Ctrl-C is ours before the output's temporary exists: a SIGINT in between would end
         // the program through the temporaries' handler instead of keeping the finished slices.
         const InterruptScope interrupts(steps.keepsFinished);
-        io::AtomicFile out(path);
+        std::optional<io::AtomicFile> out;
+        try { // a FIFO's wait for a reader ends at Ctrl-C too
+            out.emplace(path, io::FifoReader::Wait, interrupts.flag());
+        } catch (const std::invalid_argument&) {
+            if (!interrupts.raised())
+                throw;
+            std::fprintf(stderr, "%s: interrupted while waiting for a program to read '%s'\n",
+                         steps.command.c_str(), path.c_str());
+            return 130;
+        }
         ProgressLine progress(steps.command, steps.slice, steps.keepsFinished);
         rows = run(progress, interrupts.flag());
         progress.finish();
@@ -75,8 +85,8 @@ int runExperiment(const ArgParser& args, const ExperimentSteps& steps,
         }
         std::ostringstream csv;
         write(csv, rows);
-        out.stream() << outputCsv(args, csv.str(), steps.shard, steps.slices);
-        out.commit();
+        out->stream() << outputCsv(args, csv.str(), steps.shard, steps.slices);
+        out->commit();
     }
     summary(rows, interrupted);
     return interrupted ? 130 : 0;

@@ -3,11 +3,13 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 #include <unistd.h>
 
 namespace fa::io {
@@ -89,15 +91,25 @@ void setFifoWaitNotice(void (*notice)(const std::string& path)) {
     g_fifoWaitNotice = notice;
 }
 
-bool FdBuffer::open(const std::string& path, bool waitForReader) {
-    // Without blocking first: a FIFO with no reader fails with ENXIO instead of waiting (a
-    // probe that opened and closed it would hand a waiting reader its end of file).
-    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-    m_fd = ::open(path.c_str(), flags | O_NONBLOCK, 0666);
+bool FdBuffer::open(const std::string& path, bool waitForReader,
+                    const std::atomic<bool>* stopWaiting) {
+    // Without blocking: a FIFO with no reader fails with ENXIO instead of waiting (a probe that
+    // opened and closed it would hand a waiting reader its end of file). The wait for a reader
+    // looks again every 50 ms rather than block in open(), which a signal whose handler only
+    // raises a flag (the CLI's Ctrl-C) would not end.
+    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK;
+    m_fd = ::open(path.c_str(), flags, 0666);
     if (m_fd < 0 && errno == ENXIO && waitForReader) {
         if (const auto notice = g_fifoWaitNotice.load())
             notice(path);
-        m_fd = ::open(path.c_str(), flags, 0666);
+        while (m_fd < 0 && errno == ENXIO) {
+            if (stopWaiting && stopWaiting->load()) {
+                errno = EINTR;
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            m_fd = ::open(path.c_str(), flags, 0666);
+        }
     }
     m_error = m_fd < 0 ? errno : 0;
     if (m_fd >= 0) // the writes block as usual
@@ -149,7 +161,9 @@ void removeTemporariesOnSignals() {
         std::signal(sig, removeTemporariesAndEnd);
 }
 
-AtomicFile::AtomicFile(const std::string& path, FifoReader fifo) : m_path(path) {
+AtomicFile::AtomicFile(const std::string& path, FifoReader fifo,
+                       const std::atomic<bool>* stopWaiting)
+    : m_path(path) {
     if (path.empty())
         throw std::invalid_argument("no output path given");
     const fs::path target = followLinks(path, path);
@@ -177,10 +191,11 @@ AtomicFile::AtomicFile(const std::string& path, FifoReader fifo) : m_path(path) 
     case fs::file_type::character:
     case fs::file_type::fifo:
         // A device or a pipe is written directly: renaming over it would replace it.
-        if (!m_buffer.open(m_target, fifo == FifoReader::Wait))
+        if (!m_buffer.open(m_target, fifo == FifoReader::Wait, stopWaiting))
             fail(m_buffer.error() == ENXIO && st.type() == fs::file_type::fifo
                      ? "it is a FIFO that no program reads (start the reader first)"
-                     : reason(m_buffer.error()));
+                 : m_buffer.error() == EINTR ? "interrupted while waiting for a program to read it"
+                                             : reason(m_buffer.error()));
         return;
     default:
         fail("it is not a regular file, a character device or a FIFO");

@@ -5,6 +5,7 @@
 // a FIFO (/dev/null, /dev/stdout, a pipe) is written directly, with no temporary; a directory,
 // a block device or a socket is refused. An existing file keeps its permissions; one that is
 // write-protected (no write permission, or none for this user) is refused, never replaced.
+#include <atomic>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -19,8 +20,10 @@ class FdBuffer : public std::streambuf {
     FdBuffer();
     ~FdBuffer() override;
     /// False with error() set. A FIFO that no program reads yet: waitForReader, the notice
-    /// (setFifoWaitNotice) and a wait for a reader; else ENXIO at once.
-    bool open(const std::string& path, bool waitForReader = true);
+    /// (setFifoWaitNotice) and a wait for a reader, looked for every 50 ms, that a raised
+    /// `stopWaiting` ends (EINTR); else ENXIO at once.
+    bool open(const std::string& path, bool waitForReader = true,
+              const std::atomic<bool>* stopWaiting = nullptr);
     bool close(); ///< flushes and closes; false with error() set
     int error() const { return m_error; }
 
@@ -47,7 +50,10 @@ class AtomicFile {
     /// Opens the temporary (or the device) now, so an unwritable path is reported before any
     /// long work. Throws std::invalid_argument (a bad path is a bad argument: the CLI exits 2)
     /// naming the path and the system's reason.
-    explicit AtomicFile(const std::string& path, FifoReader fifo = FifoReader::Wait);
+    /// A raised `stopWaiting` (the CLI's Ctrl-C flag) ends a wait for a FIFO's reader: the
+    /// constructor then throws, saying so.
+    explicit AtomicFile(const std::string& path, FifoReader fifo = FifoReader::Wait,
+                        const std::atomic<bool>* stopWaiting = nullptr);
     ~AtomicFile(); ///< removes the temporary unless committed
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;

@@ -101,6 +101,23 @@ class TestCliOutputs : public QObject {
         QVERIFY(received.startsWith("dim,latent,"));
     }
 
+    // Ctrl-C ends the wait for a reader at once (exit 130, the FIFO kept) in a command that keeps
+    // finished trials: its handler only raises a flag, which a blocking open() never saw.
+    void ctrlCEndsTheWaitForAReader() {
+        const QString fifo = m_dir.filePath("nobody");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        const test::InterruptResult r = test::interruptWhenSaid(
+            FAEXPLORER_CLI, {"vae", "--dataset", "two-moons", "--epochs", "1", "--out", fifo},
+            "waiting for a program", 60000, 5000);
+        QVERIFY2(r.said && r.runningAtSignal, qPrintable(r.result.err));
+        QCOMPARE(r.result.code, 130);
+        QVERIFY2(r.result.err.contains("interrupted while waiting for a program to read"),
+                 qPrintable(r.result.err));
+        struct stat st {};
+        QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
+        QVERIFY(S_ISFIFO(st.st_mode));
+    }
+
     void aCharacterDeviceStaysADevice() {
         QCOMPARE(run(quickSweep("/dev/null")).code, 0);
         struct stat st {};
