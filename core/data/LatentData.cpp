@@ -1,4 +1,5 @@
 #include "core/data/LatentData.h"
+#include "core/data/DataSize.h"
 
 #include "core/data/RegressionData.h"
 #include "core/fa/ModelGenerator.h"
@@ -207,6 +208,9 @@ LatentData makeLatentData(const LatentDataSpec& spec, const TableLoader& loader)
         checkParams(latentDataParams(), spec);
         if (s.trueLatent >= s.dim)
             throw std::invalid_argument("the true latent dimension must satisfy 1 <= K < D");
+        // The rows, then their fitting and held-out copies.
+        checkRunBytes(2.0 * 8.0 * s.samples * s.dim, "the generated rows",
+                      "lower the rows (--samples) or D (--dim)");
         all = generatedRows(spec, data);
         data.name = "synthetic";
         for (int d = 0; d < s.dim; ++d)

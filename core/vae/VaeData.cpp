@@ -1,4 +1,5 @@
 #include "core/vae/VaeData.h"
+#include "core/data/DataSize.h"
 #include "core/vae/VaeParams.h"
 
 #include "core/math/Rng.h"
@@ -112,6 +113,8 @@ VaeData makeVaeData(const VaeDataSpec& spec, const TableLoader& loader) {
     const bool generated = isGeneratedVaeSet(spec.dataset);
     if (generated) {
         checkParams(vaeDataParams(), spec);
+        checkRunBytes(2.0 * 8.0 * spec.samples * spec.dim, "the generated rows",
+                      "lower the rows (--samples) or D (--dim)");
         if (spec.dataset == "swiss-roll" && spec.dim < 3)
             throw std::invalid_argument("the swiss roll needs D >= 3");
         if ((spec.dataset == "synthetic" || spec.dataset == "nonlinear-synthetic") &&

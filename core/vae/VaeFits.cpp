@@ -1,6 +1,7 @@
 #include "core/vae/VaeFits.h"
 #include "core/vae/VaeParams.h"
 
+#include "core/data/DataSize.h"
 #include "core/lab/NameTable.h"
 #include "core/optim/Adam.h"
 #include "core/vae/VaeObjectives.h"
@@ -243,6 +244,18 @@ std::optional<VaeMethod> parseVaeMethod(const std::string& name) {
     return valueIn(kMethodNames, name);
 }
 
+namespace {
+/// The weights and biases of a network from `in` units through `hidden` to `out`.
+double weightsThrough(double in, const std::vector<int>& hidden, double out) {
+    double total = 0.0, from = in;
+    for (const int h : hidden) {
+        total += (from + 1.0) * h;
+        from = h;
+    }
+    return total + (from + 1.0) * out;
+}
+} // namespace
+
 void validate(const VaeOptions& o) {
     checkParams(vaeFitParams(), o);
     if (o.hidden.size() > static_cast<std::size_t>(kMaxHiddenLayers))
@@ -277,6 +290,13 @@ VaeFit::VaeFit(const ConstMatrixRef& trainRows, const VaeOptions& options, Noise
         throw std::invalid_argument("the rows must be finite (no missing values)");
     if (options.latent >= m_X.rows())
         throw std::invalid_argument("the latent dimension K must be smaller than D");
+    // Decoder (K → hidden → 2D at most) and encoder (D → hidden → 2K): weights, gradients and
+    // Adam's two moments, four numbers a weight.
+    const double d = static_cast<double>(m_X.rows()), k = options.latent;
+    checkRunBytes(4.0 * 8.0 *
+                      (weightsThrough(k, options.hidden, 2.0 * d) +
+                       weightsThrough(d, options.hidden, 2.0 * k)),
+                  "the decoder and the encoder", "use fewer hidden units (--hidden)");
     m_model = initialNlfaModel(options.latent, options.hidden, options.activation, noise,
                                options.fixedVariance, m_X,
                                deriveSeed(options.seed, SeedStream::DecoderStart));

@@ -175,6 +175,8 @@ class TestCliLatent : public QObject {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("unknown method") << QStringList{"--method", "mcmc"} << "mcmc";
+        QTest::newRow("rows over 4 GB") // 2 x 8 x 10^6 x 2000 bytes, refused before allocating
+            << QStringList{"--dim", "2000", "--samples", "1000000"} << "rows would take 32.0 GB";
         QTest::newRow("method of another model")
             << QStringList{"--model", "ppca", "--method", "gibbs"} << "gibbs";
         QTest::newRow("unknown model") << QStringList{"--model", "ica"} << "ica";

@@ -202,6 +202,12 @@ class TestCliVae : public QObject {
         QTest::addColumn<QString>("says");
         QTest::newRow("method") << QStringList{"--method", "vae,gibbs"} << "unknown method";
         QTest::newRow("hidden") << QStringList{"--hidden", "5,5,5,5"} << "three hidden";
+        // Over 4 GB, refused before anything is allocated: 2 x 8 x 10^6 x 2000 bytes of rows;
+        // 4 x 8 bytes for each of the 4.0e8 weights of the 10-D decoder and encoder.
+        QTest::newRow("rows over 4 GB")
+            << QStringList{"--dim", "2000", "--samples", "1000000"} << "rows would take 32.0 GB";
+        QTest::newRow("network over 4 GB") << QStringList{"--hidden", "10000,10000,10000"}
+                                           << "encoder would take 12.8 GB in memory (at most 4";
         QTest::newRow("latent") << QStringList{"--latent", "10"} << "smaller than D";
         QTest::newRow("spectrum") << QStringList{"--dataset", "two-moons", "--spectrum", "1:5"}
                                   << "synthetic only";
