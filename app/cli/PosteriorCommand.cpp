@@ -206,12 +206,19 @@ int run(const ArgParser& args, const PosteriorConfig& config) {
         },
         [](std::ostream& csv, Rows& rows) {
             // Finite but absurd (a relative distance of 5e127 after rates of 10 and no
-            // clipping) is not ok either.
-            for (PosteriorRow& row : rows)
-                if (row.status == csvWord(FitStatus::Running) &&
-                    (row.score.relMeanDist > kDivergedBeyond ||
-                     row.score.relCovDist > kDivergedBeyond))
+            // clipping) is not ok either, and a fit that diverged stays so at its later
+            // checkpoints (rows come in epoch order per trial and method): one at 1.3e6 was
+            // `ok` again at 3.2e5.
+            std::set<std::pair<int, std::string>> diverged;
+            for (PosteriorRow& row : rows) {
+                const bool ok = row.status == csvWord(FitStatus::Running);
+                if (ok && (row.score.relMeanDist > kDivergedBeyond ||
+                           row.score.relCovDist > kDivergedBeyond ||
+                           diverged.count({row.trial, row.method})))
                     row.status = csvWord(FitStatus::Diverged);
+                if (row.status == csvWord(FitStatus::Diverged))
+                    diverged.insert({row.trial, row.method});
+            }
             io::writePosteriorCsv(csv, rows);
         },
         [&](const Rows& rows, bool) { printSummary(config, first, rows); });
