@@ -1,5 +1,6 @@
 #include "app/cli/ArgParser.h"
 
+#include "core/io/AtomicFile.h"
 #include "core/io/FileChecks.h"
 #include "core/io/RegressionCsv.h"
 #include "core/io/ShardMerge.h"
@@ -238,6 +239,8 @@ void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackD
             continue;
         const std::string path = args.text(flags[i], "");
         io::refuseOutputOverInputs(path, inputs);
+        if (i > 0) // --out is opened before the run; the others are written after it
+            io::probeOutput(path);
         for (std::size_t j = 0; j < i; ++j)
             if (args.has(flags[j]) && io::sameFile(path, args.text(flags[j], "")))
                 throw std::invalid_argument("--" + flags[j] + " and --" + flags[i] +

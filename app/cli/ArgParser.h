@@ -205,7 +205,8 @@ constexpr double kDivergedBeyond = 1e6;
 /// (the flags of a command's further output files, e.g. "imputation") that is the file --dataset
 /// reads (the same path, a symbolic or hard link to it, or a bundled set's CSV in --data-dir:
 /// the run would replace the data with its results; nothing to compare for generated data), and
-/// two of them naming one file (the second written would replace the first).
+/// two of them naming one file (the second written would replace the first). The outputs
+/// beside --out are also checked for writing now (io::probeOutput), not after the run.
 void refuseOutputOverDataset(const ArgParser& args, const std::string& fallbackDataset,
                              bool generated, const std::vector<std::string>& moreOutputs = {});
 

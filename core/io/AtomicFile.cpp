@@ -161,6 +161,14 @@ void removeTemporariesOnSignals() {
         std::signal(sig, removeTemporariesAndEnd);
 }
 
+void probeOutput(const std::string& path) {
+    std::error_code ec;
+    const fs::file_type type = fs::status(followLinks(path, path), ec).type();
+    if (!ec && (type == fs::file_type::fifo || type == fs::file_type::character))
+        return;
+    const AtomicFile probe(path, FifoReader::Refuse); // its temporary goes with it, unwritten
+}
+
 AtomicFile::AtomicFile(const std::string& path, FifoReader fifo,
                        const std::atomic<bool>* stopWaiting)
     : m_path(path) {

@@ -45,6 +45,12 @@ enum class FifoReader { Wait, Refuse };
 /// reader: the CLI says that it waits. None by default.
 void setFifoWaitNotice(void (*notice)(const std::string& path));
 
+/// Refuses now, as an AtomicFile at `path` would when it is written (a write-protected file, a
+/// missing or unwritable folder, a directory), what a run would otherwise find out only at its
+/// end. A FIFO or a device is left to the write: opening a FIFO to look would hand its reader
+/// an end of file.
+void probeOutput(const std::string& path);
+
 class AtomicFile {
   public:
     /// Opens the temporary (or the device) now, so an unwritable path is reported before any

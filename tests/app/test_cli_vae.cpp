@@ -204,6 +204,10 @@ class TestCliVae : public QObject {
         QTest::newRow("hidden") << QStringList{"--hidden", "5,5,5,5"} << "three hidden";
         // Over 4 GB, refused before anything is allocated: 2 x 8 x 10^6 x 2000 bytes of rows;
         // 4 x 8 bytes for each of the 4.0e8 weights of the 10-D decoder and encoder.
+        // Refused before the run, not after it (the run had gone its whole length first).
+        QTest::newRow("side output in a missing folder")
+            << QStringList{"--grad-variance-out", "/nonexistent-folder/g.csv"}
+            << "'/nonexistent-folder/g.csv': the folder does not exist";
         QTest::newRow("rows over 4 GB")
             << QStringList{"--dim", "2000", "--samples", "1000000"} << "rows would take 32.0 GB";
         QTest::newRow("network over 4 GB") << QStringList{"--hidden", "10000,10000,10000"}
