@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # Only what it runs: the window and the presets beside it (the test suites are the test command's).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build --parallel "$(nproc)" --target faexplorer faexplorer-share
+cmake --build build --parallel "$(nproc)" --target faexplorer
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec build/bin/faexplorer "$@"
 fi

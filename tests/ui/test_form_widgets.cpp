@@ -1,6 +1,5 @@
-// The parameter fields as a user types into them: a number outside the range (a negative one
-// too) is refused with a message naming the field and leaves the value in use; a valid one is
-// taken on Enter only; Space in a field is the window's Play / Pause and types nothing.
+// The parameter fields as a user types into them: a number outside the range (negative too) is
+// refused by name, the value in use kept; a valid one taken on Enter only; Space plays / pauses.
 #include "ui/common/FormWidgets.h"
 #include "ui/explorer/ControlPanel.h"
 #include "ui/posterior/PosteriorControls.h"
@@ -365,6 +364,10 @@ class TestFormWidgets : public QObject {
         QCOMPARE(w.rate->value(), 0.01);
         QCOMPARE(refused.size(), 1);
         QVERIFY(refused[0][0].toString().contains("1e9 was not used"));
+        for (const char* typed : {"1e400", "1e-400"}) { // beyond a double: once undone silently
+            typeAndEnter(w.rate, typed);
+            QVERIFY(refused.last()[0].toString().contains(QString(typed) + " was not used"));
+        }
     }
 
     void aWholeFieldTakesScientificNotation() {
@@ -388,6 +391,8 @@ class TestFormWidgets : public QObject {
         QCOMPARE(refused.size(), 2);
         QVERIFY2(refused[1][0].toString().contains("must be a whole number; 2.5e0 was not used"),
                  qPrintable(refused[1][0].toString()));
+        typeAndEnter(w.dim, "1e400"); // beyond a double: once undone silently
+        QVERIFY(refused.size() == 3 && refused[2][0].toString().contains("1e400 was not used"));
     }
 };
 

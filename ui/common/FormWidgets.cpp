@@ -70,7 +70,9 @@ template <class Box> bool outsideRange(const Box* box, const QString& text) {
         digits.chop(box->locale().decimalPoint().size());
     bool ok = false;
     const double v = box->locale().toDouble(digits, &ok);
-    return ok && (v < box->minimum() || v > box->maximum());
+    // A number too large or too small for a double (1e400, 1e-400) is no number Qt can take:
+    // outside too, so that it is refused with the range, not undone without a word.
+    return !ok || v < box->minimum() || v > box->maximum();
 }
 
 template <class Box>
