@@ -2,9 +2,11 @@
 // zero reads "0", never "2.78e-17" (Qt sums rounded steps; AxisTicks.h picks an anchor whose sums
 // pass through an exact 0).
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChartFit.h"
 
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -76,6 +78,41 @@ class TestChartText : public QObject {
             }
         qInfo("%d of %d ranges read a noisy zero at anchor 0", noisyWithAnchorZero, ranges);
         QVERIFY(noisyWithAnchorZero > 0); // the test would see the defect
+    }
+
+    // Ten picture classes below a chart of the nonlinear lab's size at 100 %: one row cut each
+    // to "T-shi…"; they go to the right, one under another, whole (ui/common/ChartFit.h).
+    void manyLegendEntriesStayWhole() {
+        QWidget root; // the fitter watches the charts under a page
+        auto* layout = new QVBoxLayout(&root);
+        layout->setContentsMargins(0, 0, 0, 0);
+        auto& view = *new QChartView;
+        layout->addWidget(&view);
+        auto* chart = view.chart();
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        const QStringList names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+        for (const QString& name : names) {
+            auto* series = new QLineSeries;
+            series->setName(name);
+            series->append(0, 0);
+            chart->addSeries(series);
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+        root.resize(530, 330);
+        root.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&root));
+        QCOMPARE(presentation::fitChartText(&root), 1);
+        QTRY_COMPARE(chart->legend()->alignment(), Qt::AlignRight);
+        QApplication::processEvents();
+        const QStringList texts = sceneTexts(view);
+        for (const QString& name : names)
+            QVERIFY2(texts.contains(name), qPrintable(name + ": " + texts.join(" | ")));
     }
 };
 

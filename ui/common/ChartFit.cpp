@@ -199,9 +199,23 @@ class ChartFitter : public QObject {
         for (QLegendMarker* marker : legend->markers())
             entries += marker->isVisible();
         const auto column = [&] { return 1.3 * entries * QFontMetricsF(legend->font()).height(); };
-        if (legend->alignment() == Qt::AlignBottom && !legend->property("faLegendStays").toBool() &&
-            m_view->width() >= 1.5 * m_view->height() && chart->plotArea().height() < 4.0 * line &&
-            column() < 0.7 * m_view->height()) {
+        // The entries side by side: each text, its marker and the gap Qt leaves.
+        const auto row = [&] {
+            const QFontMetricsF fm(legend->font());
+            double width = 0.0;
+            for (QLegendMarker* marker : legend->markers())
+                if (marker->isVisible())
+                    width += fm.horizontalAdvance(marker->label()) + 2.0 * fm.height();
+            return width;
+        };
+        const bool below =
+            legend->alignment() == Qt::AlignBottom && !legend->property("faLegendStays").toBool();
+        if (below &&
+            ((m_view->width() >= 1.5 * m_view->height() &&
+              chart->plotArea().height() < 4.0 * line && column() < 0.7 * m_view->height()) ||
+             // more entries than one row holds (ten picture classes): Qt would cut
+             // each to "T-shi…"; one under another at the right they stay whole
+             (row() > m_view->width() && column() < 0.85 * m_view->height()))) {
             legend->setAlignment(Qt::AlignRight);
             return true;
         }

@@ -4,8 +4,9 @@
 // title naming the quantity; a chart title, legend or category labels cut so are made smaller
 // (to 60 %); all shown again as they were when the chart grows or the zoom changes; a log
 // axis whose decade labels would run together ("1000100000") labels every second or third decade
-// (base 100, 1000); a legend below a wide chart that leaves its plot a few lines high moves to
-// its right. Works on any page without knowing it, like Presentation.h.
+// (base 100, 1000); a legend below a wide chart that leaves its plot a few lines high, or with
+// more entries than one row holds whole, moves to its right. Works on any page without knowing
+// it, like Presentation.h.
 class QObject;
 class QWidget;
 
