@@ -20,6 +20,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -197,6 +199,34 @@ class TestLatentPicturesPage : public QObject {
 
     // "3,3" and "12" are refused with the reason and the field shows the running classes again;
     // "1, 7" takes the ones and sevens; a session keeps them, and refuses bad ones as the field.
+    // The parameter column never scrolls sideways or cuts a field: it is as wide as its panels
+    // need beside the vertical scroll bar, also once a picture set and PPCA's priors are shown
+    // (at 1280 px it had a horizontal scroll bar and group boxes cut at the right).
+    void theParameterColumnFitsItsPanels() {
+        LatentPage page;
+        page.resize(1280, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        datasetBox(page)->setCurrentIndex(datasetBox(page)->findData("digits"));
+        auto* column = qobject_cast<QScrollArea*>(page.parameterColumn());
+        QVERIFY(column && column->widget());
+        for (const char* model : {"ppca", "fa", "mppca"}) {
+            auto* box = page.findChildren<QComboBox*>().at(1); // data set, then model
+            box->setCurrentIndex(box->findData(model));
+            QTRY_VERIFY2(column->widget()->minimumSizeHint().width() <= column->viewport()->width(),
+                         qPrintable(QString("%1: %2 > %3")
+                                        .arg(model)
+                                        .arg(column->widget()->minimumSizeHint().width())
+                                        .arg(column->viewport()->width())));
+            QVERIFY(!column->horizontalScrollBar()->isVisible());
+        }
+        // A panel that grows after the page is built widens the column with it.
+        const int wider = column->viewport()->width() + 40;
+        datasetBox(page)->setMinimumWidth(wider);
+        QTRY_VERIFY(column->widget()->minimumSizeHint().width() > wider);
+        QTRY_VERIFY(column->viewport()->width() >= column->widget()->minimumSizeHint().width());
+    }
+
     void classesFieldAndSessionsRefuseAlike() {
         LatentPage page;
         datasetBox(page)->setCurrentIndex(datasetBox(page)->findData("digits"));

@@ -5,12 +5,42 @@
 // the focus (installWheelGuard, ui/common/FormWidgets.h).
 #include "ui/common/FormWidgets.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QWidget>
+#include <algorithm>
 #include <initializer_list>
+
+/// Keeps the parameter column as wide as its panels need beside the vertical scroll bar while
+/// they change (a box given longer entries, a label that becomes "pictures (at most)"), so that
+/// it never scrolls sideways nor cuts a field at its right edge.
+class ColumnWidthKeeper : public QObject {
+  public:
+    ColumnWidthKeeper(QScrollArea* scroll, QWidget* content)
+        : QObject(scroll), m_scroll(scroll), m_least(content->sizeHint().width() + 24) {
+        content->installEventFilter(this);
+        fit(content);
+    }
+    bool eventFilter(QObject* watched, QEvent* e) override {
+        if (e->type() == QEvent::LayoutRequest)
+            fit(static_cast<QWidget*>(watched));
+        return false;
+    }
+
+  private:
+    void fit(const QWidget* content) {
+        const int needed = content->minimumSizeHint().width() +
+                           m_scroll->verticalScrollBar()->sizeHint().width() +
+                           2 * m_scroll->frameWidth();
+        m_scroll->setMinimumWidth(std::max(m_least, needed));
+    }
+    QScrollArea* m_scroll;
+    int m_least; ///< the width the column was given at first
+};
 
 /// The page's layout: its panels and views side by side. column, if given, is set to the
 /// parameter column (what LabPage::parameterColumn() returns and presentation mode hides).
@@ -25,7 +55,8 @@ inline void modeLayout(QWidget* page, std::initializer_list<QWidget*> panels, QW
     auto* scroll = new QScrollArea;
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(left->sizeHint().width() + 24);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // wide enough: ColumnWidthKeeper
+    new ColumnWidthKeeper(scroll, left);
     installWheelGuard(); // the wheel scrolls the panels; a field takes it only with the focus
     auto* split = new QSplitter;
     split->addWidget(scroll);
