@@ -19,6 +19,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTextBrowser>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChartView>
@@ -198,6 +199,11 @@ class TestPresentation : public QObject {
         QTest::qWait(100);
         QCOMPARE(caption->font().pointSizeF(), base);
         QCOMPARE(bar->maximum(), 0);
+        // The hint to press Space goes once the run plays (it outlasted a short run).
+        QVERIFY(window.statusBar()->currentMessage().startsWith("Press Space to play"));
+        window.togglePlay();
+        QTRY_VERIFY(!window.statusBar()->currentMessage().startsWith("Press Space"));
+        window.togglePlay();
     }
 
     void theColourBlindPaletteRecoloursEveryMethodSeries() {

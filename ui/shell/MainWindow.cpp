@@ -298,6 +298,10 @@ void MainWindow::showStatus() {
     m_exportJob->setText(job ? "Export " + p->jobName() + " as CSV…"
                              : "Export background results as CSV…");
     m_cancelJob->setText(job ? "Cancel " + p->jobName() : "Cancel the background run");
+    if (p->running() && m_message.startsWith(kPlayHint)) {
+        m_message.clear();
+        statusBar()->clearMessage();
+    }
     fitMessage(); // the labels beside it may have grown
 }
 

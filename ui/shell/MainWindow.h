@@ -78,6 +78,8 @@ class MainWindow : public QMainWindow {
     QAction *m_playAction, *m_stepAction, *m_resetAction, *m_runJob, *m_cancelJob, *m_exportJob,
         *m_openCsv;
     QLabel *m_positionLabel, *m_rateLabel, *m_elapsedLabel, *m_statusLabel;
+    /// The preset's hint, cleared once its run plays (it would outlast a short run otherwise).
+    static constexpr const char* kPlayHint = "Press Space to play the preset: ";
     QString m_message;           ///< the status message in full (say)
     QDeadlineTimer m_messageEnd; ///< when it goes
     QString m_lastError;

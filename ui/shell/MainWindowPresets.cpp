@@ -60,7 +60,7 @@ bool MainWindow::openPreset(const QString& name) {
     m_caption->setPreset(preset);
     m_caption->followLab(currentLab());
     // The instruction first: a narrow status bar (200 % zoom) cuts the title, which the notes show.
-    say(QString("Press Space to play the preset: %1").arg(preset.title), 15000);
+    say(kPlayHint + preset.title, 15000);
     return true;
 }
 
