@@ -10,7 +10,6 @@
 #include "ui/latent/LatentPictureViews.h"
 #include "ui/latent/LatentViews.h"
 
-#include <QAbstractItemView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -71,10 +70,6 @@ void LatentPage::makeControls() {
     m_model->setToolTip("FA: C = F Fᵀ + Ψ (Ψ diagonal); PPCA: Ψ = σ² I; mixture: C components "
                         "each a PPCA with its own mean and weight.");
     m_prior = new QComboBox;
-    // Not as wide as its longest entry (the column would scroll sideways at 1280 px); the list
-    // shows the entries whole.
-    m_prior->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_prior->setMinimumContentsLength(16);
     fillPriors(fa::LatentModel::Fa, fa::FaPrior::None);
     m_prior->setToolTip(
         "The prior each FA method uses. First entry: batch EM maximises the likelihood, Gibbs "
@@ -270,7 +265,6 @@ void LatentPage::fillPriors(fa::LatentModel model, fa::FaPrior chosen) {
         m_prior->addItem("p ∝ Π 1/ψ (slides eq 4): EM MAP · Gibbs NIχ²", "jeffreys");
         m_prior->addItem("conjugate NIχ²: EM MAP · Gibbs NIχ²", "conjugate");
     }
-    m_prior->view()->setMinimumWidth(m_prior->view()->sizeHintForColumn(0) + 24); // the list
     // A word the model's box does not list runs as its first entry does.
     m_prior->setCurrentIndex(
         std::max(0, m_prior->findData(QString::fromStdString(fa::faPriorName(chosen)))));
