@@ -38,9 +38,10 @@ long besideBlocks(const Beside& beside, long blocks, int parts) {
     return std::min(beside.lastBlocks, blocks);
 }
 
-/// The blocks that balance the parts next time: with c seconds a block and S for the job, the
-/// other parts take (B - L) c / (N - 1) and the last S + L c, equal at L = (B c - (N - 1) S) / (N
-/// c); halfway there from the last balance, so one disturbed pass moves it little.
+/// The blocks that balance the parts next time. With c seconds a block and S for the job, the
+/// other parts take (B - L) c / (N - 1) and the last S + L c, which are equal at
+///     L = (B c - (N - 1) S) / (N c);
+/// the balance moves halfway there from the last, so one disturbed pass moves it little.
 void rebalance(Beside& beside, const PartTimes& t, long blocks, int parts) {
     const long last = besideBlocks(beside, blocks, parts);
     const long first = (blocks - last) / (parts - 1);
