@@ -7,6 +7,7 @@
 #include "core/fa/ModelGenerator.h"
 #include "core/fa/OnlineEM.h"
 #include "core/fa/OnlineSGA.h"
+#include "core/fa/SampledFeed.h"
 #include "core/metrics/DenseMetrics.h"
 #include "core/metrics/StructuredMetrics.h"
 
@@ -26,20 +27,18 @@ double since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// Observations per second, sampling included, over at least minSeconds.
+/// Observations per second, sampling included, over at least minSeconds. A fitter whose pass
+/// is split draws each next observation beside the pass (core/fa/SampledFeed.h).
 double throughput(OnlineFitter& fitter, const FAModel& model, std::uint64_t seed,
                   double minSeconds) {
-    FASampler sampler(model);
+    SampledFeed feed(model);
     Rng rng(seed);
-    Vector x(model.dim());
     long n = 0;
     const auto t0 = Clock::now();
     double elapsed = 0.0;
     while (elapsed < minSeconds || n < 200) {
-        for (int i = 0; i < 16; ++i, ++n) {
-            sampler.draw(rng, x);
-            fitter.observe(x);
-        }
+        feed.feed(fitter, rng, 16);
+        n += 16;
         elapsed = since(t0);
     }
     return static_cast<double>(n) / elapsed;
@@ -122,8 +121,8 @@ void validate(const BenchConfig& config) {
 /// (sampling) and read and write the fitter's D x K state, 24 D K bytes; the triad over three
 /// D x K arrays moves the same bytes over a working set of that size. Each rate against the
 /// bound of one thread and of two (both cores streaming), and the fitters again with their pass
-/// split over two threads (OnlineFitter::setPassThreads, docs/threads.md); the sampler stays on
-/// one (a two-thread pipeline of its blocks was tried and gained nothing: docs/benchmarks.md).
+/// split over two threads (OnlineFitter::setPassThreads, docs/threads.md), each next
+/// observation drawn beside the pass on its second thread (core/fa/SampledFeed.h).
 template <class Add>
 void addBoundRows(const Add& add, const FAModel& truth, const BenchConfig& config, double emRate,
                   double sgaRate) {

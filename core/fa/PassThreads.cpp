@@ -1,8 +1,77 @@
 #include "core/fa/PassThreads.h"
 
+#include "core/fa/PassBeside.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 namespace fa::stream {
+
+namespace {
+thread_local Beside* t_beside = nullptr;
+
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
+
+/// The times of a pass with a job beside it: the first part's blocks, the last part's job and
+/// blocks (each written by its own thread, read after the join).
+struct PartTimes {
+    double firstBlocks = 0.0, job = 0.0, lastBlocks = 0.0;
+    void record(bool first, double jobSeconds, double blockSeconds) {
+        if (first) {
+            firstBlocks = blockSeconds;
+        } else {
+            job = jobSeconds;
+            lastBlocks = blockSeconds;
+        }
+    }
+};
+
+/// The last part's blocks: the balance found so far, or at first half an equal share.
+long besideBlocks(const Beside& beside, long blocks, int parts) {
+    if (beside.lastBlocks < 0)
+        return blocks / parts / 2;
+    return std::min(beside.lastBlocks, blocks);
+}
+
+/// The blocks that balance the parts next time. With c seconds a block and S for the job, the
+/// other parts take (B - L) c / (N - 1) and the last S + L c, which are equal at
+///     L = (B c - (N - 1) S) / (N c);
+/// the balance moves halfway there from the last, so one disturbed pass moves it little.
+void rebalance(Beside& beside, const PartTimes& t, long blocks, int parts) {
+    const long last = besideBlocks(beside, blocks, parts);
+    const long first = (blocks - last) / (parts - 1);
+    const double c = first > 0 ? t.firstBlocks / static_cast<double>(first)
+                               : t.lastBlocks / static_cast<double>(std::max(last, 1L));
+    beside.jobSeconds = t.job;
+    beside.ran = true;
+    if (!(c > 0.0))
+        return;
+    const double target = (static_cast<double>(blocks) * c - (parts - 1) * t.job) / (parts * c);
+    const double next =
+        std::clamp(0.5 * (static_cast<double>(last) + target), 0.0, static_cast<double>(blocks));
+    beside.lastBlocks = std::lround(next);
+}
+} // namespace
+
+BesideScope::BesideScope(Beside& beside) {
+    beside.ran = false;
+    t_beside = &beside;
+}
+
+BesideScope::~BesideScope() {
+    t_beside = nullptr;
+}
+
+Beside* takeBeside() {
+    Beside* b = t_beside;
+    t_beside = nullptr;
+    return b;
+}
 
 PassThreads::PassThreads(int threads, long minRows, long blockRows)
     : m_threads(threads), m_minRows(minRows), m_blockRows(blockRows) {
@@ -83,19 +152,40 @@ template <class Pass> void PassThreads::runBlocks(const Pass& pass, PassOut& out
             m_blockOut[b].yd = m_blockOut[b].yy + K * K;
         }
     }
+    // With a job beside the pass (core/fa/PassBeside.h) the last part takes `lastBlocks`
+    // blocks and runs the job first; the other parts share the rest.
+    Beside* beside = n > 1 ? takeBeside() : nullptr;
+    const long lastBlocks = beside ? besideBlocks(*beside, nb, n) : 0;
+    PartTimes times;
     struct Job {
         const Pass* pass;
         PassThreads* self;
-        long blocks;
+        long blocks, lastBlocks;
         int parts;
-    } job{&pass, this, nb, n};
+        Beside* beside;
+        PartTimes* times;
+        long start(int j) const {
+            if (!beside)
+                return blocks * j / parts;
+            return j == parts ? blocks : (blocks - lastBlocks) * j / (parts - 1);
+        }
+    } job{&pass, this, nb, lastBlocks, n, beside, &times};
     const std::function<void(int)> part = [&job](int j) {
+        const bool last = job.beside && j == job.parts - 1;
+        const auto t0 = Clock::now();
+        if (last)
+            job.beside->job();
+        const auto t1 = Clock::now();
         const long rows = job.pass->dim, step = job.self->m_blockRows;
-        for (long b = job.blocks * j / job.parts; b < job.blocks * (j + 1) / job.parts; ++b)
+        for (long b = job.start(j); b < job.start(j + 1); ++b)
             stream::run(*job.pass, job.self->m_blockOut[static_cast<std::size_t>(b)], b * step,
                         (b + 1) * step < rows ? (b + 1) * step : rows);
+        if (job.beside && (j == 0 || last))
+            job.times->record(j == 0, seconds(t0, t1), seconds(t1, Clock::now()));
     };
     forkParts(n - 1, part);
+    if (beside)
+        rebalance(*beside, times, nb, n);
 
     // The blocks' sums in block order (yy's lower triangle, the part the pass writes).
     out.clamps = 0;

@@ -1,5 +1,7 @@
 #include "core/metrics/StructuredMetrics.h"
 
+#include "core/math/LargeBuffer.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -51,11 +53,13 @@ void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index
         t.join();
 }
 
-// Row-major: the binned path gathers whole rows, which are then contiguous.
+// Row-major: the binned path gathers whole rows, which are then contiguous. Z is a map of a
+// LargeBuffer (core/math/LargeBuffer.h: 2 MiB pages, so its fill does not fault every 4 KiB).
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowMap = Eigen::Map<RowMatrix, Eigen::Aligned64>;
 
 /// G(t) = sum_d z_d z_d^T / (t^2 + lambda_d) at every node, row by row: O(D K^2) per node.
-std::vector<Matrix> exactGrams(const RowMatrix& Z, const Vector& lambda,
+std::vector<Matrix> exactGrams(const RowMap& Z, const Vector& lambda,
                                const std::vector<double>& t2s) {
     std::vector<Matrix> grams;
     Matrix scaled;
@@ -108,7 +112,7 @@ Bins makeBins(const Vector& lambda, double width) {
 
 /// Columns (bin, j) of moments for the used bins [u0, u1): vec(M_bj) with
 /// M_bj = sum_{d in b} (lambda_d - lambda_b)^j z_d z_d^T.
-void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
+void momentsOf(const RowMap& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
                std::size_t u0, std::size_t u1, int order, Matrix& moments) {
     const Eigen::Index r = Z.cols();
     RowMatrix weighted; // row i: z_i (lambda_i - lambda_b)^j for j = 0 .. order, side by side
@@ -135,8 +139,8 @@ void momentsOf(const RowMatrix& Z, const Bins& bins, const std::vector<Eigen::In
 /// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in chunks on
 /// every core, each chunk writing its own columns); all nodes then come from one GEMM whose
 /// size does not depend on D.
-std::vector<Matrix> binnedGrams(const RowMatrix& Z, const Bins& bins,
-                                const std::vector<double>& t2s, int order) {
+std::vector<Matrix> binnedGrams(const RowMap& Z, const Bins& bins, const std::vector<double>& t2s,
+                                int order) {
     const Eigen::Index r = Z.cols();
     const auto count = static_cast<Eigen::Index>(bins.centre.size());
     std::vector<Eigen::Index> used;
@@ -177,7 +181,7 @@ double logAbsDet(const Matrix& M) {
     return lu.matrixLU().diagonal().array().abs().log().sum();
 }
 
-double integrateLogDet(const RowMatrix& Z, const Vector& lambda, const Bins* bins,
+double integrateLogDet(const RowMap& Z, const Vector& lambda, const Bins* bins,
                        const Matrix& innerInv, double logDetInner, double tailC,
                        const W2QuadratureOptions& opt) {
     const Eigen::Index K = innerInv.rows();
@@ -243,7 +247,8 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     std::optional<Bins> bins;
     if (D > options.binAboveDim)
         bins = makeBins(lambda, options.binWidth);
-    RowMatrix Z(D, K2 + K1);
+    LargeBuffer zBuffer(static_cast<std::size_t>(D * (K2 + K1)));
+    RowMap Z(zBuffer.data(), D, K2 + K1);
     auto fill = [&](Eigen::Index d0, Eigen::Index d1) {
         for (Eigen::Index d = d0; d < d1; ++d) {
             const Eigen::Index at = bins ? bins->position[d] : d;
