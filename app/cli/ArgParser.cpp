@@ -27,6 +27,11 @@ double parseReal(const std::string& name, const std::string& s) {
     double v = 0.0;
     try {
         v = std::stod(s, &used);
+    } catch (const std::out_of_range&) { // 1e400, 1e-400: a number, but none a double holds
+        if (s.find_first_not_of("0123456789+-.eE") == std::string::npos)
+            throw std::invalid_argument("--" + name + ": '" + s +
+                                        "' is beyond the range of a double");
+        used = 0;
     } catch (const std::exception&) {
         used = 0;
     }

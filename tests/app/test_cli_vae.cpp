@@ -204,6 +204,8 @@ class TestCliVae : public QObject {
         QTest::newRow("hidden") << QStringList{"--hidden", "5,5,5,5"} << "three hidden";
         // Over 4 GB, refused before anything is allocated: 2 x 8 x 10^6 x 2000 bytes of rows;
         // 4 x 8 bytes for each of the 4.0e8 weights of the 10-D decoder and encoder.
+        QTest::newRow("beyond a double") // was "not a number", as for "abc"
+            << QStringList{"--lr", "1e400"} << "--lr: '1e400' is beyond the range of a double";
         // Refused before the run, not after it (the run had gone its whole length first).
         QTest::newRow("side output in a missing folder")
             << QStringList{"--grad-variance-out", "/nonexistent-folder/g.csv"}
