@@ -156,6 +156,10 @@ class TestLatentPicturesPage : public QObject {
                          qPrintable(QString("W%1, pixel %2").arg(j + 1).arg(p)));
         }
         QCOMPARE(page.loadingsView()->caption(1), QString("W1"));
+        // PPCA's one σ² is no picture (it was a plain white tile): the variance and σ²'s share.
+        QTRY_COMPARE(page.noiseView()->count(), 2);
+        QVERIFY(page.noiseView()->caption(0).startsWith("variance ≤ "));
+        QCOMPARE(page.noiseView()->caption(1), QString("σ² / variance ≤ 1"));
     }
 
     // A 3 x 3 square per picture, PPCA by EM: the middle tiles have the hole colour exactly

@@ -84,19 +84,24 @@ void NoiseTiles::show(const fa::LatentLiveSnapshot& s) {
     fa::Vector share(p.psi.size()); // Ψ_d / Var x_d, 1 where a pixel does not vary
     for (Eigen::Index d = 0; d < share.size(); ++d)
         share(d) = p.variance(d) > 0.0 ? std::min(1.0, p.psi(d) / p.variance(d)) : 1.0;
-    setTitle(
-        s.model == "ppca"
-            ? QString("%1's noise σ² = %2 in every pixel, beside each pixel's variance (white: "
-                      "the largest)")
-                  .arg(fitName(s))
-                  .arg(p.psi(0), 0, 'g', 3)
-            : QString("%1's noise Ψ per pixel beside each pixel's variance: white where a "
-                      "pixel is noisy")
-                  .arg(fitName(s)));
+    setTitle(s.model == "ppca"
+                 ? QString("%1's noise σ² = %2 in every pixel: each pixel's variance (white: the "
+                           "largest) and σ² as its share")
+                       .arg(fitName(s))
+                       .arg(p.psi(0), 0, 'g', 3)
+                 : QString("%1's noise Ψ per pixel beside each pixel's variance: white where a "
+                           "pixel is noisy")
+                       .arg(fitName(s)));
     const QString noise = s.model == "ppca" ? "σ²" : "Ψ";
-    setTiles(p.layout.width, p.layout.height,
-             {{p.variance, "variance ≤ " + top(p.variance), Scale::Positive},
-              {p.psi, noise + " ≤ " + top(p.psi), Scale::Positive},
-              {share, noise + " / variance ≤ 1", Scale::Grey}},
-             3);
+    if (s.model == "ppca") // one σ² everywhere: a tile of it alone would be plain white
+        setTiles(p.layout.width, p.layout.height,
+                 {{p.variance, "variance ≤ " + top(p.variance), Scale::Positive},
+                  {share, noise + " / variance ≤ 1", Scale::Grey}},
+                 2);
+    else
+        setTiles(p.layout.width, p.layout.height,
+                 {{p.variance, "variance ≤ " + top(p.variance), Scale::Positive},
+                  {p.psi, noise + " ≤ " + top(p.psi), Scale::Positive},
+                  {share, noise + " / variance ≤ 1", Scale::Grey}},
+                 3);
 }
