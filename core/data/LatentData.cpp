@@ -1,5 +1,4 @@
 #include "core/data/LatentData.h"
-#include "core/data/DataSize.h"
 
 #include "core/data/RegressionData.h"
 #include "core/fa/ModelGenerator.h"

@@ -32,6 +32,15 @@ std::string modelTooLarge(double bytes) {
     return text;
 }
 
+void checkRunBytes(double bytes, const char* what, const char* fix) {
+    if (!(bytes > kMaxModelBytes))
+        return;
+    char text[320];
+    std::snprintf(text, sizeof text, "%s would take %.1f GB in memory (at most %.0f GB): %s", what,
+                  bytes / 1e9, kMaxModelBytes / 1e9, fix);
+    throw std::invalid_argument(text);
+}
+
 void validate(const GeneratorSpec& spec) {
     if (spec.dim < 2)
         throw std::invalid_argument("dimension D must be at least 2");

@@ -40,6 +40,10 @@ constexpr double kMaxModelBytes = 4.0 * 1024 * 1024 * 1024;
 double faStateBytes(int dim, int latent, int fitLatent, int fitters);
 /// "the model's D x K matrices would need 80.0 GB of memory (at most 4 GB): lower D or K".
 std::string modelTooLarge(double bytes);
+/// The same limit for any run's data or network, checked before anything is allocated (README:
+/// over 4 GB is refused with one line and exit 2): throws std::invalid_argument ("WHAT would take
+/// 16.0 GB in memory (at most 4 GB): FIX") when `bytes` exceeds kMaxModelBytes.
+void checkRunBytes(double bytes, const char* what, const char* fix);
 
 /// Throws std::invalid_argument with a user-facing message when the spec is unusable.
 void validate(const GeneratorSpec& spec);

@@ -1,5 +1,5 @@
 #include "core/vae/VaeData.h"
-#include "core/data/DataSize.h"
+#include "core/fa/ModelGenerator.h"
 #include "core/vae/VaeParams.h"
 
 #include "core/math/Rng.h"

@@ -1,7 +1,7 @@
 #include "core/vae/VaeFits.h"
 #include "core/vae/VaeParams.h"
 
-#include "core/data/DataSize.h"
+#include "core/fa/ModelGenerator.h"
 #include "core/lab/NameTable.h"
 #include "core/optim/Adam.h"
 #include "core/vae/VaeObjectives.h"
