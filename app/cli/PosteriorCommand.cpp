@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -206,19 +205,8 @@ int run(const ArgParser& args, const PosteriorConfig& config) {
         },
         [](std::ostream& csv, Rows& rows) {
             // Finite but absurd (a relative distance of 5e127 after rates of 10 and no
-            // clipping) is not ok either, and a fit that diverged stays so at its later
-            // checkpoints (rows come in epoch order per trial and method): one at 1.3e6 was
-            // `ok` again at 3.2e5.
-            std::set<std::pair<int, std::string>> diverged;
-            for (PosteriorRow& row : rows) {
-                const bool ok = row.status == csvWord(FitStatus::Running);
-                if (ok && (row.score.relMeanDist > kDivergedBeyond ||
-                           row.score.relCovDist > kDivergedBeyond ||
-                           diverged.count({row.trial, row.method})))
-                    row.status = csvWord(FitStatus::Diverged);
-                if (row.status == csvWord(FitStatus::Diverged))
-                    diverged.insert({row.trial, row.method});
-            }
+            // clipping) is not ok either; one at 1.3e6 was `ok` again at 3.2e5.
+            markDivergedRows(rows, kDivergedBeyond);
             io::writePosteriorCsv(csv, rows);
         },
         [&](const Rows& rows, bool) { printSummary(config, first, rows); });

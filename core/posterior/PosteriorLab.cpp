@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 namespace fa {
@@ -329,6 +330,18 @@ runPosterior(const PosteriorConfig& config,
     return runTrials<PosteriorRow>(
         shardTrials(config.trials, config.shard), config.threads,
         [&](int trial) { return runPosteriorTrial(config, trial, report, cancel); }, cancel);
+}
+
+void markDivergedRows(std::vector<PosteriorRow>& rows, double beyond) {
+    const std::string ok = csvWord(FitStatus::Running), diverged = csvWord(FitStatus::Diverged);
+    std::set<std::pair<int, std::string>> gone; // (trial, method) that diverged
+    for (PosteriorRow& row : rows) {
+        if (row.status == ok && (row.score.relMeanDist > beyond || row.score.relCovDist > beyond ||
+                                 gone.count({row.trial, row.method})))
+            row.status = diverged;
+        if (row.status == diverged)
+            gone.insert({row.trial, row.method});
+    }
 }
 
 } // namespace fa

@@ -220,4 +220,10 @@ runPosterior(const PosteriorConfig& config,
              const std::function<void(const PosteriorProgress&)>& progress = {},
              const std::atomic<bool>* cancel = nullptr);
 
+/// Marks `diverged` every `ok` row whose relative distance to the exact posterior (mean or
+/// covariance) is beyond `beyond`: finite but absurd is not ok. Once a trial's method has
+/// diverged, its later checkpoints stay `diverged` also where the distance comes back under
+/// (rows in epoch order per trial and method, as runPosterior returns them).
+void markDivergedRows(std::vector<PosteriorRow>& rows, double beyond);
+
 } // namespace fa

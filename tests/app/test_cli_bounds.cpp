@@ -171,23 +171,24 @@ class TestCliBounds : public QObject {
         QCOMPARE(c[c.size() - 2], QString("diverged")); // status, then coverage_95
     }
 
-    // Once diverged, a fit stays `diverged` at its later checkpoints, also where its distance
-    // comes back under 1e6 (VIFA at rates of 10: 1.25e6 at epoch 180, 3.2e5 at 200 was `ok`).
+    // Once diverged, a fit stays `diverged` at its later checkpoints (VIFA at rates of 10:
+    // 1.25e6 at epoch 180, 3.2e5 at 200 was `ok`). The trajectory is chaotic: with AVX-512 its
+    // distance comes back under 1e6, on the portable SSE2 build it does not, so the case of a
+    // distance back under is held by hand-written rows in test_posterior; here the command's
+    // rows are checked to follow the rule, whichever way they went.
     void aFitThatDivergedStaysDiverged() {
         const QString out = path("vifa.csv");
         const Result r =
             run({"posterior", "--method", "vifa-gauss", "--lr-c", "10", "--lr-f", "10",
                  "--lr-gamma", "10", "--epochs", "200", "--trials", "1", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        bool gone = false, backUnder = false;
+        bool gone = false;
         for (const QString& row : lines(out).mid(1)) {
             const QStringList c = test::csvCells(row);
             gone = gone || c[6].toDouble() > 1e6;
-            backUnder = backUnder || (gone && c[6].toDouble() < 1e6);
-            if (gone)
-                QCOMPARE(c.last(), QString("diverged"));
+            QCOMPARE(c.last(), QString(gone ? "diverged" : "ok"));
         }
-        QVERIFY(gone && backUnder); // the case this test is about happened
+        QVERIFY(gone); // the fit did diverge
     }
 
     // grad-variance beyond the Gaussian: one row per (estimator, S, block), and at the optimum

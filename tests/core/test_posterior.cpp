@@ -184,6 +184,32 @@ class TestPosterior : public QObject {
         QCOMPARE(a[5].epoch, 30L);
         QVERIFY(std::abs(a[5].score.w2OverDim - a[5].score.w2 / 2.0) < 1e-15);
     }
+    // Rows written by hand: a distance beyond 1e6 is diverged, and so is every later checkpoint
+    // of that trial and method, also back under; other trials, methods and warm-up rows keep
+    // their words, and a row core already marked diverged (SGD) starts the run of diverged rows.
+    void divergedRowsStayDiverged() {
+        const auto row = [](int trial, const char* method, double dist, const char* status) {
+            PosteriorRow r;
+            r.trial = trial;
+            r.method = method;
+            r.score.relMeanDist = dist;
+            r.score.relCovDist = 0.5;
+            r.status = status;
+            return r;
+        };
+        std::vector<PosteriorRow> rows{
+            row(0, "a", 0.5, "ok"),     row(0, "a", 1.25e6, "ok"), row(0, "a", 3.2e5, "ok"),
+            row(0, "b", 0.5, "ok"),     row(1, "a", 0.5, "ok"),    row(1, "a", 0.7, "ok"),
+            row(0, "c", 1e7, "warmup"), row(0, "c", 0.5, "ok"),    row(0, "d", 0.1, "diverged"),
+            row(0, "d", 0.1, "ok"),     row(0, "b", 1e6, "ok")};
+        rows[3].score.relCovDist = 2e6; // the covariance's distance counts too
+        markDivergedRows(rows, 1e6);
+        const std::vector<std::string> expected{"ok",       "diverged", "diverged", "diverged",
+                                                "ok",       "ok",       "warmup",   "ok",
+                                                "diverged", "diverged", "diverged"};
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            QVERIFY2(rows[i].status == expected[i], qPrintable(QString::number(i)));
+    }
     void sgdMethodsShareOneTrajectory() {
         // The EM fit's mean is the running mean of the SGD iterates after the warm-up epochs;
         // collect those iterates by hand with the same problem and seed.
