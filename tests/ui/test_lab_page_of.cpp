@@ -2,6 +2,7 @@
 // worker inside a long unit (an epoch of a large network) is never waited for by the window,
 // and closing the page cuts such a unit instead of waiting it out.
 #include "core/lab/LiveRun.h"
+#include "ui/common/FormWidgets.h"
 #include "ui/common/LabPageOf.h"
 
 #include <QElapsedTimer>
@@ -9,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
 #include <ostream>
 #include <vector>
@@ -43,10 +45,13 @@ class GatedRun : public fa::LiveRun {
         return 1;
     }
     long position() const override { return m_position; }
+    long length() const override { return m_length; }
+    void setLength(long n) { m_length = std::max(n, m_position); }
     std::string unit() const override { return "epochs"; }
     std::shared_ptr<const fa::LabSnapshot> labSnapshot() const override {
         auto s = std::make_shared<GatedSnapshot>();
         s->position = m_position;
+        s->length = m_length;
         s->config = m_config;
         s->rows = m_rows;
         return s;
@@ -75,7 +80,7 @@ class GatedRun : public fa::LiveRun {
   private:
     GatedConfig m_config;
     Gate* m_gate;
-    long m_position = 0;
+    long m_position = 0, m_length = 10;
     std::vector<int> m_rows;
 };
 
@@ -91,6 +96,7 @@ class GatedPage : public LabPageOf<GatedRun, GatedSnapshot> {
         config.gate = m_gate;
         start(config, Start::Paused);
     }
+    using LabPageOf::connectLength;
     using LabPageOf::exportRows;
     using LabPageOf::runningConfig;
 
@@ -130,6 +136,32 @@ class TestLabPageOf : public QObject {
         gate.open = true;
         QVERIFY(reached.wait(10000));
         QCOMPARE(page.latestSnapshot()->rows, (std::vector<int>{1, 2}));
+    }
+
+    void aLengthBelowThePositionEndsTheRunThere() {
+        // The run-length field lowered below the units run: the run ends where it stands, the
+        // field shows that length, not the one typed, and the status bar says why.
+        Gate gate;
+        gate.open = true;
+        GatedPage page(&gate);
+        const std::unique_ptr<IntSpinBox> length(intBox(1, 1000, 10, "Epochs"));
+        const bool quiet = false;
+        page.connectLength(length.get(), quiet);
+        page.begin(GatedConfig{});
+        QTRY_VERIFY(page.latestSnapshot());
+        QSignalSpy reached(&page, &LabPage::reached), said(&page, &LabPage::message);
+        page.runUntil(5);
+        QVERIFY(reached.wait(10000));
+        QTRY_COMPARE(page.latestSnapshot()->position, 5L);
+        length->setValue(3);
+        QCOMPARE(length->value(), 5);
+        QCOMPARE(said.size(), 1);
+        QCOMPARE(said[0][0].toString(),
+                 QString("5 epochs have run already, more than 3: the run ends where it stands"));
+        QTRY_COMPARE(page.latestSnapshot()->length, 5L);
+        length->setValue(8); // above the position: taken as typed, without a word
+        QTRY_COMPARE(page.latestSnapshot()->length, 8L);
+        QCOMPARE(said.size(), 1);
     }
 
     void closingThePageCutsALongUnit() {

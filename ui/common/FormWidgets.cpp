@@ -138,6 +138,14 @@ template <class Box> void tell(Box* box, const QString& why) {
     emit box->refused(why);
 }
 
+/// Takes down this field's own warning once the field has taken a number (it would otherwise
+/// stay up for its 10 s beside a value that is fine); another field's warning stays.
+template <class Box> void forgetWarning(Box* box) {
+    if (auto* main = qobject_cast<QMainWindow*>(box->window()))
+        if (main->statusBar()->currentMessage().startsWith("⚠ " + box->fieldName() + " "))
+            main->statusBar()->clearMessage();
+}
+
 template <class Box> void refuse(Box* box, const QString& typed) {
     tell(box, QString("%1 must be between %2 and %3; %4 was not used")
                   .arg(box->fieldName(), bound(box->minimum(), box->locale()),
@@ -165,6 +173,8 @@ template <class Box, class Handler> void guarded(Box* box, Handler handler) {
     else if (empty && box->text() != before)
         tell(box, QString("%1 needs a number; %2 is kept")
                       .arg(box->fieldName(), numberPart(box, box->text())));
+    else if (!outside && !fraction && !empty)
+        forgetWarning(box);
 }
 
 /// A real number as typed, or the start of one: digits, one decimal point, an exponent.

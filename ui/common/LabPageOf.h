@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QMessageBox>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <memory>
 #include <optional>
@@ -105,12 +106,27 @@ template <class Run, class Snapshot, class Files = void> class LabPageOf : publi
             });
     }
     /// The run-length field makes the run longer or shorter from where it stands
-    /// (Run::setLength), a change sessions keep; not while `quiet`.
+    /// (Run::setLength), a change sessions keep; not while `quiet`. A length below the units
+    /// already run ends the run where it stands: the field then shows that position, and the
+    /// status bar says why (the field kept 20 beside "epoch 43 of 43").
     void connectLength(QAbstractSpinBox* length, const bool& quiet) {
-        onFieldChanged(length, this, [this, &quiet](double units) {
-            if (!quiet)
-                change([n = static_cast<long>(units)](Run& run) { run.setLength(n); },
-                       Lasting::Yes);
+        onFieldChanged(length, this, [this, length, &quiet](double units) {
+            if (quiet)
+                return;
+            auto n = static_cast<long>(units);
+            const SnapshotPtr latest = latestSnapshot();
+            if (latest && n < latest->position) {
+                emit message(QString("%1 %2s have run already, more than %3: the run ends where "
+                                     "it stands")
+                                 .arg(latest->position)
+                                 .arg(unitName())
+                                 .arg(n),
+                             8000);
+                n = latest->position;
+                const QSignalBlocker quietly(length);
+                setFieldValue(length, double(n));
+            }
+            change([n](Run& run) { run.setLength(n); }, Lasting::Yes);
         });
     }
     /// Ctrl+E of the rows the latest snapshot carries (the CLI's columns), written by
