@@ -3,9 +3,11 @@
 #include "core/math/LargeBuffer.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <numbers>
 #include <optional>
 #include <system_error>
@@ -34,21 +36,23 @@ namespace {
 /// chunks instead of holding the others up (an equal share each took as long as the slowed
 /// thread's share). For work whose chunks write disjoint outputs, so the result does not depend
 /// on the cores or on which thread did a chunk.
-void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index)>& fn) {
-    const auto threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+/// fn(begin, end, slot): slot (0 .. kMaxParts - 1) names the thread, for scratch of its own.
+constexpr unsigned kMaxParts = 4;
+void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index, unsigned)>& fn) {
+    const auto threads = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxParts);
     const Eigen::Index chunk = std::max<Eigen::Index>(n / 64, 1024);
     std::atomic<Eigen::Index> next{0};
-    auto claim = [&] {
+    auto claim = [&](unsigned slot) {
         for (Eigen::Index begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk))
-            fn(begin, std::min(n, begin + chunk));
+            fn(begin, std::min(n, begin + chunk), slot);
     };
     std::vector<std::thread> pool;
     try {
         for (unsigned t = 1; t < threads && chunk < n; ++t)
-            pool.emplace_back(claim);
+            pool.emplace_back(claim, t);
     } catch (const std::system_error&) { // no more threads (a process limit): fewer claim
     }
-    claim();
+    claim(0);
     for (auto& t : pool)
         t.join();
 }
@@ -112,15 +116,16 @@ Bins makeBins(const Vector& lambda, double width) {
 
 /// Columns (bin, j) of moments for the used bins [u0, u1): vec(M_bj) with
 /// M_bj = sum_{d in b} (lambda_d - lambda_b)^j z_d z_d^T.
+/// `scratch` holds at least the largest bin's rows times r (order + 1) doubles.
 void momentsOf(const RowMap& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
-               std::size_t u0, std::size_t u1, int order, Matrix& moments) {
+               std::size_t u0, std::size_t u1, int order, double* scratch, Matrix& moments) {
     const Eigen::Index r = Z.cols();
-    RowMatrix weighted; // row i: z_i (lambda_i - lambda_b)^j for j = 0 .. order, side by side
     Matrix block;
     for (std::size_t ub = u0; ub < u1; ++ub) {
         const Eigen::Index b = used[ub], first = bins.start[b], n = bins.start[b + 1] - first;
         const auto Zb = Z.middleRows(first, n); // contiguous: Z is in bin order
-        weighted.resize(n, r * (order + 1));
+        // Row i: z_i (lambda_i - lambda_b)^j for j = 0 .. order, side by side.
+        RowMap weighted(scratch, n, r * (order + 1));
         for (Eigen::Index i = 0; i < n; ++i) {
             const double offset = bins.sortedLambda[first + i] - bins.centre[b];
             double power = 1.0;
@@ -153,12 +158,22 @@ std::vector<Matrix> binnedGrams(const RowMap& Z, const Bins& bins, const std::ve
     std::vector<Eigen::Index> firstRow(used.size());
     for (std::size_t ub = 0; ub < used.size(); ++ub)
         firstRow[ub] = bins.start[used[ub]];
-    inParts(Z.rows(), [&](Eigen::Index r0, Eigen::Index r1) {
+    // Each thread's rows of a bin, weighted, in a buffer of its own for all its bins (one
+    // allocation a bin, after a process had freed large arrays, met fresh pages each time and
+    // made W2 in bench up to twice as slow: docs/benchmarks.md).
+    Eigen::Index most = 0;
+    for (const Eigen::Index b : used)
+        most = std::max(most, bins.start[b + 1] - bins.start[b]);
+    std::array<std::unique_ptr<LargeBuffer>, kMaxParts> scratch;
+    inParts(Z.rows(), [&](Eigen::Index r0, Eigen::Index r1, unsigned slot) {
+        if (!scratch[slot])
+            scratch[slot] =
+                std::make_unique<LargeBuffer>(static_cast<std::size_t>(most * r * (order + 1)));
         const auto u0 = static_cast<std::size_t>(
             std::lower_bound(firstRow.begin(), firstRow.end(), r0) - firstRow.begin());
         const auto u1 = static_cast<std::size_t>(
             std::lower_bound(firstRow.begin(), firstRow.end(), r1) - firstRow.begin());
-        momentsOf(Z, bins, used, u0, u1, order, moments);
+        momentsOf(Z, bins, used, u0, u1, order, scratch[slot]->data(), moments);
     });
     Matrix coefficients(terms, static_cast<Eigen::Index>(t2s.size()));
     for (std::size_t k = 0; k < t2s.size(); ++k)
@@ -249,7 +264,7 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
         bins = makeBins(lambda, options.binWidth);
     LargeBuffer zBuffer(static_cast<std::size_t>(D * (K2 + K1)));
     RowMap Z(zBuffer.data(), D, K2 + K1);
-    auto fill = [&](Eigen::Index d0, Eigen::Index d1) {
+    auto fill = [&](Eigen::Index d0, Eigen::Index d1, unsigned = 0) {
         for (Eigen::Index d = d0; d < d1; ++d) {
             const Eigen::Index at = bins ? bins->position[d] : d;
             const double s = sqrt1[d], inv = 1.0 / s;
