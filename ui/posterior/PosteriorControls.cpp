@@ -214,10 +214,6 @@ void PosteriorControls::connectControls(QPushButton* open) {
     m_methods.onToggled(this, &PosteriorControls::emitStructure);
     connect(m_compare, &QCheckBox::toggled, this, &PosteriorControls::emitStructure);
     m_fields.onAnyChanged(this, [this] { emitStructure(); }, {m_length});
-    onFieldChanged(m_length, this, [this](double epochs) {
-        if (!m_quiet)
-            emit lengthChanged(static_cast<long>(epochs));
-    });
     connect(m_lrSlider, &QSlider::valueChanged, this, [this](int p) {
         m_sgdLearningRate = fromSlider(p);
         m_lrLabel->setText(QString("learning rate η = %1").arg(m_sgdLearningRate, 0, 'g', 3));

@@ -41,6 +41,10 @@ class PosteriorControls : public QWidget {
     QSlider* learningRateSlider() const { return m_lrSlider; }
     QSlider* lambdaSlider() const { return m_lambdaSlider; }
     QCheckBox* methodBox(fa::PosteriorMethod method) const;
+    /// The run's length (a live change, no restart: LabPageOf::connectLength), and whether the
+    /// fields are being filled from a configuration (no change then).
+    QAbstractSpinBox* lengthField() const { return m_length; }
+    const bool& filling() const { return m_quiet; }
 
   signals:
     void structureChanged(); ///< restart with config()
@@ -48,7 +52,6 @@ class PosteriorControls : public QWidget {
     void lambdaChanged(double lambda);
     void coordinatesChanged(int i, int j);
     void speedChanged(double epochsPerSecond);
-    void lengthChanged(long epochs); ///< a live change of the run's length
     void openCsvRequested();
 
   private:

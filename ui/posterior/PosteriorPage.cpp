@@ -82,9 +82,7 @@ PosteriorPage::PosteriorPage(QWidget* parent)
         change([i, j](fa::PosteriorLive& live) { live.setCoordinates(i, j); }, Lasting::Yes);
     });
     connect(m_controls, &PosteriorControls::speedChanged, this, [this](double v) { setSpeed(v); });
-    connect(m_controls, &PosteriorControls::lengthChanged, this, [this](long epochs) {
-        change([epochs](fa::PosteriorLive& live) { live.setLength(epochs); }, Lasting::Yes);
-    });
+    connectLength(m_controls->lengthField(), m_controls->filling());
     reset();
 }
 
