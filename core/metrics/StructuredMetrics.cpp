@@ -31,13 +31,15 @@ double structuredRelativeCovarianceDistance(const FAModel& estimate, const FAMod
 }
 
 namespace {
+/// Threads for the parts of a call at most.
+constexpr unsigned kMaxParts = 4;
+
 /// fn(begin, end) over [0, n) in contiguous chunks of about n / 64 rows that one thread per core
 /// (at most 4) claims in turn, so a thread on a core shared with another process does fewer
 /// chunks instead of holding the others up (an equal share each took as long as the slowed
 /// thread's share). For work whose chunks write disjoint outputs, so the result does not depend
 /// on the cores or on which thread did a chunk.
-/// fn(begin, end, slot): slot (0 .. kMaxParts - 1) names the thread, for scratch of its own.
-constexpr unsigned kMaxParts = 4;
+/// fn's third argument, slot (0 .. kMaxParts - 1), names the thread, for scratch of its own.
 void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index, unsigned)>& fn) {
     const auto threads = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxParts);
     const Eigen::Index chunk = std::max<Eigen::Index>(n / 64, 1024);
