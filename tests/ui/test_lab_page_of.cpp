@@ -154,10 +154,10 @@ class TestLabPageOf : public QObject {
         QVERIFY(reached.wait(10000));
         QTRY_COMPARE(page.latestSnapshot()->position, 5L);
         length->setValue(3);
-        QCOMPARE(length->value(), 5);
+        QTRY_COMPARE(length->value(), 5);
         QCOMPARE(said.size(), 1);
         QCOMPARE(said[0][0].toString(),
-                 QString("5 epochs have run already, more than 3: the run ends where it stands"));
+                 QString("5 epochs had run already, more than 3: the run ends where it stands"));
         QTRY_COMPARE(page.latestSnapshot()->length, 5L);
         length->setValue(8); // above the position: taken as typed, without a word
         QTRY_COMPARE(page.latestSnapshot()->length, 8L);

@@ -107,25 +107,17 @@ template <class Run, class Snapshot, class Files = void> class LabPageOf : publi
     }
     /// The run-length field makes the run longer or shorter from where it stands
     /// (Run::setLength), a change sessions keep; not while `quiet`. A length below the units
-    /// already run ends the run where it stands: the field then shows that position, and the
+    /// already run ends the run where it stands (the worker may be a few units past the latest
+    /// snapshot): once a snapshot shows where it ended, the field shows that length and the
     /// status bar says why (the field kept 20 beside "epoch 43 of 43").
     void connectLength(QAbstractSpinBox* length, const bool& quiet) {
-        onFieldChanged(length, this, [this, length, &quiet](double units) {
+        m_lengthField = length;
+        onFieldChanged(length, this, [this, &quiet](double units) {
             if (quiet)
                 return;
-            auto n = static_cast<long>(units);
+            const auto n = static_cast<long>(units);
             const SnapshotPtr latest = latestSnapshot();
-            if (latest && n < latest->position) {
-                emit message(QString("%1 %2s have run already, more than %3: the run ends where "
-                                     "it stands")
-                                 .arg(latest->position)
-                                 .arg(unitName())
-                                 .arg(n),
-                             8000);
-                n = latest->position;
-                const QSignalBlocker quietly(length);
-                setFieldValue(length, double(n));
-            }
+            m_lengthAsked = latest && n < latest->position ? n : -1;
             change([n](Run& run) { run.setLength(n); }, Lasting::Yes);
         });
     }
@@ -215,6 +207,22 @@ template <class Run, class Snapshot, class Files = void> class LabPageOf : publi
 
   private:
     void showSnapshot(const fa::LabSnapshot& snapshot) final {
+        if (m_lengthAsked >= 0 && snapshot.length > m_lengthAsked &&
+            snapshot.position >= snapshot.length) // the run ended where it stood (connectLength)
+            endedAboveTheAskedLength(snapshot.length);
         draw(static_cast<const Snapshot&>(snapshot));
     }
+    void endedAboveTheAskedLength(long ended) {
+        emit message(QString("%1 %2s had run already, more than %3: the run ends where it stands")
+                         .arg(ended)
+                         .arg(unitName())
+                         .arg(m_lengthAsked),
+                     8000);
+        m_lengthAsked = -1;
+        const QSignalBlocker quietly(m_lengthField);
+        setFieldValue(m_lengthField, double(ended));
+    }
+
+    QAbstractSpinBox* m_lengthField = nullptr; ///< connectLength's field
+    long m_lengthAsked = -1; ///< a length typed below the position, until the run shows its end
 };
