@@ -242,37 +242,43 @@ void letSpaceThrough(QAbstractSpinBox* box) {
     box->installEventFilter(new SpaceFilter(box));
 }
 
-IntSpinBox::IntSpinBox(QWidget* parent) : QSpinBox(parent) {
+template <class Field, class Base>
+GuardedSpinBox<Field, Base>::GuardedSpinBox(QWidget* parent) : Base(parent) {
     letSpaceThrough(this);
     installWheelGuard();
 }
 
-QString IntSpinBox::fieldName() const {
+template <class Field, class Base> QString GuardedSpinBox<Field, Base>::fieldName() const {
     return fieldNameOf(this);
 }
 
-void IntSpinBox::keyPressEvent(QKeyEvent* e) {
+template <class Field, class Base> void GuardedSpinBox<Field, Base>::keyPressEvent(QKeyEvent* e) {
     if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter)
-        guarded(this, [&] { QSpinBox::keyPressEvent(e); });
+        guarded(static_cast<Field*>(this), [&] { Base::keyPressEvent(e); });
     else
-        QSpinBox::keyPressEvent(e);
+        Base::keyPressEvent(e);
 }
 
-void IntSpinBox::focusOutEvent(QFocusEvent* e) {
-    guarded(this, [&] { QSpinBox::focusOutEvent(e); });
+template <class Field, class Base> void GuardedSpinBox<Field, Base>::focusOutEvent(QFocusEvent* e) {
+    guarded(static_cast<Field*>(this), [&] { Base::focusOutEvent(e); });
 }
 
-void IntSpinBox::hideEvent(QHideEvent* e) {
-    guarded(this, [&] { QSpinBox::hideEvent(e); });
+template <class Field, class Base> void GuardedSpinBox<Field, Base>::hideEvent(QHideEvent* e) {
+    guarded(static_cast<Field*>(this), [&] { Base::hideEvent(e); });
 }
 
-void IntSpinBox::changeEvent(QEvent* e) {
-    guarded(this, [&] { QSpinBox::changeEvent(e); });
+template <class Field, class Base> void GuardedSpinBox<Field, Base>::changeEvent(QEvent* e) {
+    guarded(static_cast<Field*>(this), [&] { Base::changeEvent(e); });
 }
 
-void IntSpinBox::stepBy(int steps) {
-    guarded(this, [&] { QSpinBox::stepBy(steps); });
+template <class Field, class Base> void GuardedSpinBox<Field, Base>::stepBy(int steps) {
+    guarded(static_cast<Field*>(this), [&] { Base::stepBy(steps); });
 }
+
+template class GuardedSpinBox<IntSpinBox, QSpinBox>;
+template class GuardedSpinBox<RealSpinBox, QDoubleSpinBox>;
+
+IntSpinBox::IntSpinBox(QWidget* parent) : GuardedSpinBox(parent) {}
 
 QValidator::State IntSpinBox::validate(QString& text, int& pos) const {
     // Scientific notation ("1e3", "2.5e2", or "1e" on the way): a whole number in the range is
@@ -305,9 +311,7 @@ int IntSpinBox::valueFromText(const QString& text) const {
     return QSpinBox::valueFromText(text);
 }
 
-RealSpinBox::RealSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
-    letSpaceThrough(this);
-    installWheelGuard();
+RealSpinBox::RealSpinBox(QWidget* parent) : GuardedSpinBox(parent) {
     setWhole(false);
 }
 
@@ -315,33 +319,6 @@ void RealSpinBox::setWhole(bool whole) {
     m_whole = whole;
     // Qt rounds every value to decimals(): 15 keeps what a real field is given (1e-8 included).
     setDecimals(whole ? 0 : 15);
-}
-
-QString RealSpinBox::fieldName() const {
-    return fieldNameOf(this);
-}
-
-void RealSpinBox::keyPressEvent(QKeyEvent* e) {
-    if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter)
-        guarded(this, [&] { QDoubleSpinBox::keyPressEvent(e); });
-    else
-        QDoubleSpinBox::keyPressEvent(e);
-}
-
-void RealSpinBox::focusOutEvent(QFocusEvent* e) {
-    guarded(this, [&] { QDoubleSpinBox::focusOutEvent(e); });
-}
-
-void RealSpinBox::hideEvent(QHideEvent* e) {
-    guarded(this, [&] { QDoubleSpinBox::hideEvent(e); });
-}
-
-void RealSpinBox::changeEvent(QEvent* e) {
-    guarded(this, [&] { QDoubleSpinBox::changeEvent(e); });
-}
-
-void RealSpinBox::stepBy(int steps) {
-    guarded(this, [&] { QDoubleSpinBox::stepBy(steps); });
 }
 
 QValidator::State RealSpinBox::validate(QString& text, int& pos) const {

@@ -17,14 +17,17 @@
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 
-class IntSpinBox : public QSpinBox {
-    Q_OBJECT
-  public:
-    explicit IntSpinBox(QWidget* parent = nullptr);
-    QString fieldName() const; ///< accessibleName(), else the form row's label
+/// Lets Space reach the window's shortcuts from a spin box made elsewhere (a plain QSpinBox).
+void letSpaceThrough(QAbstractSpinBox* box);
 
-  signals:
-    void refused(const QString& why); ///< a typed number was not used (also shown to the user)
+/// What both kinds of field add to their Qt base (QSpinBox or QDoubleSpinBox): Space let through,
+/// the wheel guard, and Qt's handlers that interpret the typed text (Enter, focus-out, hide, a
+/// step) run so that a number not used is said, with the reason. Field is the field's own class,
+/// which declares the refused signal (ui/common/FormWidgets.cpp instantiates the two).
+template <class Field, class Base> class GuardedSpinBox : public Base {
+  public:
+    explicit GuardedSpinBox(QWidget* parent = nullptr);
+    QString fieldName() const; ///< accessibleName(), else the form row's label
 
   protected:
     void keyPressEvent(QKeyEvent* e) override;
@@ -32,15 +35,25 @@ class IntSpinBox : public QSpinBox {
     void hideEvent(QHideEvent* e) override;
     void changeEvent(QEvent* e) override; ///< the window deactivated: Qt interprets the text
     void stepBy(int steps) override;
+};
+
+class IntSpinBox : public GuardedSpinBox<IntSpinBox, QSpinBox> {
+    Q_OBJECT
+  public:
+    explicit IntSpinBox(QWidget* parent = nullptr);
+
+  signals:
+    void refused(const QString& why); ///< a typed number was not used (also shown to the user)
+
+  protected:
     QValidator::State validate(QString& text, int& pos) const override;
     int valueFromText(const QString& text) const override; ///< "1e3" as 1000 too
 };
 
-class RealSpinBox : public QDoubleSpinBox {
+class RealSpinBox : public GuardedSpinBox<RealSpinBox, QDoubleSpinBox> {
     Q_OBJECT
   public:
     explicit RealSpinBox(QWidget* parent = nullptr);
-    QString fieldName() const;
     /// 0: whole numbers (a seed), rounded as typed; otherwise any real, kept as typed.
     void setWhole(bool whole);
 
@@ -48,11 +61,6 @@ class RealSpinBox : public QDoubleSpinBox {
     void refused(const QString& why);
 
   protected:
-    void keyPressEvent(QKeyEvent* e) override;
-    void focusOutEvent(QFocusEvent* e) override;
-    void hideEvent(QHideEvent* e) override;
-    void changeEvent(QEvent* e) override; ///< the window deactivated: Qt interprets the text
-    void stepBy(int steps) override;
     QValidator::State validate(QString& text, int& pos) const override;
     QString textFromValue(double value) const override;
     double valueFromText(const QString& text) const override;
@@ -60,9 +68,6 @@ class RealSpinBox : public QDoubleSpinBox {
   private:
     bool m_whole = false;
 };
-
-/// Lets Space reach the window's shortcuts from a spin box made elsewhere (a plain QSpinBox).
-void letSpaceThrough(QAbstractSpinBox* box);
 
 /// Wheel events over an unfocused spin box, combo box or slider scroll the enclosing scroll
 /// area instead, and those widgets no longer take the focus from the wheel. Installed on the
