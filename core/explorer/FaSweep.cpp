@@ -277,12 +277,12 @@ std::vector<FaSweepRow> runFaSweep(const FaSweepConfig& config,
                                    const std::function<void(const FaSweepProgress&)>& progress,
                                    const std::atomic<bool>* cancel) {
     validate(config);
-    std::mutex lock;
-    const auto report = serialised(progress, lock);
     const int passThreads = sweepPassThreads(config);
-    return runTrials<FaSweepRow>(
-        shardTrials(config.trials, config.shard), sweepThreads(config),
-        [&](int trial) { return runSweepTrial(config, trial, passThreads, report, cancel); },
+    return runShardTrials<FaSweepRow>(
+        config.trials, config.shard, sweepThreads(config), progress,
+        [&](int trial, const auto& report) {
+            return runSweepTrial(config, trial, passThreads, report, cancel);
+        },
         cancel);
 }
 

@@ -90,4 +90,16 @@ std::function<void(const Arg&)> serialised(const std::function<void(const Arg&)>
     };
 }
 
+/// The experiments' common run: the shard's trials of [0, trials) through runTrials, each as
+/// trial(t, report), where report is `progress` made safe to call from the trials' threads.
+template <class Row, class Progress, class Trial>
+std::vector<Row> runShardTrials(int trials, const Shard& shard, int threads,
+                                const std::function<void(const Progress&)>& progress, Trial&& trial,
+                                const std::atomic<bool>* cancel) {
+    std::mutex lock;
+    const auto report = serialised(progress, lock);
+    return runTrials<Row>(
+        shardTrials(trials, shard), threads, [&](int t) { return trial(t, report); }, cancel);
+}
+
 } // namespace fa

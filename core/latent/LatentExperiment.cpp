@@ -130,11 +130,10 @@ std::vector<LatentRow> runLatent(const LatentConfig& c,
                                  const std::function<void(const LatentProgress&)>& progress,
                                  const std::atomic<bool>* cancel) {
     checkLatentConfig(c);
-    std::mutex lock;
-    const auto report = serialised(progress, lock);
-    return runTrials<LatentRow>(
-        shardTrials(c.trials, c.shard), c.threads,
-        [&](int trial) { return runLatentTrial(c, trial, report, cancel); }, cancel);
+    return runShardTrials<LatentRow>(
+        c.trials, c.shard, c.threads, progress,
+        [&](int trial, const auto& report) { return runLatentTrial(c, trial, report, cancel); },
+        cancel);
 }
 
 } // namespace fa

@@ -73,11 +73,9 @@ std::vector<GpRow> runGp(const GpConfig& config,
                          const std::atomic<bool>* cancel) {
     checkGpConfig(config);
     const RegressionData data = loadRegressionDataset(config.loader, config.dataset, config.target);
-    std::mutex lock;
-    const auto report = serialised(progress, lock);
-    return runTrials<GpRow>(
-        shardTrials(config.trials, config.shard), config.threads,
-        [&](int trial) {
+    return runShardTrials<GpRow>(
+        config.trials, config.shard, config.threads, progress,
+        [&](int trial, const auto& report) {
             const RegressionProblem p =
                 splitRegression(data, config.trainFraction, config.seed, trial);
             std::vector<GpRow> rows;

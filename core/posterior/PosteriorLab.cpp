@@ -325,11 +325,12 @@ runPosterior(const PosteriorConfig& config,
              const std::function<void(const PosteriorProgress&)>& progress,
              const std::atomic<bool>* cancel) {
     checkParams(posteriorParams(), config); // core/posterior/PosteriorParams.h
-    std::mutex lock;
-    const auto report = serialised(progress, lock);
-    return runTrials<PosteriorRow>(
-        shardTrials(config.trials, config.shard), config.threads,
-        [&](int trial) { return runPosteriorTrial(config, trial, report, cancel); }, cancel);
+    return runShardTrials<PosteriorRow>(
+        config.trials, config.shard, config.threads, progress,
+        [&](int trial, const auto& report) {
+            return runPosteriorTrial(config, trial, report, cancel);
+        },
+        cancel);
 }
 
 void markDivergedRows(std::vector<PosteriorRow>& rows, double beyond) {

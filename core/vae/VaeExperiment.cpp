@@ -286,16 +286,14 @@ std::vector<VaeRow> runVae(const VaeConfig& c,
                            const std::function<void(const VaeProgress&)>& progress,
                            const std::atomic<bool>* cancel) {
     checkVaeConfig(c);
-    std::mutex lock;
-    const auto report = serialised(progress, lock);
-    const std::vector<int> trials = shardTrials(c.trials, c.shard);
     // One trial and two threads or more: the second core splits each batch's products (the
     // rows do not depend on it, core/math/ForkJoin.h); several trials keep one thread each.
     VaeConfig run = c;
-    if (trials.size() == 1 && resolveThreads(c.threads, 2) >= 2)
+    if (shardTrials(c.trials, c.shard).size() == 1 && resolveThreads(c.threads, 2) >= 2)
         run.fit.batchThreads = 2;
-    return runTrials<VaeRow>(
-        trials, c.threads, [&](int trial) { return runVaeTrial(run, trial, report, cancel); },
+    return runShardTrials<VaeRow>(
+        c.trials, c.shard, c.threads, progress,
+        [&](int trial, const auto& report) { return runVaeTrial(run, trial, report, cancel); },
         cancel);
 }
 
