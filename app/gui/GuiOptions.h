@@ -9,7 +9,9 @@ struct GuiOptions {
         "screenshot", "Save a screenshot of the window to PATH and exit.", "PATH"};
     const QCommandLineOption after{
         "after-samples",
-        "With --screenshot: samples to run first (default: the session's, else 20000).", "N"};
+        "With --screenshot: samples to run first (default: the session's position; a preset or "
+        "session at its start: its run's length; else 20000).",
+        "N"};
     const QCommandLineOption width{
         "width",
         "With --screenshot: the picture's width in pixels (the window painted again at that "
@@ -40,7 +42,8 @@ struct GuiOptions {
     const QCommandLineOption afterEpochs{
         "after-epochs",
         "With --screenshot in an epoch lab: epochs (latent lab: iterations) to run first "
-        "(default: the session's, else 2000; neural 60; latent 300).",
+        "(default: the session's position; a preset or session at its start: its run's length; "
+        "else 2000; neural 60; latent 300).",
         "N"};
     const QCommandLineOption threads{
         "threads",

@@ -278,17 +278,20 @@ int takeScreenshot(MainWindow& window, const QString& path, long target, int pix
 }
 
 /// --screenshot or --record of the lab in view, at --after-samples (a lab counting samples) or
-/// --after-epochs, else the session's position, the run's length (a recording) or the page's
-/// default length.
-int takePicture(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o) {
+/// --after-epochs, else the session's position, the run's length (a recording, or a preset or
+/// session opened at its start: `opened`) or the page's default length.
+int takePicture(MainWindow& window, const QCommandLineParser& parser, const GuiOptions& o,
+                bool opened) {
     LabPage* page = window.currentPage();
     const QCommandLineOption& afterOption = page->countsSamples() ? o.after : o.afterEpochs;
     bool ok = true;
-    // A recording of a preset or session at its start runs to the run's end (its length).
-    const long length =
-        parser.isSet(o.record) && !parser.isSet(afterOption) && page->sessionPosition() <= 0
-            ? runLength(page)
-            : 0;
+    // A recording, or a picture of a preset or session at its start, runs to the run's end (its
+    // length): where a preset's caption says what to read (a picture at the lab's default
+    // stopped a 5000-epoch preset at 2000, beside a caption that says "read them at 5000").
+    const long length = (parser.isSet(o.record) || opened) && !parser.isSet(afterOption) &&
+                                page->sessionPosition() <= 0
+                            ? runLength(page)
+                            : 0;
     const long target = parser.isSet(afterOption)     ? parser.value(afterOption).toLong(&ok)
                         : page->sessionPosition() > 0 ? page->sessionPosition()
                         : length > 0                  ? length
@@ -358,5 +361,5 @@ int main(int argc, char** argv) {
         return 2;
     if (!headless)
         return QApplication::exec();
-    return takePicture(window, parser, o);
+    return takePicture(window, parser, o, !inputs.isEmpty());
 }

@@ -81,6 +81,16 @@ class TestGuiScreenshot : public QObject {
         QVERIFY2(r.out.contains("sample 400"), qPrintable(r.out + r.err));
         QVERIFY(QImage(png).width() > 0);
     }
+    // A session or preset opened at its start is pictured at its run's end, past the lab's
+    // default of 20000 samples (a preset's caption says what to read at its end: a 5000-epoch
+    // preset was pictured at 2000).
+    void aSessionAtItsStartRunsToItsLength() {
+        const QString png = m_dir.filePath("long.png");
+        const Result r =
+            run({"--session", session("long.json", 30, 3, 30000), "--screenshot", png});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("at sample 30000;"), qPrintable(r.out + r.err));
+    }
     void aChosenWidthPaintsTheWindowAgainAtThatSize() {
         const QString small = m_dir.filePath("screen.png"), big = m_dir.filePath("wide.png");
         const QString s = session("width.json", 30, 3, 400);
