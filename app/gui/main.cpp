@@ -229,11 +229,15 @@ int takeScreenshot(MainWindow& window, const QString& path, long target, int pix
                    const QString& chartFolder) {
     LabPage* page = window.currentPage();
     int code = 0;
-    std::function<void(long)> whenViewsReady; // a view's own computation first (60 s at most)
+    // A view's own computation first, and the run's work beside the stream (the explorer's
+    // batch refit, the posterior lab's gradient study at the last epoch), 60 s at most: the
+    // picture was taken with "batch: refitting…" and without batch FA's last marker, or with
+    // the gradient study of epoch 0 at epoch 2000.
+    std::function<void(long)> whenViewsReady;
     int waits = 0;
     QObject::connect(page, &LabPage::reached, qApp, [&](long reached) { whenViewsReady(reached); });
     whenViewsReady = [&](long reached) {
-        if (page->viewsPending() && ++waits < 600) {
+        if ((page->viewsPending() || page->backgroundPending()) && ++waits < 600) {
             QTimer::singleShot(100, qApp, [&, reached] { whenViewsReady(reached); });
             return;
         }
