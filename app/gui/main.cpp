@@ -9,6 +9,7 @@
 #include "core/io/AtomicFile.h"
 #include "core/io/FileChecks.h"
 #include "ui/common/BackgroundThreads.h"
+#include "ui/common/ChartFit.h"
 #include "ui/common/LabPage.h"
 #include "ui/common/RunRecorder.h"
 #include "ui/common/WidgetExport.h"
@@ -233,15 +234,22 @@ int takeScreenshot(MainWindow& window, const QString& path, long target, int pix
     // batch refit, the posterior lab's gradient study at the last epoch), 60 s at most: the
     // picture was taken with "batch: refitting…" and without batch FA's last marker, or with
     // the gradient study of epoch 0 at epoch 2000.
+    // Then the charts' text fitting (ui/common/ChartFit.h), 3 s at most: a legend taken half
+    // way showed 5 of its 7 entries.
     std::function<void(long)> whenViewsReady;
-    int waits = 0;
+    int waits = 0, fits = 0;
     QObject::connect(page, &LabPage::reached, qApp, [&](long reached) { whenViewsReady(reached); });
     whenViewsReady = [&](long reached) {
         if ((page->viewsPending() || page->backgroundPending()) && ++waits < 600) {
             QTimer::singleShot(100, qApp, [&, reached] { whenViewsReady(reached); });
             return;
         }
-        QTimer::singleShot(300, qApp, [&, reached] { // let the last frame paint
+        if (fits == 0 || (presentation::chartTextPending(&window) && fits < 30)) {
+            QTimer::singleShot(fits++ == 0 ? 300 : 100, qApp, // let the last frame paint
+                               [&, reached] { whenViewsReady(reached); });
+            return;
+        }
+        QTimer::singleShot(0, qApp, [&, reached] {
             const LabStats s = page->stats();
             const QString unit = page->unitName();
             std::printf("faexplorer: %s at %s %ld; %ld %ss in %.2f s of playing: %.0f per second\n",

@@ -108,7 +108,10 @@ class TestChartText : public QObject {
         root.show();
         QVERIFY(QTest::qWaitForWindowExposed(&root));
         QCOMPARE(presentation::fitChartText(&root), 1);
-        QTRY_COMPARE(chart->legend()->alignment(), Qt::AlignRight);
+        // Rounds are to come (a picture taken now would show the cut row), and they end.
+        QVERIFY(presentation::chartTextPending(&root));
+        QTRY_VERIFY(!presentation::chartTextPending(&root));
+        QCOMPARE(chart->legend()->alignment(), Qt::AlignRight);
         QApplication::processEvents();
         const QStringList texts = sceneTexts(view);
         for (const QString& name : names)

@@ -56,6 +56,8 @@ class ChartFitter : public QObject {
         connect(view->chart(), &QChart::plotAreaChanged, this, [this] { schedule(0); });
         schedule(0);
     }
+    /// Whether a fitting round is still to come (a picture taken now may show text it cuts).
+    bool pending() const { return m_pending; }
     /// Everything this watcher changed, undone; then fitted again.
     void tryAgain() {
         QChart* chart = m_view->chart();
@@ -287,6 +289,14 @@ int fitChartText(QWidget* root) {
         ++taken;
     }
     return taken;
+}
+
+bool chartTextPending(QWidget* root) {
+    for (QChartView* view : root->findChildren<QChartView*>())
+        if (QObject* fitter = view->findChild<QObject*>(kName, Qt::FindDirectChildrenOnly))
+            if (static_cast<ChartFitter*>(fitter)->pending())
+                return true;
+    return false;
 }
 
 void refitChartText(QWidget* root) {

@@ -18,6 +18,9 @@ int fitChartText(QWidget* root);
 /// Every watched chart under root undoes what it changed and fits again (after a zoom change; a
 /// chart's resize does it too).
 void refitChartText(QWidget* root);
+/// Whether a watched chart under root has a fitting round still to come (each takes 50 ms and
+/// may ask for another: a picture should wait for them).
+bool chartTextPending(QWidget* root);
 /// The share of its size a chart title, legend or axis's labels was made smaller by (1: none),
 /// which scaleChartFonts keeps.
 double shrinkOf(const QObject* owner);
