@@ -97,8 +97,15 @@ void CovarianceHeatMaps::layoutPanels(QRectF area) {
                            : idx <= estimates ? slot(0, idx)
                                               : slot(1, idx - estimates);
     }
+    // The bar and its labels ("+89.1") centred together under the truth, so the labels stay
+    // out of the first difference's column at 200 %.
     const QRectF under = slot(1, 0);
-    m_colourBar = QRectF(under.center().x() - 9, under.top() + 4, 18, under.height() - 8);
+    const QFontMetricsF fm(font());
+    const double labels = std::max(fm.horizontalAdvance(QString("+%1").arg(m_scale, 0, 'g', 3)),
+                                   fm.horizontalAdvance(QString("−%1").arg(m_scale, 0, 'g', 3)));
+    const double left =
+        std::max(under.center().x() - (22 + labels) / 2, under.center().x() - cellW / 2);
+    m_colourBar = QRectF(left, under.top() + 4, 18, under.height() - 8);
 }
 
 void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
@@ -106,10 +113,13 @@ void CovarianceHeatMaps::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::Text));
     p.setRenderHint(QPainter::Antialiasing, false);
     const QFontMetrics fm(font());
-    p.drawText(QRectF(0, 4, width(), fm.height()), Qt::AlignHCenter, m_caption);
+    // The caption on as many lines as the width needs (one line was cut at both ends at 200 %).
+    const int flags = Qt::AlignHCenter | Qt::TextWordWrap;
+    const int captionH = fm.boundingRect(QRect(0, 0, width(), 0), flags, m_caption).height();
+    p.drawText(QRectF(0, 4, width(), captionH), flags, m_caption);
     if (m_panels.empty())
         return;
-    layoutPanels(QRectF(8, fm.height() + 10, width() - 16, height() - fm.height() - 18));
+    layoutPanels(QRectF(8, captionH + 10, width() - 16, height() - captionH - 18));
     for (const Panel& panel : m_panels) {
         p.drawImage(panel.rect, panel.image); // nearest-neighbour: one square per entry
         p.setPen(QColor(120, 120, 120));
