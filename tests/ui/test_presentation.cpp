@@ -13,6 +13,7 @@
 
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QScrollArea>
@@ -310,6 +311,31 @@ class TestPresentation : public QObject {
             box->setValue(41);
             QCOMPARE(field->value(), 41);
         }
+    }
+
+    // The posterior lab's "in use" line, a wrapped label in the scrolled parameter column: at
+    // 200 % the column gave it two lines' height for three, and cut it at the top and bottom.
+    void aWrappedLabelInTheColumnKeepsItsLinesAt200() {
+        MainWindow window;
+        const auto unzoom = qScopeGuard([&] { window.viewControls()->setZoom(1.0); });
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY2(window.openPreset("report-fig3-boston"), qPrintable(window.lastError()));
+        window.viewControls()->setZoom(2.0);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QLabel* inUse = nullptr;
+        QTRY_VERIFY((inUse = [&]() -> QLabel* {
+            for (QLabel* l : window.currentPage()->findChildren<QLabel*>())
+                if (l->isVisible() && l->text().startsWith("in use ("))
+                    return l;
+            return nullptr;
+        }()));
+        const int line = inUse->fontMetrics().height();
+        QTRY_VERIFY(inUse->heightForWidth(inUse->width()) >= 3 * line); // the case shown cut
+        QTRY_VERIFY2(inUse->height() >= inUse->heightForWidth(inUse->width()),
+                     qPrintable(QString("%1 < %2")
+                                    .arg(inUse->height())
+                                    .arg(inUse->heightForWidth(inUse->width()))));
     }
 };
 

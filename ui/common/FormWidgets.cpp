@@ -228,7 +228,29 @@ class WheelGuard : public QObject {
     }
 };
 
+/// Keeps a wrapped label's minimum height at what its width needs (followWrappedHeight).
+class WrappedHeight : public QObject {
+  public:
+    using QObject::QObject;
+    static void fit(QLabel* label) {
+        const int h = label->heightForWidth(label->width());
+        if (h > 0 && h != label->minimumHeight())
+            label->setMinimumHeight(h);
+    }
+    bool eventFilter(QObject* watched, QEvent* e) override {
+        if (e->type() == QEvent::Resize || e->type() == QEvent::FontChange)
+            fit(static_cast<QLabel*>(watched));
+        return QObject::eventFilter(watched, e);
+    }
+};
+
 } // namespace
+
+void followWrappedHeight(QLabel* label) {
+    if (!label->findChild<WrappedHeight*>(QString(), Qt::FindDirectChildrenOnly))
+        label->installEventFilter(new WrappedHeight(label));
+    WrappedHeight::fit(label);
+}
 
 void installWheelGuard() {
     static QObject* guard = nullptr;

@@ -71,6 +71,7 @@ QGroupBox* PosteriorControls::makeDataGroup(QPushButton* open) {
         "evidence maximisation: MacKay's fixed point, as scikit-learn's BayesianRidge.");
     m_priorLabel = new QLabel;
     m_priorLabel->setWordWrap(true);
+    followWrappedHeight(m_priorLabel);
 
     auto* data = new QGroupBox("Data and prior");
     auto* df = new QFormLayout(data);
@@ -345,6 +346,7 @@ void PosteriorControls::showRun(const fa::PosteriorLiveSnapshot& s) {
             .arg(m_defaultLambda, 0, 'g', 4)
             .arg(s.exactMean.size())
             .arg(s.trainRows));
+    followWrappedHeight(m_priorLabel);
     const int d = static_cast<int>(s.exactMean.size());
     m_coordI->setMaximum(d);
     m_coordJ->setMaximum(d);
