@@ -212,7 +212,9 @@ void GradientPanel::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
             centre += p / double(e.cloud.size());
         for (const auto& p : e.cloud)
             spread += (p - centre).squaredNorm() / double(e.cloud.size());
-        m_cloudViews[k]->chart()->setTitle(QString("%1: spread %2%3")
+        // Two lines: one cut at 200 % lost the unit "(×10^k)" that the hidden axis title
+        // carried too.
+        m_cloudViews[k]->chart()->setTitle(QString("%1<br>spread %2%3")
                                                .arg(kEstimatorLabels[k])
                                                .arg(std::sqrt(spread), 0, 'g', 2)
                                                .arg(unit));
