@@ -92,36 +92,39 @@ QString joined(const QStringList& words) {
     return out;
 }
 
-/// The text in one line if it fits the width, else in two (wrapped at words, the second
-/// elided).
-QStringList wrapped(const QFontMetrics& fm, const QString& text, int width) {
+/// The text in one line if it fits the width, else wrapped at words into at most maxLines
+/// lines (the last elided, and a word too wide for a line elided there).
+QStringList wrapped(const QFontMetrics& fm, const QString& text, int width, int maxLines = 2) {
     if (fm.horizontalAdvance(text) <= width)
         return {text};
-    const QStringList words = wordsOf(text);
-    int taken = 1; // the words that fit on the first line (at least one, elided if need be)
-    while (taken < words.size() && fm.horizontalAdvance(joined(words.mid(0, taken + 1))) <= width)
-        ++taken;
-    const QStringList lines{joined(words.mid(0, taken)), joined(words.mid(taken))};
-    if (lines[1].isEmpty())
-        return {fm.elidedText(lines[0], Qt::ElideRight, width)};
-    return {fm.elidedText(lines[0], Qt::ElideRight, width),
-            fm.elidedText(lines[1], Qt::ElideRight, width)};
+    QStringList words = wordsOf(text), lines;
+    while (!words.isEmpty() && int(lines.size()) < maxLines - 1) {
+        int taken = 1; // the words that fit on this line (at least one, elided if need be)
+        while (taken < words.size() &&
+               fm.horizontalAdvance(joined(words.mid(0, taken + 1))) <= width)
+            ++taken;
+        lines << fm.elidedText(joined(words.mid(0, taken)), Qt::ElideRight, width);
+        words = words.mid(taken);
+    }
+    if (!words.isEmpty())
+        lines << fm.elidedText(joined(words), Qt::ElideRight, width);
+    return lines;
 }
 
-/// The title in at most two lines, and its height.
+/// The title in at most three lines, and its height.
 int drawTitle(QPainter& p, const QFontMetrics& fm, const QString& title, int width) {
     if (title.isEmpty())
         return 0;
-    const QStringList lines = wrapped(fm, title, width);
+    const QStringList lines = wrapped(fm, title, width, 3);
     for (int i = 0; i < lines.size(); ++i)
         p.drawText(QRect(0, i * (fm.height() + 2), width, fm.height() + 2), Qt::AlignCenter,
                    lines[i]);
     return int(lines.size()) * fm.height() + 4;
 }
 
-/// The captions' font: the widget's, made smaller (to no less than 2/3 of it) where that lets
-/// the widest word of any caption fit a cell `width` wide, so that "Pullover" under a tile
-/// stays whole at 200 % zoom.
+/// The captions' font: the widget's, made smaller (to no less than 2/3 of it, 1/2 at a large
+/// zoom) where that lets the widest word of any caption fit a cell `width` wide, so that
+/// "Pullover" under a tile stays whole at 200 % zoom.
 QFont captionFont(const QFont& base, const std::vector<ImageTiles::Tile>& tiles, int width) {
     const QFontMetrics fm(base);
     int widest = 0;
@@ -131,8 +134,12 @@ QFont captionFont(const QFont& base, const std::vector<ImageTiles::Tile>& tiles,
     QFont f = base;
     if (widest <= width || width <= 0)
         return f;
-    // (5 % to spare: a smaller font's advance does not scale exactly)
-    const double factor = std::max(2.0 / 3.0, 0.95 * width / widest);
+    // (5 % to spare: a smaller font's advance does not scale exactly.) Down to 2/3, or at a
+    // large zoom to half, as long as the text stays 7 points or more: at 200 % "W10" and
+    // "Pullover" stay whole at the size 100 % would give them.
+    const double size = base.pointSizeF() > 0 ? base.pointSizeF() : base.pixelSize() * 0.75;
+    const double smallest = std::min(2.0 / 3.0, std::max(0.5, size > 0 ? 7.0 / size : 1.0));
+    const double factor = std::max(smallest, 0.95 * width / widest);
     if (base.pointSizeF() > 0)
         f.setPointSizeF(base.pointSizeF() * factor);
     else if (base.pixelSize() > 0) // a font sized in pixels (the presentation mode's)
@@ -153,9 +160,8 @@ void ImageTiles::paintEvent(QPaintEvent*) {
     const QRect area = rect().adjusted(2, titleHeight, -2, -2);
     const QSize picture = m_images.front().size();
     // The captions' font and lines for cells of about area.width() / columns.
-    const QFont small =
-        captionFont(font(), m_tiles, area.width() / std::max(1, m_columns) - m_spacing);
-    const QFontMetrics cm(small);
+    QFont small = captionFont(font(), m_tiles, area.width() / std::max(1, m_columns) - m_spacing);
+    QFontMetrics cm(small);
     // In `c` columns: the caption lines each row keeps (the most any of its captions needs) and
     // the scale that fits every picture in its cell.
     const auto captionLines = [&](int c) {
@@ -180,6 +186,10 @@ void ImageTiles::paintEvent(QPaintEvent*) {
         if (columns <= 0 || fits(c) > fits(columns))
             columns = c;
     columns = std::max(1, columns);
+    if (m_columns <= 0) { // the captions' font for the cells chosen ("W10" was cut to "W…")
+        small = captionFont(font(), m_tiles, area.width() / columns - m_spacing);
+        cm = QFontMetrics(small);
+    }
     const std::vector<int> rows = captionLines(columns);
     // Whole screen pixels per picture pixel where that leaves them large (crisp blocks); below
     // three, the fraction that fills the cell (nearest pixel, no smoothing): a 28-pixel picture
