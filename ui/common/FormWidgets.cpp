@@ -231,15 +231,19 @@ class WheelGuard : public QObject {
 /// Keeps a wrapped label's minimum height at what its width needs (followWrappedHeight).
 class WrappedHeight : public QObject {
   public:
-    using QObject::QObject;
+    static constexpr const char* kName = "faWrappedHeight";
+    explicit WrappedHeight(QLabel* label) : QObject(label) { setObjectName(kName); }
     static void fit(QLabel* label) {
         const int h = label->heightForWidth(label->width());
         if (h > 0 && h != label->minimumHeight())
             label->setMinimumHeight(h);
     }
     bool eventFilter(QObject* watched, QEvent* e) override {
-        if (e->type() == QEvent::Resize || e->type() == QEvent::FontChange)
-            fit(static_cast<QLabel*>(watched));
+        auto* label = static_cast<QLabel*>(watched);
+        if (e->type() == QEvent::Resize)
+            fit(label);
+        else if (e->type() == QEvent::FontChange) // once the label has taken the new font
+            QTimer::singleShot(0, label, [label] { fit(label); });
         return QObject::eventFilter(watched, e);
     }
 };
@@ -247,7 +251,7 @@ class WrappedHeight : public QObject {
 } // namespace
 
 void followWrappedHeight(QLabel* label) {
-    if (!label->findChild<WrappedHeight*>(QString(), Qt::FindDirectChildrenOnly))
+    if (!label->findChild<QObject*>(WrappedHeight::kName, Qt::FindDirectChildrenOnly))
         label->installEventFilter(new WrappedHeight(label));
     WrappedHeight::fit(label);
 }

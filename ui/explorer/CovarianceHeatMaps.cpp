@@ -98,7 +98,7 @@ void CovarianceHeatMaps::layoutPanels(QRectF area) {
                                               : slot(1, idx - estimates);
     }
     // The bar and its labels ("+89.1") centred together under the truth, so the labels stay
-    // out of the first difference's column at 200 %.
+    // out of the first difference's column at 200 % (as far as the column is wide enough).
     const QRectF under = slot(1, 0);
     const QFontMetricsF fm(font());
     const double labels = std::max(fm.horizontalAdvance(QString("+%1").arg(m_scale, 0, 'g', 3)),

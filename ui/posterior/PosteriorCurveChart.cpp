@@ -76,8 +76,9 @@ void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot
     // Round epoch ticks: "0 500 1000", not five ticks elided in a narrow chart.
     setRoundTicks(m_x, 0, std::max<double>(10, static_cast<double>(snapshot.epoch)), width() - 110,
                   55);
-    // Six decades below the largest value at most: a curve that starts at 1e-17 (a mean of 0
-    // met by chance at epoch 0) squeezed every other curve into the top strip.
+    // About six decades below the largest value at most (the decade below 1e-6 of it): a
+    // curve that starts at 1e-17 (a mean of 0 met by chance at epoch 0) squeezed every other
+    // curve into the top strip. Points further down fall below the axis.
     lo = std::max(lo, 1e-6 * hi);
     if (hi > 0.0)
         m_y->setRange(0.999 * std::pow(10.0, std::floor(std::log10(lo))),
