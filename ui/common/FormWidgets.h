@@ -15,7 +15,6 @@
 //   over an unfocused one it scrolls the column around it (installWheelGuard, once per program).
 // The name in the message is the field's accessibleName(), else its label in a QFormLayout row.
 #include <QDoubleSpinBox>
-#include <QLabel>
 #include <QSpinBox>
 
 /// Lets Space reach the window's shortcuts from a spin box made elsewhere (a plain QSpinBox).
@@ -74,6 +73,8 @@ class RealSpinBox : public GuardedSpinBox<RealSpinBox, QDoubleSpinBox> {
 /// area instead, and those widgets no longer take the focus from the wheel. Installed on the
 /// application once (every IntSpinBox, RealSpinBox and the main window call it).
 void installWheelGuard();
+
+class QLabel;
 
 /// A word-wrapped label in a scrolled parameter column keeps the height its text needs at its
 /// width (the column's scroll area allots a label its one-width size hint, which cut three lines
