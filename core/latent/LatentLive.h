@@ -68,7 +68,8 @@ struct LatentLiveSnapshot : LabSnapshotOf<LatentLiveConfig> {
     /// Fitting rows in the view plane (complete rows only; hidden entries at their values).
     std::vector<Eigen::Vector2d> points;
     std::vector<int> labels; ///< mixture: the most responsible component per point
-    /// E[z | x] of the fitting rows under the first FA-shaped fit (K = 1: second coordinate 0).
+    /// E[z | x] of the fitting rows under the first FA-shaped fit (K = 1: second coordinate 0);
+    /// with a mixture, E[z | x, c] under each row's most responsible component (labels).
     std::string latentMethod;
     std::vector<Eigen::Vector2d> latentMeans;
 

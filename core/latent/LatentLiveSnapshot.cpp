@@ -29,6 +29,24 @@ Marginal2 project(const Matrix& P, const Vector& shift, const Vector& c, const M
     return m;
 }
 
+/// E[z | x, c] of each shown row under its most responsible component c = labels[n]
+/// (docs/maths/latent.md §3.4): component c's PPCA posterior mean M_c⁻¹ W_cᵀ (x − μ_c) with
+/// M_c = W_cᵀW_c + σ_c² I, which is FA's with Ψ = σ_c² I. Each row in its own piece's coordinates.
+std::vector<Eigen::Vector2d> mixtureMeans(const Mppca& mix, const Matrix& shown,
+                                          const std::vector<int>& labels) {
+    std::vector<Eigen::Vector2d> out(labels.size());
+    const auto& comps = mix.components();
+    for (std::size_t c = 0; c < comps.size(); ++c) {
+        const PpcaModel& m = comps[c].ppca;
+        const Matrix Z =
+            gibbs::latentMeans(m.W, Vector::Constant(m.W.rows(), m.sigma2), m.mu, shown);
+        for (std::size_t n = 0; n < labels.size(); ++n)
+            if (labels[n] == static_cast<int>(c))
+                out[n] = {Z(Eigen::Index(n), 0), Z.cols() > 1 ? Z(Eigen::Index(n), 1) : 0.0};
+    }
+    return out;
+}
+
 } // namespace
 
 LatentLiveSnapshot::Method LatentLive::methodSnapshot(std::size_t i, const Matrix& shown,
@@ -229,6 +247,13 @@ LatentLiveSnapshot LatentLive::snapshot() const {
                 s.latentMethod = latentMethodName(m_config.methods[i]);
         for (Eigen::Index n = 0; n < Z.rows(); ++n)
             s.latentMeans.emplace_back(Z(n, 0), k > 1 ? Z(n, 1) : 0.0);
+    } else if (!s.labels.empty() && s.labels.size() == std::size_t(shown.rows())) {
+        for (std::size_t i = 0; i < m_fits.size(); ++i) // the mixture's, in its pieces
+            if (const Mppca* mix = m_fits[i]->mixture()) {
+                s.latentMethod = latentMethodName(m_config.methods[i]);
+                s.latentMeans = mixtureMeans(*mix, shown, s.labels);
+                break;
+            }
     }
 
     imputationSnapshot(s);

@@ -22,26 +22,28 @@ void checkShape(Eigen::Index n, Eigen::Index dim, int latent) {
         throw std::invalid_argument("PPCA needs more rows than latent dimensions");
 }
 
-/// Observed coordinates of a row (its non-NaN entries).
-std::vector<Eigen::Index> observed(const ConstVectorRef& row) {
-    std::vector<Eigen::Index> out;
+/// A row's observed part (docs/maths/latent.md §3.3): its non-NaN coordinates, W's rows there and
+/// x − μ there. No coordinate observed: `obs` is empty and the row says nothing.
+struct ObservedPart {
+    std::vector<Eigen::Index> obs;
+    Matrix Wo;
+    Vector xo;
+};
+
+ObservedPart observedPart(const PpcaModel& m, const ConstVectorRef& row) {
+    ObservedPart p;
     for (Eigen::Index d = 0; d < row.size(); ++d)
         if (!std::isnan(row(d)))
-            out.push_back(d);
-    return out;
-}
-
-/// A row's observed part: W's rows at `obs` and x − μ there (docs/maths/latent.md §3.3).
-void observedPart(const PpcaModel& m, const ConstVectorRef& row,
-                  const std::vector<Eigen::Index>& obs, Matrix& Wo, Vector& xo) {
-    const auto dn = static_cast<Eigen::Index>(obs.size());
-    Wo.resize(dn, m.W.cols());
-    xo.resize(dn);
+            p.obs.push_back(d);
+    const auto dn = static_cast<Eigen::Index>(p.obs.size());
+    p.Wo.resize(dn, m.W.cols());
+    p.xo.resize(dn);
     for (Eigen::Index i = 0; i < dn; ++i) {
-        const Eigen::Index d = obs[static_cast<std::size_t>(i)];
-        Wo.row(i) = m.W.row(d);
-        xo(i) = row(d) - m.mu(d);
+        const Eigen::Index d = p.obs[static_cast<std::size_t>(i)];
+        p.Wo.row(i) = m.W.row(d);
+        p.xo(i) = row(d) - m.mu(d);
     }
+    return p;
 }
 } // namespace
 
@@ -98,15 +100,12 @@ double ppcaLoglikPerRow(const PpcaModel& m, const ConstMatrixRef& rows) {
         counted += X.rows();
     }
     for (const Eigen::Index n : partial) {
-        const auto obs = observed(rows.row(n).transpose());
-        if (obs.empty())
-            continue; // a row with nothing observed says nothing
-        Matrix Wo;
-        Vector xo;
-        observedPart(m, rows.row(n).transpose(), obs, Wo, xo);
-        const Matrix L = choleskyL(Wo);
-        const Vector u = L.triangularView<Eigen::Lower>().solve(Wo.transpose() * xo);
-        total += term(L, xo.squaredNorm(), u.squaredNorm(), xo.size());
+        const ObservedPart p = observedPart(m, rows.row(n).transpose());
+        if (p.obs.empty())
+            continue;
+        const Matrix L = choleskyL(p.Wo);
+        const Vector u = L.triangularView<Eigen::Lower>().solve(p.Wo.transpose() * p.xo);
+        total += term(L, p.xo.squaredNorm(), u.squaredNorm(), p.xo.size());
         ++counted;
     }
     return counted > 0 ? total / static_cast<double>(counted)
@@ -237,23 +236,21 @@ void PpcaEm::iterateMissing() {
     std::vector<Vector> means(static_cast<std::size_t>(n));
     std::vector<Matrix> covs(static_cast<std::size_t>(n));
     for (Eigen::Index i = 0; i < n; ++i) {
-        const auto obs = observed(m_rows.row(i).transpose());
-        if (obs.empty())
-            continue; // a row with nothing observed says nothing
-        Matrix Wo;
-        Vector xo;
-        observedPart(old, m_rows.row(i).transpose(), obs, Wo, xo);
+        const ObservedPart p = observedPart(old, m_rows.row(i).transpose());
+        if (p.obs.empty())
+            continue;
+        const Matrix& Wo = p.Wo;
         Matrix Mn = Wo.transpose() * Wo;
         Mn.diagonal().array() += old.sigma2;
         const Eigen::LLT<Matrix> llt(Mn);
-        Vector m = llt.solve(Wo.transpose() * xo);
+        Vector m = llt.solve(Wo.transpose() * p.xo);
         Matrix V = old.sigma2 * llt.solve(Matrix::Identity(k, k));
         Matrix moment(k + 1, k + 1); // E[[z; 1][z; 1]ᵀ]
         moment.topLeftCorner(k, k) = V + m * m.transpose();
         moment.topRightCorner(k, 1) = m;
         moment.bottomLeftCorner(1, k) = m.transpose();
         moment(k, k) = 1.0;
-        for (const Eigen::Index d : obs) {
+        for (const Eigen::Index d : p.obs) {
             ezz[static_cast<std::size_t>(d)] += moment;
             rhs.col(d).head(k) += m * m_rows(i, d);
             rhs(k, d) += m_rows(i, d);

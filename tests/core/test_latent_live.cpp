@@ -143,10 +143,12 @@ class TestLatentLive : public QObject {
 
     void mixtureLabelsAndComponents() {
         LatentLiveConfig c = syntheticConfig({LatentMethod::Em}, LatentModel::Mppca);
-        c.data.synthetic.dim = 3;
+        c.data.synthetic.dim = 2; // the column view is then the whole space: C_c in full
         c.data.synthetic.trueLatent = 1;
         c.fit.latent = 1;
         c.fit.components = 3;
+        c.viewX = 0;
+        c.viewY = 1;
         LatentLive live(c);
         live.advance(10);
         const LatentLiveSnapshot s = live.snapshot();
@@ -157,7 +159,30 @@ class TestLatentLive : public QObject {
         for (const auto& comp : m.components)
             total += comp.weight;
         QVERIFY(std::abs(total - 1.0) < 1e-12);
-        QVERIFY(s.latentMeans.empty()); // no single latent space
+        // E[z | x, c] under each row's piece, by dense conditioning on C_c = w wᵀ + σ² I taken
+        // from the piece's drawn marginal: σ² its smaller eigenvalue, w (up to sign) from the
+        // larger, z = wᵀ C_c⁻¹ (x − μ_c).
+        QCOMPARE(s.latentMethod, std::string("em"));
+        QCOMPARE(s.latentMeans.size(), s.points.size());
+        std::vector<double> sign(3, 0.0);
+        for (std::size_t n = 0; n < s.points.size(); ++n) {
+            const auto piece = static_cast<std::size_t>(s.labels[n]);
+            const Marginal2& mc = m.components[piece].marginal;
+            const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(mc.cov);
+            const double sigma2 = eig.eigenvalues()(0);
+            const Eigen::Vector2d w =
+                std::sqrt(eig.eigenvalues()(1) - sigma2) * eig.eigenvectors().col(1);
+            const double z = w.dot(mc.cov.llt().solve(s.points[n] - mc.mean));
+            const double got = s.latentMeans[n].x();
+            QVERIFY(std::abs(std::abs(got) - std::abs(z)) < 1e-9 * (1.0 + std::abs(z)));
+            if (std::abs(z) > 1e-3) { // one sign per piece: w's, not the row's
+                const double rowSign = got / z > 0 ? 1.0 : -1.0;
+                if (sign[piece] == 0.0)
+                    sign[piece] = rowSign;
+                QCOMPARE(rowSign, sign[piece]);
+            }
+            QCOMPARE(s.latentMeans[n].y(), 0.0); // K = 1
+        }
     }
 
     void refusesBadConfigurations() {

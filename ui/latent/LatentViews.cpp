@@ -229,25 +229,44 @@ LatentMeansView::LatentMeansView(QWidget* parent) : SeriesChart("z₁", "z₂", 
 
 void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
+    m_y->setTitleText("z₂");
     if (s.latentMeans.empty()) {
-        chart()->setTitle(s.model == "mppca"
-                              ? "Posterior means E[z | x]: each component has its own latent space"
-                              : "Posterior means E[z | x]: no FA-shaped fit is running");
+        setTitle("Posterior means E[z | x]: no FA-shaped fit is running");
         return;
     }
-    chart()->setTitle(
-        QString("Posterior means E[z | x] under %1").arg(displayName(s.latentMethod, kLab)));
+    // A mixture: each row in its most responsible piece's own coordinates, coloured by piece
+    // (with K = 1, one strip per piece).
+    const bool pieces = s.labels.size() == s.latentMeans.size();
+    const bool strips = pieces && s.config.fit.latent == 1;
+    setTitle(
+        pieces
+            ? QString("E[z | x, c] under %1: each row in its most responsible piece c")
+                  .arg(displayName(s.latentMethod, kLab))
+            : QString("Posterior means E[z | x] under %1").arg(displayName(s.latentMethod, kLab)));
+    if (strips)
+        m_y->setTitleText("piece c");
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    QList<QPointF> points;
-    for (const auto& z : s.latentMeans) {
-        points.append({z.x(), z.y()});
-        xlo = std::min(xlo, z.x()), xhi = std::max(xhi, z.x());
-        ylo = std::min(ylo, z.y()), yhi = std::max(yhi, z.y());
+    std::map<int, QList<QPointF>> byPiece;
+    for (std::size_t n = 0; n < s.latentMeans.size(); ++n) {
+        const int piece = pieces ? s.labels[n] : -1;
+        const QPointF p(s.latentMeans[n].x(), strips ? piece + 1.0 : s.latentMeans[n].y());
+        byPiece[piece].append(p);
+        xlo = std::min(xlo, p.x()), xhi = std::max(xhi, p.x());
+        ylo = std::min(ylo, p.y()), yhi = std::max(yhi, p.y());
     }
-    scatter("z", colourFor(s.latentMethod, kLab), 4.0, "")->replace(points);
-    if (!(yhi > ylo))
+    for (auto& [piece, points] : byPiece)
+        scatter("z/" + std::to_string(piece),
+                piece < 0 ? colourFor(s.latentMethod, kLab) : componentColour(std::size_t(piece)),
+                4.0, "")
+            ->replace(points);
+    if (strips)
+        ylo = 0.6, yhi = std::max(yhi, 1.0) + 0.4; // with fit's margins about 0.5 .. C + 0.5
+    else if (!(yhi > ylo))
         ylo = -1.0, yhi = 1.0; // K = 1: a strip
     fit(xlo, xhi, ylo, yhi);
+    m_y->setLabelFormat(strips ? "%.0f" : "%.4g");
+    if (strips)
+        setTickStep(m_y, 1.0); // a tick per piece, none between
     endFrame();
 }
 
