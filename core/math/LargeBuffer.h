@@ -1,24 +1,29 @@
 #pragma once
-// Scratch for a large matrix on 2 MiB pages where Linux offers them (madvise(MADV_HUGEPAGE)):
+// Scratch for a large array on 2 MiB pages where Linux offers them (madvise(MADV_HUGEPAGE)):
 // a fresh buffer of 4 KiB pages costs a page fault every 4 KiB on its first write, which for
-// structured W2's 160 MB Z at D = 10^6 took as long as filling it (docs/benchmarks.md, issue
-// 30). Elsewhere, or for buffers under 2 MiB, plain heap memory. Header only: the engine's
+// structured W2's 160 MB Z at D = 10^6 took as long as filling it, and on a virtual machine
+// whose faults cost ≈ 12 µs each, 40 times as long as a second write (docs/benchmarks.md,
+// issue 30). Elsewhere, or for arrays under 2 MiB, plain heap memory. Header only: the engine's
 // library lists its sources in core/CMakeLists.txt.
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 namespace fa {
 
-class LargeBuffer {
+/// `count` uninitialised elements of a trivial type T (doubles, indices).
+template <class T> class LargeArray {
+    static_assert(std::is_trivial_v<T>);
+
   public:
-    explicit LargeBuffer(std::size_t doubles) {
+    explicit LargeArray(std::size_t count) {
         constexpr std::size_t huge = std::size_t{2} << 20;
-        const std::size_t bytes = (doubles * sizeof(double) + huge - 1) / huge * huge;
-        m_data = static_cast<double*>(std::aligned_alloc(bytes >= huge ? huge : 64, bytes));
+        const std::size_t bytes = (count * sizeof(T) + huge - 1) / huge * huge;
+        m_data = static_cast<T*>(std::aligned_alloc(bytes >= huge ? huge : 64, bytes));
         if (!m_data && bytes > 0)
             throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -26,17 +31,28 @@ class LargeBuffer {
             madvise(m_data, bytes, MADV_HUGEPAGE); // advice only: 4 KiB pages if refused
 #endif
     }
-    ~LargeBuffer() {
+    ~LargeArray() {
         std::free(m_data);
     }
-    LargeBuffer(const LargeBuffer&) = delete;
-    LargeBuffer& operator=(const LargeBuffer&) = delete;
-    double* data() {
+    LargeArray(const LargeArray&) = delete;
+    LargeArray& operator=(const LargeArray&) = delete;
+    T* data() {
         return m_data;
+    }
+    const T* data() const {
+        return m_data;
+    }
+    T& operator[](std::size_t i) {
+        return m_data[i];
+    }
+    const T& operator[](std::size_t i) const {
+        return m_data[i];
     }
 
   private:
-    double* m_data = nullptr;
+    T* m_data = nullptr;
 };
+
+using LargeBuffer = LargeArray<double>;
 
 } // namespace fa

@@ -65,7 +65,7 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 using RowMap = Eigen::Map<RowMatrix, Eigen::Aligned64>;
 
 /// G(t) = sum_d z_d z_d^T / (t^2 + lambda_d) at every node, row by row: O(D K^2) per node.
-std::vector<Matrix> exactGrams(const RowMap& Z, const Vector& lambda,
+std::vector<Matrix> exactGrams(const RowMap& Z, const ConstVectorRef& lambda,
                                const std::vector<double>& t2s) {
     std::vector<Matrix> grams;
     Matrix scaled;
@@ -80,40 +80,45 @@ std::vector<Matrix> exactGrams(const RowMap& Z, const Vector& lambda,
 
 /// Rows grouped by bins of width `width` in u = log(lambda): the rows of bin b are the
 /// positions start[b] .. start[b + 1] - 1 of the sorted order; position[d] is row d's place.
+/// The D-long arrays (and the work ones) on LargeArray's 2 MiB pages: fresh 4 KiB pages fault
+/// on first write, a cost that on some virtual machines exceeded the W2 arithmetic.
 struct Bins {
-    std::vector<Eigen::Index> start, position;
+    std::vector<Eigen::Index> start;
     Vector centre; ///< lambda at each bin's centre
-    Vector sortedLambda;
+    LargeArray<Eigen::Index> position;
+    LargeBuffer sortedLambda;
+
+    Bins(const ConstVectorRef& lambda, double width);
 };
 
-Bins makeBins(const Vector& lambda, double width) {
+Bins::Bins(const ConstVectorRef& lambda, double width)
+    : position(static_cast<std::size_t>(lambda.size())),
+      sortedLambda(static_cast<std::size_t>(lambda.size())) {
     const Eigen::Index D = lambda.size();
-    const Vector u = lambda.array().log();
+    LargeBuffer uBuffer(static_cast<std::size_t>(D));
+    Eigen::Map<Vector, Eigen::Aligned64> u(uBuffer.data(), D);
+    u = lambda.array().log();
     const double uMin = u.minCoeff();
     const auto bins = static_cast<Eigen::Index>(std::floor((u.maxCoeff() - uMin) / width)) + 1;
-    Bins b;
-    b.start.assign(static_cast<std::size_t>(bins + 1), 0);
-    std::vector<Eigen::Index> binOf(static_cast<std::size_t>(D));
+    start.assign(static_cast<std::size_t>(bins + 1), 0);
+    LargeArray<Eigen::Index> binOf(static_cast<std::size_t>(D));
     for (Eigen::Index d = 0; d < D; ++d) {
         binOf[d] =
             std::min<Eigen::Index>(static_cast<Eigen::Index>((u[d] - uMin) / width), bins - 1);
-        ++b.start[binOf[d] + 1];
+        ++start[binOf[d] + 1];
     }
     for (Eigen::Index k = 0; k < bins; ++k)
-        b.start[k + 1] += b.start[k];
-    b.centre.resize(bins);
+        start[k + 1] += start[k];
+    centre.resize(bins);
     for (Eigen::Index k = 0; k < bins; ++k)
-        b.centre[k] = std::exp(uMin + (static_cast<double>(k) + 0.5) * width);
+        centre[k] = std::exp(uMin + (static_cast<double>(k) + 0.5) * width);
     // Counting sort by bin (stable: rows keep their order within a bin).
-    std::vector<Eigen::Index> next(b.start.begin(), b.start.end() - 1);
-    b.position.resize(static_cast<std::size_t>(D));
-    b.sortedLambda.resize(D);
+    std::vector<Eigen::Index> next(start.begin(), start.end() - 1);
     for (Eigen::Index d = 0; d < D; ++d) {
         const Eigen::Index at = next[binOf[d]]++;
-        b.position[d] = at;
-        b.sortedLambda[at] = lambda[d];
+        position[d] = at;
+        sortedLambda[at] = lambda[d];
     }
-    return b;
 }
 
 /// Columns (bin, j) of moments for the used bins [u0, u1): vec(M_bj) with
@@ -198,7 +203,7 @@ double logAbsDet(const Matrix& M) {
     return lu.matrixLU().diagonal().array().abs().log().sum();
 }
 
-double integrateLogDet(const RowMap& Z, const Vector& lambda, const Bins* bins,
+double integrateLogDet(const RowMap& Z, const ConstVectorRef& lambda, const Bins* bins,
                        const Matrix& innerInv, double logDetInner, double tailC,
                        const W2QuadratureOptions& opt) {
     const Eigen::Index K = innerInv.rows();
@@ -239,8 +244,10 @@ double integrateLogDet(const RowMap& Z, const Vector& lambda, const Bins* bins,
 double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOptions& options) {
     const Matrix& F1 = a.F;
     const Matrix& F2 = b.F;
-    const Vector sqrt1 = a.psi.cwiseSqrt();
-    const Vector lambda = a.psi.cwiseProduct(b.psi);
+    const Eigen::Index D = F1.rows(), K1 = F1.cols(), K2 = F2.cols();
+    LargeBuffer lambdaBuffer(static_cast<std::size_t>(D));
+    Eigen::Map<Vector, Eigen::Aligned64> lambda(lambdaBuffer.data(), D);
+    lambda = a.psi.cwiseProduct(b.psi);
 
     // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2): from the inputs alone, so
     // on a thread of its own beside the binning and Z (the same sums as on this one).
@@ -255,21 +262,21 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     } catch (const std::system_error&) { // no more threads: here
         tailTerm();
     }
-    const double base = (a.c - b.c).squaredNorm() + (sqrt1 - b.psi.cwiseSqrt()).squaredNorm() +
-                        F1.squaredNorm() + F2.squaredNorm();
+    const double base = (a.c - b.c).squaredNorm() +
+                        (a.psi.cwiseSqrt() - b.psi.cwiseSqrt()).squaredNorm() + F1.squaredNorm() +
+                        F2.squaredNorm();
 
-    const Eigen::Index D = F1.rows(), K1 = F1.cols(), K2 = F2.cols();
     // Z = [F2 .* sqrt(psi1), F1 ./ sqrt(psi1)], row-major; above binAboveDim its rows are
     // written straight into the bins' order, so each bin's rows are one contiguous block.
     std::optional<Bins> bins;
     if (D > options.binAboveDim)
-        bins = makeBins(lambda, options.binWidth);
+        bins.emplace(lambda, options.binWidth);
     LargeBuffer zBuffer(static_cast<std::size_t>(D * (K2 + K1)));
     RowMap Z(zBuffer.data(), D, K2 + K1);
     auto fill = [&](Eigen::Index d0, Eigen::Index d1, unsigned = 0) {
         for (Eigen::Index d = d0; d < d1; ++d) {
             const Eigen::Index at = bins ? bins->position[d] : d;
-            const double s = sqrt1[d], inv = 1.0 / s;
+            const double s = std::sqrt(a.psi[d]), inv = 1.0 / s;
             double* z = Z.row(at).data();
             for (Eigen::Index k = 0; k < K2; ++k)
                 z[k] = F2(d, k) * s;
