@@ -196,6 +196,9 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
     // The host (docs/benchmarks.md): a text cell in the unit column, the figure in value.
     const HostInfo host = hostInfo();
     add("host", "cpu_model", 0, 0.0, host.cpuModel.c_str());
+    // Machines of one model name differ (AMD EPYC of family 25 and 26): family, then model.
+    const std::string model = "model " + std::to_string(host.cpuModelNumber);
+    add("host", "cpu_family", 0, host.cpuFamily, model.c_str());
     add("host", "cores", 0, host.cores, "threads");
     add("host", "vector_bits_build", 0, host.buildVectorBits, "bits");
     add("host", "vector_bits_stream_pass", 0, host.streamPassBits, "bits");

@@ -4,6 +4,7 @@
 #include "core/math/Ziggurat.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -15,20 +16,39 @@ namespace fa {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-std::string cpuModelName() {
+/// The first value of `key` in /proc/cpuinfo ("model name", "cpu family", "model"), its key
+/// matched whole; "" where there is none.
+std::string cpuinfo(const std::string& key) {
     std::ifstream in("/proc/cpuinfo");
     std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            std::string name = colon == std::string::npos ? "" : line.substr(colon + 1);
-            name.erase(0, name.find_first_not_of(" \t"));
-            // The name goes into a CSV cell: no separators or quotes in it.
-            std::replace_if(
-                name.begin(), name.end(), [](char c) { return c == ',' || c == '"'; }, ' ');
-            return name.empty() ? "unknown" : name;
-        }
-    return "unknown";
+    while (std::getline(in, line)) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos)
+            continue;
+        std::string name = line.substr(0, colon);
+        name.erase(name.find_last_not_of(" \t") + 1);
+        if (name != key)
+            continue;
+        std::string value = line.substr(colon + 1);
+        value.erase(0, value.find_first_not_of(" \t"));
+        return value;
+    }
+    return "";
+}
+
+std::string cpuModelName() {
+    std::string name = cpuinfo("model name");
+    // The name goes into a CSV cell: no separators or quotes in it.
+    std::replace_if(
+        name.begin(), name.end(), [](char c) { return c == ',' || c == '"'; }, ' ');
+    return name.empty() ? "unknown" : name;
+}
+
+int cpuNumber(const std::string& key) {
+    const std::string value = cpuinfo(key);
+    int n = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+    return error == std::errc() && end == value.data() + value.size() ? n : 0;
 }
 
 int bitsOf(const std::string& path) {
@@ -47,6 +67,8 @@ void triadRange(double* a, const double* b, const double* c, double s, long firs
 HostInfo hostInfo() {
     HostInfo h;
     h.cpuModel = cpuModelName();
+    h.cpuFamily = cpuNumber("cpu family");
+    h.cpuModelNumber = cpuNumber("model");
     h.cores = std::thread::hardware_concurrency();
 #if defined(__AVX512F__)
     h.buildVectorBits = 512;

@@ -8,6 +8,8 @@ namespace fa {
 
 struct HostInfo {
     std::string cpuModel;     ///< /proc/cpuinfo's "model name" ("unknown" elsewhere)
+    int cpuFamily = 0;        ///< its "cpu family" (AMD: 25 Zen 3 and 4, 26 Zen 5); 0 unknown
+    int cpuModelNumber = 0;   ///< its "model"; 0 unknown
     unsigned cores = 0;       ///< std::thread::hardware_concurrency()
     int buildVectorBits = 0;  ///< the engine's widest vector (compiler macros): 512, 256, 128
     int streamPassBits = 0;   ///< the online fitters' pass (core/fa/StreamPass.cpp)

@@ -1,5 +1,7 @@
 // faexplorer-cli as a user runs it: the CSV contract, determinism, and bad arguments giving
 // one clear line on stderr, a non-zero exit and no output file.
+#include "tests/support/RunProgram.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -8,17 +10,11 @@
 class TestCli : public QObject {
     Q_OBJECT
 
-    struct Result {
-        int code;
-        QString out, err;
-    };
-    Result run(const QStringList& args) {
-        QProcess p;
-        p.start(FAEXPLORER_CLI, args);
-        if (!p.waitForFinished(120000))
-            return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
+    using Result = test::ProgramResult;
+    static Result run(const QStringList& args) { return test::runProgram(FAEXPLORER_CLI, args); }
+    static QString readText(const QString& path) { // "" when it cannot be read
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
     }
     QTemporaryDir m_dir;
 
@@ -28,9 +24,7 @@ class TestCli : public QObject {
         const Result r = run({"fa-sweep", "--dim", "20", "--latent", "3", "--samples", "100,500",
                               "--trials", "2", "--seed", "1", "--out", out});
         QCOMPARE(r.code, 0);
-        QFile f(out);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        const QStringList lines = readText(out).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.first(),
                  QString("dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
                          "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status"));
@@ -95,16 +89,24 @@ class TestCli : public QObject {
         const Result r = run({"bench", "--dim", "30", "--latent", "3", "--min-seconds", "0.05",
                               "--batch-samples", "200", "--out", out});
         QCOMPARE(r.code, 0);
-        QFile f(out);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(f.readAll());
+        const QString text = readText(out);
         QVERIFY(text.startsWith("kind,name,dim,latent,value,unit\n"));
         QVERIFY(text.contains("throughput,em,30,3,"));
         QVERIFY(text.contains("metric,w2_structured,30,3,"));
         // The host rows: the core count as Qt sees it, the in-cache triad on two threads.
         QVERIFY(
             text.contains(QString("host,cores,0,3,%1,threads\n").arg(QThread::idealThreadCount())));
-        QVERIFY(text.contains("host,cpu_model,0,3,0,"));
+        const QString cpu = readText("/proc/cpuinfo"); // the CPU's family and model (0: none)
+        auto number = [&](const char* key) {
+            const auto m = QRegularExpression(QString("^%1\\s*:\\s*(\\d+)$").arg(key),
+                                              QRegularExpression::MultilineOption)
+                               .match(cpu);
+            return m.hasMatch() ? m.captured(1) : QString("0");
+        };
+        QVERIFY2(text.contains("host,cpu_model,0,3,0,") &&
+                     text.contains(QString("host,cpu_family,0,3,%1,model %2\n")
+                                       .arg(number("cpu family"), number("model"))),
+                 qPrintable(text));
         QVERIFY(text.contains("bandwidth,triad_in_cache_2threads,0,3,"));
     }
     QStringList posteriorCsv(const QStringList& args, const QString& name, bool dropSeconds) {
@@ -385,9 +387,7 @@ class TestCli : public QObject {
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 130);
-        QFile f(out);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        const QStringList lines = readText(out).split('\n', Qt::SkipEmptyParts);
         QVERIFY2(lines.size() >= 2 && lines.size() < 21, // the header, the finished splits
                  qPrintable(QString::number(lines.size())));
         QCOMPARE(lines.first(),
