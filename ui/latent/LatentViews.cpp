@@ -165,7 +165,9 @@ void TraceView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
     const auto& t = s.trace;
     if (!t.present) {
-        setTitle("Gibbs traces: tick Gibbs sampling (FA) to sample the posterior");
+        setTitle(s.model == "fa" ? "Gibbs traces: tick Gibbs sampling to sample the posterior"
+                                 : "Gibbs traces: the sampler fits FA; choose FA as the model "
+                                   "to sample");
         m_y->setTitleText(QString());
         endFrame();
         return;
