@@ -141,6 +141,23 @@ void validate(const BenchConfig& config) {
 /// bound of one thread and of two (both cores streaming), and the fitters again with their pass
 /// split over two threads (OnlineFitter::setPassThreads, docs/threads.md), each next
 /// observation drawn beside the pass on its second thread (core/fa/SampledFeed.h).
+/// The host (docs/benchmarks.md): a text cell in the unit column, the figure in value; and for
+/// reference the triad over a working set that stays in cache (3 x 8 MB).
+template <class Add> void addHostRows(const Add& add, double minSeconds) {
+    const HostInfo host = hostInfo();
+    add("host", "cpu_model", 0, 0.0, host.cpuModel.c_str());
+    // Machines of one model name differ (AMD EPYC of family 25 and 26): family, then model.
+    const std::string model = "model " + std::to_string(host.cpuModelNumber);
+    add("host", "cpu_family", 0, host.cpuFamily, model.c_str());
+    add("host", "cores", 0, host.cores, "threads");
+    add("host", "vector_bits_build", 0, host.buildVectorBits, "bits");
+    add("host", "vector_bits_stream_pass", 0, host.streamPassBits, "bits");
+    add("host", "vector_bits_normals", 0, host.normalVectorBits, host.normalPath.c_str());
+    add("bandwidth", "triad_in_cache", 0, triadBandwidth(1'000'000, minSeconds), "GB/s");
+    add("bandwidth", "triad_in_cache_2threads", 0, triadBandwidth(1'000'000, minSeconds, 2),
+        "GB/s");
+}
+
 template <class Add>
 void addBoundRows(const Add& add, const FAModel& truth, const BenchConfig& config,
                   const OneThreadRates& rates) {
@@ -193,20 +210,7 @@ std::vector<BenchRow> runBench(const BenchConfig& config,
         if (onRow)
             onRow(rows.back());
     };
-    // The host (docs/benchmarks.md): a text cell in the unit column, the figure in value.
-    const HostInfo host = hostInfo();
-    add("host", "cpu_model", 0, 0.0, host.cpuModel.c_str());
-    // Machines of one model name differ (AMD EPYC of family 25 and 26): family, then model.
-    const std::string model = "model " + std::to_string(host.cpuModelNumber);
-    add("host", "cpu_family", 0, host.cpuFamily, model.c_str());
-    add("host", "cores", 0, host.cores, "threads");
-    add("host", "vector_bits_build", 0, host.buildVectorBits, "bits");
-    add("host", "vector_bits_stream_pass", 0, host.streamPassBits, "bits");
-    add("host", "vector_bits_normals", 0, host.normalVectorBits, host.normalPath.c_str());
-    // For reference: the triad over a working set that stays in cache (3 x 8 MB).
-    add("bandwidth", "triad_in_cache", 0, triadBandwidth(1'000'000, config.minSeconds), "GB/s");
-    add("bandwidth", "triad_in_cache_2threads", 0, triadBandwidth(1'000'000, config.minSeconds, 2),
-        "GB/s");
+    addHostRows(add, config.minSeconds);
     for (const int D : config.dims) {
         GeneratorSpec spec;
         spec.dim = D;

@@ -2,9 +2,9 @@
 // Scratch for a large array on 2 MiB pages where Linux offers them (madvise(MADV_HUGEPAGE)):
 // a fresh buffer of 4 KiB pages costs a page fault every 4 KiB on its first write, which for
 // structured W2's 160 MB Z at D = 10^6 took as long as filling it, and on a virtual machine
-// whose faults cost ≈ 12 µs each, 40 times as long as a second write (docs/benchmarks.md,
-// issue 30). Elsewhere, or for arrays under 2 MiB, plain heap memory. Header only: the engine's
-// library lists its sources in core/CMakeLists.txt.
+// whose faults cost ≈ 11 µs each, 45–59 times as long as a second write (docs/benchmarks.md,
+// issue 30). Elsewhere, or for arrays under 256 KiB, plain heap memory (64-byte aligned). Header
+// only: the engine's library lists its sources in core/CMakeLists.txt.
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -22,8 +22,12 @@ template <class T> class LargeArray {
   public:
     explicit LargeArray(std::size_t count) {
         constexpr std::size_t huge = std::size_t{2} << 20;
-        const std::size_t bytes = (count * sizeof(T) + huge - 1) / huge * huge;
-        m_data = static_cast<T*>(std::aligned_alloc(bytes >= huge ? huge : 64, bytes));
+        const std::size_t wanted = count * sizeof(T);
+        // From 256 KiB (where malloc would map fresh pages for it anyway) whole 2 MiB pages: one
+        // fault for up to 512; below, the heap's memory, which it reuses.
+        const std::size_t unit = wanted >= huge / 8 ? huge : 64;
+        const std::size_t bytes = (wanted + unit - 1) / unit * unit;
+        m_data = static_cast<T*>(std::aligned_alloc(unit, bytes));
         if (!m_data && bytes > 0)
             throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

@@ -25,7 +25,7 @@ class TestCli : public QObject {
                               "--trials", "2", "--seed", "1", "--out", out});
         QCOMPARE(r.code, 0);
         const QStringList lines = readText(out).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.first(),
+        QCOMPARE(lines.value(0),
                  QString("dim,latent,spectrum_lo,spectrum_hi,generator,samples,trial,algorithm,"
                          "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status"));
         QCOMPARE(lines.size(), 1 + 2 * 2 * 3);

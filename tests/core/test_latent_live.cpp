@@ -165,7 +165,19 @@ class TestLatentLive : public QObject {
         QCOMPARE(s.latentMethod, std::string("em"));
         QCOMPARE(s.latentMeans.size(), s.points.size());
         std::vector<double> sign(3, 0.0);
+        // Each row's piece: argmax_c log π_c + log N(x; μ_c, C_c), from the drawn marginals.
+        auto logJoint = [&](std::size_t c, const Eigen::Vector2d& x) {
+            const Marginal2& mc = m.components[c].marginal;
+            const Eigen::Vector2d d = x - mc.mean;
+            return std::log(m.components[c].weight) - 0.5 * std::log(mc.cov.determinant()) -
+                   0.5 * d.dot(mc.cov.llt().solve(d));
+        };
         for (std::size_t n = 0; n < s.points.size(); ++n) {
+            std::size_t best = 0;
+            for (std::size_t c = 1; c < 3; ++c)
+                if (logJoint(c, s.points[n]) > logJoint(best, s.points[n]))
+                    best = c;
+            QCOMPARE(s.labels[n], static_cast<int>(best));
             const auto piece = static_cast<std::size_t>(s.labels[n]);
             const Marginal2& mc = m.components[piece].marginal;
             const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(mc.cov);

@@ -157,7 +157,7 @@ class TestRecording : public QObject {
         QVERIFY(o.header && o.header->isVisible());
         o.path = m_dir.filePath("staircase.gif");
         o.frames = 12;
-        o.until = 500;
+        o.until = 500; // past the preset's 15 iterations: the frames' spacing is what is tested
         o.width = 640;
         LabPage* page = window.currentPage();
         RunRecorder recorder(page, o);

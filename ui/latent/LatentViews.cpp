@@ -233,7 +233,8 @@ void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
     m_y->setTitleText("z₂");
     if (s.latentMeans.empty()) {
-        setTitle("Posterior means E[z | x]: no FA-shaped fit is running");
+        setTitle(s.model == "mppca" ? "Posterior means E[z | x, c]: no rows to show yet"
+                                    : "Posterior means E[z | x]: no FA-shaped fit is running");
         return;
     }
     // A mixture: each row in its most responsible piece's own coordinates, coloured by piece

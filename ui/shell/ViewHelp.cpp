@@ -191,7 +191,9 @@ const std::vector<ViewHelp>& latentViewHelp() {
          "the data have no common factors to fill from)."},
         {{"latent-means"},
          "Posterior means E[z | x]",
-         "Each row's posterior mean of the factors under batch EM (or the model chosen).",
+         "Each row's posterior mean of the factors under batch EM (or the model chosen). For a "
+         "mixture: E[z | x, c] in its most responsible piece c's own coordinates, coloured by "
+         "piece (with K = 1, one strip per piece).",
          "Structure: clusters or a gradient along a known variable.",
          "Everything at 0: the factors explain nothing (K too large or ψ huge)."}};
     return entries;
