@@ -135,12 +135,6 @@ void validate(const BenchConfig& config) {
         throw std::invalid_argument("minimum seconds must be positive");
 }
 
-/// The bandwidth bound at D (docs/benchmarks.md): an observation must at least read the true F
-/// (sampling) and read and write the fitter's D x K state, 24 D K bytes; the triad over three
-/// D x K arrays moves the same bytes over a working set of that size. Each rate against the
-/// bound of one thread and of two (both cores streaming), and the fitters again with their pass
-/// split over two threads (OnlineFitter::setPassThreads, docs/threads.md), each next
-/// observation drawn beside the pass on its second thread (core/fa/SampledFeed.h).
 /// The host (docs/benchmarks.md): a text cell in the unit column, the figure in value; and for
 /// reference the triad over a working set that stays in cache (3 x 8 MB).
 template <class Add> void addHostRows(const Add& add, double minSeconds) {
@@ -158,6 +152,12 @@ template <class Add> void addHostRows(const Add& add, double minSeconds) {
         "GB/s");
 }
 
+/// The bandwidth bound at D (docs/benchmarks.md): an observation must at least read the true F
+/// (sampling) and read and write the fitter's D x K state, 24 D K bytes; the triad over three
+/// D x K arrays moves the same bytes over a working set of that size. Each rate against the
+/// bound of one thread and of two (both cores streaming), and the fitters again with their pass
+/// split over two threads (OnlineFitter::setPassThreads, docs/threads.md), each next
+/// observation drawn beside the pass on its second thread (core/fa/SampledFeed.h).
 template <class Add>
 void addBoundRows(const Add& add, const FAModel& truth, const BenchConfig& config,
                   const OneThreadRates& rates) {

@@ -80,8 +80,9 @@ std::vector<Matrix> exactGrams(const RowMap& Z, const ConstVectorRef& lambda,
 
 /// Rows grouped by bins of width `width` in u = log(lambda): the rows of bin b are the
 /// positions start[b] .. start[b + 1] - 1 of the sorted order; position[d] is row d's place.
-/// The D-long arrays (and the work ones) on LargeArray's 2 MiB pages: fresh 4 KiB pages fault
-/// on first write, a cost that on some virtual machines exceeded the W2 arithmetic.
+/// The D-long arrays (and the work ones) on LargeArray, whose large arrays take 2 MiB pages:
+/// fresh 4 KiB pages fault on first write, which on some virtual machines cost more than W2's
+/// arithmetic.
 struct Bins {
     std::vector<Eigen::Index> start;
     Vector centre; ///< lambda at each bin's centre
