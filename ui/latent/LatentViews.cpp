@@ -233,7 +233,7 @@ void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
     clearAll();
     m_y->setTitleText("z₂");
     if (s.latentMeans.empty()) {
-        setTitle(s.model == "mppca" ? "Posterior means E[z | x, c]: no rows to show yet"
+        setTitle(s.model == "mppca" ? "Posterior means E[z | x,\u00A0c]: no rows to show yet"
                                     : "Posterior means E[z | x]: no FA-shaped fit is running");
         return;
     }
@@ -243,7 +243,7 @@ void LatentMeansView::show(const fa::LatentLiveSnapshot& s) {
     const bool strips = pieces && s.config.fit.latent == 1;
     setTitle(
         pieces
-            ? QString("E[z | x, c] under %1: each row in its most responsible piece c")
+            ? QString("E[z | x,\u00A0c] under %1: each row in its most responsible piece c")
                   .arg(displayName(s.latentMethod, kLab))
             : QString("Posterior means E[z | x] under %1").arg(displayName(s.latentMethod, kLab)));
     if (strips)
