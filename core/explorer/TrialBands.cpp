@@ -12,7 +12,6 @@ std::vector<AlgorithmBand> trialBands(const std::vector<FaSweepRow>& rows) {
     };
     std::vector<std::string> order;
     std::map<std::string, std::map<long, Values>> grouped;
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (const auto& r : rows) {
         if (!grouped.contains(r.algorithm))
             order.push_back(r.algorithm);

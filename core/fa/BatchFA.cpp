@@ -75,8 +75,7 @@ BatchFAResult fitBatchFA(const ConstMatrixRef& X, const BatchFAOptions& options)
     const Vector mean = X.rowwise().mean();
     const Matrix centered = X.colwise() - mean;
     const Vector variance = centered.rowwise().squaredNorm() / static_cast<double>(N);
-    const double llConst =
-        static_cast<double>(D) * std::log(2.0 * std::numbers::pi) + static_cast<double>(K);
+    const double llConst = static_cast<double>(D) * kLog2Pi + static_cast<double>(K);
 
     if (options.startPsi.size() != 0 && options.startPsi.size() != D)
         throw std::invalid_argument("the starting psi must have one entry per coordinate");

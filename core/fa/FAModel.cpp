@@ -18,7 +18,7 @@ double FAModel::logDensity(const ConstVectorRef& x) const {
     const double quad = d.cwiseProduct(invPsi).dot(d) - u.dot(llt.solve(u));
     const Matrix L = llt.matrixL();
     const double logDet = psi.array().log().sum() + 2.0 * L.diagonal().array().log().sum();
-    return -0.5 * (static_cast<double>(dim()) * std::log(2.0 * std::numbers::pi) + logDet + quad);
+    return -0.5 * (static_cast<double>(dim()) * kLog2Pi + logDet + quad);
 }
 
 Matrix FAModel::denseCovariance() const {

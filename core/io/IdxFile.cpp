@@ -10,12 +10,12 @@
 #include <stdexcept>
 
 namespace fa::io {
-namespace {
 
-struct GzCloser {
-    void operator()(gzFile_s* f) const { gzclose(f); }
-};
-using Gz = std::unique_ptr<gzFile_s, GzCloser>;
+void GzCloser::operator()(gzFile_s* f) const {
+    gzclose(f);
+}
+
+namespace {
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
     throw std::invalid_argument("'" + path + "' is not a readable IDX file: " + why);
@@ -36,7 +36,7 @@ bool readExactly(gzFile_s* f, std::uint8_t* out, std::size_t n) {
 
 /// The file opened for zlib, once it is known to be a regular file (a FIFO is opened without
 /// waiting for a writer, then refused).
-Gz openRegular(const std::string& path) {
+GzFile openRegular(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         refuse(path, "it cannot be opened");
@@ -46,7 +46,7 @@ Gz openRegular(const std::string& path) {
         refuse(path, "it is not a regular file");
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    Gz f(gzdopen(fd, "rb"));
+    GzFile f(gzdopen(fd, "rb"));
     if (!f) {
         ::close(fd);
         refuse(path, "it cannot be opened");
@@ -64,7 +64,7 @@ std::size_t IdxArray::itemSize() const {
 }
 
 IdxArray readIdx(const std::string& path, std::size_t maxItems) {
-    const Gz f = openRegular(path);
+    const GzFile f = openRegular(path);
     std::uint8_t magic[4];
     if (!readExactly(f.get(), magic, 4))
         refuse(path, "it ends before its header");

@@ -7,10 +7,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+struct gzFile_s; // zlib's file, <zlib.h>
+
 namespace fa::io {
+
+/// Closes a zlib file; GzFile owns one (the IDX reader's and the bundled digits').
+struct GzCloser {
+    void operator()(gzFile_s* f) const;
+};
+using GzFile = std::unique_ptr<gzFile_s, GzCloser>;
 
 struct IdxArray {
     std::vector<std::size_t> shape; ///< e.g. {60000, 28, 28} images, {60000} labels

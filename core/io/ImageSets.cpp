@@ -84,16 +84,12 @@ ImageSet loadFashion(const ImageQuery& q) {
     return set;
 }
 
-struct GzCloser {
-    void operator()(gzFile_s* f) const { gzclose(f); }
-};
-
 ImageSet loadDigits(const ImageQuery& q, const std::string& dataDir) {
     const std::string path =
         (dataDir.empty() ? defaultDataDirectory() : dataDir) + "/digits.csv.gz";
     if (!std::filesystem::is_regular_file(path))
         throw std::invalid_argument("the bundled digits are missing: no '" + path + "'");
-    const std::unique_ptr<gzFile_s, GzCloser> f(gzopen(path.c_str(), "rb"));
+    const GzFile f(gzopen(path.c_str(), "rb"));
     ImageSet set{Matrix(), 8, 8, {}, {}, "digits"};
     for (int c = 0; c < 10; ++c)
         set.classNames.push_back(std::to_string(c));

@@ -11,9 +11,6 @@
 #include <string>
 
 namespace fa {
-namespace {
-const double kLog2Pi = std::log(2.0 * std::numbers::pi);
-} // namespace
 
 FaBatchEm::FaBatchEm(const ConstMatrixRef& X, const FaEmOptions& options) : m_options(options) {
     const Eigen::Index n = X.rows(), dim = X.cols(), k = options.latent;

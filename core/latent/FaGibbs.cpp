@@ -60,7 +60,6 @@ std::pair<double, double> noisePosterior(double sumSquaredResidual, Eigen::Index
 } // namespace gibbs
 
 namespace {
-const double kLog2Pi = std::log(2.0 * std::numbers::pi);
 
 bool positiveFinite(double v) {
     return v > 0.0 && std::isfinite(v);

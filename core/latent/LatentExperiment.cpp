@@ -12,7 +12,6 @@
 
 namespace fa {
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {

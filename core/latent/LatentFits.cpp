@@ -15,7 +15,6 @@
 
 namespace fa {
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kTolerance = 1e-10; // |Δℓ| < kTolerance (1 + |ℓ|) per row: converged
 
 void faMoments(const FAModel& m, Vector& mean, Matrix& covariance) {

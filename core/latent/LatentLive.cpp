@@ -16,7 +16,6 @@
 
 namespace fa {
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr Eigen::Index kMaxDimForDistance = 300; // the distance to the truth is D x D
 constexpr int kPicturePoints = 200;              // rows projected for pictures
 

@@ -13,7 +13,6 @@
 
 namespace fa {
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// F in canonical rotation (FaBatchEm.h), its columns reordered by decreasing norm.
 Matrix loadingsByNorm(const FAModel& fa) {

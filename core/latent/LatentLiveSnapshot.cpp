@@ -12,7 +12,6 @@
 
 namespace fa {
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool usable(const Marginal2& m) {
     return m.mean.allFinite() && m.cov.allFinite() && m.cov(0, 0) > 0.0 &&

@@ -40,7 +40,7 @@ MixtureScores scoreMixture(const ConstMatrixRef& mu, const ConstMatrixRef& sd,
     s.mean = mu.rowwise().mean();
     s.sd.resize(n);
     const double logJ = std::log(static_cast<double>(J));
-    const double halfLog2Pi = 0.5 * std::log(2.0 * std::numbers::pi);
+    const double halfLog2Pi = 0.5 * kLog2Pi;
     double nll = 0.0, sq = 0.0;
     long inside = 0;
     for (Eigen::Index i = 0; i < n; ++i) {

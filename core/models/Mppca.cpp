@@ -11,7 +11,6 @@
 
 namespace fa {
 namespace {
-const double kLog2Pi = std::log(2.0 * std::numbers::pi);
 
 /// lse_n = m + log Σ_c exp(a_nc - m), m = max_c a_nc.
 Vector logSumExp(const Matrix& a) {

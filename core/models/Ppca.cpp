@@ -13,7 +13,6 @@
 
 namespace fa {
 namespace {
-const double kLog2Pi = std::log(2.0 * std::numbers::pi);
 
 void checkShape(Eigen::Index n, Eigen::Index dim, int latent) {
     if (latent < 1 || latent >= dim)

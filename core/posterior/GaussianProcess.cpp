@@ -26,8 +26,7 @@ bool factor(const GpHyper& h, const ConstMatrixRef& X, Eigen::LLT<Matrix>& chol)
 /// §4.1: -1/2 y' a - sum_i log L_ii - n/2 log 2 pi.
 double logMarginalOf(const Eigen::LLT<Matrix>& chol, const ConstVectorRef& y, const Vector& a) {
     const double n = static_cast<double>(y.size());
-    return -0.5 * y.dot(a) - chol.matrixLLT().diagonal().array().log().sum() -
-           0.5 * n * std::log(2.0 * std::numbers::pi);
+    return -0.5 * y.dot(a) - chol.matrixLLT().diagonal().array().log().sum() - 0.5 * n * kLog2Pi;
 }
 
 } // namespace

@@ -104,7 +104,7 @@ void ElboPass::networkLogLik(const NlfaModel& model, const ConstMatrixRef& X, co
                              Eigen::Ref<Eigen::RowVectorXd> out) {
     const Eigen::Index dim = X.rows();
     m_S.resize(dim, X.cols());
-    const double constant = -0.5 * double(dim) * std::log(2.0 * std::numbers::pi);
+    const double constant = -0.5 * double(dim) * kLog2Pi;
     for (Eigen::Index n = 0; n < X.cols(); ++n) {
         double sum = 0.0;
         for (Eigen::Index d = 0; d < dim; ++d) {
@@ -145,7 +145,7 @@ void ElboPass::logLikOf(const NlfaModel& model, const ConstMatrixRef& X, const M
         m_invPsi(d) = std::exp(-model.logPsi(d));
         logDet += model.logPsi(d);
     }
-    const double constant = -0.5 * (double(dim) * std::log(2.0 * std::numbers::pi) + logDet);
+    const double constant = -0.5 * (double(dim) * kLog2Pi + logDet);
     for (Eigen::Index n = 0; n < X.cols(); ++n)
         out(n) = constant - 0.5 * (X.col(n) - f.col(n)).cwiseAbs2().dot(m_invPsi);
 }

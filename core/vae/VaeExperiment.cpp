@@ -15,7 +15,6 @@
 namespace fa {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// The encoder-gradient study at checkpoint epoch t takes the trial's stream VaeScoringBase +
 /// kStudyOffset + t: past every method's scoring stream (VaeScoringBase + m, m < 64).
 constexpr std::uint64_t kStudyOffset = 64;

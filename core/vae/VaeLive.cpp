@@ -13,8 +13,6 @@
 namespace fa {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 bool scoredEpoch(long epoch, long length, int every) {
     return epoch <= 3 || epoch == 5 || epoch == 10 || epoch % every == 0 || epoch == length;
 }

@@ -120,8 +120,7 @@ Eigen::RowVectorXd linearElbo(const NlfaModel& model, const ConstMatrixRef& X,
     double logDet = 0.0;
     for (Eigen::Index d = 0; d < model.dim(); ++d)
         logDet += model.logPsi(d);
-    const double constant =
-        -0.5 * (double(model.dim()) * std::log(2.0 * std::numbers::pi) + logDet);
+    const double constant = -0.5 * (double(model.dim()) * kLog2Pi + logDet);
     // c_k = Σ_d W_dk² / ψ_d: the expected quadratic form adds ½ Σ_k e^ℓ_k c_k.
     const Vector c = W.cwiseAbs2().transpose() * invPsi;
     Eigen::RowVectorXd out(X.cols());
@@ -143,8 +142,8 @@ Eigen::RowVectorXd linearLogLik(const NlfaModel& model, const ConstMatrixRef& X)
     const Matrix Y = llt.matrixL().solve(U); // Λ⁻¹ quadratic form = ‖L⁻¹ u‖²
     Eigen::RowVectorXd out(X.cols());
     for (Eigen::Index n = 0; n < X.cols(); ++n)
-        out(n) = -0.5 * (double(model.dim()) * std::log(2.0 * std::numbers::pi) + logDet +
-                         R.col(n).cwiseAbs2().dot(invPsi) - Y.col(n).squaredNorm());
+        out(n) = -0.5 * (double(model.dim()) * kLog2Pi + logDet + R.col(n).cwiseAbs2().dot(invPsi) -
+                         Y.col(n).squaredNorm());
     return out;
 }
 

@@ -75,7 +75,7 @@ double logEvidence(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyper
     const auto n = static_cast<double>(X.rows()), d = static_cast<double>(X.cols());
     return 0.5 * n * std::log(h.beta) + 0.5 * d * std::log(h.alpha) -
            0.5 * h.beta * (y - X * p.mean).squaredNorm() - 0.5 * h.alpha * p.mean.squaredNorm() -
-           0.5 * logDetA - 0.5 * n * std::log(2.0 * std::numbers::pi);
+           0.5 * logDetA - 0.5 * n * kLog2Pi;
 }
 
 double gaussianElbo(const ConstMatrixRef& X, const ConstVectorRef& y, const Hyperparameters& h,

@@ -129,7 +129,7 @@ double klByQuadrature(const GridPosterior& p, const Eigen::Vector2d& mean,
     if (llt.info() != Eigen::Success)
         return INFINITY;
     const Eigen::Matrix2d L = llt.matrixL();
-    const double logNorm = -std::log(2.0 * std::numbers::pi) - std::log(L(0, 0) * L(1, 1));
+    const double logNorm = -kLog2Pi - std::log(L(0, 0) * L(1, 1));
     const double dA = p.cellArea();
     double kl = 0.0, total = 0.0;
     const int G = p.box.cells;

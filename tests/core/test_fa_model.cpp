@@ -1,15 +1,26 @@
-// FAModel: Woodbury log-density against the dense Cholesky formula; sampling moments.
+// FAModel: Woodbury log-density against the dense Cholesky formula; sampling moments; the
+// density's constant log(2 pi) (core/math/Types.h) against the library's log.
 #include "core/fa/FAModel.h"
 #include "core/fa/ModelGenerator.h"
 #include "tests/support/DenseReference.h"
 
 #include <QtTest>
+#include <cmath>
+#include <numbers>
 
 using namespace fa;
 
 class TestFAModel : public QObject {
     Q_OBJECT
   private slots:
+    void logTwoPiIsTheLibrarysValue() {
+        // Every file's constant; bit for bit what std::log gave where each file computed it
+        // (volatile: evaluated at run time, by the C library, not folded by the compiler).
+        volatile double twoPi = 2.0 * std::numbers::pi;
+        QCOMPARE(kLog2Pi, std::log(twoPi));
+        // And within one rounding of log(2 pi) = 1.83787706640934548356...
+        QVERIFY(std::abs(kLog2Pi - 1.83787706640934548356) <= 2.3e-16);
+    }
     void logDensityMatchesDense_data() {
         QTest::addColumn<int>("dim");
         QTest::addColumn<int>("latent");

@@ -18,7 +18,6 @@
 using namespace fa;
 
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// Σ over rows of the dense log N(x_O; μ_O, C_OO), C = W Wᵀ + σ² I (not averaged).
 double denseLoglikSum(const PpcaModel& m, const Matrix& rows) {
