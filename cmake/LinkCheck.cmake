@@ -22,5 +22,14 @@ function(fa_core_library name)
   add_library(${name} STATIC ${L_SOURCES})
   target_link_libraries(${name} PUBLIC ${L_USES})
   set_target_properties(${name} PROPERTIES AUTOMOC OFF AUTOUIC OFF AUTORCC OFF)
+  if(FAEXPLORER_UNITY)
+    # One translation unit per batch of sources: Eigen's templates are instantiated once a batch,
+    # not once a file. A .cpp then reads as a header to GCC, which warns when one of its classes
+    # holds a type from its own unnamed namespace; within one file that is harmless.
+    set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${name} PRIVATE -Wno-subobject-linkage)
+    endif()
+  endif()
   fa_link_check(${name})
 endfunction()

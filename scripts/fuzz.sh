@@ -13,7 +13,7 @@ seconds=${1:-60}
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   -DFAEXPLORER_FUZZ=ON -DFAEXPLORER_BUILD_GUI=OFF -DBUILD_TESTING=OFF -DFAEXPLORER_NATIVE=OFF \
-  -DFAEXPLORER_WERROR=ON > /dev/null
+  -DFAEXPLORER_WERROR=ON -DFAEXPLORER_UNITY=ON > /dev/null
 cmake --build build-fuzz --parallel "$(nproc)" --target fuzz_csv fuzz_session fuzz_args
 
 run() { # name, corpus folder, extra libFuzzer flags
