@@ -11,7 +11,8 @@ shift || true
 launcher=()
 if command -v ccache > /dev/null; then
   export CCACHE_BASEDIR=$PWD
-  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
+  sloppy=$(ccache --get-config sloppiness 2> /dev/null || true) # the user's, kept
+  export CCACHE_SLOPPINESS=${sloppy:+$sloppy,}pch_defines,time_macros
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"

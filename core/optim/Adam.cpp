@@ -23,7 +23,7 @@ inline double mulAdd(double a, double b, double c) {
 //   m = β₁ m + (1 − β₁) g;  v = β₂ v + (1 − β₂) g²;  θ −= lr (m / c₁) / (√(v / c₂) + ε)
 // read and wrote θ, g, m and v three times; here each entry is read once and written once, with
 // the same roundings: β₁ m + (1 − β₁) g is computed as fma((1 − β₁), g, β₁ m), the contraction
-// GCC makes of the Eigen statement with FMA (tests/core/test_adam_one_pass.cpp checks bitwise
+// GCC makes of the Eigen statement with FMA (tests/core/test_vae_speed.cpp checks bitwise
 // equality with the three statements), and division and square root are correctly rounded in
 // packets and scalars alike.
 void optimiserStep(OptimiserKind kind, Eigen::Ref<Vector> param, const ConstVectorRef& grad,

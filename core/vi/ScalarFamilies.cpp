@@ -171,8 +171,7 @@ MixtureLatentTarget MixtureLatentTarget::synthetic(std::uint64_t seed, int n) {
 
 double MixtureLatentTarget::logJoint(Eigen::Index n, int z) const {
     const double mean = z == 1 ? mean1 : mean0, r = (x(n) - mean) / sd;
-    return std::log(z == 1 ? weight : 1.0 - weight) - 0.5 * r * r - std::log(sd) -
-           0.5 * std::log(2.0 * 3.141592653589793);
+    return std::log(z == 1 ? weight : 1.0 - weight) - 0.5 * r * r - std::log(sd) - 0.5 * kLog2Pi;
 }
 
 namespace {
