@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <stdexcept>
 
 namespace fa {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <numbers>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
