@@ -1,118 +1,14 @@
 #include "core/fa/StreamPass.h"
 
+#include "core/fa/StreamLanes.h"
+
 #include <array>
-#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace fa::stream {
 namespace {
-
-// Rows are processed in GCC/Clang vector types, kLanes at a time (AVX-512: 8 doubles, AVX: 4,
-// else 2, the SSE2 every x86-64 has); the rows left over run the same templates 4 at a time
-// (after 8) and then on plain doubles.
-#if defined(__AVX512F__)
-constexpr int kLanes = 8;
-using Vd = double __attribute__((vector_size(8 * sizeof(double))));
-using V4 = double __attribute__((vector_size(4 * sizeof(double))));
-#elif defined(__AVX__)
-constexpr int kLanes = 4;
-using Vd = double __attribute__((vector_size(4 * sizeof(double))));
-using V4 = Vd;
-#else
-constexpr int kLanes = 2;
-using Vd = double __attribute__((vector_size(2 * sizeof(double))));
-using V4 = Vd;
-#endif
-
-/// K up to this is compiled with K fixed, so a row's K entries stay in registers.
-constexpr int kFixedK = 16;
-
-template <class V> constexpr int kLanesOf = static_cast<int>(sizeof(V) / sizeof(double));
-
-template <class V> V load(const double* p) {
-    V v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-template <class V> void store(double* p, V v) {
-    std::memcpy(p, &v, sizeof v);
-}
-template <class V> V splat(double x) {
-    if constexpr (std::is_same_v<V, double>) {
-        return x;
-    } else {
-        V v;
-        for (int i = 0; i < kLanesOf<V>; ++i)
-            v[i] = x;
-        return v;
-    }
-}
-template <class V> double sum(V v) {
-    if constexpr (std::is_same_v<V, double>) {
-        return v;
-    } else {
-        double s = 0.0;
-        for (int i = 0; i < kLanesOf<V>; ++i)
-            s += v[i];
-        return s;
-    }
-}
-/// where(mask) ? b : a, lane by lane.
-template <class V, class M> V blend(V a, V b, M mask) {
-    if constexpr (std::is_same_v<V, double>) {
-        return mask ? b : a;
-    } else {
-        return (V)(((M)a & ~mask) | ((M)b & mask));
-    }
-}
-template <class M> long countTrue(M mask) {
-    if constexpr (std::is_same_v<M, bool>) {
-        return mask ? 1 : 0;
-    } else {
-        long n = 0;
-        for (int i = 0; i < static_cast<int>(sizeof(M) / sizeof(double)); ++i)
-            n -= mask[i]; // true lanes are -1
-        return n;
-    }
-}
-/// max(v, floor) lane by lane, counting the lanes raised; NaN stays NaN (it is not < floor).
-template <class V> V clampBelow(V v, double floor, long& count) {
-    const V f = splat<V>(floor);
-    const auto below = v < f;
-    count += countTrue(below);
-    return blend(v, f, below);
-}
-/// beta where psi was not clamped, log(floor) where it was (psi == floor after clampBelow).
-template <class V> V betaAfterClamp(V beta, V psi, double floor, double logFloor) {
-    const V lf = splat<V>(logFloor);
-    return blend(beta, lf, (psi == splat<V>(floor)) & (beta < lf));
-}
-
-/// Accumulators of the E-step sums for one lane type.
-template <class V> struct Sums {
-    std::vector<V> yy, yd;
-    V state{}, mean{};
-    void reset(int K) {
-        yy.assign(static_cast<std::size_t>(K) * K, V{});
-        yd.assign(static_cast<std::size_t>(K), V{});
-        state = V{};
-        mean = V{};
-    }
-};
-
-/// Row i's share of the E-step sums: y holds F's row (as K lanes-wide values).
-template <int KT, class V> inline void reduceRows(int K, const V* y, V ps, V dn, Sums<V>& s) {
-    const V ip = splat<V>(1.0) / ps, ipd = dn * ip;
-    for (int j = 0; j < K; ++j) {
-        const V b = y[j] * ip;
-        s.yd[static_cast<std::size_t>(j)] += y[j] * ipd;
-        V* col = s.yy.data() + static_cast<std::size_t>(j) * K; // column j, rows j..K-1
-        for (int l = j; l < K; ++l)
-            col[l] += b * y[l];
-    }
-}
 
 /// mean += (x - mean) / t, d = x - mean for row i; returns d.
 template <class V> inline V advanceMean(double* mean, double* d, const double* x, double t, V& ms) {
@@ -127,7 +23,8 @@ template <class V> inline V advanceMean(double* mean, double* d, const double* x
 }
 
 template <int KT, class V>
-inline void emRows(const EmPass& p, int K, long i, V* y, Sums<V>& s, long& clamps) {
+inline void emRows(const EmPass& p, int K, long i, V* y, Sums<V>& s, long& clamps,
+                   const BlockRows& blk) {
     const long D = p.dim;
     V ps;
     if (p.pending) {
@@ -160,17 +57,10 @@ inline void emRows(const EmPass& p, int K, long i, V* y, Sums<V>& s, long& clamp
         }
     } else {
         ps = load<V>(p.psi + i);
-        if (p.x && !p.useF0)
-            for (int k = 0; k < K; ++k)
-                y[k] = load<V>(p.A + k * D + i);
     }
     if (!p.x)
         return;
-    const V dn = advanceMean<V>(p.mean + i, p.d + i, p.x + i, p.t, s.mean);
-    if (p.useF0)
-        for (int k = 0; k < K; ++k)
-            y[k] = load<V>(p.F0 + k * D + i);
-    reduceRows<KT, V>(K, y, ps, dn, s);
+    keepRow<V>(blk, i, ps, advanceMean<V>(p.mean + i, p.d + i, p.x + i, p.t, s.mean));
 }
 
 /// The SGA step for row i (part one: F and beta; psi = exp(beta) follows for the whole block).
@@ -197,7 +87,8 @@ template <int KT, class V> inline void sgaStepRows(const SgaPass& p, int K, long
 
 /// Part two for row i: clamp psi, then the E-step sums of the next observation.
 template <int KT, class V>
-inline void sgaReduceRows(const SgaPass& p, int K, long i, V* y, Sums<V>& s, long& clamps) {
+inline void sgaReduceRows(const SgaPass& p, int K, long i, Sums<V>& s, long& clamps,
+                          const BlockRows& blk) {
     const long D = p.dim;
     V ps = load<V>(p.psi + i);
     if (p.pending) {
@@ -206,17 +97,14 @@ inline void sgaReduceRows(const SgaPass& p, int K, long i, V* y, Sums<V>& s, lon
         store(p.beta + i, betaAfterClamp(load<V>(p.beta + i), ps, p.psiFloor, p.logPsiFloor));
         s.state += ps;
     }
-    if (p.pending || (p.x && p.reduce))
-        for (int k = 0; k < K; ++k)
-            y[k] = load<V>(p.F + k * D + i);
     if (p.pending)
         for (int k = 0; k < K; ++k)
-            s.state += y[k];
+            s.state += load<V>(p.F + k * D + i);
     if (!p.x)
         return;
     const V dn = advanceMean<V>(p.mean + i, p.d + i, p.x + i, p.t, s.mean);
     if (p.reduce)
-        reduceRows<KT, V>(K, y, ps, dn, s);
+        keepRow<V>(blk, i, ps, dn);
 }
 
 /// One lane width's accumulators and row buffers (for K beyond kFixedK).
@@ -248,16 +136,32 @@ Scratch& scratch(int K) {
     return s;
 }
 
+/// fn(r0, r1, lane) for the rows [b, e) split by lane type: the kLanes-wide rows, then 4-wide
+/// ones (after 8), then single rows.
+template <class Fn> void forSegments(long b, long e, Scratch& s, Fn&& fn) {
+    long i = b + (e - b) / kLanes * kLanes;
+    fn(b, i, s.wide);
+    if constexpr (kLanes == 8) {
+        const long j = i + (e - i) / 4 * 4;
+        fn(i, j, s.four);
+        i = j;
+    }
+    fn(i, e, s.one);
+}
 /// fn(i, lane) over rows [b, e): kLanes rows at a time, then 4 (after 8), then one.
 template <class Fn> void forRows(long b, long e, Scratch& s, Fn&& fn) {
-    long i = b;
-    for (; i + kLanes <= e; i += kLanes)
-        fn(i, s.wide);
-    if constexpr (kLanes == 8)
-        for (; i + 4 <= e; i += 4)
-            fn(i, s.four);
-    for (; i < e; ++i)
-        fn(i, s.one);
+    forSegments(b, e, s, [&](long r0, long r1, auto& lane) {
+        constexpr long kL = kLanesOf<typename std::decay_t<decltype(lane)>::Value>;
+        for (long i = r0; i < r1; i += kL)
+            fn(i, lane);
+    });
+}
+/// The E-step sums of the rows [b, e) (their y, 1 / psi and d / psi kept in blk).
+template <int KT> void reduceRows(int K, const BlockRows& blk, long b, long e, Scratch& s) {
+    forSegments(b, e, s, [&](long r0, long r1, auto& lane) {
+        using V = typename std::decay_t<decltype(lane)>::Value;
+        reduceBlock<KT, V>(K, blk, r0, r1, lane.sums);
+    });
 }
 
 template <class V> void addSums(int K, const Sums<V>& from, PassOut& out, bool reduce) {
@@ -314,10 +218,17 @@ template <int KT> void runEm(const EmPass& p, long first, long last, PassOut& ou
     Scratch& s = scratch(K);
     long clamps = 0;
     RowBuffers<KT> y;
-    forRows(first, last, s, [&](long i, auto& lane) {
-        using V = typename std::decay_t<decltype(lane)>::Value;
-        emRows<KT, V>(p, K, i, y.template of<V>().get(lane.y), lane.sums, clamps);
-    });
+    alignas(64) double ip[kBlock], ipd[kBlock];
+    for (long b0 = first; b0 < last; b0 += kBlock) {
+        const long b1 = b0 + kBlock < last ? b0 + kBlock : last;
+        const BlockRows blk{p.useF0 ? p.F0 : p.A, p.dim, b0, ip, ipd};
+        forRows(b0, b1, s, [&](long i, auto& lane) {
+            using V = typename std::decay_t<decltype(lane)>::Value;
+            emRows<KT, V>(p, K, i, y.template of<V>().get(lane.y), lane.sums, clamps, blk);
+        });
+        if (p.x)
+            reduceRows<KT>(K, blk, b0, b1, s);
+    }
     out.clamps = clamps;
     finish(K, s, out, p.x != nullptr);
 }
@@ -326,10 +237,11 @@ template <int KT> void runSga(const SgaPass& p, long first, long last, PassOut& 
     const int K = KT > 0 ? KT : p.latent;
     Scratch& s = scratch(K);
     long clamps = 0;
-    constexpr long kBlock = 256; // rows per block: F's block stays in L1 between the two parts
     RowBuffers<KT> y, f;
+    alignas(64) double ip[kBlock], ipd[kBlock];
     for (long b0 = first; b0 < last; b0 += kBlock) { // a part's blocks: exp of its rows only
         const long b1 = b0 + kBlock < last ? b0 + kBlock : last;
+        const BlockRows blk{p.F, p.dim, b0, ip, ipd};
         if (p.pending) {
             forRows(b0, b1, s, [&](long i, auto& lane) {
                 using V = typename std::decay_t<decltype(lane)>::Value;
@@ -340,8 +252,10 @@ template <int KT> void runSga(const SgaPass& p, long first, long last, PassOut& 
         }
         forRows(b0, b1, s, [&](long i, auto& lane) {
             using V = typename std::decay_t<decltype(lane)>::Value;
-            sgaReduceRows<KT, V>(p, K, i, y.template of<V>().get(lane.y), lane.sums, clamps);
+            sgaReduceRows<KT, V>(p, K, i, lane.sums, clamps, blk);
         });
+        if (p.x && p.reduce)
+            reduceRows<KT>(K, blk, b0, b1, s);
     }
     out.clamps = clamps;
     finish(K, s, out, p.x != nullptr && p.reduce);
