@@ -23,8 +23,8 @@ namespace fa::stream {
 /// (faexplorer-pass-bench, docs/threads.md).
 constexpr long kSplitMinRows = 32768;
 /// The rows of a block: a multiple of 64 (whole vector lanes and whole cache lines of every
-/// column, so two threads never write one line) and of SGA's 256-row blocks, which then fall
-/// where the one-thread pass has them.
+/// column, so two threads never write one line) and of the pass's 256-row blocks, which then
+/// fall where the one-thread pass has them.
 constexpr long kSumBlockRows = 8192;
 
 class PassThreads {

@@ -3,7 +3,6 @@
 // (core/fa/StreamPass.cpp), with the block-wise E-step sums. Included by StreamPass.cpp alone:
 // the lane width depends on the flags that file alone is compiled with (the widest vectors the
 // machine has), so every definition is internal to it (an unnamed namespace).
-#include <array>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -103,8 +102,9 @@ template <class V> struct Sums {
     }
 };
 
-/// Rows per block: a block's rows of F (or A, F0) stay in L1 between the row updates and the
-/// E-step sums over them (10 columns of 256 rows: 20 KiB).
+/// Rows per block: the block's rows of A or F, written by the row updates, are still in L1 when
+/// the E-step sums read them (K = 10: 20 KiB, and 4 KiB of 1 / psi and d / psi; F0, which the
+/// updates do not touch, comes from memory once).
 constexpr long kBlock = 256;
 
 /// What the E-step sums of a block read: the rows' y (column k at Y + k * D), and per row
@@ -112,14 +112,29 @@ constexpr long kBlock = 256;
 struct BlockRows {
     const double* Y;
     long D, base;
-    const double *ip, *ipd;
+    double *ip, *ipd;
 };
 
-/// Row i's 1 / psi and d / psi, kept for the block's sums.
-template <class V> inline void keepRow(const BlockRows& blk, long i, V ps, V dn) {
-    const V ip = splat<V>(1.0) / ps;
-    store(const_cast<double*>(blk.ip) + (i - blk.base), ip);
-    store(const_cast<double*>(blk.ipd) + (i - blk.base), dn * ip);
+/// Row i's 1 / psi and d / psi, kept for the block's sums. K beyond the fixed ones (KT = 0): the
+/// row's share of the sums at once instead, from its K values read into y (its accumulators
+/// cannot stay in registers, and K columns of a block would not stay in L1).
+template <int KT, class V>
+inline void keepRow(const BlockRows& blk, long i, V ps, V dn, int K, Sums<V>& s, V* y) {
+    const V ip = splat<V>(1.0) / ps, ipd = dn * ip;
+    if constexpr (KT > 0) {
+        store(blk.ip + (i - blk.base), ip);
+        store(blk.ipd + (i - blk.base), ipd);
+    } else {
+        for (int k = 0; k < K; ++k)
+            y[k] = load<V>(blk.Y + k * blk.D + i);
+        for (int j = 0; j < K; ++j) {
+            const V b = y[j] * ip;
+            s.yd[static_cast<std::size_t>(j)] += y[j] * ipd;
+            V* col = s.yy.data() + static_cast<std::size_t>(j) * K; // column j, rows j..K-1
+            for (int l = j; l < K; ++l)
+                col[l] += b * y[l];
+        }
+    }
 }
 
 /// Column j of the E-step sums over rows [r0, r1) of one lane type: yd_j += y_j d / psi and
@@ -128,53 +143,38 @@ template <class V> inline void keepRow(const BlockRows& blk, long i, V ps, V dn)
 /// still takes the rows one after another in order, so the sums are bitwise a row-at-a-time
 /// loop's.
 template <int KT, class V>
-[[gnu::always_inline]] inline void reduceColumn(int j, int K, const BlockRows& blk, long r0,
-                                                long r1, Sums<V>& s) {
-    constexpr int kL = kLanesOf<V>;
-    V* col = s.yy.data() + static_cast<std::size_t>(j) * K; // column j, rows j..K-1
-    V& yd = s.yd[static_cast<std::size_t>(j)];
+[[gnu::always_inline]] inline void reduceColumn(int j, const BlockRows& blk, long r0, long r1,
+                                                Sums<V>& s) {
+    V* col = s.yy.data() + static_cast<std::size_t>(j) * KT; // column j, rows j..K-1
     const double* yj = blk.Y + j * blk.D;
-    if constexpr (KT > 0) {
-        V acc[KT];
+    V acc[KT];
+#pragma GCC unroll 16
+    for (int l = j; l < KT; ++l)
+        acc[l] = col[l];
+    V accd = s.yd[static_cast<std::size_t>(j)];
+    for (long i = r0; i < r1; i += kLanesOf<V>) {
+        const V y = load<V>(yj + i), b = y * load<V>(blk.ip + (i - blk.base));
+        accd += y * load<V>(blk.ipd + (i - blk.base));
 #pragma GCC unroll 16
         for (int l = j; l < KT; ++l)
-            acc[l] = col[l];
-        V accd = yd;
-        for (long i = r0; i < r1; i += kL) {
-            const V y = load<V>(yj + i), b = y * load<V>(blk.ip + (i - blk.base));
-            accd += y * load<V>(blk.ipd + (i - blk.base));
-#pragma GCC unroll 16
-            for (int l = j; l < KT; ++l)
-                acc[l] += b * load<V>(blk.Y + l * blk.D + i);
-        }
-#pragma GCC unroll 16
-        for (int l = j; l < KT; ++l)
-            col[l] = acc[l];
-        yd = accd;
-    } else {
-        for (long i = r0; i < r1; i += kL) {
-            const V y = load<V>(yj + i), b = y * load<V>(blk.ip + (i - blk.base));
-            yd += y * load<V>(blk.ipd + (i - blk.base));
-            for (int l = j; l < K; ++l)
-                col[l] += b * load<V>(blk.Y + l * blk.D + i);
-        }
+            acc[l] += b * load<V>(blk.Y + l * blk.D + i);
     }
+#pragma GCC unroll 16
+    for (int l = j; l < KT; ++l)
+        col[l] = acc[l];
+    s.yd[static_cast<std::size_t>(j)] = accd;
 }
 template <int KT, class V, int... Js>
 inline void reduceColumns(const BlockRows& blk, long r0, long r1, Sums<V>& s,
                           std::integer_sequence<int, Js...>) {
-    (reduceColumn<KT, V>(Js, KT, blk, r0, r1, s), ...); // j a constant in each copy
+    (reduceColumn<KT, V>(Js, blk, r0, r1, s), ...); // j a constant in each copy
 }
 /// The E-step sums over rows [r0, r1) of one lane type.
-template <int KT, class V>
-void reduceBlock(int K, const BlockRows& blk, long r0, long r1, Sums<V>& s) {
-    if (r0 >= r1)
-        return;
+/// The E-step sums over rows [r0, r1) of one lane type (K fixed; keepRow formed the rest).
+template <int KT, class V> void reduceBlock(const BlockRows& blk, long r0, long r1, Sums<V>& s) {
     if constexpr (KT > 0)
-        reduceColumns<KT, V>(blk, r0, r1, s, std::make_integer_sequence<int, KT>{});
-    else
-        for (int j = 0; j < K; ++j)
-            reduceColumn<0, V>(j, K, blk, r0, r1, s);
+        if (r0 < r1)
+            reduceColumns<KT, V>(blk, r0, r1, s, std::make_integer_sequence<int, KT>{});
 }
 
 } // namespace

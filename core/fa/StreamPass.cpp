@@ -60,7 +60,8 @@ inline void emRows(const EmPass& p, int K, long i, V* y, Sums<V>& s, long& clamp
     }
     if (!p.x)
         return;
-    keepRow<V>(blk, i, ps, advanceMean<V>(p.mean + i, p.d + i, p.x + i, p.t, s.mean));
+    const V dn = advanceMean<V>(p.mean + i, p.d + i, p.x + i, p.t, s.mean);
+    keepRow<KT, V>(blk, i, ps, dn, K, s, y);
 }
 
 /// The SGA step for row i (part one: F and beta; psi = exp(beta) follows for the whole block).
@@ -85,9 +86,10 @@ template <int KT, class V> inline void sgaStepRows(const SgaPass& p, int K, long
     store(p.beta + i, load<V>(p.beta + i) + gb * p.eta);
 }
 
-/// Part two for row i: clamp psi, then the E-step sums of the next observation.
+/// Part two for row i: clamp psi, then advance the mean and keep 1 / psi and d / psi for the
+/// block's E-step sums of the next observation.
 template <int KT, class V>
-inline void sgaReduceRows(const SgaPass& p, int K, long i, Sums<V>& s, long& clamps,
+inline void sgaReduceRows(const SgaPass& p, int K, long i, V* y, Sums<V>& s, long& clamps,
                           const BlockRows& blk) {
     const long D = p.dim;
     V ps = load<V>(p.psi + i);
@@ -104,7 +106,7 @@ inline void sgaReduceRows(const SgaPass& p, int K, long i, Sums<V>& s, long& cla
         return;
     const V dn = advanceMean<V>(p.mean + i, p.d + i, p.x + i, p.t, s.mean);
     if (p.reduce)
-        keepRow<V>(blk, i, ps, dn);
+        keepRow<KT, V>(blk, i, ps, dn, K, s, y);
 }
 
 /// One lane width's accumulators and row buffers (for K beyond kFixedK).
@@ -156,12 +158,14 @@ template <class Fn> void forRows(long b, long e, Scratch& s, Fn&& fn) {
             fn(i, lane);
     });
 }
-/// The E-step sums of the rows [b, e) (their y, 1 / psi and d / psi kept in blk).
-template <int KT> void reduceRows(int K, const BlockRows& blk, long b, long e, Scratch& s) {
-    forSegments(b, e, s, [&](long r0, long r1, auto& lane) {
-        using V = typename std::decay_t<decltype(lane)>::Value;
-        reduceBlock<KT, V>(K, blk, r0, r1, lane.sums);
-    });
+/// The E-step sums of the rows [b, e): y read in place (A, F0 or F), 1 / psi and d / psi from
+/// the block's buffers.
+template <int KT> void reduceRows(const BlockRows& blk, long b, long e, Scratch& s) {
+    if constexpr (KT > 0) // else keepRow formed each row's share
+        forSegments(b, e, s, [&](long r0, long r1, auto& lane) {
+            using V = typename std::decay_t<decltype(lane)>::Value;
+            reduceBlock<KT, V>(blk, r0, r1, lane.sums);
+        });
 }
 
 template <class V> void addSums(int K, const Sums<V>& from, PassOut& out, bool reduce) {
@@ -227,7 +231,7 @@ template <int KT> void runEm(const EmPass& p, long first, long last, PassOut& ou
             emRows<KT, V>(p, K, i, y.template of<V>().get(lane.y), lane.sums, clamps, blk);
         });
         if (p.x)
-            reduceRows<KT>(K, blk, b0, b1, s);
+            reduceRows<KT>(blk, b0, b1, s);
     }
     out.clamps = clamps;
     finish(K, s, out, p.x != nullptr);
@@ -239,7 +243,7 @@ template <int KT> void runSga(const SgaPass& p, long first, long last, PassOut& 
     long clamps = 0;
     RowBuffers<KT> y, f;
     alignas(64) double ip[kBlock], ipd[kBlock];
-    for (long b0 = first; b0 < last; b0 += kBlock) { // a part's blocks: exp of its rows only
+    for (long b0 = first; b0 < last; b0 += kBlock) { // exp of the part's rows only
         const long b1 = b0 + kBlock < last ? b0 + kBlock : last;
         const BlockRows blk{p.F, p.dim, b0, ip, ipd};
         if (p.pending) {
@@ -252,10 +256,10 @@ template <int KT> void runSga(const SgaPass& p, long first, long last, PassOut& 
         }
         forRows(b0, b1, s, [&](long i, auto& lane) {
             using V = typename std::decay_t<decltype(lane)>::Value;
-            sgaReduceRows<KT, V>(p, K, i, lane.sums, clamps, blk);
+            sgaReduceRows<KT, V>(p, K, i, y.template of<V>().get(lane.y), lane.sums, clamps, blk);
         });
         if (p.x && p.reduce)
-            reduceRows<KT>(K, blk, b0, b1, s);
+            reduceRows<KT>(blk, b0, b1, s);
     }
     out.clamps = clamps;
     finish(K, s, out, p.x != nullptr && p.reduce);

@@ -1,7 +1,8 @@
 #pragma once
 // One streaming pass over the D rows per observation for online EM and online SGA: the pending
-// M step of observation t and the E-step reductions of observation t + 1 in the same loop, so
-// the fitter's D x K state is read and written once per observation (issue 15). Plain pointers
+// M step of observation t and the E-step reductions of observation t + 1 over the same block of
+// 256 rows (the block's rows updated first, then its sums formed while they are in L1), so the
+// fitter's D x K state is read and written once per observation (issue 15). Plain pointers
 // (column-major, leading dimension D) and no Eigen, so this file alone can be compiled for the
 // widest vectors the machine has. The maths is the fitters' (OnlineEM.h, OnlineSGA.h); only the
 // order of the loops differs.
@@ -65,8 +66,8 @@ void run(const SgaPass& pass, PassOut& out);
 
 /// The pass over rows [first, last) alone: out receives those rows' share of yy and yd, their
 /// clamps and their finiteness sums (core/fa/PassThreads.h adds the parts of a split pass). The
-/// rows of a pass are independent of each other, so parts may run on different threads. SGA's
-/// blocks (exp of beta, then the clamp and the sums) start at `first`.
+/// rows of a pass are independent of each other, so parts may run on different threads. The
+/// 256-row blocks (SGA: its step, exp of beta, then the clamp and the sums) start at `first`.
 void run(const EmPass& pass, PassOut& out, long first, long last);
 void run(const SgaPass& pass, PassOut& out, long first, long last);
 
