@@ -4,6 +4,7 @@
 // over the panels scrolls them: a field, list or slider changes with the wheel only once it has
 // the focus (installWheelGuard, ui/common/FormWidgets.h).
 #include "ui/common/FormWidgets.h"
+#include "ui/common/ViewFocus.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -61,6 +62,7 @@ inline void modeLayout(QWidget* page, std::initializer_list<QWidget*> panels, QW
     auto* split = new QSplitter;
     split->addWidget(scroll);
     split->addWidget(views);
+    ViewFocus::markViewArea(views); // a double-clicked view fills it
     split->setStretchFactor(1, 1);
     if (column)
         *column = scroll;

@@ -3,6 +3,7 @@
 #include "ui/common/ElidedLabel.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/LabPage.h"
+#include "ui/common/ViewFocus.h"
 #include "ui/session/SessionFile.h"
 #include "ui/shell/Labs.h"
 #include "ui/shell/PresetCaption.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_tabs, &QTabWidget::currentChanged, m_view, [this] { m_view->follow(currentPage()); });
     m_view->follow(currentPage());
+    new ViewFocus(this, [this](const QString& text) { say(text, 8000); });
     showStatus();
 }
 

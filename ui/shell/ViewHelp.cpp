@@ -273,6 +273,8 @@ QString shortcutsHtml(const QMenuBar* bar) {
     return "<h3>Keyboard shortcuts</h3><table cellpadding=4>"
            "<tr><th align=left>keys</th><th align=left>does</th><th align=left>menu</th></tr>" +
            rows +
-           "</table><p>In a number field, Space still plays or pauses; the mouse wheel "
+           "</table><p>Double-click a chart (or the heat maps, the pictures) and it fills the "
+           "page; double-click it again or press Esc for every view.</p>"
+           "<p>In a number field, Space still plays or pauses; the mouse wheel "
            "changes a field only once it has the focus.</p>";
 }
