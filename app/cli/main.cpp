@@ -1,4 +1,5 @@
 // faexplorer-cli: the headless front end of the FA engine, for sweeps, benchmarks and figures.
+#include "app/HugePages.h"
 #include "app/cli/Commands.h"
 #include "core/io/AtomicFile.h"
 
@@ -37,6 +38,7 @@ void sayFifoWaits(const std::string& path) {
 } // namespace
 
 int main(int argc, char** argv) {
+    restartWithHugePages(argv);
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         std::fputs(usage().c_str(), argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

@@ -4,6 +4,7 @@
 // PATH runs headless-capable (also under QT_QPA_PLATFORM=offscreen), saves the whole window
 // once the lab in view has run --after-samples N (explorer) or --after-epochs N (the epoch
 // labs), prints where it stopped and the throughput, and exits.
+#include "app/HugePages.h"
 #include "app/gui/GuiOptions.h"
 #include "app/gui/NoDisplay.h"
 #include "core/io/AtomicFile.h"
@@ -334,6 +335,7 @@ int takePicture(MainWindow& window, const QCommandLineParser& parser, const GuiO
 } // namespace
 
 int main(int argc, char** argv) {
+    restartWithHugePages(argv);
     for (int i = 1; i < argc; ++i)
         if (QByteArray(argv[i]) == "--list-presets")
             return listPresets();

@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -225,6 +226,64 @@ class TestCliFiles : public QObject {
         r = run(sweep + QStringList{"--shard", "5/5", "--out", out});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("a shard would be empty"), qPrintable(r.err));
+    }
+
+    // The program starts itself again with glibc's malloc tunable for huge pages added to
+    // GLIBC_TUNABLES (app/HugePages.h), keeping what the user set; =0 there is left alone. Read
+    // from /proc/PID/environ while fa-sweep waits for a reader of its FIFO (exec keeps the PID);
+    // glibc cuts its copy of the string at each ':' as it reads it, so the parts are looked for.
+    void theProgramRunsWithHugePagesAsked_data() {
+        QTest::addColumn<QString>("given"); // "-": no GLIBC_TUNABLES at all
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QString>("absent");
+        QTest::newRow("none") << "-" << QStringList{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"} << "";
+        QTest::newRow("the user's own")
+            << "glibc.malloc.tcache_count=0"
+            << QStringList{"GLIBC_TUNABLES=glibc.malloc.tcache_count=0", "glibc.malloc.hugetlb=1"}
+            << "";
+        QTest::newRow("turned off")
+            << "glibc.malloc.hugetlb=0" << QStringList{"GLIBC_TUNABLES=glibc.malloc.hugetlb=0"}
+            << "glibc.malloc.hugetlb=1";
+    }
+    void theProgramRunsWithHugePagesAsked() {
+        QFETCH(QString, given);
+        QFETCH(QStringList, present);
+        QFETCH(QString, absent);
+        const QString fifo = path("environ-" + QString(QTest::currentDataTag()) + ".csv");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("GLIBC_TUNABLES");
+        if (given != "-")
+            env.insert("GLIBC_TUNABLES", given);
+        cli.setProcessEnvironment(env);
+        cli.setReadChannel(QProcess::StandardError);
+        cli.start(FAEXPLORER_CLI, {"fa-sweep", "--dim", "10", "--latent", "2", "--samples", "100",
+                                   "--trials", "1", "--out", fifo});
+        QVERIFY(cli.waitForStarted());
+        QByteArray err;
+        while (!err.contains("waiting for a program to read it") && cli.waitForReadyRead(20000))
+            err += cli.readAllStandardError();
+        QVERIFY2(err.contains("waiting for a program to read it"), err.constData());
+        QFile environ(QString("/proc/%1/environ").arg(cli.processId()));
+        QVERIFY(environ.open(QIODevice::ReadOnly));
+        QStringList entries;
+        for (const QByteArray& entry : environ.readAll().split('\0'))
+            entries << QString::fromUtf8(entry);
+        const int reader = ::open(fifo.toLocal8Bit().constData(), O_RDONLY); // let it finish
+        QVERIFY(reader >= 0);
+        QByteArray csv;
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;)
+            csv.append(buffer, n);
+        ::close(reader);
+        QVERIFY(cli.waitForFinished(20000));
+        QCOMPARE(cli.exitCode(), 0);
+        for (const QString& part : present)
+            QVERIFY2(entries.contains(part), qPrintable(part + " not in " + entries.join(' ')));
+        if (!absent.isEmpty())
+            QVERIFY(!entries.join(' ').contains(absent));
+        QVERIFY(csv.startsWith("dim,latent,")); // the sweep ran to its end in the restarted program
     }
 };
 
