@@ -17,17 +17,22 @@ import time
 def quit_after(binary, preset, seconds, env):
     app = subprocess.Popen([binary, "--preset", preset], env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    window = subprocess.check_output(
-        ["xdotool", "search", "--sync", "--onlyvisible", "--name", "FA Explorer"],
-        env=env).split()[0]
-    time.sleep(2)  # the preset's first frame
-    subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env,
-                   stderr=subprocess.DEVNULL, check=False)
-    subprocess.run(["xdotool", "mousemove", "--window", window, "33", "34", "click", "1"],
-                   env=env, check=True)  # Play, the toolbar's first button
-    time.sleep(seconds)
-    start = time.monotonic()
-    subprocess.run(["xdotool", "key", "ctrl+q"], env=env, check=True)
+    try:
+        window = subprocess.check_output(
+            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "FA Explorer"],
+            env=env, timeout=30).split()[0]
+        time.sleep(2)  # the preset's first frame
+        subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env,
+                       stderr=subprocess.DEVNULL, check=False, timeout=10)
+        # Play, the toolbar's first button (the click also gives the window the keyboard)
+        subprocess.run(["xdotool", "mousemove", "--window", window, "33", "34", "click", "1"],
+                       env=env, check=True, timeout=10)
+        time.sleep(seconds)
+        start = time.monotonic()
+        subprocess.run(["xdotool", "key", "ctrl+q"], env=env, check=True, timeout=10)
+    except (subprocess.SubprocessError, IndexError):
+        app.kill()
+        raise
     try:
         app.wait(timeout=30)
     except subprocess.TimeoutExpired:

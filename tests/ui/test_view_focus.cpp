@@ -6,8 +6,12 @@
 
 #include "tests/support/SettingsIsolation.h"
 
+#include <QDialog>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtCharts/QChartView>
@@ -27,8 +31,8 @@ struct Grid {
         }
         area.resize(800, 600);
         area.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&area));
     }
+    bool shown() { return QTest::qWaitForWindowExposed(&area); }
     QRect inArea(const QWidget* w) const { return QRect(w->mapTo(&area, QPoint(0, 0)), w->size()); }
 };
 
@@ -45,6 +49,7 @@ class TestViewFocus : public QObject {
 
     void aDoubleClickedChartFillsTheAreaAndGoesBack() {
         Grid g;
+        QVERIFY(g.shown());
         ViewFocus focus(nullptr, {});
         std::vector<QRect> before;
         for (const QChartView* c : g.charts)
@@ -87,6 +92,7 @@ class TestViewFocus : public QObject {
 
     void aFieldOrALoneViewKeepsItsPlace() {
         Grid g;
+        QVERIFY(g.shown());
         auto* field = new QSpinBox;
         g.grid->addWidget(field, 2, 0);
         settle();
@@ -106,6 +112,67 @@ class TestViewFocus : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&lone));
         QVERIFY(!focus.toggle(chart->viewport())); // nothing beside it to make room for
         QVERIFY(!focus.toggle(g.charts[0]->parentWidget()->parentWidget())); // outside an area
+    }
+
+    // A label is no view; a chart in a row inside a column is; a stack's chart takes the stack
+    // along (the page goes on switching its pages); a page laying the view out anew, or
+    // deleting it, ends the focus without a stand-in left; Esc in a dialog is the dialog's.
+    void labelsRowsStacksAndPagesThatMoveViews() {
+        QWidget area;
+        ViewFocus::markViewArea(&area);
+        auto* column = new QVBoxLayout(&area);
+        auto* label = new QLabel("a line of text under the charts");
+        auto* row = new QHBoxLayout;
+        auto* left = new QChartView;
+        auto* stack = new QStackedWidget;
+        auto* first = new QChartView;
+        auto* second = new QChartView;
+        stack->addWidget(first);
+        stack->addWidget(second);
+        row->addWidget(left);
+        row->addWidget(stack);
+        column->addLayout(row);
+        column->addWidget(label);
+        area.resize(800, 600);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        ViewFocus focus(nullptr, {});
+        QVERIFY(!focus.toggle(label));
+
+        QVERIFY(focus.toggle(left->viewport())); // in the row inside the column
+        settle();
+        QCOMPARE(QRect(left->mapTo(&area, QPoint(0, 0)), left->size()), area.rect());
+        QVERIFY(focus.restore());
+        QCOMPARE(row->indexOf(left), 0);
+
+        QVERIFY(focus.toggle(first->viewport()));
+        QCOMPARE(focus.focused(), stack);
+        stack->setCurrentWidget(second); // the page's redraw
+        QCOMPARE(stack->currentWidget(), second);
+        QVERIFY(focus.restore());
+        QCOMPARE(row->indexOf(stack), 1);
+
+        QVERIFY(focus.toggle(left->viewport()));
+        row->insertWidget(0, left); // the page lays it out anew (the neural lab's grid)
+        settle();
+        QCOMPARE(focus.focused(), nullptr);
+        QCOMPARE(left->parentWidget(), &area);
+        QCOMPARE(row->count(), 2); // no stand-in left in the row
+        QVERIFY(!focus.restore());
+
+        QVERIFY(focus.toggle(left->viewport()));
+        QDialog dialog(&area);
+        dialog.setModal(true);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::keyClick(&dialog, Qt::Key_Escape);
+        QCOMPARE(focus.focused(), left); // the dialog's Esc closed the dialog only
+        QVERIFY(!dialog.isVisible());
+        delete left; // the page deletes the view in focus
+        settle();
+        QCOMPARE(focus.focused(), nullptr);
+        QCOMPARE(row->count(), 1);
+        QVERIFY(!focus.restore());
     }
 
     void aTabbedViewFillsItsTabUntilTheTabIsLeft() {

@@ -1,4 +1,5 @@
 #include "ui/common/ImageTiles.h"
+#include "ui/common/ViewFocus.h"
 
 #include <QPainter>
 #include <algorithm>
@@ -14,6 +15,7 @@ int greyLevel(double v) {
 } // namespace
 
 ImageTiles::ImageTiles(QWidget* parent) : QWidget(parent) {
+    ViewFocus::markView(this); // a double-click enlarges it
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 

@@ -10,6 +10,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QMouseEvent>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTextEdit>
@@ -18,6 +19,7 @@
 
 namespace {
 constexpr const char* kViewArea = "faViewArea";
+constexpr const char* kView = "faView";
 
 /// A widget that takes a double-click for itself (selecting a word, opening an entry).
 bool takesDoubleClick(const QWidget* w) {
@@ -64,15 +66,30 @@ class Stand : public QWidget {
     QSize m_hint, m_least;
 };
 
-/// The view `w` belongs to: the chart it is part of, else the area's child that holds it.
+/// The view `w` belongs to: the outermost chart or marked view that holds it (heat maps,
+/// tiles, the mosaic with its strip), or the stack that shows that by turns with others;
+/// nullptr for anything else (a label, a row of fields).
 QWidget* viewOf(QWidget* w, const QWidget* area) {
-    for (QWidget* v = w; v && v != area; v = v->parentWidget())
-        if (qobject_cast<QChartView*>(v))
-            return v;
-    QWidget* v = w;
-    while (v && v->parentWidget() != area)
-        v = v->parentWidget();
+    QWidget* v = nullptr;
+    for (QWidget* u = w; u && u != area; u = u->parentWidget())
+        if (qobject_cast<QChartView*>(u) || u->property(kView).toBool())
+            v = u;
+    if (!v)
+        return nullptr;
+    while (qobject_cast<QStackedWidget*>(v->parentWidget()) && v->parentWidget() != area &&
+           !qobject_cast<QTabWidget*>(v->parentWidget()->parentWidget()))
+        v = v->parentWidget(); // the page sets the stack's current widget: the stack moves
     return v;
+}
+
+/// The widgets laid out in a layout and its nested layouts.
+int widgetsIn(QLayout* layout) {
+    int n = 0;
+    for (int i = 0; i < layout->count(); ++i) {
+        QLayoutItem* item = layout->itemAt(i);
+        n += item->widget() ? 1 : item->layout() ? widgetsIn(item->layout()) : 0;
+    }
+    return n;
 }
 } // namespace
 
@@ -84,10 +101,15 @@ ViewFocus::ViewFocus(QObject* owner, std::function<void(const QString&)> say)
 ViewFocus::~ViewFocus() {
     if (qApp)
         qApp->removeEventFilter(this);
+    restore();
 }
 
 void ViewFocus::markViewArea(QWidget* views) {
     views->setProperty(kViewArea, true);
+}
+
+void ViewFocus::markView(QWidget* view) {
+    view->setProperty(kView, true);
 }
 
 bool ViewFocus::toggle(QWidget* clicked) {
@@ -105,11 +127,18 @@ bool ViewFocus::toggle(QWidget* clicked) {
 }
 
 bool ViewFocus::focusOn(QWidget* view, QWidget* area) {
+    // The layout of the view's parent, searched into its nested layouts (a row of charts
+    // inside a column).
     QLayout* layout = view->parentWidget() ? view->parentWidget()->layout() : nullptr;
-    if (!layout || layout->indexOf(view) < 0 || layout->count() < 2)
+    if (!layout || widgetsIn(layout) < 2)
         return false; // not laid out, or a lone view: nothing to make room for
     auto* stand = new Stand(view);
-    delete layout->replaceWidget(view, stand, Qt::FindDirectChildrenOnly);
+    QLayoutItem* was = layout->replaceWidget(view, stand);
+    if (!was) {
+        delete stand;
+        return false;
+    }
+    delete was;
     auto* cover = new QWidget(area);
     cover->setAutoFillBackground(true);
     auto* coverLayout = new QVBoxLayout(cover);
@@ -123,6 +152,7 @@ bool ViewFocus::focusOn(QWidget* view, QWidget* area) {
     m_cover = cover;
     m_stand = stand;
     m_layout = layout;
+    m_gone = connect(view, &QObject::destroyed, this, [this] { dropFocus(); });
     if (m_say)
         m_say("One view fills the page: double-click it again or press Esc for every view");
     return true;
@@ -131,27 +161,57 @@ bool ViewFocus::focusOn(QWidget* view, QWidget* area) {
 bool ViewFocus::restore() {
     if (!m_cover)
         return false;
-    if (m_focus && m_stand && m_layout) {
+    QWidget* view = m_focus;
+    m_focus = nullptr; // its reparenting below is not a page taking it away
+    disconnect(m_gone);
+    if (view && m_stand && m_layout) {
         // Its place's size first: a chart's size hint is its last size (QGraphicsView's scene
         // rect), which would otherwise take the place of its neighbours.
-        m_focus->resize(m_stand->size());
-        delete m_layout->replaceWidget(m_stand, m_focus, Qt::FindDirectChildrenOnly);
+        view->resize(m_stand->size());
+        delete m_layout->replaceWidget(m_stand, view);
+    } else if (view && m_cover->isAncestorOf(view)) { // its place is gone: kept, not deleted
+        view->hide();
+        view->setParent(m_area);
     }
     delete m_stand.data();
-    delete m_cover.data();
-    m_focus = nullptr;
+    m_cover->deleteLater(); // a double-click on the cover itself may be under way
+    m_cover->hide();
+    m_cover = nullptr;
     m_area = nullptr;
     return true;
 }
 
+/// The page took the view in focus away (laid it out anew, deleted it): the stand-in and the
+/// cover go, and the view is left where the page put it.
+void ViewFocus::dropFocus() {
+    m_focus = nullptr;
+    disconnect(m_gone);
+    delete m_stand.data();
+    if (m_cover) {
+        m_cover->deleteLater();
+        m_cover->hide();
+    }
+    m_cover = nullptr;
+    m_area = nullptr;
+}
+
 bool ViewFocus::eventFilter(QObject* watched, QEvent* event) {
     switch (event->type()) {
-    case QEvent::MouseButtonDblClick:
-        if (static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton && watched->isWidgetType())
-            return toggle(static_cast<QWidget*>(watched));
-        break;
+    case QEvent::MouseButtonDblClick: {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        if (mouse->button() != Qt::LeftButton || !watched->isWidgetType())
+            break;
+        // The widget under the pointer decides, also when it is disabled and the event went
+        // on to its parent.
+        QWidget* under = QApplication::widgetAt(mouse->globalPosition().toPoint());
+        return toggle(under ? under : static_cast<QWidget*>(watched));
+    }
     case QEvent::KeyPress:
-        if (m_cover && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape)
+        // Esc in the window, not in a dialog, a menu or an open list.
+        if (m_cover && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape &&
+            watched->isWidgetType() && m_area &&
+            static_cast<QWidget*>(watched)->window() == m_area->window() &&
+            !QApplication::activePopupWidget() && !QApplication::activeModalWidget())
             return restore();
         break;
     case QEvent::Resize:
@@ -160,7 +220,17 @@ bool ViewFocus::eventFilter(QObject* watched, QEvent* event) {
         break;
     case QEvent::Hide:
         if (m_cover && watched == m_area) // its tab or lab left the screen: every view back
-            QMetaObject::invokeMethod(this, &ViewFocus::restore, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this, area = m_area] {
+                    if (m_area == area && area && !area->isVisible())
+                        restore();
+                },
+                Qt::QueuedConnection);
+        break;
+    case QEvent::ParentChange:
+        if (m_cover && watched == m_focus && m_focus->parentWidget() != m_cover)
+            dropFocus();
         break;
     default:
         break;

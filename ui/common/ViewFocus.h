@@ -24,6 +24,8 @@ class ViewFocus : public QObject {
     /// Marks a lab page's view area (modeLayout's right side): a view below it can take the
     /// focus. A tab widget's area is each of its tabs.
     static void markViewArea(QWidget* views);
+    /// Marks a view that is not a chart (heat maps, tiles, pictures): it can take the focus.
+    static void markView(QWidget* view);
 
     /// The view under `clicked` takes the focus, or gives it back if it has it: what a
     /// double-click does. False where there is no view to focus (a field, a lone view).
@@ -36,7 +38,9 @@ class ViewFocus : public QObject {
 
   private:
     bool focusOn(QWidget* view, QWidget* area);
+    void dropFocus();
     std::function<void(const QString&)> m_say;
     QPointer<QWidget> m_focus, m_area, m_cover, m_stand;
-    QPointer<QLayout> m_layout; ///< the one the view came from, holding m_stand meanwhile
+    QMetaObject::Connection m_gone; ///< the view in focus destroyed: dropFocus
+    QPointer<QLayout> m_layout;     ///< the one the view came from (or holds it), with m_stand
 };

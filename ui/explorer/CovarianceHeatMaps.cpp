@@ -1,4 +1,5 @@
 #include "ui/explorer/CovarianceHeatMaps.h"
+#include "ui/common/ViewFocus.h"
 
 #include "ui/common/MethodStyle.h"
 
@@ -8,6 +9,7 @@
 #include <cmath>
 
 CovarianceHeatMaps::CovarianceHeatMaps(QWidget* parent) : QWidget(parent) {
+    ViewFocus::markView(this); // a double-click enlarges it
     setMouseTracking(true);
     setMinimumSize(360, 240); // two rows of views and a caption fit 1280 x 800 at 200 %
     setAutoFillBackground(true);

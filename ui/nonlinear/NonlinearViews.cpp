@@ -4,6 +4,7 @@
 #include "ui/common/ChartTitle.h"
 #include "ui/common/ImageTiles.h"
 #include "ui/common/MethodStyle.h"
+#include "ui/common/ViewFocus.h"
 
 #include <QHBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
@@ -206,6 +207,7 @@ void LatentSpaceView::showClasses(const fa::VaeLiveSnapshot& s) {
 
 PictureView::PictureView(QWidget* parent)
     : QWidget(parent), m_mosaic(new ImageTiles), m_strip(new ImageTiles) {
+    ViewFocus::markView(this); // the mosaic and its strip enlarged together
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_mosaic, 3);
