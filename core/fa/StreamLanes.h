@@ -169,7 +169,6 @@ inline void reduceColumns(const BlockRows& blk, long r0, long r1, Sums<V>& s,
                           std::integer_sequence<int, Js...>) {
     (reduceColumn<KT, V>(Js, blk, r0, r1, s), ...); // j a constant in each copy
 }
-/// The E-step sums over rows [r0, r1) of one lane type.
 /// The E-step sums over rows [r0, r1) of one lane type (K fixed; keepRow formed the rest).
 template <int KT, class V> void reduceBlock(const BlockRows& blk, long r0, long r1, Sums<V>& s) {
     if constexpr (KT > 0)
