@@ -1,15 +1,15 @@
 #include "core/metrics/StructuredMetrics.h"
 
+#include "core/math/ClaimInTurn.h"
 #include "core/math/LargeBuffer.h"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
-#include <functional>
-#include <memory>
+#include <cstdint>
+#include <limits>
 #include <numbers>
-#include <optional>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -34,38 +34,26 @@ namespace {
 /// Threads for the parts of a call at most.
 constexpr unsigned kMaxParts = 4;
 
-/// fn(begin, end) over [0, n) in contiguous chunks of about n / 64 rows that one thread per core
-/// (at most 4) claims in turn, so a thread on a core shared with another process does fewer
-/// chunks instead of holding the others up (an equal share each took as long as the slowed
-/// thread's share). For work whose chunks write disjoint outputs, so the result does not depend
-/// on the cores or on which thread did a chunk.
-/// fn's third argument, slot (0 .. kMaxParts - 1), names the thread, for scratch of its own.
-void inParts(Eigen::Index n, const std::function<void(Eigen::Index, Eigen::Index, unsigned)>& fn) {
-    const auto threads = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxParts);
-    const Eigen::Index chunk = std::max<Eigen::Index>(n / 64, 1024);
-    std::atomic<Eigen::Index> next{0};
-    auto claim = [&](unsigned slot) {
-        for (Eigen::Index begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk))
-            fn(begin, std::min(n, begin + chunk), slot);
-    };
-    std::vector<std::thread> pool;
-    try {
-        for (unsigned t = 1; t < threads && chunk < n; ++t)
-            pool.emplace_back(claim, t);
-    } catch (const std::system_error&) { // no more threads (a process limit): fewer claim
-    }
-    claim(0);
-    for (auto& t : pool)
-        t.join();
-}
-
-// Row-major: the binned path gathers whole rows, which are then contiguous. Z is a map of a
-// LargeBuffer (core/math/LargeBuffer.h: 2 MiB pages, so its fill does not fault every 4 KiB).
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using RowMap = Eigen::Map<RowMatrix, Eigen::Aligned64>;
+
+/// Row d of the Woodbury factor Z = [F2 .* sqrt(psi1), F1 ./ sqrt(psi1)] (2K wide).
+struct WoodburyRows {
+    const Matrix& F1;
+    const Matrix& F2;
+    const Vector& psi1;
+    Eigen::Index width() const { return F1.cols() + F2.cols(); }
+    void row(Eigen::Index d, double* z) const {
+        const Eigen::Index K1 = F1.cols(), K2 = F2.cols();
+        const double s = std::sqrt(psi1[d]), inv = 1.0 / s;
+        for (Eigen::Index k = 0; k < K2; ++k)
+            z[k] = F2(d, k) * s;
+        for (Eigen::Index k = 0; k < K1; ++k)
+            z[K2 + k] = F1(d, k) * inv;
+    }
+};
 
 /// G(t) = sum_d z_d z_d^T / (t^2 + lambda_d) at every node, row by row: O(D K^2) per node.
-std::vector<Matrix> exactGrams(const RowMap& Z, const ConstVectorRef& lambda,
+std::vector<Matrix> exactGrams(const RowMatrix& Z, const ConstVectorRef& lambda,
                                const std::vector<double>& t2s) {
     std::vector<Matrix> grams;
     Matrix scaled;
@@ -78,119 +66,190 @@ std::vector<Matrix> exactGrams(const RowMap& Z, const ConstVectorRef& lambda,
     return grams;
 }
 
-/// Rows grouped by bins of width `width` in u = log(lambda): the rows of bin b are the
-/// positions start[b] .. start[b + 1] - 1 of the sorted order; position[d] is row d's place.
-/// The D-long arrays (and the work ones) on LargeArray, whose large arrays take 2 MiB pages:
-/// fresh 4 KiB pages fault on first write, which on some virtual machines cost more than W2's
-/// arithmetic.
+/// The rows' bins of width `width` in u = log(lambda), only those holding rows, numbered in
+/// order of lambda: binOf[d] is row d's bin, centre[b] lambda at bin b's centre.
 struct Bins {
-    std::vector<Eigen::Index> start;
-    Vector centre; ///< lambda at each bin's centre
-    LargeArray<Eigen::Index> position;
-    LargeBuffer sortedLambda;
+    std::vector<Eigen::Index> rows; ///< rows per bin
+    Vector centre;
+    LargeArray<std::int32_t> binOf;
 
     Bins(const ConstVectorRef& lambda, double width);
 };
 
 Bins::Bins(const ConstVectorRef& lambda, double width)
-    : position(static_cast<std::size_t>(lambda.size())),
-      sortedLambda(static_cast<std::size_t>(lambda.size())) {
+    : binOf(static_cast<std::size_t>(lambda.size())) {
     const Eigen::Index D = lambda.size();
-    LargeBuffer uBuffer(static_cast<std::size_t>(D));
-    Eigen::Map<Vector, Eigen::Aligned64> u(uBuffer.data(), D);
-    u = lambda.array().log();
-    const double uMin = u.minCoeff();
-    const auto bins = static_cast<Eigen::Index>(std::floor((u.maxCoeff() - uMin) / width)) + 1;
-    start.assign(static_cast<std::size_t>(bins + 1), 0);
-    LargeArray<Eigen::Index> binOf(static_cast<std::size_t>(D));
+    if (D > std::numeric_limits<std::uint32_t>::max())
+        throw std::invalid_argument("structuredW2: more rows than 32-bit row numbers hold");
+    const double uMin = std::log(lambda.minCoeff());
+    const auto all =
+        static_cast<Eigen::Index>(std::floor((std::log(lambda.maxCoeff()) - uMin) / width)) + 1;
+    if (all > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("structuredW2: psi1 psi2 spreads over too many bins");
+    std::vector<Eigen::Index> count(static_cast<std::size_t>(all), 0);
     for (Eigen::Index d = 0; d < D; ++d) {
-        binOf[d] =
-            std::min<Eigen::Index>(static_cast<Eigen::Index>((u[d] - uMin) / width), bins - 1);
-        ++start[binOf[d] + 1];
+        const auto b = std::min<Eigen::Index>(
+            static_cast<Eigen::Index>((std::log(lambda[d]) - uMin) / width), all - 1);
+        binOf[d] = static_cast<std::int32_t>(b);
+        ++count[static_cast<std::size_t>(b)];
     }
-    for (Eigen::Index k = 0; k < bins; ++k)
-        start[k + 1] += start[k];
-    centre.resize(bins);
-    for (Eigen::Index k = 0; k < bins; ++k)
-        centre[k] = std::exp(uMin + (static_cast<double>(k) + 0.5) * width);
-    // Counting sort by bin (stable: rows keep their order within a bin).
-    std::vector<Eigen::Index> next(start.begin(), start.end() - 1);
-    for (Eigen::Index d = 0; d < D; ++d) {
-        const Eigen::Index at = next[binOf[d]]++;
-        position[d] = at;
-        sortedLambda[at] = lambda[d];
+    // The empty bins dropped: the rest numbered 0, 1, ... in the same order.
+    std::vector<std::int32_t> renumber(count.size(), -1);
+    std::vector<double> centres;
+    for (std::size_t b = 0; b < count.size(); ++b)
+        if (count[b] > 0) {
+            renumber[b] = static_cast<std::int32_t>(rows.size());
+            rows.push_back(count[b]);
+            centres.push_back(std::exp(uMin + (static_cast<double>(b) + 0.5) * width));
+        }
+    centre = Eigen::Map<const Vector>(centres.data(), static_cast<Eigen::Index>(centres.size()));
+    for (Eigen::Index d = 0; d < D; ++d)
+        binOf[d] = renumber[static_cast<std::size_t>(binOf[d])];
+}
+
+/// Adds to M_j (j = 0 .. Order, the columns `out` + j of vec(M_j)) the lower triangles of
+/// sum_i p_i^j z_i z_i^T over n rows staged by column: z's column k at z + k * stride, the
+/// powers p^j (j >= 1) at p + (j - 1) * stride; n a multiple of 4 (padding rows are zero).
+/// Four lanes of partial sums in a fixed order: the same result on every path and thread.
+template <int Order>
+void addLowerMoments(const double* z, const double* p, Eigen::Index stride, Eigen::Index n,
+                     Eigen::Index r, double* out, Eigen::Index column) {
+    for (Eigen::Index a = 0; a < r; ++a) {
+        const double* za = z + a * stride;
+        for (Eigen::Index b = 0; b <= a; ++b) {
+            const double* zb = z + b * stride;
+            std::array<Eigen::Array4d, Order + 1> acc;
+            for (auto& v : acc)
+                v.setZero();
+            for (Eigen::Index i = 0; i < n; i += 4) {
+                const Eigen::Array4d q = Eigen::Array4d::Map(za + i) * Eigen::Array4d::Map(zb + i);
+                acc[0] += q;
+                for (int j = 1; j <= Order; ++j)
+                    acc[j] += q * Eigen::Array4d::Map(p + (j - 1) * stride + i);
+            }
+            for (int j = 0; j <= Order; ++j)
+                out[j * column + a + b * r] += (acc[j][0] + acc[j][1]) + (acc[j][2] + acc[j][3]);
+        }
     }
 }
 
-/// Columns (bin, j) of moments for the used bins [u0, u1): vec(M_bj) with
-/// M_bj = sum_{d in b} (lambda_d - lambda_b)^j z_d z_d^T.
-/// `scratch` holds at least the largest bin's rows times r (order + 1) doubles.
-void momentsOf(const RowMap& Z, const Bins& bins, const std::vector<Eigen::Index>& used,
-               std::size_t u0, std::size_t u1, int order, double* scratch, Matrix& moments) {
-    const Eigen::Index r = Z.cols();
-    Matrix block;
-    for (std::size_t ub = u0; ub < u1; ++ub) {
-        const Eigen::Index b = used[ub], first = bins.start[b], n = bins.start[b + 1] - first;
-        const auto Zb = Z.middleRows(first, n); // contiguous: Z is in bin order
-        // Row i: z_i (lambda_i - lambda_b)^j for j = 0 .. order, side by side.
-        RowMap weighted(scratch, n, r * (order + 1));
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const double offset = bins.sortedLambda[first + i] - bins.centre[b];
-            double power = 1.0;
-            for (int j = 0; j <= order; ++j, power *= offset)
-                weighted.row(i).segment(j * r, r) = Zb.row(i) * power;
-        }
-        block.noalias() = Zb.transpose() * weighted;
-        for (int j = 0; j <= order; ++j)
-            moments.col(static_cast<Eigen::Index>(ub) * (order + 1) + j) =
-                block.middleCols(j * r, r).reshaped();
+using MomentKernel = void (*)(const double*, const double*, Eigen::Index, Eigen::Index,
+                              Eigen::Index, double*, Eigen::Index);
+
+MomentKernel momentKernel(int order) {
+    constexpr std::array<MomentKernel, 6> kernels{&addLowerMoments<0>, &addLowerMoments<1>,
+                                                  &addLowerMoments<2>, &addLowerMoments<3>,
+                                                  &addLowerMoments<4>, &addLowerMoments<5>};
+    if (order < 0 || order >= static_cast<int>(kernels.size()))
+        throw std::invalid_argument("structuredW2: taylorOrder must be 0 to 5");
+    return kernels[static_cast<std::size_t>(order)];
+}
+
+/// Per-bin moments M_bj = sum_{d in b} (lambda_d - lambda_b)^j z_d z_d^T, j = 0 .. order, as
+/// columns (b, j) of vec(M_bj) (lower triangles), for the bins [b0, b1) whose rows are
+/// rows[0 .. n) in increasing order: each bin's rows are staged a block at a time, by column,
+/// and added by addLowerMoments. A bin's sum thus runs over its rows in the same order and the
+/// same blocks whichever thread does it, so the result does not depend on the number of threads.
+void momentsOf(const WoodburyRows& Z, const ConstVectorRef& lambda, const Bins& bins,
+               Eigen::Index b0, Eigen::Index b1, const std::uint32_t* rows, Eigen::Index n,
+               int order, MomentKernel kernel, Matrix& moments) {
+    const Eigen::Index r = Z.width(), nb = b1 - b0, columns = r + order;
+    // Rows staged per bin: 64 (128 gained nothing at D = 10^6), fewer where a part has so many
+    // bins that its staging would pass 4 MB, at least 16; a multiple of 4.
+    const Eigen::Index block = std::clamp<Eigen::Index>(
+        (Eigen::Index{1} << 19) / std::max<Eigen::Index>(nb * columns, 1) / 4 * 4, 16, 64);
+    std::vector<double> staged(static_cast<std::size_t>(nb * block * columns));
+    std::vector<Eigen::Index> filled(static_cast<std::size_t>(nb), 0);
+    std::vector<double> z(static_cast<std::size_t>(r));
+    auto flush = [&](Eigen::Index local) {
+        Eigen::Index count = filled[static_cast<std::size_t>(local)];
+        if (count == 0)
+            return;
+        double* base = staged.data() + local * block * columns;
+        for (; count % 4 != 0; ++count) // zero rows up to a multiple of 4
+            for (Eigen::Index k = 0; k < columns; ++k)
+                base[k * block + count] = 0.0;
+        kernel(base, base + r * block, block, count, r,
+               moments.col((b0 + local) * (order + 1)).data(), moments.rows());
+        filled[static_cast<std::size_t>(local)] = 0;
+    };
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Eigen::Index d = rows[i], local = bins.binOf[d] - b0;
+        Eigen::Index& count = filled[static_cast<std::size_t>(local)];
+        double* base = staged.data() + local * block * columns + count;
+        Z.row(d, z.data());
+        for (Eigen::Index k = 0; k < r; ++k)
+            base[k * block] = z[static_cast<std::size_t>(k)];
+        const double offset = lambda[d] - bins.centre[b0 + local];
+        double power = 1.0;
+        for (int j = 1; j <= order; ++j)
+            base[(r + j - 1) * block] = power *= offset;
+        if (++count == block)
+            flush(local);
     }
+    for (Eigen::Index local = 0; local < nb; ++local)
+        flush(local);
 }
 
 /// The same Grams from per-bin moments M_bj, using
 /// 1/(t^2 + lambda) = sum_j (-1)^j (lambda - lambda_b)^j / (t^2 + lambda_b)^(j+1).
-/// Z's rows are in the bins' order. The moments cost O(D K^2 order) once (the bins in chunks on
-/// every core, each chunk writing its own columns); all nodes then come from one GEMM whose
-/// size does not depend on D.
-std::vector<Matrix> binnedGrams(const RowMap& Z, const Bins& bins, const std::vector<double>& t2s,
-                                int order) {
-    const Eigen::Index r = Z.cols();
-    const auto count = static_cast<Eigen::Index>(bins.centre.size());
-    std::vector<Eigen::Index> used;
-    for (Eigen::Index b = 0; b < count; ++b)
-        if (bins.start[b + 1] > bins.start[b])
-            used.push_back(b);
-    const auto terms = static_cast<Eigen::Index>(used.size()) * (order + 1);
-    Matrix moments(r * r, terms); // column (bin, j) holds vec(M_bj)
-    // A chunk of rows takes the bins whose first row lies in it.
-    std::vector<Eigen::Index> firstRow(used.size());
-    for (std::size_t ub = 0; ub < used.size(); ++ub)
-        firstRow[ub] = bins.start[used[ub]];
-    // Each thread's rows of a bin, weighted, in a buffer of its own for all its bins (one
-    // allocation a bin, after a process had freed large arrays, met fresh pages each time and
-    // made W2 in bench up to twice as slow: docs/benchmarks.md).
-    Eigen::Index most = 0;
-    for (const Eigen::Index b : used)
-        most = std::max(most, bins.start[b + 1] - bins.start[b]);
-    std::array<std::unique_ptr<LargeBuffer>, kMaxParts> scratch;
-    inParts(Z.rows(), [&](Eigen::Index r0, Eigen::Index r1, unsigned slot) {
-        if (!scratch[slot])
-            scratch[slot] =
-                std::make_unique<LargeBuffer>(static_cast<std::size_t>(most * r * (order + 1)));
-        const auto u0 = static_cast<std::size_t>(
-            std::lower_bound(firstRow.begin(), firstRow.end(), r0) - firstRow.begin());
-        const auto u1 = static_cast<std::size_t>(
-            std::lower_bound(firstRow.begin(), firstRow.end(), r1) - firstRow.begin());
-        momentsOf(Z, bins, used, u0, u1, order, scratch[slot]->data(), moments);
+/// The moments cost O(D K^2 order) once, in passes over the rows by a few parts of the bins
+/// (each part's columns its own; no D-sized copy of Z: a fresh 160 MB array at D = 10^6 cost
+/// more than W2's arithmetic on a virtual machine, docs/benchmarks.md); all nodes then come from
+/// one GEMM whose size does not depend on D. `sumZZ` gets sum_d z_d z_d^T (the j = 0 moments).
+std::vector<Matrix> binnedGrams(const WoodburyRows& Z, const ConstVectorRef& lambda,
+                                const Bins& bins, const std::vector<double>& t2s, int order,
+                                Matrix& sumZZ) {
+    const Eigen::Index r = Z.width();
+    const auto count = static_cast<Eigen::Index>(bins.rows.size());
+    const Eigen::Index terms = count * (order + 1);
+    const MomentKernel kernel = momentKernel(order); // refused here, before any thread
+    Matrix moments = Matrix::Zero(r * r, terms);     // column (bin, j) holds vec(M_bj)
+    // Parts of about equal rows, twice as many as threads: a slowed core does one fewer.
+    const Eigen::Index parts = std::min<Eigen::Index>(
+        count, 2 * std::clamp(std::thread::hardware_concurrency(), 1u, kMaxParts));
+    std::vector<Eigen::Index> cut{0};
+    Eigen::Index sum = 0;
+    for (Eigen::Index b = 0; b < count; ++b) {
+        sum += bins.rows[static_cast<std::size_t>(b)];
+        if (sum * parts >= lambda.size() * static_cast<Eigen::Index>(cut.size()) && b + 1 < count)
+            cut.push_back(b + 1);
+    }
+    cut.push_back(count);
+    // Each part's rows, in increasing order: a counting sort by part.
+    const auto partCount = static_cast<Eigen::Index>(cut.size()) - 1;
+    std::vector<std::int32_t> partOf(static_cast<std::size_t>(count));
+    for (Eigen::Index p = 0; p < partCount; ++p)
+        std::fill(partOf.begin() + cut[p], partOf.begin() + cut[p + 1], std::int32_t(p));
+    std::vector<Eigen::Index> start(static_cast<std::size_t>(partCount + 1), 0);
+    for (Eigen::Index p = 0; p < partCount; ++p)
+        for (Eigen::Index b = cut[p]; b < cut[p + 1]; ++b)
+            start[p + 1] += bins.rows[static_cast<std::size_t>(b)];
+    for (Eigen::Index p = 0; p < partCount; ++p)
+        start[p + 1] += start[p];
+    LargeArray<std::uint32_t> rowsByPart(static_cast<std::size_t>(lambda.size()));
+    std::vector<Eigen::Index> next(start.begin(), start.end() - 1);
+    for (Eigen::Index d = 0; d < lambda.size(); ++d)
+        rowsByPart[next[partOf[bins.binOf[d]]]++] = static_cast<std::uint32_t>(d);
+    claimInTurn(partCount, kMaxParts, [&](Eigen::Index p, unsigned) {
+        momentsOf(Z, lambda, bins, cut[p], cut[p + 1], rowsByPart.data() + start[p],
+                  start[p + 1] - start[p], order, kernel, moments);
     });
+    // The kernel fills lower triangles: each vec(M_bj) made whole.
+    for (Eigen::Index c = 0; c < terms; ++c) {
+        auto M = moments.col(c).reshaped(r, r);
+        M.triangularView<Eigen::StrictlyUpper>() = M.transpose();
+    }
+    sumZZ = Matrix::Zero(r, r);
+    for (Eigen::Index b = 0; b < count; ++b)
+        sumZZ += moments.col(b * (order + 1)).reshaped(r, r);
     Matrix coefficients(terms, static_cast<Eigen::Index>(t2s.size()));
     for (std::size_t k = 0; k < t2s.size(); ++k)
-        for (std::size_t ub = 0; ub < used.size(); ++ub) {
-            const double inv = 1.0 / (t2s[k] + bins.centre[used[ub]]);
+        for (Eigen::Index b = 0; b < count; ++b) {
+            const double inv = 1.0 / (t2s[k] + bins.centre[b]);
             double coef = inv;
             for (int j = 0; j <= order; ++j, coef *= -inv)
-                coefficients(static_cast<Eigen::Index>(ub) * (order + 1) + j,
-                             static_cast<Eigen::Index>(k)) = coef;
+                coefficients(b * (order + 1) + j, static_cast<Eigen::Index>(k)) = coef;
         }
     const Matrix all = moments * coefficients;
     std::vector<Matrix> grams;
@@ -204,25 +263,35 @@ double logAbsDet(const Matrix& M) {
     return lu.matrixLU().diagonal().array().abs().log().sum();
 }
 
-double integrateLogDet(const RowMap& Z, const ConstVectorRef& lambda, const Bins* bins,
-                       const Matrix& innerInv, double logDetInner, double tailC,
-                       const W2QuadratureOptions& opt) {
-    const Eigen::Index K = innerInv.rows();
-    const double a = lambda.mean();
+/// The trapezoid's nodes t^2 = e^(2 s), s from sLo to sHi in steps of h (docs/maths/explorer.md
+/// §5.2).
+struct Nodes {
+    std::vector<double> t2s;
+    double h = 0.0;
+};
+
+Nodes nodesFor(const ConstVectorRef& lambda, const W2QuadratureOptions& opt) {
     const double sLo = 0.5 * std::log(lambda.minCoeff()) - opt.margin;
     const double sHi = 0.5 * std::log(lambda.maxCoeff()) + opt.margin;
-    const int nodes = static_cast<int>(std::ceil((sHi - sLo) / opt.step)) + 1;
-    const double h = (sHi - sLo) / (nodes - 1);
-    std::vector<double> t2s(nodes);
-    for (int i = 0; i < nodes; ++i)
-        t2s[i] = std::exp(2.0 * (sLo + i * h));
-    const std::vector<Matrix> grams =
-        bins ? binnedGrams(Z, *bins, t2s, opt.taylorOrder) : exactGrams(Z, lambda, t2s);
+    const int count = static_cast<int>(std::ceil((sHi - sLo) / opt.step)) + 1;
+    Nodes n;
+    n.h = (sHi - sLo) / (count - 1);
+    n.t2s.resize(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i)
+        n.t2s[static_cast<std::size_t>(i)] = std::exp(2.0 * (sLo + i * n.h));
+    return n;
+}
+
+/// (1/pi) int_0^inf l(t) dt from the Grams at the nodes; `a` is mean lambda, `tailC` the c of
+/// l's c / t^2 tail.
+double integrateLogDet(const std::vector<Matrix>& grams, const Nodes& nodes, double a,
+                       const Matrix& innerInv, double logDetInner, double tailC) {
+    const Eigen::Index K = innerInv.rows();
     // f(s) = (l(t) - g(t)) t at t = e^s, with g(t) = log(1 + c / (t^2 + a)) sharing l's c / t^2
     // tail.
     Matrix M;
-    auto f = [&](int i) {
-        const double t2 = t2s[i];
+    auto f = [&](std::size_t i) {
+        const double t2 = nodes.t2s[i];
         M = grams[i];
         M.bottomRows(K).noalias() = -t2 * innerInv * grams[i].bottomRows(K); // J G
         M.diagonal().array() += 1.0;
@@ -231,11 +300,11 @@ double integrateLogDet(const RowMap& Z, const ConstVectorRef& lambda, const Bins
     };
     const double fLo = f(0);
     double sum = fLo;
-    for (int i = 1; i < nodes; ++i)
+    for (std::size_t i = 1; i < nodes.t2s.size(); ++i)
         sum += f(i);
     // Nodes below sLo, where f ~ f(sLo) e^(s - sLo), summed as a geometric series.
-    sum += fLo * std::exp(-h) / (1.0 - std::exp(-h));
-    const double integral = h * sum;
+    sum += fLo * std::exp(-nodes.h) / (1.0 - std::exp(-nodes.h));
+    const double integral = nodes.h * sum;
     const double tailIntegral = std::numbers::pi * (std::sqrt(a + tailC) - std::sqrt(a));
     return (integral + tailIntegral) / std::numbers::pi;
 }
@@ -267,30 +336,24 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
                         (a.psi.cwiseSqrt() - b.psi.cwiseSqrt()).squaredNorm() + F1.squaredNorm() +
                         F2.squaredNorm();
 
-    // Z = [F2 .* sqrt(psi1), F1 ./ sqrt(psi1)], row-major; above binAboveDim its rows are
-    // written straight into the bins' order, so each bin's rows are one contiguous block.
-    std::optional<Bins> bins;
-    if (D > options.binAboveDim)
-        bins.emplace(lambda, options.binWidth);
-    LargeBuffer zBuffer(static_cast<std::size_t>(D * (K2 + K1)));
-    RowMap Z(zBuffer.data(), D, K2 + K1);
-    auto fill = [&](Eigen::Index d0, Eigen::Index d1, unsigned = 0) {
-        for (Eigen::Index d = d0; d < d1; ++d) {
-            const Eigen::Index at = bins ? bins->position[d] : d;
-            const double s = std::sqrt(a.psi[d]), inv = 1.0 / s;
-            double* z = Z.row(at).data();
-            for (Eigen::Index k = 0; k < K2; ++k)
-                z[k] = F2(d, k) * s;
-            for (Eigen::Index k = 0; k < K1; ++k)
-                z[K2 + k] = F1(d, k) * inv;
-        }
-    };
-    if (bins)
-        inParts(D, fill); // rows to distinct places: the same Z on any number of cores
-    else
-        fill(0, D);
-    Matrix inner = Matrix::Identity(K1, K1); // I + F1^T Psi1^-1 F1 (any row order)
-    inner.noalias() += Z.rightCols(K1).transpose() * Z.rightCols(K1);
+    // Z = [F2 .* sqrt(psi1), F1 ./ sqrt(psi1)]: above binAboveDim never formed (its rows made
+    // as the bins' moments take them), below it a D x 2K array.
+    const Nodes nodes = nodesFor(lambda, options);
+    const WoodburyRows rows{F1, F2, a.psi};
+    std::vector<Matrix> grams;
+    Matrix inner = Matrix::Identity(K1, K1); // I + F1^T Psi1^-1 F1
+    if (D > options.binAboveDim) {
+        const Bins bins(lambda, options.binWidth);
+        Matrix sumZZ;
+        grams = binnedGrams(rows, lambda, bins, nodes.t2s, options.taylorOrder, sumZZ);
+        inner += sumZZ.bottomRightCorner(K1, K1);
+    } else {
+        RowMatrix Z(D, K2 + K1);
+        for (Eigen::Index d = 0; d < D; ++d)
+            rows.row(d, Z.row(d).data());
+        inner.noalias() += Z.rightCols(K1).transpose() * Z.rightCols(K1);
+        grams = exactGrams(Z, lambda, nodes.t2s);
+    }
     const Eigen::LLT<Matrix> llt(inner);
     const Matrix L = llt.matrixL();
     const double logDetInner = 2.0 * L.diagonal().array().log().sum();
@@ -299,8 +362,7 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     if (tail.joinable())
         tail.join();
 
-    const double cross =
-        integrateLogDet(Z, lambda, bins ? &*bins : nullptr, innerInv, logDetInner, tailC, options);
+    const double cross = integrateLogDet(grams, nodes, lambda.mean(), innerInv, logDetInner, tailC);
     return std::sqrt(std::max(base - 2.0 * cross, 0.0));
 }
 

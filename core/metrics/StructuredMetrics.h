@@ -15,7 +15,8 @@ struct W2QuadratureOptions {
     /// so a quadrature node costs O(bins K^2) instead of O(D K^2).
     Eigen::Index binAboveDim = 20000;
     double binWidth = 0.01; ///< bin width in log(psi1 psi2)
-    int taylorOrder = 3;    ///< per-weight relative error <= (binWidth / 2)^(order + 1) ~ 6e-10
+    /// 0 to 5; per-weight relative error <= (binWidth / 2)^(order + 1) ~ 6e-10
+    int taylorOrder = 3;
 };
 
 /// 2-Wasserstein distance between N(c1, S1) and N(c2, S2).

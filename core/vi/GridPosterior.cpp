@@ -1,10 +1,10 @@
 #include "core/vi/GridPosterior.h"
 
+#include "core/math/ClaimInTurn.h"
+
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <stdexcept>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -25,28 +25,13 @@ GridPosterior gridPosterior(const LogDensity2& logDensity, const GridBox& box) {
     const int G = box.cells;
     p.step = (box.hi - box.lo) / G;
     p.logDensity.resize(G, G);
-    // Rows of cells in parallel: each thread writes its own rows, so the result is the same for
-    // any thread count.
-    std::vector<std::exception_ptr> failures(8);
-    const auto rows = [&](int first, int stride) {
-        try { // an exception must not leave a thread: it is handed to the caller
-            for (int i = first; i < G; i += stride)
-                for (int j = 0; j < G; ++j)
-                    p.logDensity(i, j) = logDensity(p.centre(i, j));
-        } catch (...) {
-            failures[std::size_t(first)] = std::current_exception();
-        }
-    };
-    const int threads = G >= 64 ? int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)) : 1;
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(rows, t, threads);
-    rows(0, threads);
-    for (std::thread& t : pool)
-        t.join();
-    for (const std::exception_ptr& f : failures)
-        if (f)
-            std::rethrow_exception(f);
+    // Rows of cells in parallel (core/math/ClaimInTurn.h; one thread below 64 rows, where a
+    // thread costs more): each row is written by one thread, so the result is the same for any
+    // thread count.
+    claimInTurn(G, G >= 64 ? 8u : 1u, [&](Eigen::Index i, unsigned) {
+        for (int j = 0; j < G; ++j)
+            p.logDensity(i, j) = logDensity(p.centre(static_cast<int>(i), j));
+    });
 
     double top = -INFINITY;
     for (Eigen::Index k = 0; k < p.logDensity.size(); ++k)

@@ -7,6 +7,7 @@
 #include "tests/support/TestModels.h"
 
 #include <QtTest>
+#include <stdexcept>
 
 using namespace fa;
 
@@ -118,6 +119,12 @@ class TestMetrics : public QObject {
             exact.binAboveDim = 1 << 30;
             binned.binAboveDim = 0;
             QVERIFY(test::relDiff(structuredW2(a, b, binned), structuredW2(a, b, exact)) < 1e-9);
+            // Each order has its own moment kernel: the fifth, with its error of
+            // (0.005)^6 per weight, as close; past the fifth, refused.
+            binned.taylorOrder = 5;
+            QVERIFY(test::relDiff(structuredW2(a, b, binned), structuredW2(a, b, exact)) < 1e-9);
+            binned.taylorOrder = 6;
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, structuredW2(a, b, binned));
         }
     }
     void relativeDistances() {
