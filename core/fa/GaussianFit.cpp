@@ -11,7 +11,7 @@ struct StatusWords {
 };
 constexpr StatusWords kStatusWords[] = {
     {FitStatus::WarmUp, "warm-up", "warmup"},
-    {FitStatus::Running, "running", "ok"},
+    {FitStatus::Running, "ok", "ok"},
     {FitStatus::Diverged, "diverged", "diverged"},
     {FitStatus::Skipped, "skipped", "skipped"},
     {FitStatus::Failed, "failed", "failed"},

@@ -16,7 +16,8 @@ namespace fa {
 /// iteration came before the convergence test passed.
 enum class FitStatus { WarmUp, Running, Diverged, Skipped, Failed, PsiFloor, NotConverged };
 
-/// For people (status bars, tooltips): "warm-up", "running", "diverged", "skipped", "failed",
+/// For people (status bars, tooltips): "warm-up", "ok" (also once the run has finished, where
+/// "running" would contradict the bar's "finished"), "diverged", "skipped", "failed",
 /// "at the psi floor", "not converged".
 std::string statusName(FitStatus status);
 /// For CSV files, a contract other programs read: "warmup", "ok", "diverged", "skipped",

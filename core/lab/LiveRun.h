@@ -26,7 +26,7 @@ struct LabSnapshot {
     virtual ~LabSnapshot() = default;
     long position = 0;  ///< units done (observations or epochs)
     long length = 0;    ///< units in the whole run; 0 = open-ended
-    std::string status; ///< each fitter's state, for the status bar ("EM: running   SGA: warm-up")
+    std::string status; ///< each fitter's state, for the status bar ("EM: ok   SGA: warm-up")
 };
 
 /// A lab's snapshot with the configuration of the run it was taken from, live changes included:

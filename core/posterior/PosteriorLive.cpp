@@ -175,7 +175,7 @@ std::shared_ptr<const LabSnapshot> PosteriorLive::labSnapshot() const {
             s->status += (s->status.empty() ? "" : "   ") + methodName(a.method) + ": " +
                          statusName(a.status);
     if (s->status.empty())
-        s->status = "all approximations running";
+        s->status = "all approximations ok";
     return s;
 }
 

@@ -116,7 +116,7 @@ class TestMethods : public QObject {
         QCOMPARE(csvWord(FitStatus::Skipped), std::string("skipped"));
         QCOMPARE(csvWord(FitStatus::Failed), std::string("failed"));
         QCOMPARE(statusName(FitStatus::WarmUp), std::string("warm-up"));
-        QCOMPARE(statusName(FitStatus::Running), std::string("running"));
+        QCOMPARE(statusName(FitStatus::Running), std::string("ok"));
         QCOMPARE(statusName(FitStatus::Diverged), std::string("diverged"));
     }
 
