@@ -117,6 +117,46 @@ class TestChartText : public QObject {
         for (const QString& name : names)
             QVERIFY2(texts.contains(name), qPrintable(name + ": " + texts.join(" | ")));
     }
+
+    // A legend entry that grows ("SWAG (off the plot)" while a fit is beyond the axes) is made
+    // smaller to stay whole; when it is short again the legend returns to its size. Before,
+    // it stayed at 60 % until the chart's next resize (6 px text in the posterior lab).
+    void aLegendShrunkForALongLabelGrowsBackWhenItShortens() {
+        QWidget root;
+        auto* layout = new QVBoxLayout(&root);
+        layout->setContentsMargins(0, 0, 0, 0);
+        auto& view = *new QChartView;
+        layout->addWidget(&view);
+        auto* chart = view.chart();
+        chart->legend()->setAlignment(Qt::AlignRight);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        auto* series = new QLineSeries;
+        series->setName("SWAG");
+        series->append(0, 0);
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+        root.resize(300, 400);
+        root.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&root));
+        QCOMPARE(presentation::fitChartText(&root), 1);
+        QTRY_VERIFY(!presentation::chartTextPending(&root));
+        QCOMPARE(presentation::shrinkOf(chart->legend()), 1.0);
+        const double size = chart->legend()->font().pointSizeF();
+
+        series->setName("SWAG (off the plot, far beyond the axes of this narrow chart)");
+        QTRY_VERIFY(presentation::shrinkOf(chart->legend()) < 1.0); // the defect's first half
+        QTRY_VERIFY(!presentation::chartTextPending(&root));
+
+        series->setName("SWAG");
+        QTRY_COMPARE(presentation::shrinkOf(chart->legend()), 1.0);
+        QTRY_VERIFY(!presentation::chartTextPending(&root));
+        QCOMPARE(chart->legend()->font().pointSizeF(), size);
+        QVERIFY(sceneTexts(view).contains("SWAG"));
+    }
 };
 
 QTEST_MAIN(TestChartText)

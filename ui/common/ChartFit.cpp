@@ -98,6 +98,7 @@ class ChartFitter : public QObject {
         m_pending = true;
         QTimer::singleShot(ms, this, [this] {
             m_pending = false;
+            watchLabels();
             fitLogAxes();
             const bool legendChanged = fitLegend();
             // Again after the layout the change asks for; each remedy has a floor, and a bound
@@ -105,6 +106,15 @@ class ChartFitter : public QObject {
             if ((mendCutText() || legendChanged) && ++m_rounds < 40)
                 schedule(50);
         });
+    }
+
+    /// A legend entry whose text changes ("SWAG (off the plot)" back to "SWAG") makes the
+    /// chart fit again from its own sizes: a legend made smaller for a long label would stay
+    /// small after it, until the chart's next resize.
+    void watchLabels() {
+        for (QLegendMarker* marker : m_view->chart()->legend()->markers())
+            connect(marker, &QLegendMarker::labelChanged, this, &ChartFitter::tryAgain,
+                    Qt::UniqueConnection);
     }
 
     template <class Get, class Set> static bool shrink(QObject* owner, Get get, Set set) {

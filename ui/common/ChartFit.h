@@ -2,7 +2,8 @@
 // Chart text that stays whole on a small chart at a projector's zoom (issue 25): an axis title
 // Qt would elide to "…" (no room beside the ticks at 200 %) is hidden instead, the chart's own
 // title naming the quantity; a chart title, legend or category labels cut so are made smaller
-// (to 60 %); all shown again as they were when the chart grows or the zoom changes; a log
+// (to 60 %); all shown again as they were when the chart is resized, the zoom changes or a legend
+// entry's text changes (then fitted anew); a log
 // axis whose decade labels would run together ("1000100000") labels every second or third decade
 // (base 100, 1000); a legend below a wide chart that leaves its plot a few lines high, or with
 // more entries than one row holds whole, moves to its right. Works on any page without knowing
