@@ -35,6 +35,7 @@ template <class Fn> void claimInTurn(Eigen::Index count, unsigned maxThreads, Fn
     };
     {
         std::vector<std::jthread> pool;
+        pool.reserve(threads); // so that only making a thread can throw below
         try {
             for (unsigned t = 1; t < threads && t < count; ++t)
                 pool.emplace_back(claim, t);

@@ -1,10 +1,10 @@
 #pragma once
 // Scratch for a large array on 2 MiB pages where Linux offers them (madvise(MADV_HUGEPAGE)):
 // a fresh buffer of 4 KiB pages costs a page fault every 4 KiB on its first write, which for
-// structured W2's 160 MB Z at D = 10^6 took as long as filling it, and on a virtual machine
-// whose faults cost ≈ 11 µs each, 45–59 times as long as a second write (docs/benchmarks.md,
-// issue 30). Elsewhere, or for arrays under 256 KiB, plain heap memory (64-byte aligned). Header
-// only: the engine's library lists its sources in core/CMakeLists.txt.
+// the 160 MB Z structured W2 stored at D = 10^6 (it no longer stores Z) took as long as filling it,
+// and on a virtual machine whose faults cost ≈ 11 µs each, 45–59 times as long as a second write
+// (docs/benchmarks.md, issue 30). Elsewhere, or for arrays under 256 KiB, plain heap memory
+// (64-byte aligned). Header only: the engine's library lists its sources in core/CMakeLists.txt.
 #include <cstddef>
 #include <cstdlib>
 #include <new>

@@ -82,10 +82,11 @@ Bins::Bins(const ConstVectorRef& lambda, double width)
     if (D > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("structuredW2: more rows than 32-bit row numbers hold");
     const double uMin = std::log(lambda.minCoeff());
-    const auto all =
-        static_cast<Eigen::Index>(std::floor((std::log(lambda.maxCoeff()) - uMin) / width)) + 1;
-    if (all > std::numeric_limits<std::int32_t>::max())
+    const double spread = (std::log(lambda.maxCoeff()) - uMin) / width;
+    // A count a bin (empty ones too): refused where that would dwarf the rows themselves.
+    if (!(spread < static_cast<double>(std::max<Eigen::Index>(64 * D, Eigen::Index{1} << 20))))
         throw std::invalid_argument("structuredW2: psi1 psi2 spreads over too many bins");
+    const auto all = static_cast<Eigen::Index>(std::floor(spread)) + 1;
     std::vector<Eigen::Index> count(static_cast<std::size_t>(all), 0);
     for (Eigen::Index d = 0; d < D; ++d) {
         const auto b = std::min<Eigen::Index>(
@@ -205,9 +206,10 @@ std::vector<Matrix> binnedGrams(const WoodburyRows& Z, const ConstVectorRef& lam
     const Eigen::Index terms = count * (order + 1);
     const MomentKernel kernel = momentKernel(order); // refused here, before any thread
     Matrix moments = Matrix::Zero(r * r, terms);     // column (bin, j) holds vec(M_bj)
-    // Parts of about equal rows, twice as many as threads: a slowed core does one fewer.
-    const Eigen::Index parts = std::min<Eigen::Index>(
-        count, 2 * std::clamp(std::thread::hardware_concurrency(), 1u, kMaxParts));
+    // Parts of about equal rows, as many on every machine (the part's bins set the staging
+    // blocks, so a number from the cores would change the sums' rounding), claimed by at most
+    // kMaxParts threads: a slowed core does fewer.
+    const Eigen::Index parts = std::min<Eigen::Index>(count, 2 * kMaxParts);
     std::vector<Eigen::Index> cut{0};
     Eigen::Index sum = 0;
     for (Eigen::Index b = 0; b < count; ++b) {
@@ -312,6 +314,11 @@ double integrateLogDet(const std::vector<Matrix>& grams, const Nodes& nodes, dou
 } // namespace
 
 double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOptions& options) {
+    if (!(options.step > 0.0) || !std::isfinite(options.step) || !(options.margin >= 0.0) ||
+        !std::isfinite(options.margin) || !(options.binWidth > 0.0) ||
+        !std::isfinite(options.binWidth) || options.taylorOrder < 0 || options.taylorOrder > 5)
+        throw std::invalid_argument("structuredW2: step and binWidth must be positive, margin "
+                                    "not negative, taylorOrder 0 to 5");
     const Matrix& F1 = a.F;
     const Matrix& F2 = b.F;
     const Eigen::Index D = F1.rows(), K1 = F1.cols(), K2 = F2.cols();
@@ -320,7 +327,7 @@ double structuredW2(const FAModel& a, const FAModel& b, const W2QuadratureOption
     lambda = a.psi.cwiseProduct(b.psi);
 
     // l(t) ~ c / t^2 for large t with c = tr(S1 S2) - tr(Psi1 Psi2): from the inputs alone, so
-    // on a thread of its own beside the binning and Z (the same sums as on this one).
+    // on a thread of its own beside the binning and the moments (the same sums as on this one).
     double tailC = 0.0;
     auto tailTerm = [&] {
         tailC = a.psi.dot(F2.rowwise().squaredNorm()) + b.psi.dot(F1.rowwise().squaredNorm()) +

@@ -111,20 +111,44 @@ class TestMetrics : public QObject {
                                 .arg(structuredW2(est, truth), 0, 'g', 12)
                                 .arg(dense, 0, 'g', 12)));
     }
-    // D = 30000: Z (D x 2K) is 4.8 MB, so it lies on 2 MiB pages (core/math/LargeBuffer.h).
+    // Binned (every D here: binAboveDim 0) against the quadrature over every row. D = 30000:
+    // bins of more than one 64-row block; D = 5: bins of one row each.
     void binnedQuadratureMatchesExact() {
-        for (const int D : {3000, 30000}) {
-            const FAModel a = model(D, 10, 9), b = model(D, 10, 10);
-            W2QuadratureOptions exact, binned;
-            exact.binAboveDim = 1 << 30;
-            binned.binAboveDim = 0;
+        W2QuadratureOptions exact, binned;
+        exact.binAboveDim = 1 << 30;
+        binned.binAboveDim = 0;
+        for (const int D : {5, 3000, 30000}) {
+            const FAModel a = model(D, std::min(D - 1, 10), 9),
+                          b = model(D, std::min(D - 1, 10), 10);
+            binned.taylorOrder = 3;
             QVERIFY(test::relDiff(structuredW2(a, b, binned), structuredW2(a, b, exact)) < 1e-9);
             // Each order has its own moment kernel: the fifth, with its error of
-            // (0.005)^6 per weight, as close; past the fifth, refused.
+            // (0.005)^6 per weight, as close.
             binned.taylorOrder = 5;
             QVERIFY(test::relDiff(structuredW2(a, b, binned), structuredW2(a, b, exact)) < 1e-9);
-            binned.taylorOrder = 6;
-            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, structuredW2(a, b, binned));
+        }
+        // Factors of other widths (the two halves of each row of Z differ in length).
+        const FAModel narrow = model(3000, 3, 11), wide = model(3000, 7, 12);
+        binned.taylorOrder = 3;
+        QVERIFY(test::relDiff(structuredW2(narrow, wide, binned),
+                              structuredW2(narrow, wide, exact)) < 1e-9);
+        QVERIFY(test::relDiff(structuredW2(wide, narrow, binned),
+                              structuredW2(wide, narrow, exact)) < 1e-9);
+        // One bin of 203 rows (every psi equal): blocks of 64, 64, 64 and 11 rows, the last
+        // padded with zero rows to 12; a stale or missing padding row would show here.
+        FAModel c = model(203, 4, 13), d = model(203, 4, 14);
+        c.psi.setConstant(0.7);
+        d.psi.setConstant(1.3);
+        QVERIFY(test::relDiff(structuredW2(c, d, binned), structuredW2(c, d, exact)) < 1e-9);
+        const double dense = denseW2(c.c, c.denseCovariance(), d.c, d.denseCovariance());
+        QVERIFY(test::relDiff(structuredW2(c, d, binned), dense) < 1e-6);
+        // Options out of range are refused on either path, not only where the rows are binned.
+        for (W2QuadratureOptions bad : {exact, binned}) {
+            bad.taylorOrder = 6;
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, structuredW2(c, d, bad));
+            bad.taylorOrder = 3;
+            bad.binWidth = 0.0;
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, structuredW2(c, d, bad));
         }
     }
     void relativeDistances() {
