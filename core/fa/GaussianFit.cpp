@@ -38,4 +38,11 @@ std::string csvWord(FitStatus status) {
     return w ? w->csv : "?";
 }
 
+std::string statusNameOfCsvWord(const std::string& csv) {
+    for (const StatusWords& w : kStatusWords)
+        if (csv == w.csv)
+            return w.shown;
+    return csv;
+}
+
 } // namespace fa

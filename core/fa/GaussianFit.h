@@ -23,6 +23,9 @@ std::string statusName(FitStatus status);
 /// For CSV files, a contract other programs read: "warmup", "ok", "diverged", "skipped",
 /// "failed", "psi-floor", "not-converged".
 std::string csvWord(FitStatus status);
+/// The word for people of a CSV status word ("not-converged" -> "not converged"); a word it does
+/// not know, as it is.
+std::string statusNameOfCsvWord(const std::string& csv);
 
 class GaussianFit {
   public:

@@ -1,4 +1,5 @@
 // LatentLive::snapshot: what the latent lab's views draw, projected onto the view plane.
+#include "core/lab/Methods.h"
 #include "core/latent/FaGibbs.h"
 #include "core/latent/LatentLive.h"
 #include "core/latent/McmcDiagnostics.h"
@@ -231,7 +232,9 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         const bool faShaped = !m.arrows.empty(); // a FA model's loadings (K >= 1 arrows)
         if (faShaped && (m.method == LatentMethod::Em || !emFit))
             emFit = m_fits[i].get();
-        status += (status.empty() ? "" : "   ") + latentMethodName(m.method) + ": " + m.status;
+        status += (status.empty() ? "" : "   ") +
+                  std::string(findMethod(latentMethodName(m.method), Lab::Latent)->shortLabel) +
+                  ": " + statusNameOfCsvWord(m.status);
         s.methods.push_back(std::move(m));
     }
     s.status = status;

@@ -1,4 +1,5 @@
 #include "core/neural/NeuralLive.h"
+#include "core/lab/Methods.h"
 #include "core/neural/NeuralParams.h"
 
 #include <algorithm>
@@ -106,7 +107,9 @@ std::shared_ptr<const LabSnapshot> NeuralLive::labSnapshot() const {
     char cell[96];
     for (const auto& m : s->methods)
         if (!m.curve.empty()) {
-            std::snprintf(cell, sizeof cell, "%s: test NMLL %.2f, RMSE %.2f%s", m.id.c_str(),
+            const MethodInfo* info = findMethod(m.id, Lab::Neural);
+            std::snprintf(cell, sizeof cell, "%s: test NMLL %.2f, RMSE %.2f%s",
+                          info ? std::string(info->shortLabel).c_str() : m.id.c_str(),
                           m.curve.back().testNmll, m.curve.back().testRmse,
                           m.diverged ? " (diverged)" : "");
             s->status += (s->status.empty() ? "" : "   ") + std::string(cell);

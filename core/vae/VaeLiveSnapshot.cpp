@@ -1,5 +1,7 @@
 // VaeLive::snapshot: the curves as recorded, and the two views of the view method drawn from its
 // current model (a few hundred decoder passes, cheap next to an epoch).
+#include "core/fa/GaussianFit.h"
+#include "core/lab/Methods.h"
 #include "core/vae/VaeLive.h"
 
 #include "core/vae/VaeMetrics.h"
@@ -82,7 +84,9 @@ VaeLiveSnapshot VaeLive::snapshot() const {
         VaeLiveSnapshot::Method m{f->method, f->status, f->curve, f->last};
         if (!s.status.empty())
             s.status.append("   ");
-        s.status.append(vaeMethodName(f->method)).append(": ").append(f->status);
+        s.status.append(findMethod(vaeMethodName(f->method), Lab::Nonlinear)->shortLabel)
+            .append(": ")
+            .append(statusNameOfCsvWord(f->status));
         s.methods.push_back(std::move(m));
     }
 

@@ -4,6 +4,7 @@
 // scale, the snapshot's RMSE recomputed from its own predictive mean and truth, determinism
 // across separately built runs, and refusal of bad configs.
 #include "core/io/RegressionCsv.h"
+#include "core/lab/Methods.h"
 #include "core/neural/NeuralLive.h"
 
 #include <QtTest>
@@ -221,7 +222,9 @@ class TestNeuralLive : public QObject {
                 QVERIFY(std::isfinite(m.curve[k].trainNmll) && std::isfinite(m.curve[k].testNmll));
                 QVERIFY(m.curve[k].trainRmse > 0.0 && m.curve[k].testRmse > 0.0);
             }
-            const std::string name = m.id + ": test NMLL";
+            // The status bar names each by its short label ("SWAG", "VIFA-G"), not its CLI id.
+            const std::string name =
+                std::string(findMethod(m.id, Lab::Neural)->shortLabel) + ": test NMLL";
             QVERIFY2(s->status.find(name) != std::string::npos, s->status.c_str());
         }
         // Six inputs, one hidden layer of 8, one output: (6 + 1) 8 + (8 + 1) 1 weights.

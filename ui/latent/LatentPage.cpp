@@ -341,7 +341,7 @@ void LatentPage::draw(const fa::LatentLiveSnapshot& s) {
                     .arg(colourFor(id, fa::Lab::Latent).name(), legendName(id, fa::Lab::Latent))
                     .arg(p.loglik, 0, 'f', 4)
                     .arg(std::isfinite(p.heldout) ? QString::number(p.heldout, 'f', 4) : "–")
-                    .arg(QString::fromStdString(m.status));
+                    .arg(QString::fromStdString(fa::statusNameOfCsvWord(m.status)));
     }
     m_summary->setText(text);
 }

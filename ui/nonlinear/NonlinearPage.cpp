@@ -255,7 +255,7 @@ void NonlinearPage::draw(const fa::VaeLiveSnapshot& s) {
             QString(" &nbsp;<span style='color:%1'>%2</span> %3 / %4 (%5)")
                 .arg(colourFor(id, fa::Lab::Nonlinear).name(), legendName(id, fa::Lab::Nonlinear))
                 .arg(number(m.last.testElbo), number(m.last.iwLoglik),
-                     QString::fromStdString(m.status));
+                     QString::fromStdString(fa::statusNameOfCsvWord(m.status)));
     }
     m_summary->setText(text);
 }
