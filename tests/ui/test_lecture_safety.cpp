@@ -306,6 +306,10 @@ class TestLectureSafety : public QObject {
         window.show();
         QVERIFY(window.setCurrentLab("posterior"));
         LabPage* page = window.currentPage();
+        // Slow enough that the snapshots polled every 50 ms see the restart from 0 (at the
+        // default 250 epochs/s a busy machine's late poll could find it past 20 again).
+        QVERIFY(page->speedBox());
+        page->speedBox()->setValue(40);
         page->togglePlay();
         QTRY_VERIFY(page->running());
         QTRY_VERIFY(page->latestLabSnapshot()->position > 20);
