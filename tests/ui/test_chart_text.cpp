@@ -12,6 +12,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <QtTest>
+#include <vector>
 
 namespace {
 /// The text of every text item in the view's scene (tick labels, titles, legend).
@@ -30,6 +31,40 @@ QStringList noisy(const QStringList& texts) {
             out << t;
     return out;
 }
+/// A page (the fitter watches the charts under one) holding one chart with a value axis each
+/// way and a legend at `legend`; a line series per name, each one point.
+struct ChartPage {
+    QWidget root;
+    QChartView* view = new QChartView;
+    QChart* chart = view->chart();
+    std::vector<QLineSeries*> series;
+
+    ChartPage(Qt::Alignment legend, const QStringList& names) {
+        auto* layout = new QVBoxLayout(&root);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(view);
+        chart->legend()->setAlignment(legend);
+        auto* x = new QValueAxis;
+        auto* y = new QValueAxis;
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        for (const QString& name : names) {
+            auto* s = new QLineSeries;
+            s->setName(name);
+            s->append(0, 0);
+            chart->addSeries(s);
+            s->attachAxis(x);
+            s->attachAxis(y);
+            series.push_back(s);
+        }
+    }
+    /// Shown at this size and taken on by the fitter; false if either failed.
+    bool showFitted(int width, int height) {
+        root.resize(width, height);
+        root.show();
+        return QTest::qWaitForWindowExposed(&root) && presentation::fitChartText(&root) == 1;
+    }
+};
 } // namespace
 
 class TestChartText : public QObject {
@@ -83,31 +118,13 @@ class TestChartText : public QObject {
     // Ten picture classes below a chart of the nonlinear lab's size at 100 %: one row cut each
     // to "T-shi…"; they go to the right, one under another, whole (ui/common/ChartFit.h).
     void manyLegendEntriesStayWhole() {
-        QWidget root; // the fitter watches the charts under a page
-        auto* layout = new QVBoxLayout(&root);
-        layout->setContentsMargins(0, 0, 0, 0);
-        auto& view = *new QChartView;
-        layout->addWidget(&view);
-        auto* chart = view.chart();
-        chart->legend()->setAlignment(Qt::AlignBottom);
-        auto* x = new QValueAxis;
-        auto* y = new QValueAxis;
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
         const QStringList names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                                 "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-        for (const QString& name : names) {
-            auto* series = new QLineSeries;
-            series->setName(name);
-            series->append(0, 0);
-            chart->addSeries(series);
-            series->attachAxis(x);
-            series->attachAxis(y);
-        }
-        root.resize(530, 330);
-        root.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&root));
-        QCOMPARE(presentation::fitChartText(&root), 1);
+        ChartPage page(Qt::AlignBottom, names);
+        QWidget& root = page.root;
+        QChart* chart = page.chart;
+        QChartView& view = *page.view;
+        QVERIFY(page.showFitted(530, 330));
         // Once no round is to come (what a picture waits for), the legend has moved: a
         // chartTextPending that said "none" too early would fail here.
         QTRY_VERIFY(!presentation::chartTextPending(&root));
@@ -122,27 +139,12 @@ class TestChartText : public QObject {
     // smaller to stay whole; when it is short again the legend returns to its size. Before,
     // it stayed at 60 % until the chart's next resize (6 px text in the posterior lab).
     void aLegendShrunkForALongLabelGrowsBackWhenItShortens() {
-        QWidget root;
-        auto* layout = new QVBoxLayout(&root);
-        layout->setContentsMargins(0, 0, 0, 0);
-        auto& view = *new QChartView;
-        layout->addWidget(&view);
-        auto* chart = view.chart();
-        chart->legend()->setAlignment(Qt::AlignRight);
-        auto* x = new QValueAxis;
-        auto* y = new QValueAxis;
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
-        auto* series = new QLineSeries;
-        series->setName("SWAG");
-        series->append(0, 0);
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
-        root.resize(300, 400);
-        root.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&root));
-        QCOMPARE(presentation::fitChartText(&root), 1);
+        ChartPage page(Qt::AlignRight, {"SWAG"});
+        QWidget& root = page.root;
+        QChart* chart = page.chart;
+        QLineSeries* series = page.series.front();
+        QChartView& view = *page.view;
+        QVERIFY(page.showFitted(300, 400));
         QTRY_VERIFY(!presentation::chartTextPending(&root));
         QCOMPARE(presentation::shrinkOf(chart->legend()), 1.0);
         const double size = chart->legend()->font().pointSizeF();
