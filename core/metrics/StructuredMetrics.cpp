@@ -111,7 +111,8 @@ Bins::Bins(const ConstVectorRef& lambda, double width)
 /// Adds to M_j (j = 0 .. Order, the columns `out` + j of vec(M_j)) the lower triangles of
 /// sum_i p_i^j z_i z_i^T over n rows staged by column: z's column k at z + k * stride, the
 /// powers p^j (j >= 1) at p + (j - 1) * stride; n a multiple of 4 (padding rows are zero).
-/// Four lanes of partial sums in a fixed order: the same result on every path and thread.
+/// Four lanes of partial sums in a fixed order: the same result on every thread (a build
+/// that fuses multiply-adds differently may differ in the last bits).
 template <int Order>
 void addLowerMoments(const double* z, const double* p, Eigen::Index stride, Eigen::Index n,
                      Eigen::Index r, double* out, Eigen::Index column) {
