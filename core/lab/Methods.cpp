@@ -104,6 +104,11 @@ const MethodInfo* findMethod(std::string_view id, Lab lab) {
     return nullptr;
 }
 
+std::string methodShortLabel(std::string_view id, Lab lab) {
+    const MethodInfo* info = findMethod(id, lab);
+    return std::string(info ? info->shortLabel : id);
+}
+
 std::vector<std::string> methodIds(Lab lab) {
     std::vector<std::string> ids;
     for (const MethodInfo& m : methodRegistry())

@@ -33,6 +33,8 @@ const std::vector<MethodInfo>& methodRegistry();
 const MethodInfo* findMethod(std::string_view id);
 /// The entry with this id that the lab offers, if any.
 const MethodInfo* findMethod(std::string_view id, Lab lab);
+/// Its short label in this lab, for status bars ("EM", "SWA-FA EM"); an unknown id as it is.
+std::string methodShortLabel(std::string_view id, Lab lab);
 /// The ids a lab offers, in registry order.
 std::vector<std::string> methodIds(Lab lab);
 /// "a, b, c": the ids a lab offers, for error messages.

@@ -233,8 +233,8 @@ LatentLiveSnapshot LatentLive::snapshot() const {
         if (faShaped && (m.method == LatentMethod::Em || !emFit))
             emFit = m_fits[i].get();
         status += (status.empty() ? "" : "   ") +
-                  std::string(findMethod(latentMethodName(m.method), Lab::Latent)->shortLabel) +
-                  ": " + statusNameOfCsvWord(m.status);
+                  methodShortLabel(latentMethodName(m.method), Lab::Latent) + ": " +
+                  statusNameOfCsvWord(m.status);
         s.methods.push_back(std::move(m));
     }
     s.status = status;

@@ -107,11 +107,9 @@ std::shared_ptr<const LabSnapshot> NeuralLive::labSnapshot() const {
     char cell[96];
     for (const auto& m : s->methods)
         if (!m.curve.empty()) {
-            const MethodInfo* info = findMethod(m.id, Lab::Neural);
             std::snprintf(cell, sizeof cell, "%s: test NMLL %.2f, RMSE %.2f%s",
-                          info ? std::string(info->shortLabel).c_str() : m.id.c_str(),
-                          m.curve.back().testNmll, m.curve.back().testRmse,
-                          m.diverged ? " (diverged)" : "");
+                          methodShortLabel(m.id, Lab::Neural).c_str(), m.curve.back().testNmll,
+                          m.curve.back().testRmse, m.diverged ? " (diverged)" : "");
             s->status += (s->status.empty() ? "" : "   ") + std::string(cell);
         }
     return s;

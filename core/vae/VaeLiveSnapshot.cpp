@@ -84,7 +84,7 @@ VaeLiveSnapshot VaeLive::snapshot() const {
         VaeLiveSnapshot::Method m{f->method, f->status, f->curve, f->last};
         if (!s.status.empty())
             s.status.append("   ");
-        s.status.append(findMethod(vaeMethodName(f->method), Lab::Nonlinear)->shortLabel)
+        s.status.append(methodShortLabel(vaeMethodName(f->method), Lab::Nonlinear))
             .append(": ")
             .append(statusNameOfCsvWord(f->status));
         s.methods.push_back(std::move(m));
