@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing; builds everything in Release with warnings as errors and runs all
 # tests headless (QtTest suites, the layering and format checks); builds the CLI alone with Qt
-# hidden (it must not need Qt); then builds the engine, its file and session libraries and
-# their tests with AddressSanitizer + UndefinedBehaviorSanitizer and runs those too; last, the
-# three libFuzzer targets (CSV loader, session readers, CLI arguments) run for 30 s each.
+# hidden (it must not need Qt); then builds the engine, its file and session libraries, their
+# tests and the three libFuzzer targets with clang, AddressSanitizer + UndefinedBehaviorSanitizer,
+# runs those tests, and runs the fuzzers (CSV loader, session readers, CLI arguments) 30 s each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each stage's wall time, printed as it ends (the CI budget is watched with these).
@@ -33,14 +33,17 @@ stage "the CLI-only build"
 
 # The engine again with ASan + UBSan and assertions (Eigen's size checks), built portable as the
 # .deb is (-DFAEXPLORER_NATIVE=OFF: SSE2, the streaming pass's 2-lane kernels), so the package's
-# code paths run under the sanitizers too.
+# code paths run under the sanitizers too. Built with clang and libFuzzer's coverage
+# (FAEXPLORER_FUZZ), so the same build also holds the fuzzers: the engine is compiled once for
+# both (a separate fuzz build compiled it a third time), and the fuzzers run with assertions on.
 # The engine's libraries in batches of files (FAEXPLORER_UNITY): 27 % less compile time here.
-bash scripts/build.sh build-sanitize -DFAEXPLORER_SANITIZE=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON \
-  -DFAEXPLORER_NATIVE=OFF -DFAEXPLORER_UNITY=ON
+bash scripts/build.sh build-sanitize -DCMAKE_CXX_COMPILER=clang++ -DFAEXPLORER_SANITIZE=ON \
+  -DFAEXPLORER_FUZZ=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON -DFAEXPLORER_NATIVE=OFF \
+  -DFAEXPLORER_UNITY=ON
 stage "the sanitizer build"
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure --parallel "$(nproc)")
 stage "its tests"
 
-bash scripts/fuzz.sh 30
-stage "the fuzz build and the fuzzers"
+FAEXPLORER_FUZZ_BUILD=build-sanitize bash scripts/fuzz.sh 30
+stage "the fuzzers"

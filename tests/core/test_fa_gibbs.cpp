@@ -98,7 +98,8 @@ class TestFaGibbs : public QObject {
         Rng r(24);
         const Vector residual = r.normalMatrix(50, 1).col(0) * 0.8;
         const double a0 = 1.0, b0 = 0.07;
-        const auto [shape, rate] = gibbs::noisePosterior(residual.squaredNorm(), 50, a0, b0);
+        const auto posterior = gibbs::noisePosterior(residual.squaredNorm(), 50, a0, b0);
+        const double shape = posterior.first, rate = posterior.second;
         auto gap = [&](double psi) {
             const double loglik = -0.5 * (50.0 * std::log(2.0 * std::numbers::pi * psi) +
                                           residual.squaredNorm() / psi);

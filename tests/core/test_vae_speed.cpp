@@ -97,10 +97,10 @@ class TestVaeSpeed : public QObject {
                 ++hits[static_cast<std::size_t>(i)];
         });
         QVERIFY(std::all_of(hits.begin(), hits.end(), [](int k) { return k == 1; }));
-        QVERIFY_EXCEPTION_THROWN(fj.run([] {}, [] { throw std::runtime_error("helper"); }),
-                                 std::runtime_error);
-        QVERIFY_EXCEPTION_THROWN(fj.run([] { throw std::runtime_error("here"); }, [] {}),
-                                 std::runtime_error);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 fj.run([] {}, [] { throw std::runtime_error("helper"); }));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 fj.run([] { throw std::runtime_error("here"); }, [] {}));
     }
 
     void networkPassesOnTwoThreadsEqualOneThread() {
