@@ -43,9 +43,8 @@ if [ -f build-sanitize/CMakeCache.txt ] &&
   ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' build-sanitize/CMakeCache.txt; then
   rm -rf build-sanitize/CMakeCache.txt build-sanitize/CMakeFiles
 fi
-bash scripts/build.sh build-sanitize -DCMAKE_CXX_COMPILER=clang++ -DFAEXPLORER_SANITIZE=ON \
-  -DFAEXPLORER_FUZZ=ON -DFAEXPLORER_BUILD_GUI=OFF -DFAEXPLORER_WERROR=ON -DFAEXPLORER_NATIVE=OFF \
-  -DFAEXPLORER_UNITY=ON
+# Its options are the sanitize preset's (CMakePresets.json), written there once.
+bash scripts/build.sh build-sanitize --preset sanitize -DFAEXPLORER_WERROR=ON
 stage "the sanitizer build"
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure --parallel "$(nproc)")
