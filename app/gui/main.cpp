@@ -27,6 +27,7 @@
 #include <QIcon>
 #include <QScreen>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 
@@ -169,12 +170,24 @@ bool setUpWindow(MainWindow& window, const QCommandLineParser& parser, const Gui
                  const QString& modeName, bool headless) {
     // Roomy by default, but never larger than the screen (a 1280 x 800 projector); screenshots
     // keep one size whatever the screen, so the README's pictures stay comparable.
-    QSize size(1480, 860);
+    const QSize roomy(1480, 860);
+    QSize size = roomy;
     if (!headless && window.screen())
         size = size.boundedTo(window.screen()->availableGeometry().size());
     else if (headless && parser.isSet(o.present))
         size = QSize(1280, 800); // a picture of presentation mode: a projector's screen
     window.resize(size);
+    if (!headless && window.screen()) {
+        // The position restored from the last session may be one a larger screen had room
+        // for: keep the whole window on this one (its status bar included). A screen smaller
+        // than the roomy size gets the window maximized, so a window manager's frame fits too.
+        const QRect room = window.screen()->availableGeometry();
+        const QPoint at(std::clamp(window.x(), room.left(), room.right() + 1 - size.width()),
+                        std::clamp(window.y(), room.top(), room.bottom() + 1 - size.height()));
+        window.move(at);
+        if (size != roomy)
+            window.setWindowState(window.windowState() | Qt::WindowMaximized);
+    }
     window.setCurrentLab(modeName);
     if (parser.isSet(o.zoom)) {
         bool ok = false;
