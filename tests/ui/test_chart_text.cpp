@@ -3,10 +3,13 @@
 // pass through an exact 0).
 #include "ui/common/AxisTicks.h"
 #include "ui/common/ChartFit.h"
+#include "ui/common/Presentation.h"
+#include "ui/common/SeriesChart.h"
 
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QVBoxLayout>
+#include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -158,6 +161,45 @@ class TestChartText : public QObject {
         QTRY_VERIFY(!presentation::chartTextPending(&root));
         QCOMPARE(chart->legend()->font().pointSizeF(), size);
         QVERIFY(sceneTexts(view).contains("SWAG"));
+    }
+
+    // An axis title Qt cuts to "…" on a short chart is made smaller first (to 60 %), and hidden
+    // only when it is cut even then. Before, the latent lab's "z₁" vanished at 200 % in
+    // presentation mode while a smaller font fitted (its chart: 620 px wide, 245 px high).
+    void aCutAxisTitleShrinksBeforeItHides() {
+        int shrunkAndWhole = 0, hidden = 0;
+        for (const double zoom : {2.0, 4.0})
+            for (const int height : {220, 230, 240, 260, 300}) {
+                QWidget root;
+                auto* layout = new QVBoxLayout(&root);
+                layout->setContentsMargins(0, 0, 0, 0);
+                auto* view = new SeriesChart("z₁", "z₂");
+                layout->addWidget(view);
+                view->chart()->setTitle("Posterior means E[z | x] under batch EM");
+                QAbstractAxis* x = view->chart()->axes(Qt::Horizontal).front();
+                x->setRange(-2, 2);
+                view->chart()->axes(Qt::Vertical).front()->setRange(-2, 2);
+                presentation::scaleChartFonts(&root, zoom); // a projector's, and beyond
+                root.resize(620, height);
+                root.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&root));
+                QCOMPARE(presentation::fitChartText(&root), 1);
+                QTRY_VERIFY(!presentation::chartTextPending(&root));
+                QApplication::processEvents();
+                const double shrink = presentation::shrinkOf(x, presentation::kTitleShrink);
+                const QStringList texts = sceneTexts(*view);
+                if (!x->isTitleVisible()) {
+                    ++hidden;
+                    QVERIFY2(
+                        shrink <= 0.6 + 1e-9,
+                        qPrintable(QString("height %1: hidden at %2").arg(height).arg(shrink)));
+                } else {
+                    QVERIFY2(texts.contains("z₁"), qPrintable(texts.join(" | ")));
+                    shrunkAndWhole += shrink < 1.0;
+                }
+            }
+        QVERIFY(shrunkAndWhole > 0); // the remedy was needed and worked at some height
+        QVERIFY(hidden > 0);         // and at the shortest it was not enough
     }
 };
 

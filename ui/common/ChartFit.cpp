@@ -80,6 +80,9 @@ class ChartFitter : public QObject {
             unshrink(
                 axis, [axis] { return axis->labelsFont(); },
                 [axis](const QFont& f) { axis->setLabelsFont(f); });
+            unshrink(
+                axis, [axis] { return axis->titleFont(); },
+                [axis](const QFont& f) { axis->setTitleFont(f); }, kTitleShrink);
         }
         schedule(0);
     }
@@ -117,9 +120,9 @@ class ChartFitter : public QObject {
                     Qt::UniqueConnection);
     }
 
-    template <class Get, class Set> static bool shrink(QObject* owner, Get get, Set set) {
-        const double factor =
-            owner->property("faShrink").isValid() ? owner->property("faShrink").toDouble() : 1.0;
+    template <class Get, class Set>
+    static bool shrink(QObject* owner, Get get, Set set, const char* key = kShrink) {
+        const double factor = shrinkOf(owner, key);
         if (factor <= kSmallest + 1e-9)
             return false;
         const double next = std::max(kSmallest, factor * 0.9);
@@ -127,18 +130,19 @@ class ChartFitter : public QObject {
         if (font.pointSizeF() <= 0)
             return false;
         font.setPointSizeF(font.pointSizeF() * next / factor);
-        owner->setProperty("faShrink", next);
+        owner->setProperty(key, next);
         set(font);
         return true;
     }
-    template <class Get, class Set> static void unshrink(QObject* owner, Get get, Set set) {
-        const double factor = owner->property("faShrink").toDouble();
+    template <class Get, class Set>
+    static void unshrink(QObject* owner, Get get, Set set, const char* key = kShrink) {
+        const double factor = owner->property(key).toDouble();
         if (!(factor > 0.0) || factor == 1.0)
             return;
         QFont font = get();
         if (font.pointSizeF() > 0)
             font.setPointSizeF(font.pointSizeF() / factor);
-        owner->setProperty("faShrink", 1.0);
+        owner->setProperty(key, 1.0);
         set(font);
     }
 
@@ -162,9 +166,13 @@ class ChartFitter : public QObject {
                 if (!mended && axis->isTitleVisible() && !axis->titleText().isEmpty() &&
                     (axis->orientation() == Qt::Vertical) == turned &&
                     plain(axis->titleText()).startsWith(kept)) {
-                    axis->setProperty("faTitleHidden", true);
-                    axis->setTitleVisible(false);
                     mended = changed = true;
+                    if (shrink(
+                            axis, [axis] { return axis->titleFont(); },
+                            [axis](const QFont& f) { axis->setTitleFont(f); }, kTitleShrink))
+                        continue;
+                    axis->setProperty("faTitleHidden", true); // cut even at 60 %
+                    axis->setTitleVisible(false);
                 }
             if (mended)
                 continue;
@@ -285,8 +293,8 @@ class ChartFitter : public QObject {
 
 } // namespace
 
-double shrinkOf(const QObject* owner) {
-    const QVariant v = owner->property("faShrink");
+double shrinkOf(const QObject* owner, const char* key) {
+    const QVariant v = owner->property(key);
     return v.isValid() && v.toDouble() > 0.0 ? v.toDouble() : 1.0;
 }
 

@@ -42,9 +42,8 @@ QColor mapped(const QColor& c, bool forward) {
 
 template <class Get, class Set>
 int scaleFont(QObject* owner, const char* key, double scale, Get get, Set set,
-              bool keepShrink = true) {
-    if (keepShrink) // what ChartFit made smaller to stay whole stays so
-        scale *= shrinkOf(owner);
+              const char* shrinkKey = kShrink) {
+    scale *= shrinkOf(owner, shrinkKey); // what ChartFit made smaller to stay whole stays so
     QVariant base = owner->property(key);
     if (!base.isValid()) {
         owner->setProperty(key, get());
@@ -91,7 +90,7 @@ int scaleChartFonts(QWidget* root, double scale) {
                 [axis](const QFont& f) { axis->setLabelsFont(f); });
             changed += scaleFont(
                 axis, "faBaseTitleFont", scale, [axis] { return axis->titleFont(); },
-                [axis](const QFont& f) { axis->setTitleFont(f); }, false);
+                [axis](const QFont& f) { axis->setTitleFont(f); }, kTitleShrink);
         }
     }
     return changed;
