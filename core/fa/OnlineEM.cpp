@@ -33,30 +33,15 @@ OnlineFitter::PassResult OnlineEM::pass(const double* x) const {
         m_Gs.diagonal() = m_G.diagonal();
     }
     stream::EmPass p;
-    p.dim = m_dim;
-    p.latent = static_cast<int>(K);
-    p.mean = m_mean.data();
-    p.d = m_d.data();
+    describeRows(p, x);
     p.A = m_A.data();
     p.d2 = m_d2.data();
-    p.psi = m_psi.data();
     p.F0 = m_F0.data();
-    p.pending = m_pending;
     p.fixed = !moves;
     p.w = m_w;
-    p.psiFloor = m_options.psiFloor;
-    p.m = m_m.data();
     p.Gs = m_Gs.data();
-    p.x = x;
-    p.t = static_cast<double>(m_t);
     p.useF0 = frameFixed(finished);
-    stream::PassOut out;
-    out.yy = m_yy.data();
-    out.yd = m_yd.data();
-    m_passThreads.run(p, out);
-    m_pending = false;
-    m_psiClamps += out.clamps;
-    PassResult r{std::isfinite(out.stateSum), std::isfinite(out.meanSum)};
+    const PassResult r = runPass(p);
     if (!x)
         return r;
 

@@ -72,6 +72,19 @@ void OnlineFitter::observe(const ConstVectorRef& theta) {
     m_status = m_t <= m_options.warmup ? FitStatus::WarmUp : FitStatus::Running;
 }
 
+void OnlineFitter::describeRows(stream::RowsPass& p, const double* x) const {
+    p.dim = m_dim;
+    p.latent = m_options.latent;
+    p.mean = m_mean.data();
+    p.d = m_d.data();
+    p.psi = m_psi.data();
+    p.pending = m_pending;
+    p.psiFloor = m_options.psiFloor;
+    p.m = m_m.data();
+    p.x = x;
+    p.t = static_cast<double>(m_t);
+}
+
 void OnlineFitter::settle() const {
     if (!m_pending || m_status == FitStatus::Diverged)
         return;

@@ -6,6 +6,7 @@
 #include "core/fa/GaussianFit.h"
 #include "core/fa/PassThreads.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,19 @@ class OnlineFitter : public StreamFit {
     /// One pass: finishes the pending M step, if any, and with x (observation m_t) updates the
     /// running mean and d, and forms that observation's E step (leaving its M step pending).
     virtual PassResult pass(const double* x) const = 0;
+    /// The part of a pass's description both fitters fill alike (StreamPass.h, RowsPass).
+    void describeRows(stream::RowsPass& p, const double* x) const;
+    /// Runs a pass on the pass's threads into the next E step's sums (m_yy, m_yd); the pending
+    /// step is then done, its clamps counted.
+    template <class Pass> PassResult runPass(const Pass& p) const {
+        stream::PassOut out;
+        out.yy = m_yy.data();
+        out.yd = m_yd.data();
+        m_passThreads.run(p, out);
+        m_pending = false;
+        m_psiClamps += out.clamps;
+        return {std::isfinite(out.stateSum), std::isfinite(out.meanSum)};
+    }
     /// F after the last finished M step.
     virtual const Matrix& currentLoadings() const = 0;
     /// Finishes a pending M step (the accessors call it).

@@ -60,30 +60,15 @@ OnlineFitter::PassResult OnlineSGA::pass(const double* x) const {
     // The pending step (gradients at the old F, psi and that observation's d and E step)
     // finishes first; only the running mean moves during warm-up, so no E step is formed then.
     stream::SgaPass p;
-    p.dim = m_dim;
-    p.latent = m_options.latent;
-    p.mean = m_mean.data();
-    p.d = m_d.data();
+    describeRows(p, x);
     p.F = m_F.data();
     p.beta = m_beta.data();
-    p.psi = m_psi.data();
-    p.pending = m_pending;
     p.eta = m_eta;
-    p.psiFloor = m_options.psiFloor;
     p.logPsiFloor = std::log(m_options.psiFloor);
-    p.m = m_m.data();
     p.M = m_M.data();
     p.expBlock = &expBlock;
-    p.x = x;
-    p.t = static_cast<double>(m_t);
     p.reduce = m_t > m_options.warmup;
-    stream::PassOut out;
-    out.yy = m_yy.data();
-    out.yd = m_yd.data();
-    m_passThreads.run(p, out);
-    m_pending = false;
-    m_psiClamps += out.clamps;
-    const PassResult r{std::isfinite(out.stateSum), std::isfinite(out.meanSum)};
+    const PassResult r = runPass(p);
     if (!x || !p.reduce)
         return r;
     solveEStep(nullptr);

@@ -23,25 +23,36 @@ struct PassOut {
     double stateSum = 0.0, meanSum = 0.0;
 };
 
+/// What both fitters' passes share: the shape, the running mean, d (the last observation's
+/// deviation) and psi; whether an M step is pending and its clamp of psi; the next observation x
+/// (null: settle the pending step only), its index t (the mean's weight is 1 / t), and the
+/// pending step's E-step mean m.
+struct RowsPass {
+    long dim = 0;
+    int latent = 0;
+    double *mean = nullptr, *d = nullptr, *psi = nullptr;
+    bool pending = false;
+    double psiFloor = 0.0;
+    const double* m = nullptr;
+    const double* x = nullptr;
+    double t = 1.0;
+};
+
 /// Online EM. State: the running mean, d (the last observation's deviation), A (D x K running
 /// mean of d m^T), d2 (running mean of d^2), psi, and F0 (the initial frame, F during warm-up).
 /// After warm-up F = A G with G = (Sigma + B)^-1 symmetric, so F is never stored; nor is psi by
 /// a pass with an observation (the M step it leaves pending writes psi when it is settled).
-struct EmPass {
-    long dim = 0;
-    int latent = 0;
-    double *mean = nullptr, *d = nullptr, *A = nullptr, *d2 = nullptr, *psi = nullptr;
+struct EmPass : RowsPass {
+    double *A = nullptr, *d2 = nullptr;
     const double* F0 = nullptr;
     // The pending M step: A <- (1 - w) A + w d m^T, d2 <- (1 - w) d2 + w d^2 and, unless fixed
     // (warm-up), psi <- max(d2 - rowsum(A G .* A), psiFloor). Gs holds G with its off-diagonal
     // entries doubled (K x K column-major; the upper triangle is read: g[k], k < j, of column j).
-    bool pending = false, fixed = true;
-    double w = 0.0, psiFloor = 0.0;
-    const double *m = nullptr, *Gs = nullptr;
-    // The next observation (null: settle the pending step only): mean += (x - mean) / t,
-    // d = x - mean, and the sums over y_i = F0 row i (useF0) or A row i (then F = A G).
-    const double* x = nullptr;
-    double t = 1.0;
+    bool fixed = true;
+    double w = 0.0;
+    const double* Gs = nullptr;
+    // With the next observation: mean += (x - mean) / t, d = x - mean, and the sums over
+    // y_i = F0 row i (useF0) or A row i (then F = A G).
     bool useF0 = true;
 };
 void run(const EmPass& pass, PassOut& out);
@@ -50,16 +61,11 @@ void run(const EmPass& pass, PassOut& out);
 /// F += eta psi^-1 (d m^T - F M), beta += eta (1/2 psi^-1 (d^2 - 2 d F m + rowsum(F M .* F))
 /// - 1/2), psi = exp(beta) clamped at psiFloor (beta = log psiFloor where clamped); M = Sigma +
 /// m m^T. expBlock computes out = exp(in) for n entries (vectorised, by the caller's library).
-struct SgaPass {
-    long dim = 0;
-    int latent = 0;
-    double *mean = nullptr, *d = nullptr, *F = nullptr, *beta = nullptr, *psi = nullptr;
-    bool pending = false;
-    double eta = 0.0, psiFloor = 0.0, logPsiFloor = 0.0;
-    const double *m = nullptr, *M = nullptr;
+struct SgaPass : RowsPass {
+    double *F = nullptr, *beta = nullptr;
+    double eta = 0.0, logPsiFloor = 0.0;
+    const double* M = nullptr;
     void (*expBlock)(const double* in, double* out, long n) = nullptr;
-    const double* x = nullptr;
-    double t = 1.0;
     bool reduce = true; ///< form the next E step's sums (not during warm-up)
 };
 void run(const SgaPass& pass, PassOut& out);
