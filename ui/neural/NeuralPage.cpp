@@ -1,6 +1,5 @@
 #include "ui/neural/NeuralPage.h"
 
-#include "core/io/RegressionCsv.h"
 #include "core/neural/NeuralCsv.h"
 #include "ui/common/AxisTicks.h"
 #include "ui/common/FormWidgets.h"
@@ -220,12 +219,8 @@ void NeuralPage::connectControls(QPushButton* open) {
 }
 
 bool NeuralPage::openCsv(const QString& path) {
-    try {
-        fa::io::loadRegressionCsv(path.toStdString());
-    } catch (const std::exception& e) {
-        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
+    if (!regressionCsvReadable(path))
         return false;
-    }
     m_quiet = true;
     selectDataset(path);
     m_quiet = false;
