@@ -40,26 +40,21 @@ void PosteriorCurveChart::resizeEvent(QResizeEvent* event) {
 }
 
 QLineSeries* PosteriorCurveChart::seriesFor(const std::string& method) {
-    if (auto it = m_series.find(method); it != m_series.end())
-        return it->second;
-    auto* s = new QLineSeries;
-    s->setPen(QPen(colourFor(method), 2));
-    s->setName(displayName(method));
-    chart()->addSeries(s);
-    s->attachAxis(m_x);
-    s->attachAxis(m_y);
-    return m_series[method] = s;
+    return m_series.get(chart(), m_x, m_y, method, [&] {
+        auto* s = new QLineSeries;
+        s->setPen(QPen(colourFor(method), 2));
+        s->setName(displayName(method));
+        return s;
+    });
 }
 
 QLineSeries* PosteriorCurveChart::series(const QString& method) const {
-    const auto it = m_series.find(method.toStdString());
-    return it == m_series.end() ? nullptr : it->second;
+    return m_series.find(method);
 }
 
 void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
     double lo = INFINITY, hi = 0.0;
-    for (auto& [name, s] : m_series)
-        s->clear(); // a method left out of this run shows nothing
+    m_series.clearAll(); // a method left out of this run shows nothing
     for (const auto& [method, curve] : snapshot.curves) {
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(curve.size()));
