@@ -2,6 +2,7 @@
 
 #include "core/neural/NeuralCsv.h"
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChartFrame.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
@@ -31,15 +32,8 @@
 namespace {
 QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const QString& xLabel,
                       const QString& yLabel) {
-    auto* c = new QChart;
-    c->setTitle(title);
+    auto* c = framedChart(title, x, {xLabel, "%.0f"}, y, {yLabel, "%.3g"});
     c->legend()->setAlignment(Qt::AlignBottom);
-    x->setTitleText(xLabel);
-    y->setTitleText(yLabel);
-    x->setLabelFormat("%.0f");
-    y->setLabelFormat("%.3g");
-    c->addAxis(x, Qt::AlignBottom);
-    c->addAxis(y, Qt::AlignLeft);
     auto* v = new QChartView(c);
     v->setRenderHint(QPainter::Antialiasing);
     v->setMinimumSize(320, 240);
