@@ -194,11 +194,7 @@ void studyAt(const VaeTrial& t, const VaeFit& fit, const VaeRow& row) {
 }
 
 void setScores(VaeRow& row, const VaeScores& s) {
-    row.trainElbo = s.trainElbo;
-    row.testElbo = s.testElbo;
-    row.iwLoglik = s.iwLoglik;
-    row.amortisationGap = s.amortisationGap;
-    row.approximationGap = s.approximationGap;
+    static_cast<VaeScoreColumns&>(row) = s;
     row.minEss = s.minEss;
 }
 

@@ -25,10 +25,15 @@ struct VaeEvalOptions {
     double qLr = 0.05;
 };
 
-/// NaN where a value does not apply (written as an empty cell).
-struct VaeScores {
+/// A fit's scores, per row in nats: the ELBO of the fitting and of the held-out rows, the
+/// importance-weighted log-likelihood and the two gaps (the vae command's score columns, the
+/// live run's curves). NaN where a value does not apply (written as an empty cell).
+struct VaeScoreColumns {
     double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0;
     double amortisationGap = 0.0, approximationGap = 0.0;
+};
+
+struct VaeScores : VaeScoreColumns {
     double minEss = 0.0; ///< the smallest effective sample size of the IW estimate (NaN: exact)
 };
 
@@ -90,9 +95,8 @@ struct VaeConfig {
     std::function<void(const std::vector<VaeGradRow>& rows)> gradientStudy;
 };
 
-struct VaeRow : VaeRowKey {
-    double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0,
-           approximationGap = 0.0, seconds = 0.0;
+struct VaeRow : VaeRowKey, VaeScoreColumns {
+    double seconds = 0.0;
     std::string status; ///< ok, psi-floor, diverged
     /// The smallest effective sample size of the IW estimate over the held-out rows (not a CSV
     /// column; NaN where exact): the summary prints it, a small one means a biased-low estimate.

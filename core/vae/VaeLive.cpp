@@ -147,11 +147,7 @@ void VaeLive::record() {
         row.hidden = f->fit->model().shape.name();
         row.latent = m_config.fit.latent;
         row.epoch = m_position;
-        row.trainElbo = p.trainElbo;
-        row.testElbo = p.testElbo;
-        row.iwLoglik = p.iwLoglik;
-        row.amortisationGap = p.amortisationGap;
-        row.approximationGap = p.approximationGap;
+        static_cast<VaeScoreColumns&>(row) = p;
         row.seconds = f->seconds;
         row.status = f->status;
         f->rows.push_back(row);

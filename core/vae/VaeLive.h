@@ -31,11 +31,9 @@ struct VaeLiveConfig {
     int gridSize = 11;          ///< decoded latent grid: points per side over [−2.5, 2.5]
 };
 
-struct VaeCurvePoint {
+/// The scores after one epoch: all but trainElbo NaN except on scored epochs.
+struct VaeCurvePoint : VaeScoreColumns {
     long epoch = 0;
-    double trainElbo = 0.0;
-    /// NaN except on scored epochs.
-    double testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0, approximationGap = 0.0;
 };
 
 struct VaeLiveSnapshot : LabSnapshotOf<VaeLiveConfig> {
