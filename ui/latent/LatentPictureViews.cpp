@@ -20,8 +20,7 @@ QString top(const fa::Vector& v) {
     return QString::number(v.size() > 0 ? v.maxCoeff() : 0.0, 'g', 2);
 }
 /// No fit's pictures to show (`none`): the tiles cleared under "<what>: why none"; true then.
-bool showsNone(ImageTiles& tiles, bool none, const QString& what,
-               const fa::LatentLiveSnapshot& s) {
+bool showsNone(ImageTiles& tiles, bool none, const QString& what, const fa::LatentLiveSnapshot& s) {
     if (none) {
         tiles.setTitle(what + ": " + noFit(s));
         tiles.clear();
