@@ -36,6 +36,15 @@ struct Stopwatch {
     double seconds() const { return std::chrono::duration<double>(end - start).count(); }
 };
 
+/// A fit's n steps (an EM iteration, a Gibbs sweep) timed: the watch stopped after them, then the
+/// fitted log-likelihood per row.
+template <class Fit, class Step> double timedSteps(Stopwatch& w, Fit& fit, int n, Step step) {
+    for (int i = 0; i < n; ++i)
+        step(fit);
+    w.stop();
+    return fit.loglikPerRow();
+}
+
 struct BenchCase {
     std::string name;
     int dim = 0, latent = 0;
@@ -90,10 +99,7 @@ std::vector<BenchCase> benchCases(const std::shared_ptr<const LatentData>& bosto
     cases.push_back(
         {"fa_em_boston_1000_iterations", bostonDim, kBostonLatent, 0.050, [boston](Stopwatch& w) {
              FaBatchEm em(boston->train, FaEmOptions{kBostonLatent});
-             for (int i = 0; i < kEmIterations; ++i)
-                 (void)em.iterate();
-             w.stop();
-             return em.loglikPerRow();
+             return timedSteps(w, em, kEmIterations, [](FaBatchEm& f) { (void)f.iterate(); });
          }});
     for (const int chains : {1, 4}) {
         std::string name = "fa_gibbs_n2000_1000_sweeps_";
@@ -103,10 +109,7 @@ std::vector<BenchCase> benchCases(const std::shared_ptr<const LatentData>& bosto
                              o.latent = 2;
                              o.chains = chains;
                              FaGibbs gibbs(faRows->train, o);
-                             for (int i = 0; i < kSweeps; ++i)
-                                 gibbs.sweep();
-                             w.stop();
-                             return gibbs.loglikPerRow();
+                             return timedSteps(w, gibbs, kSweeps, [](FaGibbs& f) { f.sweep(); });
                          }});
     }
     cases.push_back({"mppca_5x1_n10000_100_iterations", 3, 1, 1.0, [pieces](Stopwatch& w) {
@@ -114,20 +117,15 @@ std::vector<BenchCase> benchCases(const std::shared_ptr<const LatentData>& bosto
                          o.components = 5;
                          o.latent = 1;
                          Mppca mixture(pieces->train, o);
-                         for (int i = 0; i < kMppcaIterations; ++i)
-                             (void)mixture.iterate();
-                         w.stop();
-                         return mixture.loglikPerRow();
+                         return timedSteps(w, mixture, kMppcaIterations,
+                                           [](Mppca& f) { (void)f.iterate(); });
                      }});
     cases.push_back(
         {"ppca_em_boston_1000_iterations", bostonDim, kBostonLatent, 0.0, [boston](Stopwatch& w) {
              PpcaOptions o;
              o.latent = kBostonLatent;
              PpcaEm em(boston->train, o);
-             for (int i = 0; i < kEmIterations; ++i)
-                 (void)em.iterate();
-             w.stop();
-             return em.loglikPerRow();
+             return timedSteps(w, em, kEmIterations, [](PpcaEm& f) { (void)f.iterate(); });
          }});
     cases.push_back(
         {"ppca_closed_form_boston", bostonDim, kBostonLatent, 0.0, [boston](Stopwatch& w) {

@@ -12,14 +12,12 @@ const char* const kFaSweepHeader =
     "rel_cov_dist,w2,w2_over_dim,rel_mean_dist,seconds,status";
 
 void writeFaSweepCsv(std::ostream& out, const std::vector<FaSweepRow>& rows) {
-    out << kFaSweepHeader << '\n';
-    for (const auto& r : rows)
-        out << r.dim << ',' << r.latent << ',' << formatDouble(r.spectrumLo) << ','
-            << formatDouble(r.spectrumHi) << ',' << r.generator << ',' << r.samples << ','
-            << r.trial << ',' << r.algorithm << ',' << formatDouble(r.relCovDist) << ','
-            << formatDouble(r.w2) << ',' << formatDouble(r.w2OverDim) << ','
-            << formatDouble(r.relMeanDist) << ',' << formatDouble(r.seconds) << ',' << r.status
-            << '\n';
+    writeCsv(out, kFaSweepHeader, rows, [](std::ostream& o, const FaSweepRow& r) {
+        csvLine(o, r.dim, r.latent, formatDouble(r.spectrumLo), formatDouble(r.spectrumHi),
+                r.generator, r.samples, r.trial, r.algorithm, formatDouble(r.relCovDist),
+                formatDouble(r.w2), formatDouble(r.w2OverDim), formatDouble(r.relMeanDist),
+                formatDouble(r.seconds), r.status);
+    });
 }
 
 std::vector<FaSweepRow> readFaSweepCsv(std::istream& in) {

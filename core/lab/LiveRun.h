@@ -4,6 +4,7 @@
 // say where it stands. A run is built from its lab's configuration (which throws
 // std::invalid_argument for bad values); "reset" is building a fresh one from the same
 // configuration, which the worker does. Qt-free, single-threaded: one thread owns a run.
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <stdexcept>
@@ -78,6 +79,43 @@ class LiveRun {
 
   private:
     AbandonFlag m_abandoned;
+};
+
+/// A run whose configuration (live changes included) holds its `length`, and whose snapshot is
+/// a LabSnapshotOf that configuration (the latent and nonlinear-FA labs): what such runs do
+/// alike, from the units done (`m_position`) and the configuration.
+template <class Config, class Snapshot> class ConfiguredRun : public LiveRun {
+  public:
+    long position() const override { return m_position; }
+    long length() const override { return m_config.length; }
+    std::string unit() const override { return m_unit; }
+    std::shared_ptr<const LabSnapshot> labSnapshot() const override {
+        return std::make_shared<const Snapshot>(snapshot());
+    }
+    virtual Snapshot snapshot() const = 0;
+    const Config& config() const { return m_config; }
+
+  protected:
+    /// `unit`: "iterations", "epochs".
+    ConfiguredRun(const Config& config, const char* unit, AbandonFlag abandon)
+        : LiveRun(std::move(abandon)), m_config(config), m_unit(unit) {}
+    /// A snapshot begun with the configuration, the position and the length.
+    Snapshot startSnapshot() const {
+        Snapshot s;
+        s.config = m_config;
+        s.position = m_position;
+        s.length = m_config.length;
+        return s;
+    }
+    /// A longer or shorter run from where it stands (not below the units done), once the lab
+    /// has checked `length`.
+    void keepLength(long length) { m_config.length = std::max(length, m_position); }
+
+    Config m_config;
+    long m_position = 0; ///< units done
+
+  private:
+    const char* m_unit;
 };
 
 } // namespace fa

@@ -7,13 +7,11 @@ const char* const kLatentHeader =
     "heldout_loglik_per_row,elbo_per_row,rel_cov_dist,seconds,status";
 
 void writeLatentCsv(std::ostream& out, const std::vector<LatentRow>& rows) {
-    out << kLatentHeader << '\n';
-    for (const auto& r : rows)
-        out << textCell(r.dataset) << ',' << r.model << ',' << r.method << ',' << r.latent << ','
-            << r.components << ',' << r.trial << ',' << r.iteration << ',' << optionalCell(r.loglik)
-            << ',' << optionalCell(r.heldout) << ',' << optionalCell(r.elbo) << ','
-            << optionalCell(r.relCovDist) << ',' << formatDouble(r.seconds) << ',' << r.status
-            << '\n';
+    writeCsv(out, kLatentHeader, rows, [](std::ostream& o, const LatentRow& r) {
+        csvLine(o, textCell(r.dataset), r.model, r.method, r.latent, r.components, r.trial,
+                r.iteration, optionalCell(r.loglik), optionalCell(r.heldout), optionalCell(r.elbo),
+                optionalCell(r.relCovDist), formatDouble(r.seconds), r.status);
+    });
 }
 
 MergeRule latentMergeRule() {
@@ -25,15 +23,13 @@ const char* const kImputationHeader =
     "rmse_column_mean";
 
 void writeImputationCsv(std::ostream& out, const std::vector<LatentRow>& rows) {
-    out << kImputationHeader << '\n';
-    for (const auto& r : rows) {
+    writeCsv(out, kImputationHeader, rows, [](std::ostream& o, const LatentRow& r) {
         const ImputationScore& s = r.imputation;
-        if (s.hidden > 0)
-            out << textCell(r.dataset) << ',' << r.model << ',' << r.method << ',' << r.latent
-                << ',' << r.trial << ',' << r.iteration << ',' << formatDouble(s.hideFraction)
-                << ',' << s.hidden << ',' << optionalCell(s.conditionalMean) << ','
-                << optionalCell(s.columnMean) << '\n';
-    }
+        if (s.hidden > 0) // only the rows with hidden entries
+            csvLine(o, textCell(r.dataset), r.model, r.method, r.latent, r.trial, r.iteration,
+                    formatDouble(s.hideFraction), s.hidden, optionalCell(s.conditionalMean),
+                    optionalCell(s.columnMean));
+    });
 }
 
 } // namespace fa::io

@@ -47,29 +47,42 @@ Vector columnVariances(const Matrix& rows) {
     return centred.colwise().squaredNorm().transpose() / static_cast<double>(rows.rows());
 }
 
-class FaEmFit final : public LatentFit {
+/// A fit whose log-likelihoods, of the fitting rows and of any rows, are its model's own (batch
+/// EM, Gibbs, the mixture).
+template <class Model> class ModelFit : public LatentFit {
   public:
-    FaEmFit(const Matrix& rows, int latent, FaPrior prior) : m_em(rows, options(latent, prior)) {}
+    double loglikPerRow() const override { return m_model.loglikPerRow(); }
+    double loglikPerRow(const ConstMatrixRef& rows) const override {
+        return m_model.loglikPerRow(rows);
+    }
+
+  protected:
+    template <class Options> ModelFit(const Matrix& rows, const Options& o) : m_model(rows, o) {}
+    Model m_model;
+};
+
+class FaEmFit final : public ModelFit<FaBatchEm> {
+  public:
+    FaEmFit(const Matrix& rows, int latent, FaPrior prior)
+        : ModelFit(rows, options(latent, prior)) {}
     void iterate() override {
-        m_last = m_em.iterate();
+        m_last = m_model.iterate();
         m_elbo = m_last->elboAfterM;
     }
-    long iterations() const override { return m_em.iterations(); }
-    double loglikPerRow() const override { return m_em.loglikPerRow(); }
-    double loglikPerRow(const ConstMatrixRef& rows) const override {
-        return m_em.loglikPerRow(rows);
-    }
+    long iterations() const override { return m_model.iterations(); }
     double elboPerRow() const override { return m_elbo; }
-    void moments(Vector& mean, Matrix& cov) const override { faMoments(m_em.model(), mean, cov); }
-    FitStatus status(bool last) const override {
-        if (m_em.diverged())
-            return FitStatus::Diverged;
-        if (!m_em.heywood().empty())
-            return FitStatus::PsiFloor;
-        return last && !m_em.converged() ? FitStatus::NotConverged : FitStatus::Running;
+    void moments(Vector& mean, Matrix& cov) const override {
+        faMoments(m_model.model(), mean, cov);
     }
-    std::vector<Eigen::Index> flooredColumns() const override { return m_em.heywood(); }
-    std::optional<FAModel> faModel() const override { return m_em.model(); }
+    FitStatus status(bool last) const override {
+        if (m_model.diverged())
+            return FitStatus::Diverged;
+        if (!m_model.heywood().empty())
+            return FitStatus::PsiFloor;
+        return last && !m_model.converged() ? FitStatus::NotConverged : FitStatus::Running;
+    }
+    std::vector<Eigen::Index> flooredColumns() const override { return m_model.heywood(); }
+    std::optional<FAModel> faModel() const override { return m_model.model(); }
     std::optional<FaEmStep> lastEmStep() const override { return m_last; }
 
   private:
@@ -79,41 +92,36 @@ class FaEmFit final : public LatentFit {
         o.prior = prior;
         return o;
     }
-    FaBatchEm m_em;
     std::optional<FaEmStep> m_last;
     double m_elbo = kNaN;
 };
 
-class GibbsFit final : public LatentFit {
+class GibbsFit final : public ModelFit<FaGibbs> {
   public:
-    GibbsFit(const Matrix& rows, const LatentFitOptions& o) : m_gibbs(rows, options(o)) {}
-    void iterate() override { m_gibbs.sweep(); }
-    long iterations() const override { return m_gibbs.sweeps(); }
-    double loglikPerRow() const override { return m_gibbs.loglikPerRow(); }
-    double loglikPerRow(const ConstMatrixRef& rows) const override {
-        return m_gibbs.loglikPerRow(rows);
-    }
+    GibbsFit(const Matrix& rows, const LatentFitOptions& o) : ModelFit(rows, options(o)) {}
+    void iterate() override { m_model.sweep(); }
+    long iterations() const override { return m_model.sweeps(); }
     void moments(Vector& mean, Matrix& cov) const override {
-        mean = m_gibbs.meanMean();
-        cov = m_gibbs.meanCovariance();
+        mean = m_model.meanMean();
+        cov = m_model.meanCovariance();
     }
     FitStatus status(bool last) const override {
-        if (m_gibbs.diverged())
+        if (m_model.diverged())
             return FitStatus::Diverged;
-        if (!m_gibbs.flooredColumns().empty())
+        if (!m_model.flooredColumns().empty())
             return FitStatus::PsiFloor;
         if (!last)
             return FitStatus::Running;
         // Converged when every tracked entry of C has split-R̂ <= 1.01 (BDA3's flag).
-        if (m_gibbs.kept() < 4)
+        if (m_model.kept() < 4)
             return FitStatus::NotConverged;
-        for (const GibbsEntrySummary& s : m_gibbs.summary())
+        for (const GibbsEntrySummary& s : m_model.summary())
             if (!(s.rhat <= 1.01))
                 return FitStatus::NotConverged;
         return FitStatus::Running;
     }
-    const FaGibbs* gibbs() const override { return &m_gibbs; }
-    std::vector<Eigen::Index> flooredColumns() const override { return m_gibbs.flooredColumns(); }
+    const FaGibbs* gibbs() const override { return &m_model; }
+    std::vector<Eigen::Index> flooredColumns() const override { return m_model.flooredColumns(); }
 
   private:
     static FaGibbsOptions options(const LatentFitOptions& o) {
@@ -125,7 +133,6 @@ class GibbsFit final : public LatentFit {
         g.prior = priorFor(LatentMethod::Gibbs, o.prior);
         return g;
     }
-    FaGibbs m_gibbs;
 };
 
 /// scikit-learn's SVD iteration (exact SVD), one iteration per call: each call resumes from
@@ -293,24 +300,20 @@ class ClosedFormFit final : public LatentFit {
     double m_loglik;
 };
 
-class MppcaFit final : public LatentFit {
+class MppcaFit final : public ModelFit<Mppca> {
   public:
-    MppcaFit(const Matrix& rows, const LatentFitOptions& o) : m_mix(rows, options(o)) {}
-    void iterate() override { m_mix.iterate(); }
-    long iterations() const override { return m_mix.iterations(); }
-    double loglikPerRow() const override { return m_mix.loglikPerRow(); }
-    double loglikPerRow(const ConstMatrixRef& rows) const override {
-        return m_mix.loglikPerRow(rows);
-    }
-    void moments(Vector& mean, Matrix& cov) const override { m_mix.moments(mean, cov); }
+    MppcaFit(const Matrix& rows, const LatentFitOptions& o) : ModelFit(rows, options(o)) {}
+    void iterate() override { m_model.iterate(); }
+    long iterations() const override { return m_model.iterations(); }
+    void moments(Vector& mean, Matrix& cov) const override { m_model.moments(mean, cov); }
     FitStatus status(bool last) const override {
-        if (m_mix.diverged())
+        if (m_model.diverged())
             return FitStatus::Diverged;
-        if (m_mix.floored())
+        if (m_model.floored())
             return FitStatus::PsiFloor;
-        return last && !m_mix.converged() ? FitStatus::NotConverged : FitStatus::Running;
+        return last && !m_model.converged() ? FitStatus::NotConverged : FitStatus::Running;
     }
-    const Mppca* mixture() const override { return &m_mix; }
+    const Mppca* mixture() const override { return &m_model; }
 
   private:
     static MppcaOptions options(const LatentFitOptions& o) {
@@ -320,7 +323,6 @@ class MppcaFit final : public LatentFit {
         m.seed = o.seed;
         return m;
     }
-    Mppca m_mix;
 };
 
 } // namespace

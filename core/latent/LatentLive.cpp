@@ -22,7 +22,7 @@ constexpr int kPicturePoints = 200;              // rows projected for pictures
 } // namespace
 
 LatentLive::LatentLive(const LatentLiveConfig& config, AbandonFlag abandon)
-    : LiveRun(std::move(abandon)), m_config(config) {
+    : ConfiguredRun(config, "iterations", std::move(abandon)) {
     checkLatentRun(config.data.model, config.methods, config.length);
     checkParams(latentLiveParams(), config);
     m_data = makeLatentData(config.data, config.loader);
@@ -83,7 +83,7 @@ LatentLive::LatentLive(const LatentLiveConfig& config, AbandonFlag abandon)
 
 long LatentLive::advance(long n) {
     long done = 0;
-    while (done < n && m_iteration < m_config.length) {
+    while (done < n && m_position < m_config.length) {
         for (std::size_t i = 0; i < m_fits.size(); ++i) {
             if (abandoned()) // the window closed: an EM or Gibbs pass is not cut, the next
                 return done; // fit's is not begun
@@ -92,12 +92,12 @@ long LatentLive::advance(long n) {
             m_seconds[i] +=
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (const auto step = m_fits[i]->lastEmStep()) {
-                const auto t = static_cast<double>(m_iteration);
+                const auto t = static_cast<double>(m_position);
                 m_staircases[i].emplace_back(t, step->elboAfterE);
                 m_staircases[i].emplace_back(t + 1.0, step->elboAfterM);
             }
         }
-        ++m_iteration;
+        ++m_position;
         ++done;
         record();
     }
@@ -105,7 +105,7 @@ long LatentLive::advance(long n) {
 }
 
 void LatentLive::record() {
-    const bool last = m_iteration >= m_config.length;
+    const bool last = m_position >= m_config.length;
     for (std::size_t i = 0; i < m_fits.size(); ++i) {
         const LatentFit& fit = *m_fits[i];
         LatentRow row;
@@ -114,10 +114,10 @@ void LatentLive::record() {
         row.method = latentMethodName(m_config.methods[i]);
         row.latent = m_config.fit.latent;
         row.components = m_config.data.model == LatentModel::Mppca ? m_config.fit.components : 1;
-        row.iteration = m_iteration;
+        row.iteration = m_position;
         row.loglik = fit.loglikPerRow();
         row.heldout = m_data.test.rows() > 0 ? fit.loglikPerRow(m_data.test) : kNaN;
-        row.elbo = m_iteration > 0 ? fit.elboPerRow() : kNaN;
+        row.elbo = m_position > 0 ? fit.elboPerRow() : kNaN;
         row.relCovDist = kNaN;
         if (m_data.hasTruth() && m_data.train.cols() <= kMaxDimForDistance) {
             Vector mean;
@@ -144,7 +144,7 @@ void LatentLive::setView(int x, int y) {
 
 void LatentLive::setLength(long length) {
     checkLatentRun(m_config.data.model, m_config.methods, length);
-    m_config.length = std::max(length, m_iteration);
+    keepLength(length);
 }
 
 std::vector<LatentRow> LatentLive::rows() const {
@@ -152,10 +152,6 @@ std::vector<LatentRow> LatentLive::rows() const {
     for (const auto& perMethod : m_rows)
         out.insert(out.end(), perMethod.begin(), perMethod.end());
     return out;
-}
-
-std::shared_ptr<const LabSnapshot> LatentLive::labSnapshot() const {
-    return std::make_shared<const LatentLiveSnapshot>(snapshot());
 }
 
 } // namespace fa

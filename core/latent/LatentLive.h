@@ -118,17 +118,12 @@ struct LatentLiveSnapshot : LabSnapshotOf<LatentLiveConfig> {
     } pictures;
 };
 
-class LatentLive : public LiveRun {
+class LatentLive : public ConfiguredRun<LatentLiveConfig, LatentLiveSnapshot> {
   public:
     explicit LatentLive(const LatentLiveConfig& config,
                         AbandonFlag abandon = {}); ///< throws std::invalid_argument
     long advance(long iterations) override;
-    long position() const override { return m_iteration; }
-    long length() const override { return m_config.length; }
-    std::string unit() const override { return "iterations"; }
-    std::shared_ptr<const LabSnapshot> labSnapshot() const override;
-    LatentLiveSnapshot snapshot() const;
-    const LatentLiveConfig& config() const { return m_config; }
+    LatentLiveSnapshot snapshot() const override;
     const LatentData& data() const { return m_data; }
     /// Rows in the CLI's columns (trial 0), one per recorded iteration.
     std::vector<LatentRow> rows() const;
@@ -152,7 +147,6 @@ class LatentLive : public LiveRun {
     void preparePictures();
     void picturesSnapshot(const LatentFit* fit, LatentLiveSnapshot& s) const;
 
-    LatentLiveConfig m_config;
     LatentData m_data;
     Matrix m_viewRows; ///< the fitting rows with the hidden entries put back (the views' rows)
     double m_meanFill = 0.0;                   ///< the column means' imputation RMSE (§3.6)
@@ -169,7 +163,6 @@ class LatentLive : public LiveRun {
     std::vector<std::vector<LatentRow>> m_rows; ///< per method, one per recorded iteration
     std::vector<std::vector<Eigen::Vector2d>> m_staircases;
     std::vector<double> m_seconds;
-    long m_iteration = 0;
     /// The worst split-R̂ and smallest ESS over every tracked entry, recomputed only when the
     /// kept draws have grown by a tenth (each costs O(entries · chains · n log n)).
     struct DiagnosticsCache {

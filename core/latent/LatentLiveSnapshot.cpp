@@ -197,12 +197,9 @@ void LatentLive::imputationSnapshot(LatentLiveSnapshot& s) const {
 }
 
 LatentLiveSnapshot LatentLive::snapshot() const {
-    LatentLiveSnapshot s;
-    s.config = m_config;
+    LatentLiveSnapshot s = startSnapshot();
     s.rows = rows();
-    s.position = m_iteration;
-    s.length = m_config.length;
-    s.iteration = m_iteration;
+    s.iteration = m_position;
     s.dataset = m_data.name;
     s.model = latentModelName(m_config.data.model);
     s.columns = m_data.columns;

@@ -16,8 +16,7 @@ MlpLikelihood::MlpLikelihood(Matrix X, Vector y, MlpShape shape, double beta)
         throw std::invalid_argument("the network's input count does not match the data");
     if (m_shape.outputs != 1)
         throw std::invalid_argument("a regression network has one output");
-    if (!(beta > 0.0))
-        throw std::invalid_argument("the noise precision beta must be positive");
+    checkNoisePrecision(beta);
 }
 
 double MlpLikelihood::meanNegLogLik(const ConstVectorRef& theta,

@@ -8,12 +8,12 @@ const char* const kNeuralCurveHeader =
     "dataset,method,hidden,split,epoch,train_nmll,train_rmse,test_nmll,test_rmse,test_coverage_95";
 
 void writeNeuralCsv(std::ostream& out, const std::vector<NeuralRow>& rows) {
-    out << kNeuralHeader << '\n';
-    for (const auto& r : rows) // the hidden sizes hold commas ("50,50"), so that cell is quoted
-        out << textCell(r.dataset) << ',' << r.method << ",\"" << r.hidden << "\"," << r.split
-            << ',' << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
-            << formatDouble(r.seconds) << ',' << r.status << ',' << formatDouble(r.coverage95)
-            << '\n';
+    writeCsv(out, kNeuralHeader, rows, [](std::ostream& o, const NeuralRow& r) {
+        // the hidden sizes hold commas ("50,50"), so that cell is quoted
+        csvLine(o, textCell(r.dataset), r.method, '"' + r.hidden + '"', r.split,
+                formatDouble(r.nmll), formatDouble(r.rmse), formatDouble(r.seconds), r.status,
+                formatDouble(r.coverage95));
+    });
 }
 
 void writeNeuralCurveCsv(std::ostream& out, const NeuralLiveSnapshot& s, int split) {

@@ -6,12 +6,11 @@ const char* const kGpHeader =
     "dataset,kernel,trial,nmll,rmse,log_marginal_likelihood,seconds,status";
 
 void writeGpCsv(std::ostream& out, const std::vector<GpRow>& rows) {
-    out << kGpHeader << '\n';
-    for (const GpRow& r : rows)
-        out << textCell(r.dataset) << ',' << r.kernel << ',' << r.trial << ','
-            << formatDouble(r.nmll) << ',' << formatDouble(r.rmse) << ','
-            << formatDouble(r.logMarginal) << ',' << formatDouble(r.seconds) << ',' << r.status
-            << '\n';
+    writeCsv(out, kGpHeader, rows, [](std::ostream& o, const GpRow& r) {
+        csvLine(o, textCell(r.dataset), r.kernel, r.trial, formatDouble(r.nmll),
+                formatDouble(r.rmse), formatDouble(r.logMarginal), formatDouble(r.seconds),
+                r.status);
+    });
 }
 
 MergeRule gpMergeRule() {

@@ -16,21 +16,21 @@ void writeBoundCsv(std::ostream& out, const std::string& dataset, const std::str
 }
 
 void writeGradVarianceCsv(std::ostream& out, const std::vector<GradVarianceRow>& rows) {
-    out << "dataset,method,estimator,samples,block,mean_norm,variance,seconds\n";
-    for (const auto& r : rows)
-        out << textCell(r.dataset) << ',' << r.method << ',' << r.estimator << ',' << r.samples
-            << ',' << r.block << ',' << formatDouble(r.meanNorm) << ',' << formatDouble(r.variance)
-            << ',' << formatDouble(r.seconds) << '\n';
+    writeCsv(out, "dataset,method,estimator,samples,block,mean_norm,variance,seconds", rows,
+             [](std::ostream& o, const GradVarianceRow& r) {
+                 csvLine(o, textCell(r.dataset), r.method, r.estimator, r.samples, r.block,
+                         formatDouble(r.meanNorm), formatDouble(r.variance),
+                         formatDouble(r.seconds));
+             });
 }
 
 void writePosteriorCsv(std::ostream& out, const std::vector<PosteriorRow>& rows) {
-    out << kPosteriorHeader << '\n';
-    for (const auto& r : rows)
-        out << textCell(r.dataset) << ',' << r.method << ',' << r.latent << ',' << r.trial << ','
-            << r.epoch << ',' << formatDouble(r.score.relMeanDist) << ','
-            << formatDouble(r.score.relCovDist) << ',' << formatDouble(r.score.w2) << ','
-            << formatDouble(r.score.w2OverDim) << ',' << formatDouble(r.seconds) << ',' << r.status
-            << '\n';
+    writeCsv(out, kPosteriorHeader, rows, [](std::ostream& o, const PosteriorRow& r) {
+        csvLine(o, textCell(r.dataset), r.method, r.latent, r.trial, r.epoch,
+                formatDouble(r.score.relMeanDist), formatDouble(r.score.relCovDist),
+                formatDouble(r.score.w2), formatDouble(r.score.w2OverDim), formatDouble(r.seconds),
+                r.status);
+    });
 }
 
 MergeRule posteriorMergeRule() {

@@ -101,7 +101,7 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
 }
 
 std::vector<VaeGradRow> vaeGradientStudy(const VaeFit& fit, int draws, std::uint64_t seed,
-                                         const VaeGradRow& like) {
+                                         const VaeRowKey& key) {
     const std::optional<NetworkEncoder> encoder = fit.networkEncoder();
     if (!encoder)
         return {};
@@ -115,7 +115,8 @@ std::vector<VaeGradRow> vaeGradientStudy(const VaeFit& fit, int draws, std::uint
         Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(e)));
         const GradientSpread spread = encoderGradientSpread(fit.model(), *encoder, X.leftCols(rows),
                                                             e, o.encoderSamples, draws, rng);
-        VaeGradRow r = like;
+        VaeGradRow r;
+        static_cast<VaeRowKey&>(r) = key;
         r.trainedWith = estimatorName(o.encoderGradient);
         r.estimator = estimatorName(e);
         r.samples = o.encoderSamples;
@@ -184,27 +185,16 @@ std::optional<VaeScores> scoreAt(const VaeTrial& t, const VaeFit& fit, const std
 
 /// The encoder-gradient study at the row's checkpoint, handed to the configuration's hook.
 void studyAt(const VaeTrial& t, const VaeFit& fit, const VaeRow& row) {
-    VaeGradRow like;
-    like.dataset = row.dataset;
-    like.method = row.method;
-    like.hidden = row.hidden;
-    like.latent = row.latent;
-    like.trial = row.trial;
-    like.epoch = row.epoch;
     const auto rows = vaeGradientStudy(
         fit, t.c.gradDraws,
         deriveSeed(t.seed, SeedStream::VaeScoringBase, kStudyOffset + std::uint64_t(row.epoch)),
-        like);
+        row);
     if (!rows.empty())
         t.c.gradientStudy(rows);
 }
 
 void setScores(VaeRow& row, const VaeScores& s) {
-    row.trainElbo = s.trainElbo;
-    row.testElbo = s.testElbo;
-    row.iwLoglik = s.iwLoglik;
-    row.amortisationGap = s.amortisationGap;
-    row.approximationGap = s.approximationGap;
+    static_cast<VaeScoreColumns&>(row) = s;
     row.minEss = s.minEss;
 }
 

@@ -25,10 +25,15 @@ struct VaeEvalOptions {
     double qLr = 0.05;
 };
 
-/// NaN where a value does not apply (written as an empty cell).
-struct VaeScores {
+/// A fit's scores, per row in nats: the ELBO of the fitting and of the held-out rows, the
+/// importance-weighted log-likelihood and the two gaps (the vae command's score columns, the
+/// live run's curves). NaN where a value does not apply (written as an empty cell).
+struct VaeScoreColumns {
     double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0;
     double amortisationGap = 0.0, approximationGap = 0.0;
+};
+
+struct VaeScores : VaeScoreColumns {
     double minEss = 0.0; ///< the smallest effective sample size of the IW estimate (NaN: exact)
 };
 
@@ -46,12 +51,17 @@ VaeScores scoreVaeFit(const VaeFit& fit, const ConstMatrixRef& testRows,
                       const VaeEvalOptions& options, std::uint64_t seed, VaeTestQ* best = nullptr,
                       const ScoringPoll& poll = {});
 
-/// One estimator's spread of the VAE's encoder gradient at one checkpoint (§9.3): the rows of
-/// `faexplorer-cli vae --grad-variance-out`.
-struct VaeGradRow {
-    std::string dataset, method, hidden;
+/// What names a row of the vae command's tables: the fit (data set, method, network, K), the trial
+/// and the epoch.
+struct VaeRowKey {
+    std::string dataset, method, hidden; ///< hidden: "50,50", "linear"; empty for ppca
     int latent = 0, trial = 0;
     long epoch = 0;
+};
+
+/// One estimator's spread of the VAE's encoder gradient at one checkpoint (§9.3): the rows of
+/// `faexplorer-cli vae --grad-variance-out`.
+struct VaeGradRow : VaeRowKey {
     std::string trainedWith, estimator;   ///< the fit's encoder gradient; the one measured
     int samples = 0, draws = 0, rows = 0; ///< S per row, estimates, rows of the batch
     double meanNorm = 0.0, variance = 0.0;
@@ -61,10 +71,9 @@ struct VaeGradRow {
 /// estimator (the baseline only when the fit's S ≥ 2): `draws` estimates of φ's gradient of the
 /// per-row mean ELBO over the first `batch` training rows, each from the fit's S draws per row;
 /// estimator e takes the stream deriveSeed(seed, e) (runVae's seed at epoch t: the trial's
-/// VaeScoringBase + 64 + t, beyond the methods' scorings). `like` names the rows (dataset, method,
-/// hidden, latent, trial, epoch).
+/// VaeScoringBase + 64 + t, beyond the methods' scorings). `key` names the rows.
 std::vector<VaeGradRow> vaeGradientStudy(const VaeFit& fit, int draws, std::uint64_t seed,
-                                         const VaeGradRow& like);
+                                         const VaeRowKey& key);
 
 struct VaeConfig {
     VaeDataSpec data;
@@ -86,12 +95,8 @@ struct VaeConfig {
     std::function<void(const std::vector<VaeGradRow>& rows)> gradientStudy;
 };
 
-struct VaeRow {
-    std::string dataset, method, hidden; ///< hidden: "50,50", "linear"; empty for ppca
-    int latent = 0, trial = 0;
-    long epoch = 0;
-    double trainElbo = 0.0, testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0,
-           approximationGap = 0.0, seconds = 0.0;
+struct VaeRow : VaeRowKey, VaeScoreColumns {
+    double seconds = 0.0;
     std::string status; ///< ok, psi-floor, diverged
     /// The smallest effective sample size of the IW estimate over the held-out rows (not a CSV
     /// column; NaN where exact): the summary prints it, a small one means a biased-low estimate.

@@ -20,7 +20,7 @@ bool scoredEpoch(long epoch, long length, int every) {
 } // namespace
 
 VaeLive::VaeLive(const VaeLiveConfig& config, AbandonFlag abandon)
-    : LiveRun(std::move(abandon)), m_config(config) {
+    : ConfiguredRun(config, "epochs", std::move(abandon)) {
     if (m_config.methods.empty())
         throw std::invalid_argument("choose at least one method");
     validate(m_config.fit);
@@ -87,7 +87,7 @@ VaeLive::~VaeLive() = default;
 long VaeLive::advance(long epochs) {
     using Clock = std::chrono::steady_clock;
     long done = 0;
-    while (done < epochs && m_epoch < m_config.length) {
+    while (done < epochs && m_position < m_config.length) {
         for (auto& f : m_fits)
             if (f->fit && !f->fit->diverged()) {
                 const auto start = Clock::now();
@@ -96,7 +96,7 @@ long VaeLive::advance(long epochs) {
             }
         if (abandoned()) // the window closed mid-epoch: nothing more is shown
             return done;
-        ++m_epoch;
+        ++m_position;
         ++done;
         record();
     }
@@ -104,7 +104,7 @@ long VaeLive::advance(long epochs) {
 }
 
 void VaeLive::record() {
-    const bool scored = scoredEpoch(m_epoch, m_config.length, m_config.scoreEvery);
+    const bool scored = scoredEpoch(m_position, m_config.length, m_config.scoreEvery);
     // Every held-out row on a scored epoch (as the CLI and PPCA's level), none otherwise.
     const Matrix none(0, m_data.rows.test.cols());
     const Matrix& held = scored ? m_data.rows.test : none;
@@ -114,16 +114,16 @@ void VaeLive::record() {
         if (!f->fit || f->status == "diverged")
             continue;
         VaeCurvePoint p;
-        p.epoch = m_epoch;
+        p.epoch = m_position;
         p.testElbo = p.iwLoglik = p.amortisationGap = p.approximationGap = kNaN;
         if (f->fit->diverged()) {
             f->status = "diverged";
             p.trainElbo = kNaN;
         } else {
-            const VaeScores s =
-                scoreVaeFit(*f->fit, held, m_config.eval,
-                            deriveSeed(f->scoreSeed, static_cast<std::uint64_t>(m_epoch)), &f->best,
-                            ScoringPoll{abandonFlag(), {}}); // cut between passes when abandoned
+            const VaeScores s = scoreVaeFit(
+                *f->fit, held, m_config.eval,
+                deriveSeed(f->scoreSeed, static_cast<std::uint64_t>(m_position)), &f->best,
+                ScoringPoll{abandonFlag(), {}}); // cut between passes when abandoned
             if (abandoned())
                 return;
             p.trainElbo = s.trainElbo;
@@ -146,12 +146,8 @@ void VaeLive::record() {
         row.method = vaeMethodName(f->method);
         row.hidden = f->fit->model().shape.name();
         row.latent = m_config.fit.latent;
-        row.epoch = m_epoch;
-        row.trainElbo = p.trainElbo;
-        row.testElbo = p.testElbo;
-        row.iwLoglik = p.iwLoglik;
-        row.amortisationGap = p.amortisationGap;
-        row.approximationGap = p.approximationGap;
+        row.epoch = m_position;
+        static_cast<VaeScoreColumns&>(row) = p;
         row.seconds = f->seconds;
         row.status = f->status;
         f->rows.push_back(row);
@@ -186,11 +182,7 @@ void VaeLive::setViewMethod(int index) {
 void VaeLive::setLength(long length) {
     if (length < 1 || length > 10'000'000)
         throw std::invalid_argument("the number of epochs must lie between 1 and 10000000");
-    m_config.length = std::max(length, m_epoch);
-}
-
-std::shared_ptr<const LabSnapshot> VaeLive::labSnapshot() const {
-    return std::make_shared<const VaeLiveSnapshot>(snapshot());
+    keepLength(length);
 }
 
 } // namespace fa

@@ -31,11 +31,9 @@ struct VaeLiveConfig {
     int gridSize = 11;          ///< decoded latent grid: points per side over [−2.5, 2.5]
 };
 
-struct VaeCurvePoint {
+/// The scores after one epoch: all but trainElbo NaN except on scored epochs.
+struct VaeCurvePoint : VaeScoreColumns {
     long epoch = 0;
-    double trainElbo = 0.0;
-    /// NaN except on scored epochs.
-    double testElbo = 0.0, iwLoglik = 0.0, amortisationGap = 0.0, approximationGap = 0.0;
 };
 
 struct VaeLiveSnapshot : LabSnapshotOf<VaeLiveConfig> {
@@ -74,18 +72,13 @@ struct VaeLiveSnapshot : LabSnapshotOf<VaeLiveConfig> {
     int mosaicColumns = 0;
 };
 
-class VaeLive : public LiveRun {
+class VaeLive : public ConfiguredRun<VaeLiveConfig, VaeLiveSnapshot> {
   public:
     explicit VaeLive(const VaeLiveConfig& config,
                      AbandonFlag abandon = {}); ///< throws std::invalid_argument
     ~VaeLive() override;
     long advance(long epochs) override;
-    long position() const override { return m_epoch; }
-    long length() const override { return m_config.length; }
-    std::string unit() const override { return "epochs"; }
-    std::shared_ptr<const LabSnapshot> labSnapshot() const override;
-    VaeLiveSnapshot snapshot() const;
-    const VaeLiveConfig& config() const { return m_config; }
+    VaeLiveSnapshot snapshot() const override;
     const VaeData& data() const { return m_data; }
     /// Rows in the CLI's columns (trial 0), one per scored epoch and fitter (PPCA: one).
     std::vector<VaeRow> rows() const;
@@ -109,7 +102,6 @@ class VaeLive : public LiveRun {
     };
     void record();
 
-    VaeLiveConfig m_config;
     VaeData m_data;
     Matrix m_shown; ///< the rows the views draw (held out if any, else fitting), D x n
     Vector m_shownColour;
@@ -118,7 +110,6 @@ class VaeLive : public LiveRun {
     std::vector<std::unique_ptr<Fitted>> m_fits; ///< one per method (PPCA: none)
     PpcaModel m_ppca;
     bool m_hasPpca = false;
-    long m_epoch = 0;
 };
 
 } // namespace fa

@@ -68,15 +68,12 @@ void pictures(const NlfaModel& model, ElboPass& pass, const Matrix& shown, const
 } // namespace
 
 VaeLiveSnapshot VaeLive::snapshot() const {
-    VaeLiveSnapshot s;
-    s.config = m_config;
+    VaeLiveSnapshot s = startSnapshot();
     s.rows = rows();
-    s.position = m_epoch;
-    s.length = m_config.length;
     s.dataset = m_data.rows.name;
     s.columns = m_data.rows.columns;
     s.leftOut = m_data.rows.leftOut;
-    s.epoch = m_epoch;
+    s.epoch = m_position;
     s.trainRows = m_data.rows.train.rows();
     s.testRows = m_data.rows.test.rows();
     s.latent = m_config.fit.latent;

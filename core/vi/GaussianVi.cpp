@@ -42,15 +42,14 @@ void GaussianVi::Draws::resize(Eigen::Index dim, int samples) {
 }
 
 GaussianVi::GaussianVi(const Likelihood& likelihood, const GaussianViOptions& options)
-    : m_lik(likelihood), m_options(options), m_rng(options.seed), m_dim(likelihood.dim()) {
+    : MiniBatchFit(likelihood.size(), options.seed), m_lik(likelihood), m_options(options),
+      m_dim(likelihood.dim()) {
     validate(options);
     m_m = Vector::Zero(m_dim);
     m_L = Matrix::Identity(m_dim, m_dim);
     m_draws.resize(m_dim, options.samples);
     m_w.resize(m_dim);
     m_g.resize(m_dim);
-    m_order.resize(static_cast<std::size_t>(likelihood.size()));
-    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
     m_mm = m_vm = Vector::Zero(m_dim);
     m_ms = m_vs = Vector::Zero(scaleSize());
 }
@@ -277,20 +276,10 @@ void GaussianVi::update() {
         m_diverged = true;
 }
 
-void GaussianVi::runEpoch() {
-    if (m_diverged)
-        return;
-    const auto n = static_cast<Eigen::Index>(m_order.size());
-    shuffle(m_order, m_rng);
-    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
-    for (Eigen::Index start = 0; start + m <= n && !m_diverged && !abandoned(); start += m) {
-        draw(m_rng,
-             std::span<const Eigen::Index>(m_order.data() + start, static_cast<std::size_t>(m)),
-             m_draws, m_pending);
-        if (++m_pending == m_options.samples)
-            update();
-    }
-    ++m_epoch;
+void GaussianVi::onBatch(std::span<const Eigen::Index> rows) {
+    draw(m_rng, rows, m_draws, m_pending);
+    if (++m_pending == m_options.samples)
+        update();
 }
 
 } // namespace fa

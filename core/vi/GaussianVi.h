@@ -9,6 +9,7 @@
 #include "core/fa/GaussianFit.h"
 #include "core/math/Rng.h"
 #include "core/vi/Likelihood.h"
+#include "core/vi/MiniBatchFit.h"
 #include "core/vi/Vifa.h"
 
 #include <optional>
@@ -43,19 +44,12 @@ struct ViGradient {
     Vector mean, scale;
 };
 
-class GaussianVi : public EpochFit {
+class GaussianVi : public MiniBatchFit {
   public:
     /// Starts at m = 0, L = I (sigma = 1), as VIFA starts at c = 0, psi = 1.
     GaussianVi(const Likelihood& likelihood, const GaussianViOptions& options);
 
-    /// One shuffled pass in mini-batches of M (the last partial one dropped); an update after
-    /// every L of them, the count running on across epochs, exactly as VIFA.
-    void runEpoch() override;
-    long epoch() const { return m_epoch; }
-    long updates() const { return m_updates; }
-    FitStatus status() const override {
-        return m_diverged ? FitStatus::Diverged : FitStatus::Running;
-    }
+    // runEpoch (MiniBatchFit): an update after every L mini-batches of M, exactly as VIFA.
     /// q as an FA model with the same covariance: mean-field (m, 0, sigma^2); full-covariance
     /// psi = lambda_min(L L^T) / 2 and F the Cholesky factor of L L^T - psi I, exact.
     FAModel model() const override;
@@ -89,6 +83,8 @@ class GaussianVi : public EpochFit {
         void resize(Eigen::Index dim, int samples);
     };
     void draw(Rng& rng, std::span<const Eigen::Index> batch, Draws& d, int s);
+    Eigen::Index batchSize() const override { return m_options.batch; }
+    void onBatch(std::span<const Eigen::Index> rows) override; // one draw; an update after L
     ViGradient combine(GradientEstimator estimator, const Draws& d, int samples) const;
     void update();
     void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eigen::Ref<Vector> m,
@@ -98,17 +94,14 @@ class GaussianVi : public EpochFit {
 
     const Likelihood& m_lik;
     GaussianViOptions m_options;
-    Rng m_rng;
     Eigen::Index m_dim;
     Vector m_m;
     Matrix m_L; // full: lower triangular; mean-field: diagonal sigma
     Draws m_draws;
     Vector m_w, m_g;
-    std::vector<Eigen::Index> m_order;
     int m_pending = 0;
     Vector m_mm, m_vm, m_ms, m_vs; // Adam moments (m and the flat scale block)
-    long m_epoch = 0, m_updates = 0, m_adamSteps = 0;
-    bool m_diverged = false;
+    long m_adamSteps = 0;
 };
 
 } // namespace fa

@@ -6,13 +6,17 @@
 
 namespace fa {
 
+void checkNoisePrecision(double beta) {
+    if (!(beta > 0.0))
+        throw std::invalid_argument("the noise precision beta must be positive");
+}
+
 LinearGaussianLikelihood::LinearGaussianLikelihood(Matrix X, Vector y, double beta)
     : m_X(std::move(X)), m_y(std::move(y)), m_beta(beta) {
     if (m_X.rows() != m_y.size() || m_X.rows() == 0)
         throw std::invalid_argument(
             "the design matrix and the targets must have the same, positive, row count");
-    if (!(beta > 0.0))
-        throw std::invalid_argument("the noise precision beta must be positive");
+    checkNoisePrecision(beta);
 }
 
 double LinearGaussianLikelihood::meanNegLogLik(const ConstVectorRef& theta,

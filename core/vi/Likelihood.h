@@ -21,6 +21,10 @@ class Likelihood {
                                  Eigen::Ref<Vector> grad) const = 0;
 };
 
+/// The Gaussian likelihoods' (linear, bilinear, a network's) check of their noise precision:
+/// throws std::invalid_argument unless beta > 0.
+void checkNoisePrecision(double beta);
+
 /// y = theta^T x + eps, eps ~ N(0, 1/beta).
 class LinearGaussianLikelihood final : public Likelihood {
   public:

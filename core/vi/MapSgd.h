@@ -5,8 +5,7 @@
 // whose minimiser is the MAP (weight decay alpha / N: the L2 / prior correspondence of
 // docs/maths/neural.md §7). The iterates after every step are what SWAG and the online FA
 // fitters (SWA-FA) are fed.
-#include "core/math/Abandon.h"
-#include "core/math/Rng.h"
+#include "core/optim/SgdEpoch.h"
 #include "core/vi/Likelihood.h"
 
 #include <functional>
@@ -21,7 +20,7 @@ struct MapSgdOptions {
     std::uint64_t seed = 0;      ///< the order of the mini-batches
 };
 
-class MapSgd : public Abandonable {
+class MapSgd : public SgdRun {
   public:
     /// Starts at `start` (the network's initial weights); throws std::invalid_argument for a
     /// start of the wrong length, a batch below 1, a rate not positive or a negative precision.
@@ -31,18 +30,10 @@ class MapSgd : public Abandonable {
     /// set, sees theta after every step. A step that leaves theta not finite ends the run
     /// (diverged()).
     void runEpoch(const std::function<void(const Vector&)>& onIterate = {});
-    const Vector& theta() const { return m_theta; }
-    long epoch() const { return m_epoch; }
-    bool diverged() const { return m_diverged; }
 
   private:
     const Likelihood& m_likelihood;
     MapSgdOptions m_options;
-    Rng m_rng;
-    Vector m_theta, m_grad;
-    std::vector<Eigen::Index> m_order;
-    long m_epoch = 0;
-    bool m_diverged = false;
 };
 
 } // namespace fa

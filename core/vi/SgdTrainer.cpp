@@ -9,7 +9,7 @@
 namespace fa {
 
 SgdTrainer::SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& options)
-    : m_X(X), m_y(y), m_options(options), m_rng(options.seed) {
+    : SgdRun(X.rows(), options.seed), m_X(X), m_y(y), m_options(options) {
     if (X.rows() != y.size() || X.rows() == 0)
         throw std::invalid_argument(
             "SGD: the design matrix and targets must have the same, positive, row count");
@@ -21,8 +21,6 @@ SgdTrainer::SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& optio
     m_rng.fillNormal(m_theta);
     m_theta *= 0.1;
     m_grad.resize(X.cols());
-    m_order.resize(static_cast<std::size_t>(X.rows()));
-    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
 }
 
 void SgdTrainer::setLearningRate(double eta) {
@@ -38,11 +36,9 @@ void SgdTrainer::setLambda(double lambda) {
 }
 
 void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
-    if (m_diverged)
-        return;
-    const auto n = static_cast<double>(m_order.size());
-    m_diverged = sgdEpoch(
-        m_order, m_rng, m_options.batch,
+    const auto n = static_cast<double>(rowCount());
+    runSgdEpoch(
+        m_options.batch,
         [&](std::span<const Eigen::Index> rows) -> const Vector& {
             const auto m = static_cast<double>(rows.size());
             m_grad = (2.0 * m_options.lambda / n) * m_theta;
@@ -53,8 +49,7 @@ void SgdTrainer::runEpoch(const std::function<void(const Vector&)>& onIterate) {
             m_theta -= m_options.learningRate * m_grad;
             return m_theta;
         },
-        [this] { return abandoned(); }, onIterate);
-    ++m_epoch;
+        onIterate);
 }
 
 SwagEstimator::SwagEstimator(Eigen::Index dim, int rank)

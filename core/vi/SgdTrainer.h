@@ -8,6 +8,7 @@
 #include "core/math/Abandon.h"
 #include "core/math/Rng.h"
 #include "core/math/Types.h"
+#include "core/optim/SgdEpoch.h"
 
 #include <functional>
 #include <vector>
@@ -21,7 +22,7 @@ struct SgdOptions {
     std::uint64_t seed = 0;
 };
 
-class SgdTrainer : public Abandonable {
+class SgdTrainer : public SgdRun {
   public:
     /// theta starts at N(0, 0.01 I) drawn from seed (a different start per trial).
     SgdTrainer(const Matrix& X, const Vector& y, const SgdOptions& options);
@@ -29,9 +30,6 @@ class SgdTrainer : public Abandonable {
     /// One shuffled pass in mini-batches of M (last partial batch dropped); onIterate sees theta
     /// after every step.
     void runEpoch(const std::function<void(const Vector&)>& onIterate);
-    const Vector& theta() const { return m_theta; }
-    long epoch() const { return m_epoch; }
-    bool diverged() const { return m_diverged; }
 
     /// Live changes (the window's sliders); they act from the next step.
     void setLearningRate(double eta);
@@ -42,11 +40,6 @@ class SgdTrainer : public Abandonable {
     const Matrix& m_X;
     const Vector& m_y;
     SgdOptions m_options;
-    Rng m_rng;
-    Vector m_theta, m_grad;
-    std::vector<Eigen::Index> m_order;
-    long m_epoch = 0;
-    bool m_diverged = false;
 };
 
 /// SWAG (Maddox et al. 2019) as an FA-shaped Gaussian: running mean, running diagonal second

@@ -40,8 +40,7 @@ BilinearLikelihood::BilinearLikelihood(Vector x, Vector y, double beta)
     : m_x(std::move(x)), m_y(std::move(y)), m_beta(beta) {
     if (m_x.size() != m_y.size() || m_x.size() == 0)
         throw std::invalid_argument("the inputs and targets must have the same, positive, count");
-    if (!(beta > 0.0))
-        throw std::invalid_argument("the noise precision beta must be positive");
+    checkNoisePrecision(beta);
 }
 
 double BilinearLikelihood::meanNegLogLik(const ConstVectorRef& theta,

@@ -38,7 +38,7 @@ void validate(const VifaOptions& o) {
 }
 
 Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
-    : m_lik(likelihood), m_options(options), m_rng(options.seed) {
+    : MiniBatchFit(likelihood.size(), options.seed), m_lik(likelihood), m_options(options) {
     validate(options);
     const Eigen::Index dim = likelihood.dim();
     if (options.latent >= dim && !options.ppca)
@@ -50,8 +50,6 @@ Vifa::Vifa(const Likelihood& likelihood, const VifaOptions& options)
     m_psi = Vector::Constant(dim, options.ppca ? options.sigma : 1.0);
     m_gamma = m_psi.array().log();
     m_sum.resize(dim, m_F.cols());
-    m_order.resize(static_cast<std::size_t>(likelihood.size()));
-    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
     m_h.resize(m_F.cols());
     m_z.resize(dim);
     m_theta.resize(dim);
@@ -185,7 +183,7 @@ VifaGradients Vifa::singleSampleGradients(const ConstVectorRef& h, const ConstVe
     return g;
 }
 
-void Vifa::accumulate(std::span<const Eigen::Index> batch) {
+void Vifa::onBatch(std::span<const Eigen::Index> batch) {
     m_rng.fillNormal(m_h);
     m_rng.fillNormal(m_z);
     m_sqrtPsiZ = m_psi.cwiseSqrt().cwiseProduct(m_z);
@@ -244,18 +242,6 @@ void Vifa::update() {
     }
     if (!std::isfinite(m_c.sum() + m_F.sum() + m_psi.sum()) || m_psi.minCoeff() <= 0.0)
         m_diverged = true;
-}
-
-void Vifa::runEpoch() {
-    if (m_diverged)
-        return;
-    const auto n = static_cast<Eigen::Index>(m_order.size());
-    shuffle(m_order, m_rng);
-    const Eigen::Index m = std::min<Eigen::Index>(m_options.batch, n);
-    for (Eigen::Index start = 0; start + m <= n && !m_diverged && !abandoned(); start += m)
-        accumulate(
-            std::span<const Eigen::Index>(m_order.data() + start, static_cast<std::size_t>(m)));
-    ++m_epoch;
 }
 
 } // namespace fa

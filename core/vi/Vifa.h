@@ -11,6 +11,7 @@
 #include "core/math/Rng.h"
 #include "core/optim/Adam.h"
 #include "core/vi/Likelihood.h"
+#include "core/vi/MiniBatchFit.h"
 #include "core/vi/VifaTerms.h"
 
 #include <string>
@@ -48,21 +49,13 @@ struct VifaOptions {
 /// Throws std::invalid_argument naming the first bad option.
 void validate(const VifaOptions& options);
 
-class Vifa : public EpochFit {
+class Vifa : public MiniBatchFit {
   public:
     /// Initial state: c = 0, F a random orthonormal frame (as the online fitters), psi = 1
     /// (VIPPCA: sigma).
     Vifa(const Likelihood& likelihood, const VifaOptions& options);
 
-    /// One pass over the data in shuffled mini-batches of M (the last, partial one dropped);
-    /// an update after every L of them (the count runs on across epochs).
-    void runEpoch() override;
-    long epoch() const { return m_epoch; }
-    long updates() const { return m_updates; }
-    /// Running, or Diverged once an update met NaN or Inf.
-    FitStatus status() const override {
-        return m_diverged ? FitStatus::Diverged : FitStatus::Running;
-    }
+    // runEpoch (MiniBatchFit): an update after every L mini-batches of M.
     FAModel model() const override { return {m_c, m_F, m_psi}; }
     const Vector& mean() const { return m_c; }
     const Matrix& loadings() const { return m_F; }
@@ -91,25 +84,23 @@ class Vifa : public EpochFit {
     /// The score-function part from draws (columns of H and Z) and f = N mnll at each.
     VifaGradients scoreGradients(const Matrix& H, const Matrix& Z, const Vector& f, int samples,
                                  bool baseline) const;
-    void accumulate(std::span<const Eigen::Index> batch);
+    Eigen::Index batchSize() const override { return m_options.batch; }
+    void onBatch(std::span<const Eigen::Index> rows) override; // L draws' gradients, summed
     void update();
     void step(Eigen::Ref<Vector> param, const ConstVectorRef& grad, Eigen::Ref<Vector> m,
               Eigen::Ref<Vector> v, double lr) const;
 
     const Likelihood& m_lik;
     VifaOptions m_options;
-    Rng m_rng;
     Vector m_c, m_gamma, m_psi;
     Matrix m_F;
     VifaGradients m_sum; // sum over the L sampled likelihood gradients
-    std::vector<Eigen::Index> m_order;
     Vector m_h, m_z, m_theta, m_g, m_sqrtPsiZ;
     Matrix m_drawH, m_drawZ; // the score-function estimators' draws of one update
     Vector m_drawF;
     // Adam moments, flattened per parameter group.
     Vector m_mc, m_vc, m_mF, m_vF, m_mg, m_vg;
-    long m_epoch = 0, m_updates = 0, m_pending = 0, m_adamSteps = 0;
-    bool m_diverged = false;
+    long m_pending = 0, m_adamSteps = 0;
 };
 
 } // namespace fa

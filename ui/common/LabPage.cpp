@@ -1,6 +1,7 @@
 #include "ui/common/LabPage.h"
 
 #include "core/io/AtomicFile.h"
+#include "core/io/RegressionCsv.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/WidgetExport.h"
 
@@ -166,6 +167,16 @@ void LabPage::fail(const QString& what, const QString& why) {
     m_lastError = what + ": " + why;
     m_warningShown = true;
     emit message("⚠ " + m_lastError, 15000);
+}
+
+bool LabPage::regressionCsvReadable(const QString& path) {
+    try {
+        fa::io::loadRegressionCsv(path.toStdString());
+    } catch (const std::exception& e) {
+        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
 }
 
 void LabPage::redraw() {

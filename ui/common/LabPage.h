@@ -154,6 +154,9 @@ class LabPage : public QWidget {
     virtual void runFailed(const QString& why);
     virtual void runStarted() {}
     void fail(const QString& what, const QString& why);
+    /// Reads the whole regression CSV at path (core/io/RegressionCsv.h) before the page uses it,
+    /// so that a bad cell is named before the current run is replaced; false (reported) if not.
+    bool regressionCsvReadable(const QString& path);
     /// Writes a CSV file atomically with write; on success says "Exported <what> to PATH", on
     /// any exception (from write too) reports "Cannot export <what>" with the reason.
     bool writeCsv(const QString& path, const QString& what,

@@ -96,6 +96,17 @@ int scaleChartFonts(QWidget* root, double scale) {
     return changed;
 }
 
+/// A series' pen and brush (QXYSeries and QAreaSeries have both, from no common base) with
+/// their colours through swap.
+template <class Series, class Swap> void recolour(Series* series, const Swap& swap) {
+    QPen pen = series->pen();
+    pen.setColor(swap(pen.color()));
+    series->setPen(pen);
+    QBrush brush = series->brush();
+    brush.setColor(swap(brush.color()));
+    series->setBrush(brush);
+}
+
 int recolourSeries(QWidget* root, bool colourBlind) {
     int changed = 0;
     const auto swap = [&](const QColor& c) {
@@ -107,21 +118,10 @@ int recolourSeries(QWidget* root, bool colourBlind) {
         if (!view->chart())
             continue;
         for (QAbstractSeries* series : view->chart()->series()) {
-            if (auto* xy = qobject_cast<QXYSeries*>(series)) {
-                QPen pen = xy->pen();
-                pen.setColor(swap(pen.color()));
-                xy->setPen(pen);
-                QBrush brush = xy->brush();
-                brush.setColor(swap(brush.color()));
-                xy->setBrush(brush);
-            } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
-                QPen pen = area->pen();
-                pen.setColor(swap(pen.color()));
-                area->setPen(pen);
-                QBrush brush = area->brush();
-                brush.setColor(swap(brush.color()));
-                area->setBrush(brush);
-            }
+            if (auto* xy = qobject_cast<QXYSeries*>(series))
+                recolour(xy, swap);
+            else if (auto* area = qobject_cast<QAreaSeries*>(series))
+                recolour(area, swap);
         }
     }
     return changed;

@@ -1,6 +1,7 @@
 #include "ui/common/SeriesChart.h"
 
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChartFrame.h"
 #include "ui/common/ChartTitle.h"
 #include "ui/common/MethodStyle.h"
 
@@ -13,14 +14,8 @@
 
 SeriesChart::SeriesChart(const QString& xLabel, const QString& yLabel, QWidget* parent)
     : QChartView(parent), m_x(new QValueAxis), m_y(new QValueAxis) {
-    auto* c = new QChart;
+    auto* c = framedChart({}, m_x, {xLabel, "%.3g"}, m_y, {yLabel, "%.4g"});
     c->legend()->setAlignment(Qt::AlignBottom);
-    m_x->setTitleText(xLabel);
-    m_y->setTitleText(yLabel);
-    m_x->setLabelFormat("%.3g");
-    m_y->setLabelFormat("%.4g");
-    c->addAxis(m_x, Qt::AlignBottom);
-    c->addAxis(m_y, Qt::AlignLeft);
     c->setMargins(QMargins(4, 4, 4, 4));
     setChart(c);
     setRenderHint(QPainter::Antialiasing);

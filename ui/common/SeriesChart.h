@@ -2,7 +2,11 @@
 // A chart view with two value axes and series made on demand by key, redrawn frame by frame:
 // every series is cleared at the start of a frame and those not drawn again are hidden with
 // their legend entries. The latent and nonlinear-FA labs' views derive from it.
+#include <QList>
+#include <QPointF>
 #include <QtCharts/QChartView>
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -11,6 +15,18 @@ class QAbstractSeries;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
+
+/// Appends (x, y) to a curve's points where y is finite (NaN: a score that does not apply).
+inline void appendFinite(QList<QPointF>& points, double x, double y) {
+    if (std::isfinite(y))
+        points.append({x, y});
+}
+
+/// Widens [lo, hi] to take v in where v is finite.
+inline void widenRange(double v, double& lo, double& hi) {
+    if (std::isfinite(v))
+        lo = std::min(lo, v), hi = std::max(hi, v);
+}
 
 /// A chart view with two value axes and series made on demand by key.
 class SeriesChart : public QChartView {

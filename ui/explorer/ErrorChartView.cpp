@@ -21,36 +21,31 @@ ErrorChartView::ErrorChartView(const QString& title, const QString& yLabel, Metr
 }
 
 QXYSeries* ErrorChartView::seriesFor(const std::string& algorithm) {
-    auto it = m_series.find(algorithm);
-    if (it != m_series.end())
-        return it->second;
-    QXYSeries* s;
-    if (algorithm == "batch") {
-        auto* scatter = new QScatterSeries;
-        scatter->setMarkerSize(9);
-        s = scatter;
-    } else {
-        auto* line = new QLineSeries;
-        line->setPen(QPen(colourFor(algorithm), 2));
-        s = line;
-    }
-    s->setName(algorithm == "batch" ? "batch FA (refit)" : displayName(algorithm));
-    s->setColor(colourFor(algorithm));
-    chart()->addSeries(s);
-    s->attachAxis(m_x);
-    s->attachAxis(m_y);
-    m_series[algorithm] = s;
-    return s;
+    return m_series.get(chart(), m_x, m_y, algorithm, [&] {
+        QXYSeries* s;
+        if (algorithm == "batch") {
+            auto* scatter = new QScatterSeries;
+            scatter->setMarkerSize(9);
+            s = scatter;
+        } else {
+            auto* line = new QLineSeries;
+            line->setPen(QPen(colourFor(algorithm), 2));
+            s = line;
+        }
+        s->setName(algorithm == "batch" ? "batch FA (refit)" : displayName(algorithm));
+        s->setColor(colourFor(algorithm));
+        return s;
+    });
 }
 
 QXYSeries* ErrorChartView::series(const QString& algorithm) const {
-    const auto it = m_series.find(algorithm.toStdString());
-    return it == m_series.end() ? nullptr : it->second;
+    return m_series.find(algorithm);
 }
 
 void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
     // A fitter the run no longer has (batch FA turned off) leaves the chart and its legend.
-    for (auto it = m_series.begin(); it != m_series.end();) {
+    auto& all = m_series.all();
+    for (auto it = all.begin(); it != all.end();) {
         const bool inRun = std::any_of(snapshot.traces.begin(), snapshot.traces.end(),
                                        [&](const auto& t) { return t.name == it->first; });
         if (inRun) {
@@ -59,7 +54,7 @@ void ErrorChartView::showSnapshot(const fa::ExplorerSnapshot& snapshot) {
         }
         chart()->removeSeries(it->second);
         delete it->second;
-        it = m_series.erase(it);
+        it = all.erase(it);
     }
     double lo = INFINITY, hi = 0.0;
     std::vector<double> peaks; // each fitter's largest value

@@ -2,6 +2,7 @@
 // One error metric against samples seen, log-log: a line per online algorithm and markers for
 // the batch refits. Thin adapter over Qt Charts (kept inside ui/, see STYLE.md).
 #include "core/explorer/LiveExplorer.h"
+#include "ui/common/SeriesByKey.h"
 
 #include <QtCharts/QChartView>
 #include <functional>
@@ -28,6 +29,6 @@ class ErrorChartView : public QChartView {
     Metric m_metric;
     QLogValueAxis* m_x;
     QLogValueAxis* m_y;
-    std::map<std::string, QXYSeries*> m_series;
+    SeriesByKey<QXYSeries> m_series;
     ChangeMarkers* m_changes;
 };

@@ -19,15 +19,20 @@ QString noFit(const fa::LatentLiveSnapshot& s) {
 QString top(const fa::Vector& v) {
     return QString::number(v.size() > 0 ? v.maxCoeff() : 0.0, 'g', 2);
 }
+/// No fit's pictures to show (`none`): the tiles cleared under "<what>: why none"; true then.
+bool showsNone(ImageTiles& tiles, bool none, const QString& what, const fa::LatentLiveSnapshot& s) {
+    if (none) {
+        tiles.setTitle(what + ": " + noFit(s));
+        tiles.clear();
+    }
+    return none;
+}
 } // namespace
 
 void LoadingsTiles::show(const fa::LatentLiveSnapshot& s) {
     const auto& p = s.pictures;
-    if (p.loadings.size() == 0) {
-        setTitle("Loadings as pictures: " + noFit(s));
-        clear();
+    if (showsNone(*this, p.loadings.size() == 0, "Loadings as pictures", s))
         return;
-    }
     const QString letter = s.model == "ppca" ? "W" : "F";
     setTitle(QString("%1's mean and loadings %2, by decreasing norm (red +, blue −)")
                  .arg(fitName(s), letter));
@@ -76,11 +81,8 @@ void RowTiles::show(const fa::LatentLiveSnapshot& s) {
 
 void NoiseTiles::show(const fa::LatentLiveSnapshot& s) {
     const auto& p = s.pictures;
-    if (p.psi.size() == 0) {
-        setTitle("Noise Ψ as a picture: " + noFit(s));
-        clear();
+    if (showsNone(*this, p.psi.size() == 0, "Noise Ψ as a picture", s))
         return;
-    }
     fa::Vector share(p.psi.size()); // Ψ_d / Var x_d, 1 where a pixel does not vary
     for (Eigen::Index d = 0; d < share.size(); ++d)
         share(d) = p.variance(d) > 0.0 ? std::min(1.0, p.psi(d) / p.variance(d)) : 1.0;

@@ -56,17 +56,14 @@ void LoglikView::show(const fa::LatentLiveSnapshot& s) {
         QList<QPointF> train, held;
         for (const auto& p : m.curve) {
             const auto x = static_cast<double>(p.iteration);
-            if (std::isfinite(p.loglik))
-                train.append({x, p.loglik});
-            if (std::isfinite(p.heldout))
-                held.append({x, p.heldout});
+            appendFinite(train, x, p.loglik);
+            appendFinite(held, x, p.heldout);
             // (A closed form's one level counts, but in the zoom on the last iterations.)
             if ((m_window > 0 || s.iteration >= 1) && p.iteration < from &&
                 (m.curve.size() > 1 || m_window > 0))
                 continue;
             for (double v : {p.loglik, p.heldout})
-                if (std::isfinite(v))
-                    lo = std::min(lo, v), hi = std::max(hi, v);
+                widenRange(v, lo, hi);
         }
         if (m.curve.size() == 1 && s.iteration > 0) // the closed form: a level across
             train.append({static_cast<double>(s.iteration), m.curve.front().loglik}),
@@ -76,15 +73,13 @@ void LoglikView::show(const fa::LatentLiveSnapshot& s) {
         if (!m.staircase.empty()) {
             QList<QPointF> stairs;
             for (const auto& p : m.staircase)
-                if (std::isfinite(p.y()))
-                    stairs.append({p.x(), p.y()});
+                appendFinite(stairs, p.x(), p.y());
             // Black and dashed over the red EM curve: after each E step it touches it.
             line(id + "/elbo", QPen(Qt::black, 1.4, Qt::DashLine), "EM bound (ELBO)")
                 ->replace(stairs);
             for (const auto& p : m.staircase)
-                if (std::isfinite(p.y()) && p.x() >= static_cast<double>(from) &&
-                    (m_window > 0 || s.iteration >= 1))
-                    lo = std::min(lo, p.y()), hi = std::max(hi, p.y());
+                if (p.x() >= static_cast<double>(from) && (m_window > 0 || s.iteration >= 1))
+                    widenRange(p.y(), lo, hi);
         }
     }
     const double xlo = m_window > 0 ? static_cast<double>(from) : 0.0;

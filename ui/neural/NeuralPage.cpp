@@ -1,8 +1,8 @@
 #include "ui/neural/NeuralPage.h"
 
-#include "core/io/RegressionCsv.h"
 #include "core/neural/NeuralCsv.h"
 #include "ui/common/AxisTicks.h"
+#include "ui/common/ChartFrame.h"
 #include "ui/common/FormWidgets.h"
 #include "ui/common/MethodBoxes.h"
 #include "ui/common/MethodStyle.h"
@@ -32,15 +32,8 @@
 namespace {
 QChartView* chartView(const QString& title, QValueAxis* x, QValueAxis* y, const QString& xLabel,
                       const QString& yLabel) {
-    auto* c = new QChart;
-    c->setTitle(title);
+    auto* c = framedChart(title, x, {xLabel, "%.0f"}, y, {yLabel, "%.3g"});
     c->legend()->setAlignment(Qt::AlignBottom);
-    x->setTitleText(xLabel);
-    y->setTitleText(yLabel);
-    x->setLabelFormat("%.0f");
-    y->setLabelFormat("%.3g");
-    c->addAxis(x, Qt::AlignBottom);
-    c->addAxis(y, Qt::AlignLeft);
     auto* v = new QChartView(c);
     v->setRenderHint(QPainter::Antialiasing);
     v->setMinimumSize(320, 240);
@@ -220,12 +213,8 @@ void NeuralPage::connectControls(QPushButton* open) {
 }
 
 bool NeuralPage::openCsv(const QString& path) {
-    try {
-        fa::io::loadRegressionCsv(path.toStdString());
-    } catch (const std::exception& e) {
-        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
+    if (!regressionCsvReadable(path))
         return false;
-    }
     m_quiet = true;
     selectDataset(path);
     m_quiet = false;

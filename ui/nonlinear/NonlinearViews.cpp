@@ -38,10 +38,6 @@ QColor classColour(int c) {
     return colours[std::clamp(c, 0, 9)];
 }
 
-void extend(double v, double& lo, double& hi) {
-    if (std::isfinite(v))
-        lo = std::min(lo, v), hi = std::max(hi, v);
-}
 } // namespace
 
 ElboView::ElboView(QWidget* parent) : SeriesChart("epoch", "nats per row", parent) {
@@ -66,21 +62,18 @@ void ElboView::show(const fa::VaeLiveSnapshot& s) {
             line(id + "/level", pen,
                  legendName(id, kLab) + (std::isfinite(m.last.iwLoglik) ? " (held out)" : ""))
                 ->replace(QList<QPointF>{{0.0, v}, {std::max(1.0, double(s.epoch)), v}});
-            extend(v, lo, hi);
+            widenRange(v, lo, hi);
             continue;
         }
         for (const auto& p : m.curve) {
             const auto x = static_cast<double>(p.epoch);
-            if (std::isfinite(p.trainElbo))
-                train.append({x, p.trainElbo});
-            if (std::isfinite(p.testElbo))
-                test.append({x, p.testElbo});
-            if (std::isfinite(p.iwLoglik))
-                iw.append({x, p.iwLoglik});
+            appendFinite(train, x, p.trainElbo);
+            appendFinite(test, x, p.testElbo);
+            appendFinite(iw, x, p.iwLoglik);
             if (p.epoch >= from) {
-                extend(p.trainElbo, lo, hi);
-                extend(p.testElbo, lo, hi);
-                extend(p.iwLoglik, lo, hi);
+                widenRange(p.trainElbo, lo, hi);
+                widenRange(p.testElbo, lo, hi);
+                widenRange(p.iwLoglik, lo, hi);
             }
         }
         line(id + "/train", QPen(colour, 1.0), QString())->replace(train);
@@ -165,7 +158,7 @@ void LatentSpaceView::show(const fa::VaeLiveSnapshot& s) {
     }
     double clo = INFINITY, chi = -INFINITY;
     for (double c : s.colours)
-        extend(c, clo, chi);
+        widenRange(c, clo, chi);
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
     std::vector<QList<QPointF>> bins(kBins);
     for (std::size_t i = 0; i < s.latentMeans.size() && i < s.colours.size(); ++i) {
@@ -173,8 +166,8 @@ void LatentSpaceView::show(const fa::VaeLiveSnapshot& s) {
         const double t = chi > clo ? (s.colours[i] - clo) / (chi - clo) : 0.5;
         bins[static_cast<std::size_t>(std::clamp(int(t * kBins), 0, kBins - 1))].append(
             {p.x(), p.y()});
-        extend(p.x(), xlo, xhi);
-        extend(p.y(), ylo, yhi);
+        widenRange(p.x(), xlo, xhi);
+        widenRange(p.y(), ylo, yhi);
     }
     for (int b = 0; b < kBins; ++b) {
         const QString name = b == 0 ? QString("low %1").arg(QString::fromStdString(s.colourLabel))
@@ -191,8 +184,8 @@ void LatentSpaceView::showClasses(const fa::VaeLiveSnapshot& s) {
     for (std::size_t i = 0; i < s.latentMeans.size() && i < s.colours.size(); ++i) {
         const auto& p = s.latentMeans[i];
         byClass[std::size_t(std::clamp(int(s.colours[i]), 0, kClasses - 1))].append({p.x(), p.y()});
-        extend(p.x(), xlo, xhi);
-        extend(p.y(), ylo, yhi);
+        widenRange(p.x(), xlo, xhi);
+        widenRange(p.y(), ylo, yhi);
     }
     for (int c = 0; c < kClasses; ++c) {
         const std::size_t at = std::size_t(c);
@@ -258,7 +251,7 @@ void DataSpaceView::show(const fa::VaeLiveSnapshot& s) {
         for (const auto& p : from) {
             out.append({p.x(), p.y()});
             if (range)
-                extend(p.x(), xlo, xhi), extend(p.y(), ylo, yhi);
+                widenRange(p.x(), xlo, xhi), widenRange(p.y(), ylo, yhi);
         }
         return out;
     };

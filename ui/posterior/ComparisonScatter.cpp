@@ -50,29 +50,24 @@ ComparisonScatter::ComparisonScatter(Quantity quantity, QWidget* parent)
 }
 
 QScatterSeries* ComparisonScatter::seriesFor(const std::string& method) {
-    if (auto it = m_series.find(method); it != m_series.end())
-        return it->second;
-    auto* s = new QScatterSeries;
-    s->setMarkerSize(7);
-    s->setColor(colourFor(method));
-    s->setBorderColor(Qt::transparent);
-    s->setName(legendName(method));
-    chart()->addSeries(s);
-    s->attachAxis(m_x);
-    s->attachAxis(m_y);
-    return m_series[method] = s;
+    return m_series.get(chart(), m_x, m_y, method, [&] {
+        auto* s = new QScatterSeries;
+        s->setMarkerSize(7);
+        s->setColor(colourFor(method));
+        s->setBorderColor(Qt::transparent);
+        s->setName(legendName(method));
+        return s;
+    });
 }
 
 QScatterSeries* ComparisonScatter::series(const QString& method) const {
-    const auto it = m_series.find(method.toStdString());
-    return it == m_series.end() ? nullptr : it->second;
+    return m_series.find(method);
 }
 
 void ComparisonScatter::showSnapshot(const fa::PosteriorLiveSnapshot& snap) {
     const fa::Vector& truth =
         pick(m_quantity, snap.exactMean, snap.exactVariances, snap.exactCovariances);
-    for (auto& [name, s] : m_series)
-        s->clear();
+    m_series.clearAll();
     double lo = INFINITY, hi = -INFINITY, size = 0.0;
     for (Eigen::Index k = 0; k < truth.size(); ++k)
         lo = std::min(lo, truth(k)), hi = std::max(hi, truth(k)),

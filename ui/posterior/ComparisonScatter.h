@@ -2,6 +2,7 @@
 // Report Figures 2-5 live: true against estimated posterior means, variances or off-diagonal
 // covariances, one colour per approximation, with the identity line.
 #include "core/posterior/PosteriorLive.h"
+#include "ui/common/SeriesByKey.h"
 
 #include <QtCharts/QChartView>
 #include <map>
@@ -28,5 +29,5 @@ class ComparisonScatter : public QChartView {
     Quantity m_quantity;
     QValueAxis *m_x, *m_y;
     QLineSeries* m_identity;
-    std::map<std::string, QScatterSeries*> m_series;
+    SeriesByKey<QScatterSeries> m_series;
 };

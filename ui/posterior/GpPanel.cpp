@@ -2,6 +2,7 @@
 
 #include "ui/common/AxisTicks.h"
 #include "ui/common/BackgroundJob.h"
+#include "ui/common/ChartFrame.h"
 #include "ui/common/ChartTitle.h"
 
 #include <QComboBox>
@@ -136,16 +137,11 @@ QWidget* GpPanel::makeFields() {
 }
 
 QChartView* GpPanel::makeConvergence() {
-    auto* c = new QChart;
-    c->setTitle("Over H: covariance of f(x₁), f(x₂) ÷ kernel, and excess kurtosis of f(x₁)");
-    m_cx->setTitleText("hidden units H");
-    m_cx->setLabelFormat("%g");
     m_cx->setBase(10);
     m_cx->setRange(0.7, 1500);
-    m_cy->setTitleText("ratio, kurtosis");
-    m_cy->setLabelFormat("%.2g");
-    c->addAxis(m_cx, Qt::AlignBottom);
-    c->addAxis(m_cy, Qt::AlignLeft);
+    auto* c =
+        framedChart("Over H: covariance of f(x₁), f(x₂) ÷ kernel, and excess kurtosis of f(x₁)",
+                    m_cx, {"hidden units H", "%g"}, m_cy, {"ratio, kurtosis", "%.2g"});
     const auto add = [&](QLineSeries* s, const QPen& pen, const QString& name) {
         s->setPen(pen);
         s->setName(name);

@@ -2,6 +2,7 @@
 
 #include "ui/common/AxisTicks.h"
 #include "ui/common/BackgroundJob.h"
+#include "ui/common/ChartFrame.h"
 #include "ui/common/ChartTitle.h"
 
 #include <QComboBox>
@@ -109,16 +110,11 @@ QGridLayout* GradientPanel::makeClouds() {
 }
 
 QChartView* GradientPanel::makeVarianceView() {
-    auto* c = new QChart;
-    c->setTitle("Total variance against draws L<br>(mean solid, scale dashed; colours as above)");
-    m_lx->setTitleText("draws per estimate L");
-    m_lx->setLabelFormat("%g");
     m_lx->setRange(0.7, 150);
-    m_ly->setTitleText("total variance");
-    m_ly->setLabelFormat("%g");
     m_ly->setMinorTickCount(8);
-    c->addAxis(m_lx, Qt::AlignBottom);
-    c->addAxis(m_ly, Qt::AlignLeft);
+    auto* c = framedChart(
+        "Total variance against draws L<br>(mean solid, scale dashed; colours as above)", m_lx,
+        {"draws per estimate L", "%g"}, m_ly, {"total variance", "%g"});
     for (std::size_t k = 0; k < 3; ++k)
         for (const bool scale : {false, true}) {
             auto* line = new QLineSeries;
@@ -143,16 +139,11 @@ QChartView* GradientPanel::makeVarianceView() {
 }
 
 QChartView* GradientPanel::makeKlView() {
-    auto* k = new QChart;
-    k->setTitle("KL(q‖p) = log evidence − ELBO<br>over epochs, by estimator (colours as above)");
-    m_klx->setTitleText("epoch");
-    m_klx->setLabelFormat("%.0f");
-    m_kly->setTitleText("KL(q‖p)");
-    m_kly->setLabelFormat("%g");
     m_kly->setMinorTickCount(8);
     m_kly->setRange(1e-3, 10);
-    k->addAxis(m_klx, Qt::AlignBottom);
-    k->addAxis(m_kly, Qt::AlignLeft);
+    auto* k =
+        framedChart("KL(q‖p) = log evidence − ELBO<br>over epochs, by estimator (colours as above)",
+                    m_klx, {"epoch", "%.0f"}, m_kly, {"KL(q‖p)", "%g"});
     for (std::size_t e = 0; e < 3; ++e) {
         auto* line = new QLineSeries;
         line->setPen(QPen(kColours[e], 1.6));

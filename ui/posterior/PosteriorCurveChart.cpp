@@ -2,6 +2,7 @@
 
 #include "ui/common/AxisTicks.h"
 #include "ui/common/ChangeMarkers.h"
+#include "ui/common/ChartFrame.h"
 #include "ui/common/ChartTitle.h"
 #include "ui/common/MethodStyle.h"
 
@@ -14,19 +15,12 @@ PosteriorCurveChart::PosteriorCurveChart(QString title, const QString& yLabel, M
                                          QWidget* parent)
     : QChartView(parent), m_title(std::move(title)), m_metric(std::move(metric)),
       m_x(new QValueAxis), m_y(new QLogValueAxis) {
-    auto* c = new QChart;
-    c->setTitle(m_title);
-    c->legend()->hide(); // the contour view's legend names the colours
-    m_x->setTitleText("epoch");
-    m_x->setLabelFormat("%.0f");
     setRoundTicks(m_x, 0, 10, 220, 55);
-    m_y->setTitleText(yLabel);
-    m_y->setLabelFormat("%g");
     m_y->setBase(10);
     m_y->setMinorTickCount(8);
     m_y->setRange(1e-3, 1);
-    c->addAxis(m_x, Qt::AlignBottom);
-    c->addAxis(m_y, Qt::AlignLeft);
+    auto* c = framedChart(m_title, m_x, {"epoch", "%.0f"}, m_y, {yLabel, "%g"});
+    c->legend()->hide(); // the contour view's legend names the colours
     setChart(c);
     m_changes = new ChangeMarkers(c, m_x, m_y);
     setRenderHint(QPainter::Antialiasing);
@@ -40,26 +34,21 @@ void PosteriorCurveChart::resizeEvent(QResizeEvent* event) {
 }
 
 QLineSeries* PosteriorCurveChart::seriesFor(const std::string& method) {
-    if (auto it = m_series.find(method); it != m_series.end())
-        return it->second;
-    auto* s = new QLineSeries;
-    s->setPen(QPen(colourFor(method), 2));
-    s->setName(displayName(method));
-    chart()->addSeries(s);
-    s->attachAxis(m_x);
-    s->attachAxis(m_y);
-    return m_series[method] = s;
+    return m_series.get(chart(), m_x, m_y, method, [&] {
+        auto* s = new QLineSeries;
+        s->setPen(QPen(colourFor(method), 2));
+        s->setName(displayName(method));
+        return s;
+    });
 }
 
 QLineSeries* PosteriorCurveChart::series(const QString& method) const {
-    const auto it = m_series.find(method.toStdString());
-    return it == m_series.end() ? nullptr : it->second;
+    return m_series.find(method);
 }
 
 void PosteriorCurveChart::showSnapshot(const fa::PosteriorLiveSnapshot& snapshot) {
     double lo = INFINITY, hi = 0.0;
-    for (auto& [name, s] : m_series)
-        s->clear(); // a method left out of this run shows nothing
+    m_series.clearAll(); // a method left out of this run shows nothing
     for (const auto& [method, curve] : snapshot.curves) {
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(curve.size()));

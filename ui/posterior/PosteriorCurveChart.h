@@ -1,6 +1,7 @@
 #pragma once
 // One distance to the exact posterior against epochs (log y), a line per approximation.
 #include "core/posterior/PosteriorLive.h"
+#include "ui/common/SeriesByKey.h"
 
 #include <QtCharts/QChartView>
 #include <functional>
@@ -33,5 +34,5 @@ class PosteriorCurveChart : public QChartView {
     QValueAxis* m_x;
     QLogValueAxis* m_y;
     ChangeMarkers* m_changes = nullptr;
-    std::map<std::string, QLineSeries*> m_series;
+    SeriesByKey<QLineSeries> m_series;
 };

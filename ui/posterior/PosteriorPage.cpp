@@ -178,13 +178,8 @@ void PosteriorPage::draw(const fa::PosteriorLiveSnapshot& s) {
 }
 
 bool PosteriorPage::openCsv(const QString& path) {
-    // Check the whole file first, so a bad cell is named before the current run is replaced.
-    try {
-        fa::io::loadRegressionCsv(path.toStdString());
-    } catch (const std::exception& e) {
-        fail("Cannot use this CSV file", QString::fromUtf8(e.what()));
+    if (!regressionCsvReadable(path))
         return false;
-    }
     QString error;
     if (!m_controls->useCsv(path, &error)) {
         fail("Cannot use this CSV file", error);

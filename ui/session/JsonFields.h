@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -25,6 +26,22 @@ inline QJsonValue require(const QJsonObject& o, const QString& section, const QS
     if (!o.contains(key))
         fail(QString("the session lacks '%1.%2'").arg(section, key));
     return o.value(key);
+}
+
+/// `section.key`, required, of the type `is` accepts; else "'section.key' must be <what>".
+template <class Is>
+QJsonValue typed(const QJsonObject& o, const QString& section, const QString& key, Is is,
+                 const char* what) {
+    const QJsonValue v = require(o, section, key);
+    if (!std::invoke(is, v))
+        fail(QString("'%1.%2' must be %3").arg(section, key, QString::fromUtf8(what)));
+    return v;
+}
+
+/// Refuses a value outside [lo, hi]: "'section.key' = v is outside lo..hi".
+template <class T> void requireWithin(const QString& section, const QString& key, T v, T lo, T hi) {
+    if (!(v >= lo && v <= hi))
+        fail(QString("'%1.%2' = %3 is outside %4..%5").arg(section, key).arg(v).arg(lo).arg(hi));
 }
 
 inline QJsonObject object(const QJsonObject& o, const QString& key) {
@@ -49,16 +66,12 @@ inline long long whole(const QJsonObject& o, const QString& section, const QStri
     }
     if (!ok)
         fail(QString("'%1.%2' must be a whole number").arg(section, key));
-    if (n < lo || n > hi)
-        fail(QString("'%1.%2' = %3 is outside %4..%5").arg(section, key).arg(n).arg(lo).arg(hi));
+    requireWithin(section, key, n, lo, hi);
     return n;
 }
 
 inline QString text(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isString())
-        fail(QString("'%1.%2' must be text").arg(section, key));
-    return v.toString();
+    return typed(o, section, key, &QJsonValue::isString, "text").toString();
 }
 
 /// The checked top level of a session of this mode; `lab` names the lab in the refusal ("this
@@ -79,26 +92,22 @@ inline std::string datasetOf(const QJsonObject& data) {
 }
 
 inline double real(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isDouble() || !std::isfinite(v.toDouble()))
-        fail(QString("'%1.%2' must be a number").arg(section, key));
-    return v.toDouble();
+    const auto finite = [](const QJsonValue& v) {
+        return v.isDouble() && std::isfinite(v.toDouble());
+    };
+    return typed(o, section, key, finite, "a number").toDouble();
 }
 
 /// A number within [lo, hi]: the range of the field that shows it.
 inline double realIn(const QJsonObject& o, const QString& section, const QString& key, double lo,
                      double hi) {
     const double v = real(o, section, key);
-    if (!(v >= lo && v <= hi))
-        fail(QString("'%1.%2' = %3 is outside %4..%5").arg(section, key).arg(v).arg(lo).arg(hi));
+    requireWithin(section, key, v, lo, hi);
     return v;
 }
 
 inline bool flag(const QJsonObject& o, const QString& section, const QString& key) {
-    const QJsonValue v = require(o, section, key);
-    if (!v.isBool())
-        fail(QString("'%1.%2' must be true or false").arg(section, key));
-    return v.toBool();
+    return typed(o, section, key, &QJsonValue::isBool, "true or false").toBool();
 }
 
 /// A word of `section.key` turned into a value by parse, which throws std::invalid_argument
